@@ -1,0 +1,67 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, leaves first. Each target's purpose is the comment above it; README.md repeats the list.
+let package = Package(
+  name: "IntentHost",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "assistant", targets: ["assistant"]),
+    .library(name: "ExtensionSDK", targets: ["ExtensionSDK"]),
+  ],
+  targets: [
+    // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, pidfds, wait-status macros).
+    .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
+    // purpose: typed Swift wrappers over CIntentHostSystem: file descriptors, errno, spawning, termination.
+    .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
+    // purpose: the wire protocol: intent model, resolution results, response codes and every JSON-RPC message.
+    .target(name: "ExtensionProtocol", path: "Sources/ExtensionProtocol"),
+    // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, bundles.
+    .target(name: "BundleManifest", path: "Sources/BundleManifest"),
+    // purpose: newline-delimited JSON-RPC 2.0 over a pair of file descriptors.
+    .target(
+      name: "ExtensionTransport", dependencies: ["ExtensionProtocol", "IntentHostSystem"],
+      path: "Sources/ExtensionTransport"),
+    // purpose: file-locked, atomically replaced JSON documents in app-group containers.
+    .target(name: "AppGroupStore", dependencies: ["IntentHostSystem"], path: "Sources/AppGroupStore"),
+    // purpose: one supervisor per child process: spawn, stderr log, typed termination, timed teardown.
+    .target(name: "ProcessSupervision", dependencies: ["IntentHostSystem"], path: "Sources/ProcessSupervision"),
+    // purpose: what extension and app authors import to serve intents and reach their containers.
+    .target(
+      name: "ExtensionSDK", dependencies: ["ExtensionProtocol", "ExtensionTransport", "AppGroupStore"],
+      path: "Sources/ExtensionSDK"),
+    // purpose: the assistant engine: installed bundles, routing, the resolve-confirm-handle driver, dialog.
+    .target(
+      name: "AssistantHost",
+      dependencies: ["ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore"],
+      path: "Sources/AssistantHost"),
+    // purpose: the thin command-line front end of AssistantHost.
+    .executableTarget(name: "assistant", dependencies: ["AssistantHost"], path: "Sources/assistant"),
+
+    // Examples: the Rooms booking app (seed 004).
+    // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
+    .target(name: "RoomsKit", dependencies: ["AppGroupStore"], path: "Sources/Examples/RoomsKit"),
+    // purpose: the Rooms containing app, a command-line app launched by `assistant open Rooms`.
+    .executableTarget(
+      name: "rooms", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/Rooms",
+      exclude: ["Info.plist", "Rooms.entitlements", "Base.lproj"]),
+    // purpose: the Rooms Intents extension, which resolves, confirms and handles BookRoomIntent.
+    .executableTarget(
+      name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents",
+      exclude: ["Info.plist", "RoomsIntents.entitlements"]),
+
+    // Test fixtures and helpers.
+    // purpose: a misbehaving Intents extension whose fault is chosen by its executable name.
+    .executableTarget(
+      name: "FaultyExtension", dependencies: ["ExtensionProtocol"], path: "Tests/Fixtures/FaultyExtension"),
+    // purpose: test helpers: temporary homes and bundles, built-executable lookup, running the real binaries.
+    .target(name: "TestSupport", dependencies: ["BundleManifest", "IntentHostSystem"], path: "Tests/TestSupport"),
+
+    .testTarget(name: "ExtensionProtocolTests", dependencies: ["ExtensionProtocol"]),
+    .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
+    .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
+    .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
+    .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+  ]
+)

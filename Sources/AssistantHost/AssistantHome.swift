@@ -1,0 +1,83 @@
+import BundleManifest
+import Foundation
+import IntentHostSystem
+
+/// The host's home: installed bundles, private containers, logs and host state.
+///
+/// Layout: `Applications/<Name>.app`, `Containers/<bundle id>/{Documents,Library,tmp}`, `Logs/<bundle id>.log`,
+/// `State/`; app-group containers under `AppGroup/<group id>` unless `appGroupsRoot` says otherwise.
+public struct AssistantHome: Sendable {
+  public let root: URL
+  public let appGroupsRoot: URL
+
+  public var applications: URL { root.appendingPathComponent("Applications") }
+  public var containers: URL { root.appendingPathComponent("Containers") }
+  public var logs: URL { root.appendingPathComponent("Logs") }
+  public var state: URL { root.appendingPathComponent("State") }
+
+  /// - Parameters:
+  ///   - root: `--home`, else `ASSISTANT_HOME`, else `$XDG_DATA_HOME/intenthost`, else `~/.local/share/intenthost`.
+  ///   - appGroupsRoot: `ASSISTANT_APP_GROUPS`, else `<root>/AppGroup`.
+  public init(root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    let rootPath: String
+    if let root, !root.isEmpty {
+      rootPath = root
+    } else if let home = environment["ASSISTANT_HOME"], !home.isEmpty {
+      rootPath = home
+    } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+      rootPath = data + "/intenthost"
+    } else if let home = environment["HOME"], !home.isEmpty {
+      rootPath = home + "/.local/share/intenthost"
+    } else {
+      throw HostError(.usage, "no home: pass --home DIR or set ASSISTANT_HOME")
+    }
+    self.root = URL(fileURLWithPath: rootPath).standardizedFileURL
+    if let groups = environment["ASSISTANT_APP_GROUPS"], !groups.isEmpty {
+      appGroupsRoot = URL(fileURLWithPath: groups).standardizedFileURL
+    } else {
+      appGroupsRoot = self.root.appendingPathComponent("AppGroup")
+    }
+    for url in [applications, containers, logs, state, appGroupsRoot] {
+      do {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+      } catch {
+        throw HostError(.refused, "cannot create \(url.path): \((error as NSError).localizedDescription)")
+      }
+    }
+  }
+
+  /// The private container of a bundle, created on first use.
+  public func container(for bundleIdentifier: String) throws -> URL {
+    let url = containers.appendingPathComponent(bundleIdentifier)
+    for sub in ["Documents", "Library", "tmp"] {
+      try FileManager.default.createDirectory(
+        at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
+    }
+    return url
+  }
+
+  /// The shared container of an app group, created on first use.
+  public func appGroupContainer(_ identifier: String) throws -> URL {
+    let url = appGroupsRoot.appendingPathComponent(identifier)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  public func logFile(for bundleIdentifier: String) -> URL {
+    logs.appendingPathComponent(bundleIdentifier + ".log")
+  }
+
+  /// Every installed app, sorted by name.
+  /// - Throws: `HostError(.dataError)` naming the first bundle that no longer loads.
+  public func installedApps() throws -> [AppBundle] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: applications.path)) ?? []
+    return try names.filter { $0.hasSuffix(".app") && !$0.hasPrefix(".") }.sorted().map { name in
+      do {
+        return try AppBundle.load(from: applications.appendingPathComponent(name))
+      } catch let error as ManifestError {
+        throw HostError(
+          .dataError, "installed app \(name) is invalid: \(error); reinstall it with `assistant install`")
+      }
+    }
+  }
+}

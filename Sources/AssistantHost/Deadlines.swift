@@ -1,0 +1,63 @@
+/// The phases of an extension's life that have a deadline.
+public enum Phase: String, Sendable, CaseIterable {
+  case handshake, resolve, confirm, handle, shutdown
+}
+
+/// Per-phase deadlines. Apple publishes none; reported figures are about 10 s for handling (see
+/// shared/reference/apple-semantics.md A5), so handle gets 10 s and the shorter phases less.
+public struct Deadlines: Sendable, Equatable {
+  public var handshake: Duration = .seconds(5)
+  public var resolve: Duration = .seconds(5)
+  public var confirm: Duration = .seconds(5)
+  public var handle: Duration = .seconds(10)
+  public var shutdown: Duration = .seconds(2)
+
+  public init() {}
+
+  public subscript(phase: Phase) -> Duration {
+    get {
+      switch phase {
+      case .handshake: return handshake
+      case .resolve: return resolve
+      case .confirm: return confirm
+      case .handle: return handle
+      case .shutdown: return shutdown
+      }
+    }
+    set {
+      switch phase {
+      case .handshake: handshake = newValue
+      case .resolve: resolve = newValue
+      case .confirm: confirm = newValue
+      case .handle: handle = newValue
+      case .shutdown: shutdown = newValue
+      }
+    }
+  }
+
+  /// Parses `PHASE=SECONDS` (e.g. "handle=2.5"), or `all=SECONDS`.
+  public mutating func set(_ assignment: String) throws {
+    let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let seconds = Double(parts[1]), seconds > 0, seconds <= 3600 else {
+      throw HostError(.usage, "--deadline takes PHASE=SECONDS with SECONDS in (0, 3600], e.g. handle=10")
+    }
+    let duration = Duration.milliseconds(Int64(seconds * 1000))
+    if parts[0] == "all" {
+      for phase in Phase.allCases { self[phase] = duration }
+    } else if let phase = Phase(rawValue: parts[0]) {
+      self[phase] = duration
+    } else {
+      throw HostError(
+        .usage, "--deadline: unknown phase \"\(parts[0])\" (use \(Phase.allCases.map(\.rawValue).joined(separator: ", ")) or all)")
+    }
+  }
+}
+
+extension Duration {
+  var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+  var shortDescription: String {
+    let s = secondsValue
+    return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+  }
+}

@@ -1,0 +1,265 @@
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+
+/// What the user asked for: an app, an intent of it, and the values given so far.
+public struct IntentInvocation: Sendable {
+  public var app: AppBundle
+  /// The intent class name, e.g. "BookRoomIntent".
+  public var intentClass: String
+  public var values: [String: ParameterValue]
+
+  public init(app: AppBundle, intentClass: String, values: [String: ParameterValue]) {
+    self.app = app
+    self.intentClass = intentClass
+    self.values = values
+  }
+}
+
+/// How an intent ended.
+public struct IntentOutcome: Sendable {
+  public var app: String
+  public var intent: String
+  public var parameters: [String: ParameterValue]
+  public var code: ResponseCode
+  public var isSuccess: Bool
+  /// What the assistant said at the end.
+  public var dialog: String
+
+  /// `{"app","intent","parameters","code","success","dialog"}`, parameters as plain JSON values.
+  public func json() -> String {
+    func plain(_ value: ParameterValue) -> Any {
+      switch value {
+      case .string(let s): return s
+      case .integer(let i): return i
+      case .decimal(let d): return d
+      case .boolean(let b): return b
+      case .date(let d): return ParameterValue.formatDate(d)
+      case .enumCase(let e): return e
+      case .object(let o): return ["identifier": o.identifier, "displayString": o.displayString]
+      case .array(let a): return a.map(plain)
+      }
+    }
+    let object: [String: Any] = [
+      "app": app, "intent": intent, "parameters": parameters.mapValues(plain), "code": code.rawValue,
+      "success": isSuccess, "dialog": dialog,
+    ]
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+      ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// Runs resolve -> confirm -> handle for one intent against its extension, talking to the user on the way.
+public struct IntentDriver: Sendable {
+  public var home: AssistantHome
+  public var conversation: any Conversation
+  public var deadlines = Deadlines()
+  public var locale = "en_US"
+  /// How often one parameter may be asked for again before the assistant gives up (Apple sets no bound).
+  public var maximumAttempts = 5
+
+  public init(home: AssistantHome, conversation: any Conversation) {
+    self.home = home
+    self.conversation = conversation
+  }
+
+  /// Runs the invocation to its end.
+  /// - Throws: `HostError` with the exit status to use.
+  public func run(_ invocation: IntentInvocation) async throws -> IntentOutcome {
+    let app = invocation.app
+    guard let bundle = app.intentsExtension(for: invocation.intentClass) else {
+      throw HostError(
+        .noMatch, "\(app.name) has no Intents extension that supports \(invocation.intentClass); it supports "
+          + listOrNone(app.supportedIntents))
+    }
+    let specAndDefinition = app.intentSpec(className: invocation.intentClass)
+    let spec = specAndDefinition?.0
+    let interpreter = ValueInterpreter(
+      intentClass: invocation.intentClass, definition: specAndDefinition?.1, vocabularies: app.vocabularies)
+    var intent = Intent(name: invocation.intentClass, identifier: UUID().uuidString, parameters: invocation.values)
+
+    let session = try await ExtensionSession.start(bundle, home: home, locale: locale, deadlines: deadlines)
+    do {
+      for parameter in spec?.parameters ?? [] where parameter.supportsResolution {
+        intent[parameter.name] = try await resolve(
+          parameter, of: intent, session: session, interpreter: interpreter, appName: app.name)
+      }
+      if spec?.userConfirmationRequired == true {
+        let title = spec?.title ?? invocation.intentClass
+        let answer = try conversation.ask("Do you want to \(title.lowercased())?", need: "a confirmation")
+        if parseYesNo(answer) != true {
+          await session.shutdown()
+          conversation.say("OK, I won't.")
+          return IntentOutcome(
+            app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser",
+            isSuccess: false, dialog: "OK, I won't.")
+        }
+      }
+      let confirmation = try await session.request(
+        ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)")
+      let response: IntentResponse
+      if confirmation.code == .ready {
+        response = try await session.request(
+          HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)")
+        if response.code == .ready {
+          throw HostError(
+            .extensionFault, "\(session.label) answered ready to handle of \(intent.name); ready is for confirm only "
+              + "(answer success or failure)")
+        }
+      } else {
+        response = confirmation
+      }
+      try check(response.code, spec: spec, session: session, intent: intent.name)
+      await session.shutdown()
+      return outcome(response, intent: intent, app: app, spec: spec, interpreter: interpreter)
+    } catch {
+      if session.process.termination == nil { await session.shutdown() }
+      throw error
+    }
+  }
+
+  private func check(_ code: ResponseCode, spec: IntentSpec?, session: ExtensionSession, intent: String) throws {
+    if ResponseCode.standard.contains(code) { return }
+    let defined = spec?.response?.codes.map(\.name) ?? []
+    if defined.contains(code.rawValue) { return }
+    throw HostError(
+      .extensionFault, "\(session.label) answered response code \"\(code)\", which \(intent) does not define "
+        + "(it defines \(listOrNone(defined)))")
+  }
+
+  private func outcome(
+    _ response: IntentResponse, intent: Intent, app: AppBundle, spec: IntentSpec?, interpreter: ValueInterpreter
+  ) -> IntentOutcome {
+    let codeSpec = spec?.response?.code(named: response.code.rawValue)
+    let isSuccess = codeSpec?.isSuccess ?? (response.code == .success)
+    var dialog: String
+    if let template = codeSpec?.template, !template.isEmpty {
+      dialog = renderTemplate(template) { name in
+        guard let value = response.parameters[name] else { return nil }
+        let parameterSpec = spec?.response?.parameters.first { $0.name == name }
+        return interpreter.words(
+          for: value,
+          parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
+      }.text
+    } else {
+      switch response.code {
+      case .success: dialog = "Done."
+      case .failureRequiringAppLaunch: dialog = "Continue in \(app.name) to do that."
+      case .continueInApp: dialog = "Continue in \(app.name)."
+      case .inProgress: dialog = "\(app.name) is working on it."
+      default: dialog = isSuccess ? "Done." : "Sorry, there was a problem with \(app.name)."
+      }
+    }
+    conversation.say(dialog)
+    return IntentOutcome(
+      app: app.name, intent: intent.name, parameters: intent.parameters, code: response.code, isSuccess: isSuccess,
+      dialog: dialog)
+  }
+
+  /// Resolves one parameter until the extension accepts a value or says it is not required.
+  private func resolve(
+    _ parameter: ParameterSpec, of intent: Intent, session: ExtensionSession, interpreter: ValueInterpreter,
+    appName: String
+  ) async throws -> ParameterValue? {
+    var intent = intent
+    let need = "\(appName)'s \(parameter.label) (\(parameter.name))"
+    for _ in 0..<maximumAttempts {
+      let result = try await session.request(
+        ResolveParameterRequest(intent: intent, parameter: parameter.name), phase: .resolve,
+        what: "resolve of \(parameter.name)")
+      switch result.kind {
+      case .success:
+        return result.value ?? intent[parameter.name]
+      case .notRequired:
+        return intent[parameter.name]
+      case .needsValue:
+        intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+      case .unsupported:
+        let template = result.reason.flatMap { parameter.unsupportedReasons[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        conversation.say(
+          template.map { fill($0, parameter: parameter, intent: intent, interpreter: interpreter) }
+            ?? result.message ?? "Sorry, that \(parameter.label.lowercased()) can't be used.")
+        intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+      case .disambiguation:
+        let candidates = result.candidates ?? []
+        guard !candidates.isEmpty else {
+          throw HostError(
+            .extensionFault, "\(session.label) asked to disambiguate \(parameter.name) between no candidates")
+        }
+        intent[parameter.name] = try choose(
+          among: candidates, for: parameter, intent: intent, interpreter: interpreter, need: need)
+      case .confirmationRequired:
+        guard let value = result.value ?? intent[parameter.name] else {
+          intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+          continue
+        }
+        var shown = intent
+        shown[parameter.name] = value
+        let prompt = parameter.prompts["Confirmation"].map {
+          fill($0, parameter: parameter, intent: shown, interpreter: interpreter)
+        } ?? "Just to confirm, you wanted \(interpreter.words(for: value, parameterType: types(parameter)))?"
+        let answer = try conversation.ask(prompt, need: "a confirmation of \(need)")
+        if parseYesNo(answer) == true { return value }
+        intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+      }
+    }
+    throw HostError(
+      .valueNeeded, "\(need) was still not accepted after \(maximumAttempts) tries; the assistant gave up")
+  }
+
+  private func types(_ parameter: ParameterSpec) -> (String?, String?, String?) {
+    (parameter.trueDisplayName, parameter.falseDisplayName, parameter.enumType)
+  }
+
+  private func fill(_ template: String, parameter: ParameterSpec, intent: Intent, interpreter: ValueInterpreter)
+    -> String
+  {
+    renderTemplate(template) { name in
+      if name == "displayName" { return parameter.label }
+      if name == "minimumValue" { return parameter.minimumValue.map { interpreter.words(for: .decimal($0)) } }
+      if name == "maximumValue" { return parameter.maximumValue.map { interpreter.words(for: .decimal($0)) } }
+      return intent[name].map { interpreter.words(for: $0, parameterType: types(parameter)) }
+    }.text
+  }
+
+  private func askValue(for parameter: ParameterSpec, interpreter: ValueInterpreter, need: String) throws
+    -> ParameterValue
+  {
+    let prompt = parameter.prompts["Primary"] ?? "What's the \(parameter.label.lowercased())?"
+    for _ in 0..<maximumAttempts {
+      let answer = try conversation.ask(prompt, need: need)
+      if let value = interpreter.parse(answer, for: parameter) { return value }
+      conversation.say("Sorry, \(parameter.label.lowercased()) needs \(interpreter.expectation(for: parameter)).")
+    }
+    throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
+  }
+
+  private func choose(
+    among candidates: [ParameterValue], for parameter: ParameterSpec, intent: Intent,
+    interpreter: ValueInterpreter, need: String
+  ) throws -> ParameterValue {
+    var context = intent
+    context[parameter.name] = nil
+    let introduction = parameter.prompts["DisambiguationIntroduction"].map {
+      renderTemplate($0) { $0 == "count" ? String(candidates.count) : nil }.text
+    } ?? "Which \(parameter.label.lowercased())?"
+    conversation.say(introduction)
+    let names = candidates.map { interpreter.words(for: $0, parameterType: types(parameter)) }
+    for (index, name) in names.enumerated() { conversation.say("  \(index + 1). \(name)") }
+    for _ in 0..<maximumAttempts {
+      let answer = try conversation.ask("Choose 1-\(candidates.count):", need: need).trimmingCharacters(
+        in: .whitespaces)
+      if let number = Int(answer), candidates.indices.contains(number - 1) { return candidates[number - 1] }
+      if let index = names.firstIndex(where: { $0.caseInsensitiveCompare(answer) == .orderedSame }) {
+        return candidates[index]
+      }
+      conversation.say("Please answer with a number from 1 to \(candidates.count) or one of the names.")
+    }
+    throw HostError(.valueNeeded, "no choice made for \(need) after \(maximumAttempts) tries")
+  }
+}
+
+func listOrNone(_ items: [String]) -> String {
+  items.isEmpty ? "none" : items.joined(separator: ", ")
+}

@@ -1,0 +1,141 @@
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+
+/// A first phrase matcher: "Book room 12 for Ada with Rooms".
+///
+/// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to".
+/// 2. The intent and values: the rest is matched against the Shortcuts titles of the app's intents
+///    (`INIntentParameterCombinations`, e.g. "${isCancellationOfBooking} room ${roomNumber} for ${bookedBy}"):
+///    literal words must match (articles are optional), each `${parameter}` takes one or more words that parse as
+///    that parameter's type (booleans by their display names and vocabulary synonyms). A match may stop after any
+///    word of the title, so "Book room 12" leaves the rest to be asked for. The match covering most of the
+///    utterance and the title wins.
+public struct UtteranceMatcher: Sendable {
+  public let apps: [AppBundle]
+
+  public init(apps: [AppBundle]) { self.apps = apps }
+
+  public struct Match: Sendable {
+    public var app: AppBundle
+    public var intentClass: String
+    public var values: [String: ParameterValue]
+  }
+
+  /// - Throws: `HostError(.noMatch)` saying what was not understood.
+  public func match(_ utterance: String) throws -> Match {
+    let words = normalizedWords(utterance)
+    guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
+    guard let (app, rest) = findApp(words) else {
+      throw HostError(
+        .noMatch, "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
+          + "(installed: \(listOrNone(apps.map(\.name))))")
+    }
+    var best: (score: Int, match: Match)? = nil
+    for className in app.supportedIntents {
+      guard let (spec, definition) = app.intentSpec(className: className) else { continue }
+      let interpreter = ValueInterpreter(intentClass: className, definition: definition, vocabularies: app.vocabularies)
+      var titles = spec.combinations.compactMap { combination in combination.title.map { ($0, combination.parameters) } }
+      if let title = spec.title { titles.append((title, [])) }
+      for (title, _) in titles {
+        let pattern = tokens(title)
+        for candidate in matches(pattern, rest, spec: spec, interpreter: interpreter) {
+          // Cover the whole utterance; prefer longer titles and more values.
+          let score = candidate.consumedPattern * 10 + candidate.values.count
+          if best == nil || score > best!.score {
+            best = (score, Match(app: app, intentClass: className, values: candidate.values))
+          }
+        }
+      }
+    }
+    guard let best else {
+      let examples = app.vocabularies.flatMap { $0.intentPhrases.values.flatMap { $0 } }.prefix(3)
+      throw HostError(
+        .noMatch, "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\""
+          + (examples.isEmpty ? "" : "; try: " + examples.map { "\"\($0)\"" }.joined(separator: ", ")))
+    }
+    return best.match
+  }
+
+  private func findApp(_ words: [String]) -> (AppBundle, [String])? {
+    for app in apps {
+      for name in app.names {
+        let nameWords = normalizedWords(name)
+        guard !nameWords.isEmpty, words.count > nameWords.count else { continue }
+        if Array(words.suffix(nameWords.count)) == nameWords {
+          var rest = Array(words.dropLast(nameWords.count))
+          if let last = rest.last, ["with", "using", "in", "on", "via"].contains(last) { rest.removeLast() }
+          return (app, rest)
+        }
+        if Array(words.prefix(nameWords.count)) == nameWords {
+          var rest = Array(words.dropFirst(nameWords.count))
+          if rest.first == "to" { rest.removeFirst() }
+          return (app, rest)
+        }
+        if words.first == "ask", Array(words.dropFirst().prefix(nameWords.count)) == nameWords {
+          var rest = Array(words.dropFirst(1 + nameWords.count))
+          if rest.first == "to" { rest.removeFirst() }
+          return (app, rest)
+        }
+      }
+    }
+    return nil
+  }
+
+  private enum Token: Equatable {
+    case word(String)
+    case slot(String)
+  }
+
+  private func tokens(_ title: String) -> [Token] {
+    var result: [Token] = []
+    var rest = Substring(title)
+    while let start = rest.range(of: "${") {
+      result += normalizedWords(String(rest[..<start.lowerBound])).map(Token.word)
+      guard let end = rest[start.upperBound...].firstIndex(of: "}") else { break }
+      result.append(.slot(String(rest[start.upperBound..<end])))
+      rest = rest[rest.index(after: end)...]
+    }
+    result += normalizedWords(String(rest)).map(Token.word)
+    return result
+  }
+
+  private struct Candidate {
+    var consumedPattern: Int
+    var values: [String: ParameterValue]
+  }
+
+  private static let optionalWords: Set<String> = ["a", "an", "the", "my"]
+
+  /// All ways `pattern` (or a prefix of it) can consume all of `words`.
+  private func matches(_ pattern: [Token], _ words: [String], spec: IntentSpec, interpreter: ValueInterpreter)
+    -> [Candidate]
+  {
+    var results: [Candidate] = []
+    func walk(_ p: Int, _ w: Int, _ values: [String: ParameterValue]) {
+      if w == words.count {
+        if p > 0 { results.append(Candidate(consumedPattern: p, values: values)) }
+        return
+      }
+      if w < words.count, Self.optionalWords.contains(words[w]) { walk(p, w + 1, values) }
+      guard p < pattern.count else { return }
+      switch pattern[p] {
+      case .word(let word):
+        if words[w] == word { walk(p + 1, w + 1, values) }
+        if Self.optionalWords.contains(word) { walk(p + 1, w, values) }
+      case .slot(let name):
+        guard let parameter = spec.parameter(named: name) else { return }
+        for end in (w + 1)...min(words.count, w + 8) {
+          let text = words[w..<end].joined(separator: " ")
+          guard let value = interpreter.parse(text, for: parameter) else { continue }
+          if parameter.type == "String", Self.optionalWords.contains(words[w]) { continue }
+          var next = values
+          next[name] = value
+          walk(p + 1, end, next)
+        }
+      }
+    }
+    walk(0, 0, [:])
+    return results
+  }
+}

@@ -1,0 +1,171 @@
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+
+/// Turns what a user typed or said into typed parameter values, and values back into words.
+struct ValueInterpreter: Sendable {
+  let intentClass: String
+  let definition: IntentDefinition?
+  let vocabularies: [Vocabulary]
+
+  /// Parses `text` as a value of `parameter`.
+  /// - Returns: nil when the text is not a value of that type; `problem` then says what is expected.
+  func parse(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty { return nil }
+    if parameter.supportsMultipleValues {
+      let items = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      var values: [ParameterValue] = []
+      var single = parameter
+      single.supportsMultipleValues = false
+      for item in items where !item.isEmpty {
+        guard let value = parse(item, for: single) else { return nil }
+        values.append(value)
+      }
+      return values.isEmpty ? nil : .array(values)
+    }
+    if let synonym = synonymValue(trimmed, for: parameter) { return synonym }
+    if let enumName = parameter.enumType, let spec = definition?.enumeration(named: enumName) {
+      let match = spec.values.first {
+        $0.name.caseInsensitiveCompare(trimmed) == .orderedSame
+          || $0.displayName?.caseInsensitiveCompare(trimmed) == .orderedSame
+      }
+      return match.map { .enumCase($0.name) }
+    }
+    switch parameter.type {
+    case "Integer":
+      return parseInteger(trimmed).map { .integer($0) }
+    case "Decimal", "Double", "Currency":
+      return Double(trimmed).map { .decimal($0) }
+    case "Boolean":
+      if let display = parameter.trueDisplayName, display.caseInsensitiveCompare(trimmed) == .orderedSame {
+        return .boolean(true)
+      }
+      if let display = parameter.falseDisplayName, display.caseInsensitiveCompare(trimmed) == .orderedSame {
+        return .boolean(false)
+      }
+      return parseYesNo(trimmed).map { .boolean($0) }
+    case "Date", "DateComponents":
+      return ParameterValue.parseDate(trimmed).map { .date($0) }
+    case "Object":
+      return .object(ObjectValue(identifier: trimmed, displayString: trimmed))
+    default:
+      return .string(trimmed)
+    }
+  }
+
+  /// A vocabulary synonym (AppIntentVocabulary.plist ParameterVocabularies) for a value of `parameter`.
+  private func synonymValue(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
+    for vocabulary in vocabularies {
+      for (identifier, phrases) in vocabulary.synonyms(intentClass: intentClass, parameter: parameter.name)
+      where phrases.contains(where: { normalizedWords($0) == normalizedWords(text) }) {
+        var literal = parameter
+        literal.trueDisplayName = nil
+        literal.falseDisplayName = nil
+        return parse(identifier, for: literal)
+      }
+    }
+    return nil
+  }
+
+  /// What a value of `parameter` looks like, for error messages.
+  func expectation(for parameter: ParameterSpec) -> String {
+    if let enumName = parameter.enumType, let spec = definition?.enumeration(named: enumName) {
+      return "one of " + spec.values.map { $0.displayName ?? $0.name }.joined(separator: ", ")
+    }
+    switch parameter.type {
+    case "Integer": return "a whole number"
+    case "Decimal", "Double", "Currency": return "a number"
+    case "Boolean":
+      let yes = parameter.trueDisplayName.map { "\($0)/" } ?? ""
+      let no = parameter.falseDisplayName.map { "\($0)/" } ?? ""
+      return "\(yes)yes or \(no)no"
+    case "Date", "DateComponents": return "an ISO 8601 date-time such as 2026-11-21T09:30:00Z"
+    default: return "some text"
+    }
+  }
+
+  /// A value in words, as Siri would say it in a template.
+  func words(for value: ParameterValue, parameterType: (trueName: String?, falseName: String?, enumType: String?)? = nil)
+    -> String
+  {
+    switch value {
+    case .string(let s): return s
+    case .integer(let i): return String(i)
+    case .decimal(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+    case .boolean(let b):
+      return b ? (parameterType?.trueName ?? "yes") : (parameterType?.falseName ?? "no")
+    case .date(let d): return ParameterValue.formatDate(d)
+    case .enumCase(let name):
+      if let enumType = parameterType?.enumType, let spec = definition?.enumeration(named: enumType),
+        let match = spec.values.first(where: { $0.name == name })
+      {
+        return match.displayName ?? name
+      }
+      return name
+    case .object(let o): return o.displayString
+    case .array(let items): return items.map { words(for: $0, parameterType: parameterType) }.joined(separator: ", ")
+    }
+  }
+}
+
+/// Fills `${name}` placeholders from `values`; a dotted path (`${order.total}`) uses its first component.
+/// Unknown placeholders become empty text and are reported in `missing`.
+func renderTemplate(_ template: String, values: (String) -> String?) -> (text: String, missing: [String]) {
+  var output = ""
+  var missing: [String] = []
+  var rest = Substring(template)
+  while let start = rest.range(of: "${") {
+    output += rest[..<start.lowerBound]
+    guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+      output += rest[start.lowerBound...]
+      rest = ""
+      break
+    }
+    let name = String(rest[start.upperBound..<end])
+    let key = String(name.split(separator: ".").first ?? Substring(name))
+    if let value = values(key) {
+      output += value
+    } else {
+      missing.append(name)
+    }
+    rest = rest[rest.index(after: end)...]
+  }
+  output += rest
+  return (output, missing)
+}
+
+private let numberWords: [String: Int] = [
+  "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+  "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+  "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+  "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+]
+
+/// "12", "-3", "twelve", "twenty one", "twenty-one".
+func parseInteger(_ text: String) -> Int? {
+  if let value = Int(text) { return value }
+  let words = text.lowercased().replacingOccurrences(of: "-", with: " ").split(separator: " ").map(String.init)
+  guard !words.isEmpty, words.count <= 2 else { return nil }
+  var total = 0
+  for word in words {
+    guard let value = numberWords[word] else { return nil }
+    total += value
+  }
+  return total
+}
+
+/// yes/no in the words people use.
+func parseYesNo(_ text: String) -> Bool? {
+  switch text.lowercased() {
+  case "yes", "y", "true", "1", "yeah", "yep", "sure", "ok", "okay", "confirm": return true
+  case "no", "n", "false", "0", "nope", "cancel": return false
+  default: return nil
+  }
+}
+
+/// Lower-cased words without punctuation, for matching speech.
+func normalizedWords(_ text: String) -> [String] {
+  text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "-" })
+    .map(String.init)
+}

@@ -1,0 +1,89 @@
+// The Rooms app: book, cancel and list study rooms. Launched by the assistant (`assistant open Rooms -- ARGS`),
+// which gives it its container and the Rooms app group.
+#if canImport(Glibc)
+  import Glibc
+#endif
+import ExtensionSDK
+import RoomsKit
+
+let usage = """
+  usage: rooms book ROOM --by NAME
+         rooms cancel ROOM --by NAME
+         rooms list
+         rooms show ROOM
+  """
+
+func fail(_ message: String, _ code: Int32) -> Never {
+  let line = Array("rooms: \(message)\n".utf8)
+  _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  exit(code)
+}
+
+func roomNumber(_ text: String?) -> Int {
+  guard let text, let room = Int(text) else { fail("a room number is needed\n\(usage)", 64) }
+  return room
+}
+
+func name(_ arguments: ArraySlice<String>) -> String {
+  guard let flag = arguments.firstIndex(of: "--by"), flag + 1 < arguments.endIndex else {
+    fail("say who is booking with --by NAME\n\(usage)", 64)
+  }
+  return arguments[(flag + 1)...].joined(separator: " ")
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let command = arguments.first else { fail("no command\n\(usage)", 64) }
+if command == "--help" || command == "-h" || command == "help" {
+  print(usage)
+  exit(0)
+}
+
+let rooms: Rooms
+do {
+  let context = try AppContext.current()
+  rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier))
+} catch let error as AppContext.Missing {
+  fail("\(error)", 78)
+} catch {
+  fail("\(error)", 77)
+}
+
+do {
+  switch command {
+  case "book":
+    let room = roomNumber(arguments.dropFirst().first)
+    let who = name(arguments.dropFirst(2))
+    try rooms.book(room: room, by: who)
+    print("Room \(room) is now booked by \(who).")
+  case "cancel":
+    let room = roomNumber(arguments.dropFirst().first)
+    let who = name(arguments.dropFirst(2))
+    try rooms.cancel(room: room, by: who)
+    print("The booking of room \(room) by \(who) is cancelled.")
+  case "list":
+    let bookings = try rooms.bookings()
+    for room in bookings.keys.sorted() {
+      print("Room \(room): booked by \(bookings[room]!.bookedBy)")
+    }
+    let free = Rooms.all.filter { bookings[$0] == nil }
+    print(free.isEmpty ? "No room is free." : "Free: rooms \(Rooms.ranges(free))")
+  case "show":
+    let room = roomNumber(arguments.dropFirst().first)
+    if let booking = try rooms.booking(of: room) {
+      print("Room \(room) is booked by \(booking.bookedBy) (since \(booking.bookedAt)).")
+    } else {
+      print("Room \(room) is free.")
+    }
+  default:
+    fail("unknown command \"\(command)\"\n\(usage)", 64)
+  }
+} catch let error as BookingError {
+  fail("\(error)", 1)
+} catch let error as StoreError {
+  switch error {
+  case .corrupt, .newerSchema: fail("\(error)", 65)
+  default: fail("\(error)", 74)
+  }
+} catch {
+  fail("\(error)", 70)
+}

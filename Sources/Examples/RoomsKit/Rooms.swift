@@ -1,0 +1,130 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import AppGroupStore
+
+/// A booking of one room.
+public struct Booking: Codable, Sendable, Equatable {
+  public var bookedBy: String
+  /// When the booking was made, ISO 8601 (UTC).
+  public var bookedAt: String
+
+  public init(bookedBy: String, bookedAt: String) {
+    self.bookedBy = bookedBy
+    self.bookedAt = bookedAt
+  }
+}
+
+/// The shared bookings document (`bookings.json` in the Rooms app group).
+public struct BookingsDocument: DocumentContent, Equatable {
+  public static let schemaVersion = 1
+  /// Room number (as a string key, for readable JSON) to its booking; free rooms are absent.
+  public var bookings: [String: Booking]
+
+  public init() { bookings = [:] }
+}
+
+/// Why a booking or cancellation was refused, with the seed's wording.
+public enum BookingError: Error, Sendable, Equatable, CustomStringConvertible {
+  case noSuchRoom(Int)
+  case alreadyBooked(room: Int, by: String)
+  case notBooked(room: Int)
+  case bookedBySomeoneElse(room: Int, by: String)
+  case noName
+
+  public var description: String {
+    switch self {
+    case .noSuchRoom(let room): return "there is no room \(room); rooms are numbered \(Rooms.all.lowerBound) to \(Rooms.all.upperBound)"
+    case .alreadyBooked(let room, let by): return "room \(room) is already booked by \(by)"
+    case .notBooked(let room): return "room \(room) is not booked"
+    case .bookedBySomeoneElse(let room, let by): return "room \(room) is booked by \(by), not by you"
+    case .noName: return "a booking needs the name of the person booking"
+    }
+  }
+}
+
+/// The Rooms booking logic, shared by the app and its Intents extension (the seed's shared framework).
+public struct Rooms: Sendable {
+  /// The app group both the app and the extension are entitled to.
+  public static let appGroupIdentifier = "group.com.example.rooms"
+  /// The rooms of the building.
+  public static let all = 1...300
+
+  private let document: Document<BookingsDocument>
+
+  public init(container: AppGroupContainer) {
+    document = container.document("bookings.json")
+  }
+
+  /// Books `room` for `name`.
+  /// - Throws: `BookingError` when the room does not exist or is booked; `StoreError` when the data cannot be read.
+  public func book(room: Int, by name: String, at date: Date = Date()) throws {
+    let name = try Self.normalized(name)
+    guard Self.all.contains(room) else { throw BookingError.noSuchRoom(room) }
+    try document.update { content in
+      if let existing = content.bookings[String(room)] {
+        throw BookingError.alreadyBooked(room: room, by: existing.bookedBy)
+      }
+      content.bookings[String(room)] = Booking(
+        bookedBy: name, bookedAt: date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)))
+    }
+  }
+
+  /// Cancels `name`'s booking of `room`.
+  /// - Throws: `BookingError` when the room is free or booked by someone else.
+  public func cancel(room: Int, by name: String) throws {
+    let name = try Self.normalized(name)
+    guard Self.all.contains(room) else { throw BookingError.noSuchRoom(room) }
+    try document.update { content in
+      guard let existing = content.bookings[String(room)] else { throw BookingError.notBooked(room: room) }
+      guard existing.bookedBy.lowercased() == name.lowercased() else {
+        throw BookingError.bookedBySomeoneElse(room: room, by: existing.bookedBy)
+      }
+      content.bookings[String(room)] = nil
+    }
+  }
+
+  /// Every booking, by room number.
+  public func bookings() throws -> [Int: Booking] {
+    var result: [Int: Booking] = [:]
+    for (key, booking) in try document.read().bookings {
+      if let room = Int(key) { result[room] = booking }
+    }
+    return result
+  }
+
+  /// The booking of `room`, or nil when it is free.
+  public func booking(of room: Int) throws -> Booking? {
+    guard Self.all.contains(room) else { throw BookingError.noSuchRoom(room) }
+    return try document.read().bookings[String(room)]
+  }
+
+  private static func normalized(_ name: String) throws -> String {
+    let trimmed = name.trimmedWhitespace
+    if trimmed.isEmpty { throw BookingError.noName }
+    return trimmed
+  }
+
+  /// Compact ranges, e.g. [1, 2, 3, 5] -> "1-3, 5".
+  public static func ranges(_ numbers: [Int]) -> String {
+    var parts: [String] = []
+    var index = 0
+    let sorted = numbers.sorted()
+    while index < sorted.count {
+      var end = index
+      while end + 1 < sorted.count && sorted[end + 1] == sorted[end] + 1 { end += 1 }
+      parts.append(end == index ? "\(sorted[index])" : "\(sorted[index])-\(sorted[end])")
+      index = end + 1
+    }
+    return parts.joined(separator: ", ")
+  }
+}
+
+extension String {
+  /// The string without leading and trailing white space.
+  public var trimmedWhitespace: String {
+    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+  }
+}

@@ -1,0 +1,132 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// An object value, as Xcode's custom types and `INObject`: a stable identifier and what to show the user.
+public struct ObjectValue: Codable, Sendable, Hashable {
+  public var identifier: String
+  public var displayString: String
+
+  public init(identifier: String, displayString: String) {
+    self.identifier = identifier
+    self.displayString = displayString
+  }
+}
+
+/// A typed parameter value. On the wire: `{"type":"integer","value":12}`.
+public indirect enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible {
+  case string(String)
+  case integer(Int)
+  case decimal(Double)
+  case boolean(Bool)
+  /// A point in time; on the wire an ISO 8601 string in UTC, e.g. "2026-11-21T09:30:00Z".
+  case date(Date)
+  /// An enum case, by its name in the intent definition (`INEnumValueName`), e.g. "delivery".
+  case enumCase(String)
+  case object(ObjectValue)
+  case array([ParameterValue])
+
+  /// The type tag used on the wire.
+  public var typeName: String {
+    switch self {
+    case .string: return "string"
+    case .integer: return "integer"
+    case .decimal: return "decimal"
+    case .boolean: return "boolean"
+    case .date: return "date"
+    case .enumCase: return "enum"
+    case .object: return "object"
+    case .array: return "array"
+    }
+  }
+
+  private enum CodingKeys: String, CodingKey { case type, value }
+
+  public init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let type = try container.decode(String.self, forKey: .type)
+    switch type {
+    case "string": self = .string(try container.decode(String.self, forKey: .value))
+    case "integer": self = .integer(try container.decode(Int.self, forKey: .value))
+    case "decimal": self = .decimal(try container.decode(Double.self, forKey: .value))
+    case "boolean": self = .boolean(try container.decode(Bool.self, forKey: .value))
+    case "date":
+      let text = try container.decode(String.self, forKey: .value)
+      guard let date = ParameterValue.parseDate(text) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .value, in: container, debugDescription: "\"\(text)\" is not an ISO 8601 date-time")
+      }
+      self = .date(date)
+    case "enum": self = .enumCase(try container.decode(String.self, forKey: .value))
+    case "object": self = .object(try container.decode(ObjectValue.self, forKey: .value))
+    case "array": self = .array(try container.decode([ParameterValue].self, forKey: .value))
+    default:
+      throw DecodingError.dataCorruptedError(
+        forKey: .type, in: container,
+        debugDescription: "unknown value type \"\(type)\" (expected string, integer, decimal, boolean, date, enum, "
+          + "object or array)")
+    }
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(typeName, forKey: .type)
+    switch self {
+    case .string(let v): try container.encode(v, forKey: .value)
+    case .integer(let v): try container.encode(v, forKey: .value)
+    case .decimal(let v): try container.encode(v, forKey: .value)
+    case .boolean(let v): try container.encode(v, forKey: .value)
+    case .date(let v): try container.encode(ParameterValue.formatDate(v), forKey: .value)
+    case .enumCase(let v): try container.encode(v, forKey: .value)
+    case .object(let v): try container.encode(v, forKey: .value)
+    case .array(let v): try container.encode(v, forKey: .value)
+    }
+  }
+
+  /// Formats a date as ISO 8601 in UTC with whole seconds.
+  public static func formatDate(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+  }
+
+  /// Parses an ISO 8601 date-time ("2026-11-21T09:30:00Z", with or without fractional seconds).
+  public static func parseDate(_ text: String) -> Date? {
+    if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(timeZone: .gmt)) { return date }
+    return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+  }
+
+  /// A plain rendering for logs: `12`, `"Ada"`, `[1, 2]`.
+  public var description: String {
+    switch self {
+    case .string(let v): return "\"\(v)\""
+    case .integer(let v): return String(v)
+    case .decimal(let v): return String(v)
+    case .boolean(let v): return v ? "true" : "false"
+    case .date(let v): return ParameterValue.formatDate(v)
+    case .enumCase(let v): return v
+    case .object(let v): return v.displayString
+    case .array(let v): return "[" + v.map(\.description).joined(separator: ", ") + "]"
+    }
+  }
+}
+
+/// An intent: its class name as listed in `IntentsSupported` (e.g. "BookRoomIntent") and its parameter values.
+/// A parameter with no value is absent from `parameters`.
+public struct Intent: Codable, Sendable, Hashable {
+  public var name: String
+  /// A unique id for this request, stable across its resolve, confirm and handle phases.
+  public var identifier: String
+  public var parameters: [String: ParameterValue]
+
+  public init(name: String, identifier: String, parameters: [String: ParameterValue] = [:]) {
+    self.name = name
+    self.identifier = identifier
+    self.parameters = parameters
+  }
+
+  public subscript(parameter: String) -> ParameterValue? {
+    get { parameters[parameter] }
+    set { parameters[parameter] = newValue }
+  }
+}

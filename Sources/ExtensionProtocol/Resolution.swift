@@ -1,0 +1,126 @@
+/// The kinds of `INIntentResolutionResult`.
+public enum ResolutionKind: String, Codable, Sendable, CaseIterable {
+  /// The value is accepted; `value` carries it (possibly normalised).
+  case success
+  /// A required value is missing: the host asks the user and resolves again.
+  case needsValue
+  /// Several candidates match: the user picks one of `candidates` and the host resolves again with it.
+  case disambiguation
+  /// The value is resolved but the user must confirm it (`value`); "no" is treated as `needsValue`.
+  case confirmationRequired
+  /// The value cannot be used; `reason` names the unsupported reason. The host asks for another value.
+  case unsupported
+  /// The handler does not use this parameter.
+  case notRequired
+}
+
+/// The result of resolving one parameter.
+public struct ResolutionResult: Codable, Sendable, Hashable {
+  public var kind: ResolutionKind
+  /// The resolved value (`success`, `confirmationRequired`).
+  public var value: ParameterValue?
+  /// The choices (`disambiguation`).
+  public var candidates: [ParameterValue]?
+  /// The unsupported reason code from the intent definition, e.g. "greaterThanMaximumValue" (`unsupported`).
+  public var reason: String?
+  /// Text the extension wants shown with an unsupported result when the definition has no template for `reason`.
+  public var message: String?
+
+  public init(
+    kind: ResolutionKind, value: ParameterValue? = nil, candidates: [ParameterValue]? = nil, reason: String? = nil,
+    message: String? = nil
+  ) {
+    self.kind = kind
+    self.value = value
+    self.candidates = candidates
+    self.reason = reason
+    self.message = message
+  }
+
+  public static func success(_ value: ParameterValue) -> ResolutionResult { .init(kind: .success, value: value) }
+  public static let needsValue = ResolutionResult(kind: .needsValue)
+  public static let notRequired = ResolutionResult(kind: .notRequired)
+  public static func disambiguation(_ candidates: [ParameterValue]) -> ResolutionResult {
+    .init(kind: .disambiguation, candidates: candidates)
+  }
+  public static func confirmationRequired(_ value: ParameterValue) -> ResolutionResult {
+    .init(kind: .confirmationRequired, value: value)
+  }
+  public static func unsupported(reason: String? = nil, message: String? = nil) -> ResolutionResult {
+    .init(kind: .unsupported, reason: reason, message: message)
+  }
+}
+
+/// A response code, by name: the standard codes below, or a custom one from the intent definition
+/// ("successCancelledBooking"). Names go on the wire, never numbers.
+public struct ResponseCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+  CustomStringConvertible
+{
+  public var rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public init(_ rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { self.rawValue = value }
+
+  public static let unspecified: ResponseCode = "unspecified"
+  /// Confirm only: go on to handle.
+  public static let ready: ResponseCode = "ready"
+  public static let continueInApp: ResponseCode = "continueInApp"
+  public static let inProgress: ResponseCode = "inProgress"
+  public static let success: ResponseCode = "success"
+  public static let failure: ResponseCode = "failure"
+  public static let failureRequiringAppLaunch: ResponseCode = "failureRequiringAppLaunch"
+  /// Handle only: the host launches the containing app to finish the work.
+  public static let handleInApp: ResponseCode = "handleInApp"
+
+  /// The codes every intent may answer, whatever its definition says.
+  public static let standard: [ResponseCode] = [
+    .unspecified, .ready, .continueInApp, .inProgress, .success, .failure, .failureRequiringAppLaunch, .handleInApp,
+  ]
+
+  public init(from decoder: Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(String.self)
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  public var description: String { rawValue }
+}
+
+/// What confirm and handle answer: a code, the response parameters its template uses, and optional user-activity
+/// data for the app (`NSUserActivity.userInfo`).
+public struct IntentResponse: Codable, Sendable, Hashable {
+  public var code: ResponseCode
+  public var parameters: [String: ParameterValue]
+  public var userActivity: UserActivity?
+
+  public init(code: ResponseCode, parameters: [String: ParameterValue] = [:], userActivity: UserActivity? = nil) {
+    self.code = code
+    self.parameters = parameters
+    self.userActivity = userActivity
+  }
+}
+
+/// `NSUserActivity` as far as the host passes it on: a type and string user info.
+public struct UserActivity: Codable, Sendable, Hashable {
+  public var activityType: String
+  public var userInfo: [String: String]
+
+  public init(activityType: String, userInfo: [String: String] = [:]) {
+    self.activityType = activityType
+    self.userInfo = userInfo
+  }
+}
+
+/// An intent and how it was answered (`INInteraction`), what UI extensions and apps are given.
+public struct Interaction: Codable, Sendable, Hashable {
+  public var intent: Intent
+  public var response: IntentResponse?
+
+  public init(intent: Intent, response: IntentResponse?) {
+    self.intent = intent
+    self.response = response
+  }
+}

@@ -1,0 +1,381 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#endif
+import ExtensionProtocol
+import IntentHostSystem
+import Synchronization
+
+/// A message that arrived from the peer and is not a response: a request to answer or a notification.
+public struct InboundMessage: Sendable {
+  public enum Kind: Sendable, Equatable {
+    case request(RequestID)
+    case notification
+  }
+
+  public var kind: Kind
+  public var method: String
+  /// The whole JSON line, for decoding the params with the type the method names.
+  public var raw: Data
+
+  /// Decodes the params as `P`.
+  /// - Throws: `ResponseError` with `invalidParams` naming the method and the decoding problem.
+  public func params<P: Codable & Sendable>(_ type: P.Type) throws(ResponseError) -> P {
+    do {
+      switch kind {
+      case .request:
+        return try WireCoding.decoder().decode(RequestEnvelope<P>.self, from: raw).params
+      case .notification:
+        return try WireCoding.decoder().decode(NotificationEnvelope<P>.self, from: raw).params
+      }
+    } catch {
+      throw ResponseError(.invalidParams, "invalid params for \(method): \(describeDecodingError(error))")
+    }
+  }
+}
+
+/// Newline-delimited JSON-RPC 2.0 over two file descriptors.
+///
+/// The connection owns request/response pairing (an id table), per-request deadlines, cancellation and the maximum
+/// message size. Incoming requests and notifications are delivered on `messages` in arrival order; responses never
+/// appear there. Anything that is not the protocol (a non-JSON line, a response to an id never sent, an oversized
+/// line) ends the connection: every pending request fails with `.protocolViolation`.
+///
+/// - Important: the connection owns both descriptors and closes them in `close()`.
+public final class Connection: Sendable {
+  public struct Options: Sendable {
+    /// The largest message accepted, in bytes.
+    public var maximumMessageSize: Int = 4 << 20
+    /// How long one write may wait for the peer to drain the pipe.
+    public var writeTimeout: Duration = .seconds(5)
+    /// The peer's name in error messages and logs.
+    public var peerName: String = "peer"
+
+    public init(maximumMessageSize: Int = 4 << 20, writeTimeout: Duration = .seconds(5), peerName: String = "peer") {
+      self.maximumMessageSize = maximumMessageSize
+      self.writeTimeout = writeTimeout
+      self.peerName = peerName
+    }
+  }
+
+  private struct Pending {
+    var method: String
+    var continuation: CheckedContinuation<Data, any Error>
+    var timer: DispatchWorkItem?
+  }
+
+  private struct State {
+    var nextID = 1
+    var pending: [RequestID: Pending] = [:]
+    var cancelledEarly: Set<RequestID> = []
+    var failure: ConnectionError?
+    var framer: LineFramer
+    var linesRead = 0
+    var source: SendableSource?
+    var closed = false
+  }
+
+  public let options: Options
+  private let input: FileDescriptor
+  private let output: FileDescriptor
+  private let queue: DispatchQueue
+  private let state: Mutex<State>
+  private let writeLock = Mutex(())
+  private let inboundContinuation: AsyncStream<InboundMessage>.Continuation
+  /// Incoming requests and notifications, in arrival order. Finishes when the connection ends.
+  public let messages: AsyncStream<InboundMessage>
+
+  /// - Parameters:
+  ///   - input: where the peer's messages come from (made non-blocking).
+  ///   - output: where ours go (made non-blocking; writes wait up to `options.writeTimeout`).
+  public init(input: FileDescriptor, output: FileDescriptor, options: Options = Options()) {
+    self.input = input
+    self.output = output
+    self.options = options
+    self.queue = DispatchQueue(label: "intenthost.connection.\(options.peerName)")
+    self.state = Mutex(State(framer: LineFramer(limit: options.maximumMessageSize)))
+    (messages, inboundContinuation) = AsyncStream.makeStream(of: InboundMessage.self)
+  }
+
+  /// Starts reading. Call once.
+  public func start() {
+    try? input.setNonBlocking(true)  // a pipe that refuses O_NONBLOCK still works: reads then block briefly
+    try? output.setNonBlocking(true)
+    let source = DispatchSource.makeReadSource(fileDescriptor: input.rawValue, queue: queue)
+    source.setEventHandler { [weak self] in self?.readAvailable() }
+    let input = self.input
+    source.setCancelHandler { input.close() }
+    let box = SendableSource(source)
+    state.withLock { $0.source = box }
+    box.resume()
+  }
+
+  /// Why the connection ended, or nil while it is open.
+  public var failure: ConnectionError? { state.withLock { $0.failure } }
+
+  /// Sends a request and waits for its result.
+  /// - Parameter timeout: the deadline for the answer; nil waits as long as the connection lives.
+  /// - Throws: `ConnectionError`.
+  public func send<R: RequestMessage>(_ request: R, timeout: Duration? = nil) async throws -> R.Response {
+    let id = state.withLock { state -> RequestID in
+      defer { state.nextID += 1 }
+      return .number(state.nextID)
+    }
+    let line: [UInt8]
+    do {
+      line = try encodeLine(RequestEnvelope(id: id, method: R.method, params: request))
+    } catch {
+      throw ConnectionError.protocolViolation("cannot encode \(R.method): \(error)")
+    }
+    let data = try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
+        let refusal: (any Error)? = state.withLock { state in
+          if let failure = state.failure { return failure }
+          if state.cancelledEarly.remove(id) != nil { return ConnectionError.cancelled }
+          var pending = Pending(method: R.method, continuation: continuation)
+          if let timeout {
+            let timer = DispatchWorkItem { [weak self] in
+              self?.expire(id, seconds: Double(timeout.components.seconds)
+                + Double(timeout.components.attoseconds) / 1e18)
+            }
+            pending.timer = timer
+            queue.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
+          }
+          state.pending[id] = pending
+          return nil
+        }
+        if let refusal {
+          continuation.resume(throwing: refusal)
+          return
+        }
+        do {
+          try write(line)
+        } catch {
+          resolve(id, with: .failure(error))
+        }
+      }
+    } onCancel: {
+      let wasPending = state.withLock { state -> Bool in
+        if state.pending[id] != nil { return true }
+        state.cancelledEarly.insert(id)
+        return false
+      }
+      if wasPending {
+        resolve(id, with: .failure(ConnectionError.cancelled))
+        try? notify(CancelRequestNotification(id: id))
+      }
+    }
+    do {
+      return try WireCoding.decoder().decode(ResultEnvelope<R.Response>.self, from: data).result
+    } catch {
+      throw ConnectionError.protocolViolation(
+        "its answer to \(R.method) is not a valid result: \(describeDecodingError(error))")
+    }
+  }
+
+  /// Sends a notification.
+  public func notify<N: NotificationMessage>(_ notification: N) throws {
+    try write(try encodeLine(NotificationEnvelope(method: N.method, params: notification)))
+  }
+
+  /// Answers request `id` with a result.
+  public func reply<Result: Codable & Sendable>(to id: RequestID, with result: Result) throws {
+    try write(try encodeLine(ResultEnvelope(id: id, result: result)))
+  }
+
+  /// Answers request `id` (or an unreadable request, with nil) with an error.
+  public func reply(to id: RequestID?, with error: ResponseError) throws {
+    try write(try encodeLine(ErrorEnvelope(id: id, error: error)))
+  }
+
+  /// Stops reading, fails pending requests with `.closed`, and closes both descriptors.
+  public func close() {
+    fail(.closed)
+    let source: SendableSource? = state.withLock { state in
+      if state.closed { return nil }
+      state.closed = true
+      return state.source
+    }
+    guard let source else { return }
+    source.cancel()  // its cancel handler closes `input` once the source is done with it
+    writeLock.withLock { _ in output.close() }
+  }
+
+  /// Closes only our output, so the peer reads end of file, and keeps reading its answers.
+  public func closeOutput() {
+    writeLock.withLock { _ in
+      output.close()
+    }
+  }
+
+  // MARK: - Internals
+
+  private func encodeLine<T: Encodable>(_ value: T) throws -> [UInt8] {
+    var bytes = [UInt8](try WireCoding.encoder().encode(value))
+    bytes.append(0x0A)
+    return bytes
+  }
+
+  private func write(_ line: [UInt8]) throws {
+    if let failure = state.withLock({ $0.failure }), failure != .closed { throw failure }
+    let timeout = options.writeTimeout.components
+    let milliseconds = Int32(clamping: timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
+    let failure: SystemError? = writeLock.withLock { _ in
+      do throws(SystemError) {
+        try output.writeAll(line, timeoutMilliseconds: milliseconds)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    guard let error = failure else { return }
+    if error.code == EPIPE || error.code == EBADF { throw ConnectionError.closed }
+    if error.code == ETIMEDOUT {
+      throw ConnectionError.protocolViolation("it stopped reading its input (a write waited \(milliseconds) ms)")
+    }
+    throw ConnectionError.io(error)
+  }
+
+  private func resolve(_ id: RequestID, with result: Result<Data, any Error>) {
+    let pending = state.withLock { $0.pending.removeValue(forKey: id) }
+    guard let pending else { return }
+    pending.timer?.cancel()
+    pending.continuation.resume(with: result)
+  }
+
+  private func expire(_ id: RequestID, seconds: Double) {
+    let method = state.withLock { $0.pending[id]?.method }
+    guard let method else { return }
+    resolve(id, with: .failure(ConnectionError.timedOut(method: method, seconds: seconds)))
+  }
+
+  /// Ends the connection with `error`: every pending request fails with it, and `messages` finishes.
+  private func fail(_ error: ConnectionError) {
+    let pending = state.withLock { state -> [Pending] in
+      if state.failure == nil { state.failure = error }
+      defer { state.pending.removeAll() }
+      return Array(state.pending.values)
+    }
+    for entry in pending {
+      entry.timer?.cancel()
+      entry.continuation.resume(throwing: error)
+    }
+    inboundContinuation.finish()
+  }
+
+  /// Runs on `queue` when the input is readable.
+  private func readAvailable() {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count: Int
+      do {
+        count = try input.read(into: &buffer)
+      } catch {
+        if error.code == EAGAIN || error.code == EWOULDBLOCK { return }
+        fail(.io(error))
+        stopReading()
+        return
+      }
+      if count == 0 {
+        fail(.closed)
+        stopReading()
+        return
+      }
+      let events = state.withLock { $0.framer.feed(buffer[0..<count]) }
+      for event in events {
+        if !handle(event) {
+          stopReading()
+          return
+        }
+      }
+      if count < buffer.count { return }
+    }
+  }
+
+  private func stopReading() {
+    let source = state.withLock { $0.source }
+    source?.cancel()
+  }
+
+  /// Returns false when the event ended the connection.
+  private func handle(_ event: LineFramer.Event) -> Bool {
+    let lineNumber = state.withLock { state -> Int in
+      state.linesRead += 1
+      return state.linesRead
+    }
+    switch event {
+    case .oversized(let limit):
+      fail(.protocolViolation("line \(lineNumber) is longer than the \(limit)-byte message limit"))
+      return false
+    case .message(let bytes):
+      let data = Data(bytes)
+      guard let header = try? WireCoding.decoder().decode(MessageHeader.self, from: data), let kind = header.kind
+      else {
+        fail(.protocolViolation("line \(lineNumber) is not a JSON-RPC message: \(preview(bytes))"))
+        return false
+      }
+      switch kind {
+      case .response(let id):
+        guard state.withLock({ $0.pending[id] != nil }) else {
+          fail(.protocolViolation("line \(lineNumber) answers request id \(id), which is not pending"))
+          return false
+        }
+        resolve(id, with: .success(data))
+      case .errorResponse(let id?, let error):
+        guard state.withLock({ $0.pending[id] != nil }) else {
+          fail(.protocolViolation("line \(lineNumber) answers request id \(id), which is not pending"))
+          return false
+        }
+        resolve(id, with: .failure(ConnectionError.remote(error)))
+      case .errorResponse(nil, let error):
+        fail(.remote(error))
+        return false
+      case .request(let id, let method):
+        inboundContinuation.yield(InboundMessage(kind: .request(id), method: method, raw: data))
+      case .notification(let method):
+        inboundContinuation.yield(InboundMessage(kind: .notification, method: method, raw: data))
+      }
+      return true
+    }
+  }
+}
+
+
+extension Duration {
+  var timeInterval: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}
+
+/// The first 80 characters of a line, printable.
+func preview(_ bytes: [UInt8]) -> String {
+  let text = String(decoding: bytes.prefix(80), as: UTF8.self)
+  let cleaned = String(text.map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 })
+  return "\"" + cleaned + (bytes.count > 80 ? "…" : "") + "\""
+}
+
+/// A one-line account of a decoding error: the coding path and the problem.
+public func describeDecodingError(_ error: any Error) -> String {
+  guard let error = error as? DecodingError else { return "\(error)" }
+  func path(_ codingPath: [any CodingKey]) -> String {
+    let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    return text.isEmpty ? "the message" : String(text.drop(while: { $0 == "." }))
+  }
+  switch error {
+  case .keyNotFound(let key, let context):
+    return "\(path(context.codingPath + [key])) is missing"
+  case .typeMismatch(let type, let context):
+    return "\(path(context.codingPath)) is not a \(type)"
+  case .valueNotFound(let type, let context):
+    return "\(path(context.codingPath)) is null, expected \(type)"
+  case .dataCorrupted(let context):
+    return "\(path(context.codingPath)): \(context.debugDescription)"
+  @unknown default:
+    return "\(error)"
+  }
+}

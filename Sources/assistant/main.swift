@@ -1,0 +1,173 @@
+// assistant: the IntentHost command line, a thin front end over AssistantHost.
+import AssistantHost
+import Foundation
+import IntentHostSystem
+import ProcessSupervision
+
+let help = """
+  usage: assistant [OPTIONS] "UTTERANCE"                 say something, e.g. "Book room 12 for Ada with Rooms"
+         assistant [OPTIONS] run APP INTENT [NAME=VALUE...] run an intent directly, like a Shortcuts action
+         assistant [OPTIONS] list                          installed apps, their extensions and intents
+         assistant [OPTIONS] open APP [-- ARGS...]         launch an app with its container and app groups
+         assistant [OPTIONS] install BUNDLE.app...         install (or update) app bundles
+         assistant [OPTIONS] uninstall APP|BUNDLE-ID       remove an app (its data is kept)
+
+  options:
+    --home DIR              host home (else $ASSISTANT_HOME, else $XDG_DATA_HOME/intenthost,
+                            else ~/.local/share/intenthost); app groups live in DIR/AppGroup
+                            unless $ASSISTANT_APP_GROUPS names another folder
+    --json                  print one JSON object (app, intent, parameters, code, success, dialog);
+                            dialog and prompts go to stderr
+    --answer TEXT           answer the next question with TEXT (repeatable; used before asking the terminal)
+    --deadline PHASE=SECS   deadline for handshake, resolve, confirm, handle or shutdown (or all);
+                            defaults 5, 5, 5, 10, 2
+    --locale LOCALE         the user's locale (default en_US)
+    -h, --help              this help;  --version  the version
+
+  exit status:
+    0   handled with a success response        65  invalid manifest or data
+    1   handled with a failure response        69  no app or intent matches
+    64  usage error                            70  extension fault: crash, exit, timeout, protocol violation
+    75  a value is needed but cannot be asked  77  refused (locked, authentication, entitlement, sandbox)
+    For `open`, the app's own exit status.
+  """
+
+struct Options {
+  var home: String?
+  var json = false
+  var answers: [String] = []
+  var deadlines = Deadlines()
+  var locale = "en_US"
+  var rest: [String] = []
+}
+
+func parseOptions(_ arguments: [String]) throws -> Options {
+  var options = Options()
+  var index = 0
+  func value(_ flag: String) throws -> String {
+    index += 1
+    guard index < arguments.count else { throw HostError(.usage, "\(flag) needs a value") }
+    return arguments[index]
+  }
+  while index < arguments.count {
+    let argument = arguments[index]
+    if !options.rest.isEmpty && (options.rest.first == "open" || argument == "--") {
+      options.rest.append(contentsOf: arguments[index...])
+      break
+    }
+    switch argument {
+    case "--home": options.home = try value(argument)
+    case "--json": options.json = true
+    case "--answer": options.answers.append(try value(argument))
+    case "--deadline": try options.deadlines.set(try value(argument))
+    case "--locale": options.locale = try value(argument)
+    case "-h", "--help":
+      print(help)
+      exit(0)
+    case "--version":
+      print("assistant (IntentHost) \(hostVersion)")
+      exit(0)
+    default:
+      if argument.hasPrefix("--") && !argument.contains(" ") {
+        throw HostError(.usage, "unknown option \(argument); see assistant --help")
+      }
+      options.rest.append(argument)
+    }
+    index += 1
+  }
+  return options
+}
+
+func report(_ outcome: IntentOutcome, json: Bool) -> Int32 {
+  if json { print(outcome.json()) }
+  return outcome.isSuccess ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
+}
+
+func main() async -> Int32 {
+  FileDescriptor.ensureStandardDescriptorsOpen()
+  ignoreBrokenPipeSignal()
+  ProcessRegistry.shared.installInterruptHandler { signal in
+    try? FileDescriptor.standardError.writeAll(Array("\nassistant: interrupted; every extension was stopped\n".utf8))
+  }
+  do {
+    let options = try parseOptions(Array(CommandLine.arguments.dropFirst()))
+    guard let command = options.rest.first else {
+      throw HostError(.usage, "nothing to do\n\(help)")
+    }
+    let home = try AssistantHome(root: options.home)
+    let conversation = TerminalConversation(
+      answers: options.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: options.json)
+    var driver = IntentDriver(home: home, conversation: conversation)
+    driver.deadlines = options.deadlines
+    driver.locale = options.locale
+    let arguments = Array(options.rest.dropFirst())
+
+    switch command {
+    case "run":
+      guard arguments.count >= 2 else { throw HostError(.usage, "usage: assistant run APP INTENT [NAME=VALUE...]") }
+      let router = Router(apps: try home.installedApps())
+      let app = try router.app(named: arguments[0])
+      let intentClass = try router.intentClass(named: arguments[1], in: app)
+      let values = try router.values(Array(arguments.dropFirst(2)), intentClass: intentClass, in: app)
+      return report(
+        try await driver.run(IntentInvocation(app: app, intentClass: intentClass, values: values)), json: options.json)
+    case "list":
+      let apps = try home.installedApps()
+      if apps.isEmpty { print("No apps are installed in \(home.root.path). Install one with `assistant install`.") }
+      for app in apps {
+        print("\(app.name) (\(app.info.bundleIdentifier))")
+        for ext in app.extensions {
+          let kind = ext.extensionInfo.point == .intentsUIService ? "Intents UI extension" : "Intents extension"
+          print("  \(ext.name) (\(ext.info.bundleIdentifier)): \(kind)")
+          for className in ext.extensionInfo.intentsSupported {
+            let spec = app.intentSpec(className: className)?.0
+            let restricted = ext.extensionInfo.intentsRestrictedWhileLocked.contains(className) ? ", restricted while locked" : ""
+            let parameters = spec.map { " (" + $0.parameters.map(\.name).joined(separator: ", ") + ")" } ?? ""
+            print("    \(className)\(parameters)\(spec?.title.map { ": \($0)" } ?? "")\(restricted)")
+          }
+        }
+        if !app.entitlements.applicationGroups.isEmpty {
+          print("  app groups: \(app.entitlements.applicationGroups.joined(separator: ", "))")
+        }
+      }
+      return 0
+    case "open":
+      guard let name = arguments.first else { throw HostError(.usage, "usage: assistant open APP [-- ARGS...]") }
+      var appArguments = Array(arguments.dropFirst())
+      if appArguments.first == "--" { appArguments.removeFirst() }
+      let app = try Router(apps: try home.installedApps()).app(named: name)
+      return try await AppLauncher(home: home).open(app, arguments: appArguments)
+    case "install":
+      guard !arguments.isEmpty else { throw HostError(.usage, "usage: assistant install BUNDLE.app...") }
+      for path in arguments {
+        let app = try home.install(from: URL(fileURLWithPath: path))
+        print("Installed \(app.name) (\(app.info.bundleIdentifier)) in \(app.url.path)")
+      }
+      return 0
+    case "uninstall":
+      guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant uninstall APP|BUNDLE-ID") }
+      let app = try home.uninstall(arguments[0])
+      print("Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept")
+      return 0
+    case "ask":
+      return try await understand(arguments.joined(separator: " "), home: home, driver: driver, json: options.json)
+    default:
+      return try await understand(options.rest.joined(separator: " "), home: home, driver: driver, json: options.json)
+    }
+  } catch let error as HostError {
+    try? FileDescriptor.standardError.writeAll(Array("assistant: \(error.message)\n".utf8))
+    return error.status.rawValue
+  } catch {
+    try? FileDescriptor.standardError.writeAll(Array("assistant: \(error)\n".utf8))
+    return ExitStatus.extensionFault.rawValue
+  }
+}
+
+func understand(_ utterance: String, home: AssistantHome, driver: IntentDriver, json: Bool) async throws -> Int32 {
+  let match = try UtteranceMatcher(apps: try home.installedApps()).match(utterance)
+  return report(
+    try await driver.run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)),
+    json: json)
+}
+
+exit(await main())
