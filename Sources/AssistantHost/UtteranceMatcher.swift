@@ -24,13 +24,16 @@ public struct UtteranceMatcher: Sendable {
 
   /// - Throws: `HostError(.noMatch)` saying what was not understood.
   public func match(_ utterance: String) throws -> Match {
-    let words = normalizedWords(utterance)
+    let original = spokenWords(utterance)
+    let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
-    guard let (app, rest) = findApp(words) else {
+    guard let (app, range) = findApp(words) else {
       throw HostError(
         .noMatch, "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
           + "(installed: \(listOrNone(apps.map(\.name))))")
     }
+    let rest = Array(words[range])
+    let restOriginal = Array(original[range])
     var best: (score: Int, match: Match)? = nil
     for className in app.supportedIntents {
       guard let (spec, definition) = app.intentSpec(className: className) else { continue }
@@ -39,7 +42,7 @@ public struct UtteranceMatcher: Sendable {
       if let title = spec.title { titles.append((title, [])) }
       for (title, _) in titles {
         let pattern = tokens(title)
-        for candidate in matches(pattern, rest, spec: spec, interpreter: interpreter) {
+        for candidate in matches(pattern, rest, original: restOriginal, spec: spec, interpreter: interpreter) {
           // Cover the whole utterance; prefer longer titles and more values.
           let score = candidate.consumedPattern * 10 + candidate.values.count
           if best == nil || score > best!.score {
@@ -57,26 +60,27 @@ public struct UtteranceMatcher: Sendable {
     return best.match
   }
 
-  private func findApp(_ words: [String]) -> (AppBundle, [String])? {
+  /// The app named in `words`, and the range of the words that remain.
+  private func findApp(_ words: [String]) -> (AppBundle, Range<Int>)? {
     for app in apps {
       for name in app.names {
         let nameWords = normalizedWords(name)
         guard !nameWords.isEmpty, words.count > nameWords.count else { continue }
+        var range: Range<Int>
         if Array(words.suffix(nameWords.count)) == nameWords {
-          var rest = Array(words.dropLast(nameWords.count))
-          if let last = rest.last, ["with", "using", "in", "on", "via"].contains(last) { rest.removeLast() }
-          return (app, rest)
+          range = 0..<(words.count - nameWords.count)
+          if let last = range.last, ["with", "using", "in", "on", "via"].contains(words[last]) {
+            range = range.lowerBound..<last
+          }
+        } else if Array(words.prefix(nameWords.count)) == nameWords {
+          range = nameWords.count..<words.count
+        } else if words.first == "ask", Array(words.dropFirst().prefix(nameWords.count)) == nameWords {
+          range = (1 + nameWords.count)..<words.count
+        } else {
+          continue
         }
-        if Array(words.prefix(nameWords.count)) == nameWords {
-          var rest = Array(words.dropFirst(nameWords.count))
-          if rest.first == "to" { rest.removeFirst() }
-          return (app, rest)
-        }
-        if words.first == "ask", Array(words.dropFirst().prefix(nameWords.count)) == nameWords {
-          var rest = Array(words.dropFirst(1 + nameWords.count))
-          if rest.first == "to" { rest.removeFirst() }
-          return (app, rest)
-        }
+        if range.first.map({ words[$0] == "to" }) == true { range = (range.lowerBound + 1)..<range.upperBound }
+        return (app, range)
       }
     }
     return nil
@@ -108,9 +112,9 @@ public struct UtteranceMatcher: Sendable {
   private static let optionalWords: Set<String> = ["a", "an", "the", "my"]
 
   /// All ways `pattern` (or a prefix of it) can consume all of `words`.
-  private func matches(_ pattern: [Token], _ words: [String], spec: IntentSpec, interpreter: ValueInterpreter)
-    -> [Candidate]
-  {
+  private func matches(
+    _ pattern: [Token], _ words: [String], original: [String], spec: IntentSpec, interpreter: ValueInterpreter
+  ) -> [Candidate] {
     var results: [Candidate] = []
     func walk(_ p: Int, _ w: Int, _ values: [String: ParameterValue]) {
       if w == words.count {
@@ -126,7 +130,7 @@ public struct UtteranceMatcher: Sendable {
       case .slot(let name):
         guard let parameter = spec.parameter(named: name) else { return }
         for end in (w + 1)...min(words.count, w + 8) {
-          let text = words[w..<end].joined(separator: " ")
+          let text = original[w..<end].joined(separator: " ")
           guard let value = interpreter.parse(text, for: parameter) else { continue }
           if parameter.type == "String", Self.optionalWords.contains(words[w]) { continue }
           var next = values

@@ -166,6 +166,10 @@ func parseYesNo(_ text: String) -> Bool? {
 
 /// Lower-cased words without punctuation, for matching speech.
 func normalizedWords(_ text: String) -> [String] {
-  text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "-" })
-    .map(String.init)
+  spokenWords(text).map { $0.lowercased() }
+}
+
+/// Words without punctuation, case kept (names keep their capitals).
+func spokenWords(_ text: String) -> [String] {
+  text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "-" }).map(String.init)
 }

@@ -76,7 +76,6 @@ public final class Connection: Sendable {
     var failure: ConnectionError?
     var framer: LineFramer
     var linesRead = 0
-    var source: SendableSource?
     var closed = false
   }
 
@@ -85,7 +84,8 @@ public final class Connection: Sendable {
   private let output: FileDescriptor
   private let queue: DispatchQueue
   private let state: Mutex<State>
-  private let writeLock = Mutex(())
+  /// Guards writes to `output` and whether it is still open (so it is closed exactly once).
+  private let writeLock = Mutex(true)
   private let inboundContinuation: AsyncStream<InboundMessage>.Continuation
   /// Incoming requests and notifications, in arrival order. Finishes when the connection ends.
   public let messages: AsyncStream<InboundMessage>
@@ -102,17 +102,11 @@ public final class Connection: Sendable {
     (messages, inboundContinuation) = AsyncStream.makeStream(of: InboundMessage.self)
   }
 
-  /// Starts reading. Call once.
+  /// Starts reading, on a thread of its own. Call once.
   public func start() {
-    try? input.setNonBlocking(true)  // a pipe that refuses O_NONBLOCK still works: reads then block briefly
+    try? input.setNonBlocking(false)
     try? output.setNonBlocking(true)
-    let source = DispatchSource.makeReadSource(fileDescriptor: input.rawValue, queue: queue)
-    source.setEventHandler { [weak self] in self?.readAvailable() }
-    let input = self.input
-    source.setCancelHandler { input.close() }
-    let box = SendableSource(source)
-    state.withLock { $0.source = box }
-    box.resume()
+    detachThread { [self] in readLoop() }
   }
 
   /// Why the connection ended, or nil while it is open.
@@ -196,20 +190,15 @@ public final class Connection: Sendable {
   /// Stops reading, fails pending requests with `.closed`, and closes both descriptors.
   public func close() {
     fail(.closed)
-    let source: SendableSource? = state.withLock { state in
-      if state.closed { return nil }
-      state.closed = true
-      return state.source
-    }
-    guard let source else { return }
-    source.cancel()  // its cancel handler closes `input` once the source is done with it
-    writeLock.withLock { _ in output.close() }
+    state.withLock { $0.closed = true }  // the reader sees it within 50 ms, stops and closes `input`
+    closeOutput()
   }
 
   /// Closes only our output, so the peer reads end of file, and keeps reading its answers.
   public func closeOutput() {
-    writeLock.withLock { _ in
-      output.close()
+    writeLock.withLock { open in
+      if open { output.close() }
+      open = false
     }
   }
 
@@ -225,7 +214,8 @@ public final class Connection: Sendable {
     if let failure = state.withLock({ $0.failure }), failure != .closed { throw failure }
     let timeout = options.writeTimeout.components
     let milliseconds = Int32(clamping: timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
-    let failure: SystemError? = writeLock.withLock { _ in
+    let failure: SystemError? = writeLock.withLock { open in
+      guard open else { return SystemError(code: EPIPE, operation: "write") }
       do throws(SystemError) {
         try output.writeAll(line, timeoutMilliseconds: milliseconds)
         return nil
@@ -268,38 +258,26 @@ public final class Connection: Sendable {
     inboundContinuation.finish()
   }
 
-  /// Runs on `queue` when the input is readable.
-  private func readAvailable() {
+  /// The reader thread: reads until end of file, a violation, or `close()`, then closes `input`.
+  private func readLoop() {
+    defer { input.close() }
     var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count: Int
+    while !state.withLock({ $0.closed }) {
       do {
-        count = try input.read(into: &buffer)
-      } catch {
-        if error.code == EAGAIN || error.code == EWOULDBLOCK { return }
-        fail(.io(error))
-        stopReading()
-        return
-      }
-      if count == 0 {
-        fail(.closed)
-        stopReading()
-        return
-      }
-      let events = state.withLock { $0.framer.feed(buffer[0..<count]) }
-      for event in events {
-        if !handle(event) {
-          stopReading()
+        guard try input.waitReadable(timeoutMilliseconds: 50) else { continue }
+        let count = try input.read(into: &buffer)
+        if count == 0 {
+          fail(.closed)
           return
         }
+        let events = state.withLock { $0.framer.feed(buffer[0..<count]) }
+        for event in events where !handle(event) { return }
+      } catch {
+        if error.code == EAGAIN || error.code == EWOULDBLOCK { continue }
+        fail(.io(error))
+        return
       }
-      if count < buffer.count { return }
     }
-  }
-
-  private func stopReading() {
-    let source = state.withLock { $0.source }
-    source?.cancel()
   }
 
   /// Returns false when the event ended the connection.

@@ -67,8 +67,6 @@ public final class SupervisedProcess: Sendable {
     var stderrBytes = 0
     var openStreams = 1
     var stderrWaiters: [CheckedContinuation<Void, Never>] = []
-    var exitSource: SendableSource?
-    var streamSources: [SendableSource] = []
   }
 
   private let state: Mutex<State>
@@ -138,92 +136,100 @@ public final class SupervisedProcess: Sendable {
     startWatching(stderr: stderrPipe.read, relayedOutput: relayedOut)
   }
 
+  /// One watcher thread per child: drains its output streams and notices its exit (pidfd), with `poll`.
   private func startWatching(stderr: FileDescriptor, relayedOutput: FileDescriptor?) {
-    var sources: [SendableSource] = []
     let relay = specification.stdio == .relay
-    for (fd, isStderr) in [(stderr, true)] + (relayedOutput.map { [($0, false)] } ?? []) {
-      try? fd.setNonBlocking(true)
-      let source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: queue)
-      let target: FileDescriptor? = relay ? (isStderr ? .standardError : .standardOutput) : nil
-      source.setEventHandler { [weak self] in self?.drain(fd, logging: isStderr, relayTo: target) }
-      source.setCancelHandler { fd.close() }
-      sources.append(SendableSource(source))
-    }
-    let exitSource = DispatchSource.makeReadSource(fileDescriptor: process.pidfd.rawValue, queue: queue)
-    exitSource.setEventHandler { [weak self] in self?.childExited() }
+    var streams: [(fd: FileDescriptor, logging: Bool, target: FileDescriptor?)] = [
+      (stderr, true, relay ? .standardError : nil)
+    ]
+    if let relayedOutput { streams.append((relayedOutput, false, .standardOutput)) }
+    state.withLock { $0.openStreams = streams.count }
     let pidfd = process.pidfd
-    exitSource.setCancelHandler { pidfd.close() }
-    let exitBox = SendableSource(exitSource)
-    state.withLock {
-      $0.streamSources = sources
-      $0.openStreams = sources.count
-      $0.exitSource = exitBox
-    }
-    for source in sources { source.resume() }
-    exitBox.resume()
-  }
-
-  private func drain(_ fd: FileDescriptor, logging: Bool, relayTo target: FileDescriptor?) {
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count: Int
-      do {
-        count = try fd.read(into: &buffer)
-      } catch {
-        if error.code == EAGAIN || error.code == EWOULDBLOCK { return }
-        count = 0
-      }
-      if count == 0 {
-        let (source, waiters) = state.withLock { state -> (SendableSource?, [CheckedContinuation<Void, Never>]) in
-          state.openStreams -= 1
-          let source = state.streamSources.first { $0.handle == UInt(fd.rawValue) }
-          guard state.openStreams == 0 else { return (source, []) }
-          defer { state.stderrWaiters.removeAll() }
-          return (source, state.stderrWaiters)
+    detachThread { [self, streams] in
+      var open = streams
+      var exited = false
+      var drainDeadline: Int = 0  // polls left for the streams once the child is gone
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      while !open.isEmpty || !exited {
+        let fds = open.map(\.fd) + (exited ? [] : [pidfd])
+        let ready = (try? pollReadable(fds, timeoutMilliseconds: 50)) ?? Array(repeating: false, count: fds.count)
+        if !exited && ready.last == true {
+          exited = childExited()
+          drainDeadline = 40  // 2 s for grandchildren holding the pipes to be swept
         }
-        source?.cancel()
-        for waiter in waiters { waiter.resume() }
-        return
-      }
-      let chunk = buffer[0..<count]
-      if let target { try? target.writeAll(Array(chunk), timeoutMilliseconds: 5000) }
-      guard logging else { continue }
-      let alreadyLogged = state.withLock { state -> Int in
-        let before = state.stderrBytes
-        state.stderrBytes += count
-        state.stderrTail.append(contentsOf: chunk)
-        if state.stderrTail.count > 4096 { state.stderrTail.removeFirst(state.stderrTail.count - 4096) }
-        return before
-      }
-      if let log, alreadyLogged < specification.logLimit {
-        let room = specification.logLimit - alreadyLogged
-        try? log.writeAll(Array(chunk.prefix(room)))
-        if count > room {
-          try? log.writeAll(Array("\n[stderr beyond \(specification.logLimit) bytes not logged]\n".utf8))
+        var index = 0
+        while index < open.count {
+          let stream = open[index]
+          var ended = false
+          if ready[index] {
+            let count = (try? stream.fd.read(into: &buffer)) ?? 0
+            if count == 0 { ended = true } else { record(buffer[0..<count], logging: stream.logging, relayTo: stream.target) }
+          }
+          if !ended && exited && drainDeadline <= 0 { ended = true }
+          if ended {
+            stream.fd.close()
+            open.remove(at: index)
+            streamClosed()
+          } else {
+            index += 1
+          }
         }
+        if exited { drainDeadline -= 1 }
       }
+      pidfd.close()
     }
   }
 
-  private func childExited() {
+  private func streamClosed() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.openStreams -= 1
+      guard state.openStreams == 0 else { return [] }
+      defer { state.stderrWaiters.removeAll() }
+      return state.stderrWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  private func record(_ chunk: ArraySlice<UInt8>, logging: Bool, relayTo target: FileDescriptor?) {
+    let count = chunk.count
+    if let target { try? target.writeAll(Array(chunk), timeoutMilliseconds: 5000) }
+    guard logging else { return }
+    let alreadyLogged = state.withLock { state -> Int in
+      let before = state.stderrBytes
+      state.stderrBytes += count
+      state.stderrTail.append(contentsOf: chunk)
+      if state.stderrTail.count > 4096 { state.stderrTail.removeFirst(state.stderrTail.count - 4096) }
+      return before
+    }
+    if let log, alreadyLogged < specification.logLimit {
+      let room = specification.logLimit - alreadyLogged
+      try? log.writeAll(Array(chunk.prefix(room)))
+      if count > room {
+        try? log.writeAll(Array("\n[stderr beyond \(specification.logLimit) bytes not logged]\n".utf8))
+      }
+    }
+  }
+
+  /// Reaps the child if it has ended and wakes the waiters. Returns whether it has ended.
+  private func childExited() -> Bool {
     let termination: Termination?
     do {
       termination = try process.reap()
     } catch {
       termination = .exited(-1)
     }
-    guard let termination else { return }
-    let (waiters, source) = state.withLock { state in
+    guard let termination else { return false }
+    let waiters = state.withLock { state in
       state.termination = termination
       defer { state.exitWaiters.removeAll() }
-      return (Array(state.exitWaiters.values), state.exitSource)
+      return Array(state.exitWaiters.values)
     }
-    source?.cancel()
     ProcessRegistry.shared.forget(process)
     if let log {
       try? log.writeAll(Array("--- \(specification.name) \(termination)\n".utf8))
     }
     for waiter in waiters { waiter.resume(returning: termination) }
+    return true
   }
 
   /// How the child ended, or nil while it runs.
@@ -292,22 +298,29 @@ public final class SupervisedProcess: Sendable {
   }
 
   /// The timed teardown: wait `grace` for the child to exit by itself (its stdin should already be closed), then
-  /// SIGTERM to its process group and wait `termGrace`, then SIGKILL. Always ends with the child reaped.
+  /// SIGTERM to its process group and wait `termGrace`, then SIGKILL. Always ends with the child reaped and
+  /// anything left in its process group killed.
   @discardableResult
   public func tearDown(grace: Duration = .milliseconds(500), termGrace: Duration = .milliseconds(500)) async
     -> Termination
   {
-    if let ended = await waitForExit(timeout: grace) { return ended }
+    if let ended = await waitForExit(timeout: grace) { return sweepGroup(ended) }
     signalGroup(SIGTERM)
-    if let ended = await waitForExit(timeout: termGrace) { return ended }
+    if let ended = await waitForExit(timeout: termGrace) { return sweepGroup(ended) }
     return await kill()
+  }
+
+  /// Kills whatever the child left behind in its process group (it led the group, so its pid is the group id).
+  private func sweepGroup(_ termination: Termination) -> Termination {
+    process.sendToGroup(SIGKILL)
+    return termination
   }
 
   /// SIGKILL to the process group, then waits until reaped.
   @discardableResult
   public func kill() async -> Termination {
     signalGroup(SIGKILL)
-    if let ended = await waitForExit(timeout: .seconds(5)) { return ended }
+    if let ended = await waitForExit(timeout: .seconds(5)) { return sweepGroup(ended) }
     // Unreachable in practice: SIGKILL cannot be ignored. Keep the answer typed rather than hang.
     return .signalled(SIGKILL)
   }

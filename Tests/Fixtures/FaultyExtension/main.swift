@@ -1,1 +1,83 @@
-print("x")
+// A misbehaving Intents extension for the fault tests. Its fault is chosen by argv[0], which the host sets to the
+// extension bundle's name (FixtureName.appex). It speaks the protocol by hand, to break it precisely.
+#if canImport(Glibc)
+  import Glibc
+#endif
+import ExtensionProtocol
+import Foundation
+
+let mode = (CommandLine.arguments.first ?? "").split(separator: "/").last.map(String.init) ?? ""
+func send(_ line: String) {
+  let bytes = Array((line + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
+
+struct Header: Decodable {
+  var id: Int?
+  var method: String?
+}
+
+func marker(_ name: String, _ text: String = "") {
+  let home = ProcessInfo.processInfo.environment["HOME"] ?? "/tmp"
+  FileManager.default.createFile(atPath: home + "/" + name, contents: Data(text.utf8))
+}
+
+if mode == "ExitEarly" { exit(3) }
+
+while let line = readLine() {
+  guard let header = try? JSONDecoder().decode(Header.self, from: Data(line.utf8)), let method = header.method else {
+    continue
+  }
+  let id = header.id ?? 0
+  switch method {
+  case "initialize":
+    if mode == "GarbageLine" {
+      send("this is not JSON")
+      continue
+    }
+    if mode == "WrongID" {
+      send(#"{"jsonrpc":"2.0","id":\#(id + 100),"result":{"protocolVersion":1,"implementation":"fixture"}}"#)
+      continue
+    }
+    if mode == "SilentHandshake" {
+      marker("started")
+      continue
+    }
+    if mode == "LeaveChild" {
+      let child = fork()
+      if child == 0 {
+        // The grandchild closes the protocol pipes and lingers in the extension's process group.
+        close(0)
+        close(1)
+        sleep(60)
+        _exit(0)
+      }
+      marker("grandchild.pid", String(child))
+    }
+    send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"protocolVersion":1,"implementation":"fixture"}}"#)
+  case "intent/resolve":
+    if mode == "CrashOnResolve" { raise(SIGSEGV) }
+    send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"kind":"notRequired"}}"#)
+  case "intent/confirm":
+    send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"ready","parameters":{}}}"#)
+  case "intent/handle":
+    switch mode {
+    case "HangOnHandle":
+      marker("hanging")
+      while true { sleep(1000) }
+    case "FatalError":
+      fatalError("the fixture gave up")
+    case "UnknownCode":
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"exploded","parameters":{}}}"#)
+    default:
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"pong"}}}}"#)
+    }
+  case "shutdown":
+    send(#"{"jsonrpc":"2.0","id":\#(id),"result":{}}"#)
+  case "exit":
+    exit(0)
+  default:
+    send(#"{"jsonrpc":"2.0","id":\#(id),"error":{"code":-32601,"message":"no"}}"#)
+  }
+}
+exit(0)

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Each fault gets its own fixture extension; the host must name it, say what happened, exit 70, and leave no child.
+@Suite(.serialized)
+struct FaultEndToEndTests {
+  func run(_ mode: String, _ extra: [String] = []) throws -> (CommandResult, HostFixture) {
+    let host = try HostFixture()
+    let app = try TestBundles.fixture(extensionName: mode, in: host.directory.file("bundles"))
+    let installed = try host.assistant(["install", app.path])
+    #expect(installed.code == 0, "\(installed)")
+    let result = try host.assistant(extra + ["run", "Fixture", "Ping", "value=x"])
+    return (result, host)
+  }
+
+  @Test func aWellBehavedFixturePasses() throws {
+    let (result, host) = try run("Polite")
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stdout == "Got pong.\n")
+  }
+
+  @Test(arguments: [
+    ("CrashOnResolve", "crashed with SIGSEGV during resolve of value"),
+    ("ExitEarly", "exited with status 3 during the handshake"),
+    ("GarbageLine", "broke the protocol during the handshake: line 1 is not a JSON-RPC message: \"this is not JSON\""),
+    ("WrongID", "broke the protocol during the handshake: line 1 answers request id 101, which is not pending"),
+    ("FatalError", "crashed with SIGILL during handle of PingIntent"),
+    ("UnknownCode", "answered response code \"exploded\", which PingIntent does not define"),
+  ])
+  func faultIsReportedInOneLine(mode: String, expected: String) throws {
+    let (result, host) = try run(mode)
+    defer { host.directory.remove() }
+    #expect(result.code == 70, "\(result)")
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "\(result)")
+    #expect(result.stderr.hasPrefix("assistant: \(mode) (com.example.fixture.\(mode))"), "\(result)")
+    #expect(result.stderr.contains(expected), "\(result)")
+    let log = try String(contentsOfFile: host.home + "/Logs/com.example.fixture.\(mode).log", encoding: .utf8)
+    #expect(log.contains("fault:"))
+  }
+
+  @Test func fatalErrorMessageReachesTheUser() throws {
+    let (result, host) = try run("FatalError")
+    defer { host.directory.remove() }
+    #expect(result.stderr.contains("the fixture gave up"), "\(result)")
+  }
+
+  @Test func hangPastTheDeadlineIsKilled() throws {
+    let (result, host) = try run("HangOnHandle", ["--deadline", "handle=0.5"])
+    defer { host.directory.remove() }
+    #expect(result.code == 70, "\(result)")
+    #expect(result.stderr.contains("did not answer handle of PingIntent within 0.5 s"), "\(result)")
+    #expect(result.stderr.contains("was killed"))
+  }
+
+  @Test func silentHandshakeHitsTheHandshakeDeadline() throws {
+    let (result, host) = try run("SilentHandshake", ["--deadline", "handshake=0.3"])
+    defer { host.directory.remove() }
+    #expect(result.code == 70, "\(result)")
+    #expect(result.stderr.contains("did not answer the handshake within 0.3 s"), "\(result)")
+  }
+
+  @Test func noChildOutlivesTheHost() throws {
+    let (result, host) = try run("LeaveChild")
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    let pidText = try String(
+      contentsOfFile: host.home + "/Containers/com.example.fixture.LeaveChild/grandchild.pid", encoding: .utf8)
+    let pid = try #require(Int32(pidText))
+    #expect(!isAlive(pid), "the extension's child \(pid) outlived the host")
+  }
+
+  @Test func interruptStopsTheExtension() throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let app = try TestBundles.fixture(extensionName: "HangOnHandle", in: host.directory.file("bundles"))
+    #expect(try host.assistant(["install", app.path]).code == 0)
+    let marker = host.home + "/Containers/com.example.fixture.HangOnHandle/hanging"
+    let result = try host.assistant(["run", "Fixture", "Ping", "value=x"]) { pid in
+      Thread.detachNewThread {
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: marker) { usleep(25_000) }
+        kill(pid, SIGINT)
+      }
+    }
+    #expect(result.code == 130, "\(result)")
+    #expect(result.stderr.contains("interrupted"))
+    // No process of the fixture remains.
+    let survivors = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
+      isAlive(pid)
+        && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix("HangOnHandle")
+    }
+    #expect(survivors.isEmpty, "left behind: \(survivors)")
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A temporary host home with the example Rooms app installed through `assistant install`.
+struct HostFixture {
+  let directory: TemporaryDirectory
+  var home: String { directory.file("home").path }
+  var groups: String { directory.file("groups").path }
+
+  init() throws {
+    directory = try TemporaryDirectory("intenthost-e2e")
+  }
+
+  func assistant(_ arguments: [String], input: String? = nil, onStart: (@Sendable (pid_t) -> Void)? = nil) throws
+    -> CommandResult
+  {
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = groups
+    return try runCommand(
+      PackagePaths.executable("assistant"), ["--home", home] + arguments, environment: environment, input: input,
+      onStart: onStart)
+  }
+
+  func installRooms() throws {
+    let app = try TestBundles.rooms(in: directory.file("bundles"))
+    let result = try assistant(["install", app.path])
+    #expect(result.code == 0, "\(result)")
+  }
+}
+
+@Suite(.serialized)
+struct RoomsEndToEndTests {
+  @Test func bookDoubleBookAndCancel() throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try host.installRooms()
+
+    let booked = try host.assistant(["Book room 12 for Ada with Rooms"])
+    #expect(booked.code == 0, "\(booked)")
+    #expect(booked.stdout == "Room 12 is now booked by Ada.\n")
+
+    let again = try host.assistant(["run", "Rooms", "BookRoom", "roomNumber=12", "bookedBy=Grace"])
+    #expect(again.code == 1, "\(again)")
+    #expect(again.stdout.contains("room 12 is already booked by Ada"))
+
+    let stranger = try host.assistant(["Cancel room 12 for Grace with Rooms"])
+    #expect(stranger.code == 1, "\(stranger)")
+    #expect(stranger.stdout.contains("room 12 is booked by Ada, not by you"))
+
+    let shown = try host.assistant(["open", "Rooms", "--", "show", "12"])
+    #expect(shown.code == 0)
+    #expect(shown.stdout.hasPrefix("Room 12 is booked by Ada"))
+
+    let cancelled = try host.assistant(["Cancel room 12 for Ada with Rooms"])
+    #expect(cancelled.code == 0, "\(cancelled)")
+    #expect(cancelled.stdout == "The booking of room 12 by Ada is cancelled.\n")
+
+    let free = try host.assistant(["open", "Rooms", "--", "show", "12"])
+    #expect(free.stdout == "Room 12 is free.\n")
+  }
+
+  @Test func appAndExtensionShareTheAppGroup() throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try host.installRooms()
+    let app = try host.assistant(["open", "Rooms", "--", "book", "7", "--by", "Linus"])
+    #expect(app.code == 0, "\(app)")
+    // The extension sees the app's booking, through the shared JSON document.
+    let clash = try host.assistant(["--json", "run", "Rooms", "BookRoomIntent", "roomNumber=7", "bookedBy=Ada"])
+    #expect(clash.code == 1)
+    let json = try JSONSerialization.jsonObject(with: Data(clash.stdout.utf8)) as? [String: Any]
+    #expect(json?["code"] as? String == "failure")
+    #expect(json?["success"] as? Bool == false)
+    #expect((json?["parameters"] as? [String: Any])?["roomNumber"] as? Int == 7)
+    let document = try String(contentsOfFile: host.groups + "/group.com.example.rooms/bookings.json", encoding: .utf8)
+    #expect(document.contains("\"Linus\""))
+    let list = try host.assistant(["open", "Rooms", "--", "list"])
+    #expect(list.stdout.contains("Room 7: booked by Linus"))
+    #expect(list.stdout.contains("Free: rooms 1-6, 8-300"))
+  }
+
+  @Test func missingValueIsAskedOrRefused() throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try host.installRooms()
+    let refused = try host.assistant(["Book room 3 with Rooms"])
+    #expect(refused.code == 75, "\(refused)")
+    #expect(refused.stderr.contains("Booked by"))
+    let answered = try host.assistant(["--answer", "Grace", "Book room 3 with Rooms"])
+    #expect(answered.code == 0, "\(answered)")
+    #expect(answered.stdout.contains("Who is the booking for? Grace"))
+    #expect(answered.stdout.contains("Room 3 is now booked by Grace."))
+  }
+
+  @Test func unsupportedValueIsExplainedAndAskedAgain() throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try host.installRooms()
+    let result = try host.assistant(["--answer", "21", "run", "Rooms", "BookRoom", "roomNumber=999", "bookedBy=Ada"])
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stdout.contains("There is no such room: rooms are numbered 1 to 300."))
+    #expect(result.stdout.contains("Room 21 is now booked by Ada."))
+  }
+
+  @Test func usageAndMatchingErrors() throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try host.installRooms()
+    #expect(try host.assistant(["run", "Nope", "BookRoom"]).code == 69)
+    #expect(try host.assistant(["run", "Rooms", "Fly"]).code == 69)
+    #expect(try host.assistant(["Order a pizza with Rooms"]).code == 69)
+    let badValue = try host.assistant(["run", "Rooms", "BookRoom", "roomNumber=twelve-ish"])
+    #expect(badValue.code == 64)
+    #expect(badValue.stderr.contains("roomNumber=twelve-ish"))
+    #expect(try host.assistant(["run", "Rooms", "BookRoom", "floor=2"]).code == 64)
+    #expect(try host.assistant(["--bogus"]).code == 64)
+    let list = try host.assistant(["list"])
+    #expect(list.stdout.contains("BookRoomIntent (roomNumber, bookedBy, isCancellationOfBooking)"))
+  }
+
+  @Test func theReadmeCommandWorksFromTheRepository() throws {
+    // Scripts/assistant is what the README tells a newcomer to run.
+    let scratch = try TemporaryDirectory("intenthost-readme")
+    defer { scratch.remove() }
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_HOME"] = scratch.file("home").path
+    environment["ASSISTANT_APP_GROUPS"] = scratch.file("groups").path
+    let result = try runCommand(
+      "/bin/bash",
+      [PackagePaths.root.appendingPathComponent("Scripts/assistant").path, "Book room 12 for Ada with Rooms"],
+      environment: environment)
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stdout == "Room 12 is now booked by Ada.\n")
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Builds app bundles for tests.
+public enum TestBundles {
+  /// Assembles the example Rooms.app (Scripts/assemble-bundles) into `directory` and returns its path.
+  public static func rooms(in directory: URL) throws -> URL {
+    let result = try runCommand(
+      "/bin/bash",
+      [PackagePaths.root.appendingPathComponent("Scripts/assemble-bundles").path, PackagePaths.binaries.path, directory.path])
+    guard result.code == 0 else { throw BundleError(message: "assemble-bundles failed: \(result)") }
+    return directory.appendingPathComponent("Rooms.app")
+  }
+
+  public struct BundleError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+  }
+
+  /// A `Fixture.app` (com.example.fixture) whose Intents extension `<extensionName>.appex` runs the FaultyExtension
+  /// binary in the mode named `extensionName`, and supports `PingIntent` (one String parameter `value`).
+  public static func fixture(extensionName: String, in directory: URL) throws -> URL {
+    let app = directory.appendingPathComponent("Fixture.app")
+    let fm = FileManager.default
+    try? fm.removeItem(at: app)
+    let appex = app.appendingPathComponent("PlugIns/\(extensionName).appex")
+    try fm.createDirectory(at: appex, withIntermediateDirectories: true)
+    let binary = PackagePaths.executable("FaultyExtension")
+    try fm.copyItem(atPath: binary, toPath: app.appendingPathComponent("fixture").path)
+    try fm.createSymbolicLink(atPath: appex.appendingPathComponent("FaultyExtension").path, withDestinationPath: binary)
+    try writePlist(
+      [
+        "CFBundleIdentifier": "com.example.fixture", "CFBundleExecutable": "fixture", "CFBundleName": "Fixture",
+        "CFBundlePackageType": "APPL",
+      ], to: app.appendingPathComponent("Info.plist"))
+    try writePlist(
+      [
+        "CFBundleIdentifier": "com.example.fixture.\(extensionName)", "CFBundleExecutable": "FaultyExtension",
+        "CFBundlePackageType": "XPC!",
+        "NSExtension": [
+          "NSExtensionPointIdentifier": "com.apple.intents-service",
+          "NSExtensionAttributes": ["IntentsSupported": ["PingIntent"], "IntentsRestrictedWhileLocked": [String]()],
+        ] as [String: Any],
+      ], to: appex.appendingPathComponent("Info.plist"))
+    try writePlist(
+      [
+        "INIntentDefinitionModelVersion": "1.2", "INEnums": [Any](),
+        "INIntents": [
+          [
+            "INIntentName": "Ping", "INIntentTitle": "Ping",
+            "INIntentParameters": [
+              [
+                "INIntentParameterName": "value", "INIntentParameterType": "String",
+                "INIntentParameterSupportsResolution": true,
+              ]
+            ],
+            "INIntentResponse": [
+              "INIntentResponseCodes": [
+                ["INIntentResponseCodeName": "success", "INIntentResponseCodeSuccess": true,
+                 "INIntentResponseCodeFormatString": "Got ${value}."],
+                ["INIntentResponseCodeName": "failure"],
+              ],
+              "INIntentResponseParameters": [
+                ["INIntentResponseParameterName": "value", "INIntentResponseParameterType": "String"]
+              ],
+            ] as [String: Any],
+          ] as [String: Any]
+        ],
+      ], to: app.appendingPathComponent("Base.lproj/Intents.intentdefinition"))
+    return app
+  }
+}
