@@ -143,6 +143,13 @@ final class ExtensionSession: Sendable {
     return HostError(.extensionFault, message)
   }
 
+  /// A fault in what the extension answered (valid JSON-RPC, wrong content), logged and ready to throw.
+  func violation(_ what: String) -> HostError {
+    let message = "\(label) \(what)"
+    appendToLog("fault: \(message)")
+    return HostError(.extensionFault, message)
+  }
+
   /// The orderly end: `shutdown`, `exit`, close stdin, then the timed teardown.
   func shutdown() async {
     if connection.failure == nil {

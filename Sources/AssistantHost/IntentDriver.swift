@@ -103,9 +103,8 @@ public struct IntentDriver: Sendable {
         response = try await session.request(
           HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)")
         if response.code == .ready {
-          throw HostError(
-            .extensionFault, "\(session.label) answered ready to handle of \(intent.name); ready is for confirm only "
-              + "(answer success or failure)")
+          throw session.violation(
+            "answered ready to handle of \(intent.name); ready is for confirm only (answer success or failure)")
         }
       } else {
         response = confirmation
@@ -123,9 +122,8 @@ public struct IntentDriver: Sendable {
     if ResponseCode.standard.contains(code) { return }
     let defined = spec?.response?.codes.map(\.name) ?? []
     if defined.contains(code.rawValue) { return }
-    throw HostError(
-      .extensionFault, "\(session.label) answered response code \"\(code)\", which \(intent) does not define "
-        + "(it defines \(listOrNone(defined)))")
+    throw session.violation(
+      "answered response code \"\(code)\", which \(intent) does not define (it defines \(listOrNone(defined)))")
   }
 
   private func outcome(
@@ -184,8 +182,7 @@ public struct IntentDriver: Sendable {
       case .disambiguation:
         let candidates = result.candidates ?? []
         guard !candidates.isEmpty else {
-          throw HostError(
-            .extensionFault, "\(session.label) asked to disambiguate \(parameter.name) between no candidates")
+          throw session.violation("asked to disambiguate \(parameter.name) between no candidates")
         }
         intent[parameter.name] = try choose(
           among: candidates, for: parameter, intent: intent, interpreter: interpreter, need: need)

@@ -284,10 +284,14 @@ public final class SupervisedProcess: Sendable {
     return String(decoding: state.withLock { $0.stderrTail }, as: UTF8.self)
   }
 
-  /// The last non-empty stderr line, trimmed, for one-line fault messages.
+  /// The most telling stderr line for a one-line fault message: the last Swift runtime "Fatal error" line if
+  /// there is one, else the last non-empty line (trimmed to 200 characters).
   public func lastStderrLine() async -> String? {
-    let tail = await stderrTail()
-    return tail.split(whereSeparator: \.isNewline).last.map { String($0.prefix(200)) }
+    let lines = await stderrTail().split(whereSeparator: \.isNewline).map {
+      String($0.drop(while: \.isWhitespace))
+    }.filter { !$0.isEmpty }
+    let line = lines.last { $0.contains("Fatal error") || $0.contains("fatal error") } ?? lines.last
+    return line.map { String($0.prefix(200)) }
   }
 
   /// Sends a signal to the child's process group.
