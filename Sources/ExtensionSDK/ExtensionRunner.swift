@@ -68,9 +68,9 @@ enum ExtensionRunner {
               appGroups: request.appGroups)
             try? connection.reply(to: id, with: InitializeResult(implementation: sdkImplementation))
           } catch let error as ResponseError {
-            try? connection.reply(to: id, with: error)
+            try? connection.reply(to: id, error: error)
           } catch {
-            try? connection.reply(to: id, with: ResponseError(.internalError, "\(error)"))
+            try? connection.reply(to: id, error: ResponseError(.internalError, "\(error)"))
           }
           continue
         }
@@ -83,7 +83,7 @@ enum ExtensionRunner {
         }
         guard let context, !shutDown else {
           let reason = shutDown ? "the extension is shutting down" : "initialize must come first"
-          try? connection.reply(to: id, with: ResponseError(.notInitialized, "\(message.method): \(reason)"))
+          try? connection.reply(to: id, error: ResponseError(.notInitialized, "\(message.method): \(reason)"))
           continue
         }
         let task = Task {
@@ -121,9 +121,9 @@ enum ExtensionRunner {
         throw ResponseError(.methodNotFound, "unknown method \(message.method)")
       }
     } catch let error as ResponseError {
-      try? connection.reply(to: id, with: error)
+      try? connection.reply(to: id, error: error)
     } catch {
-      try? connection.reply(to: id, with: ResponseError(.internalError, "\(error)"))
+      try? connection.reply(to: id, error: ResponseError(.internalError, "\(error)"))
     }
   }
 

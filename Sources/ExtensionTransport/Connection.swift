@@ -183,7 +183,7 @@ public final class Connection: Sendable {
   }
 
   /// Answers request `id` (or an unreadable request, with nil) with an error.
-  public func reply(to id: RequestID?, with error: ResponseError) throws {
+  public func reply(to id: RequestID?, error: ResponseError) throws {
     try write(try encodeLine(ErrorEnvelope(id: id, error: error)))
   }
 

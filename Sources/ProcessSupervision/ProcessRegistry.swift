@@ -11,6 +11,10 @@ public final class ProcessRegistry: Sendable {
 
   private let live = Mutex<[pid_t: SpawnedProcess]>([:])
   private let handlers = Mutex<[SendableSource]>([])
+  private let interrupted = Mutex(false)
+
+  /// Whether an interrupt signal arrived; the interrupt handler is then ending the process.
+  public var isInterrupted: Bool { interrupted.withLock { $0 } }
 
   /// Spawns and registers a child.
   func spawn(_ options: SpawnOptions) throws(SpawnError) -> SpawnedProcess {
@@ -49,6 +53,7 @@ public final class ProcessRegistry: Sendable {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler { [self] in
+        interrupted.withLock { $0 = true }
         killAll()
         beforeExit(signalNumber)
         exit(128 + signalNumber)

@@ -155,6 +155,7 @@ func main() async -> Int32 {
       return try await understand(options.rest.joined(separator: " "), home: home, driver: driver, json: options.json)
     }
   } catch let error as HostError {
+    if ProcessRegistry.shared.isInterrupted { return 130 }
     try? FileDescriptor.standardError.writeAll(Array("assistant: \(error.message)\n".utf8))
     return error.status.rawValue
   } catch {
@@ -170,4 +171,7 @@ func understand(_ utterance: String, home: AssistantHome, driver: IntentDriver, 
     json: json)
 }
 
-exit(await main())
+let status = await main()
+// An interrupt kills the extensions, which the engine may report as a fault first: let the handler exit with 128+N.
+while ProcessRegistry.shared.isInterrupted { sleep(1) }
+exit(status)

@@ -1,0 +1,79 @@
+import ExtensionProtocol
+import Foundation
+import Testing
+
+func encode<T: Encodable>(_ value: T) throws -> String {
+  String(decoding: try WireCoding.encoder().encode(value), as: UTF8.self)
+}
+
+struct MessageGoldenTests {
+  static let intent = Intent(
+    name: "BookRoomIntent", identifier: "ID-1",
+    parameters: ["roomNumber": .integer(12), "bookedBy": .string("Ada"), "isCancellationOfBooking": .boolean(false)])
+
+  @Test func requestsMatchTheirGoldenJSON() throws {
+    #expect(
+      try encode(RequestEnvelope(id: .number(2), method: ResolveParameterRequest.method,
+        params: ResolveParameterRequest(intent: Self.intent, parameter: "roomNumber")))
+        == #"{"id":2,"jsonrpc":"2.0","method":"intent/resolve","params":{"intent":{"identifier":"ID-1","name":"BookRoomIntent","parameters":{"bookedBy":{"type":"string","value":"Ada"},"isCancellationOfBooking":{"type":"boolean","value":false},"roomNumber":{"type":"integer","value":12}}},"parameter":"roomNumber"}}"#)
+    #expect(
+      try encode(RequestEnvelope(id: .number(1), method: InitializeRequest.method, params: InitializeRequest(
+        host: "IntentHost 0.1.0", bundleIdentifier: "com.example.rooms.RoomsIntents",
+        extensionPoint: "com.apple.intents-service", bundlePath: "/b", containerPath: "/c",
+        appGroups: [AppGroupLocation(identifier: "group.com.example.rooms", path: "/g")], locale: "en_US")))
+        == #"{"id":1,"jsonrpc":"2.0","method":"initialize","params":{"appGroups":[{"identifier":"group.com.example.rooms","path":"/g"}],"bundleIdentifier":"com.example.rooms.RoomsIntents","bundlePath":"/b","containerPath":"/c","extensionPoint":"com.apple.intents-service","host":"IntentHost 0.1.0","locale":"en_US","protocolVersion":1}}"#)
+    #expect(
+      try encode(RequestEnvelope(id: .number(9), method: ShutdownRequest.method, params: ShutdownRequest()))
+        == #"{"id":9,"jsonrpc":"2.0","method":"shutdown","params":{}}"#)
+    #expect(
+      try encode(NotificationEnvelope(method: CancelRequestNotification.method,
+        params: CancelRequestNotification(id: .string("a"))))
+        == #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"a"}}"#)
+  }
+
+  @Test func resultsAndErrorsMatchTheirGoldenJSON() throws {
+    #expect(
+      try encode(ResultEnvelope(id: .number(4), result: IntentResponse(
+        code: "successCancelledBooking", parameters: ["roomNumber": .integer(12)])))
+        == #"{"id":4,"jsonrpc":"2.0","result":{"code":"successCancelledBooking","parameters":{"roomNumber":{"type":"integer","value":12}}}}"#)
+    #expect(
+      try encode(ResultEnvelope(id: .number(3), result: ResolutionResult.disambiguation([
+        .object(ObjectValue(identifier: "r12", displayString: "Room 12"))])))
+        == #"{"id":3,"jsonrpc":"2.0","result":{"candidates":[{"type":"object","value":{"displayString":"Room 12","identifier":"r12"}}],"kind":"disambiguation"}}"#)
+    #expect(
+      try encode(ErrorEnvelope(id: nil, error: ResponseError(.parseError, "bad")))
+        == #"{"error":{"code":-32700,"message":"bad"},"id":null,"jsonrpc":"2.0"}"#)
+  }
+
+  @Test(arguments: [
+    ParameterValue.string("Ada"), .integer(-3), .decimal(2.5), .boolean(true),
+    .date(Date(timeIntervalSince1970: 1_763_700_000)), .enumCase("delivery"),
+    .object(ObjectValue(identifier: "a", displayString: "A")), .array([.integer(1), .string("x")]),
+  ])
+  func valuesRoundTrip(value: ParameterValue) throws {
+    let data = try WireCoding.encoder().encode(value)
+    #expect(try WireCoding.decoder().decode(ParameterValue.self, from: data) == value)
+  }
+
+  @Test func unknownValueTypeIsRefusedByName() throws {
+    #expect(throws: DecodingError.self) {
+      try WireCoding.decoder().decode(ParameterValue.self, from: Data(#"{"type":"color","value":"red"}"#.utf8))
+    }
+  }
+
+  @Test(arguments: [
+    (#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#, MessageHeader.Kind.request(.number(1), method: "initialize")),
+    (#"{"jsonrpc":"2.0","method":"exit"}"#, .notification(method: "exit")),
+    (#"{"jsonrpc":"2.0","id":"x","result":{}}"#, .response(.string("x"))),
+    (#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#, .errorResponse(nil, ResponseError(.parseError, "m"))),
+  ])
+  func headersClassifyMessages(line: String, kind: MessageHeader.Kind) throws {
+    #expect(try WireCoding.decoder().decode(MessageHeader.self, from: Data(line.utf8)).kind == kind)
+  }
+
+  @Test func everyMessageIsRegisteredOnce() {
+    let methods = MessageRegistry.requests.map { $0.method } + MessageRegistry.notifications.map { $0.method }
+    #expect(Set(methods).count == methods.count)
+    #expect(MessageRegistry.requestType(for: "intent/handle") == HandleIntentRequest.self)
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import IntentHostSystem
+import ProcessSupervision
+import Testing
+import TestSupport
+
+@Suite(.serialized)
+struct SupervisionTests {
+  func start(_ script: String, environment: [String: String] = [:]) throws -> SupervisedProcess {
+    try SupervisedProcess(
+      LaunchSpecification(name: "sh", executable: "/bin/sh", arguments: ["-c", script], environment: environment))
+  }
+
+  @Test func terminationIsTyped() async throws {
+    let exits = try start("exit 3")
+    #expect(await exits.waitForExit() == .exited(3))
+    let crashes = try start("kill -SEGV $$")
+    #expect(await crashes.waitForExit() == .signalled(SIGSEGV))
+  }
+
+  @Test func childGetsOnlyStandardDescriptorsAndTheGivenEnvironment() async throws {
+    let child = try start(
+      "ls /proc/self/fd >&2; echo ENV; env >&2", environment: ["ONLY": "this", "PATH": "/usr/bin:/bin"])
+    #expect(await child.waitForExit() == .exited(0))
+    let lines = await child.stderrTail().split(separator: "\n").map(String.init)
+    // ls itself opens one descriptor to read /proc/self/fd.
+    #expect(lines.prefix(4) == ["0", "1", "2", "3"])
+    #expect(!lines.contains("4"))
+    #expect(lines.contains("ONLY=this"))
+    #expect(!lines.contains { $0.hasPrefix("HOME=") })
+  }
+
+  @Test func teardownEscalatesToKill() async throws {
+    let child = try start("trap '' TERM; while :; do sleep 1; done")
+    let termination = await child.tearDown(grace: .milliseconds(100), termGrace: .milliseconds(100))
+    #expect(termination == .signalled(SIGKILL))
+    #expect(!isAlive(child.pid))
+  }
+
+  @Test func teardownKillsWhatTheChildLeftInItsGroup() async throws {
+    let child = try start("sleep 60 & echo $! >&2; exit 0")
+    #expect(await child.waitForExit() == .exited(0))
+    let grandchild = try #require(Int32(await child.stderrTail(waitingUpTo: .milliseconds(100)).split(separator: "\n").first ?? ""))
+    #expect(isAlive(grandchild))
+    await child.tearDown(grace: .milliseconds(10))
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(!isAlive(grandchild))
+  }
+
+  @Test func execFailureNamesTheFile() throws {
+    #expect {
+      try SupervisedProcess(LaunchSpecification(name: "x", executable: "/nonexistent/tool", environment: [:]))
+    } throws: { error in
+      "\(error)" == "cannot execute /nonexistent/tool: No such file or directory"
+    }
+  }
+
+  @Test func lastStderrLinePrefersTheFatalError() async throws {
+    let child = try start("echo 'Fatal error: boom' >&2; echo '0 0x1 frame' >&2; exit 1")
+    _ = await child.waitForExit()
+    #expect(await child.lastStderrLine() == "Fatal error: boom")
+  }
+}
