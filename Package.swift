@@ -37,6 +37,9 @@ let package = Package(
       path: "Sources/AssistantHost"),
     // purpose: the thin command-line front end of AssistantHost.
     .executableTarget(name: "assistant", dependencies: ["AssistantHost"], path: "Sources/assistant"),
+    // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
+    .executableTarget(
+      name: "intenthost-bench", dependencies: ["AssistantHost"], path: "Sources/Tools/intenthost-bench"),
 
     // Examples: the Rooms booking app (seed 004).
     // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
@@ -51,9 +54,9 @@ let package = Package(
       exclude: ["Info.plist", "RoomsIntents.entitlements"]),
 
     // Test fixtures and helpers.
-    // purpose: a misbehaving Intents extension whose fault is chosen by its executable name.
+    // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
     .executableTarget(
-      name: "FaultyExtension", dependencies: ["ExtensionProtocol"], path: "Tests/Fixtures/FaultyExtension"),
+      name: "FaultyExtension", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/FaultyExtension"),
     // purpose: test helpers: temporary homes and bundles, built-executable lookup, running the real binaries.
     .target(name: "TestSupport", dependencies: ["BundleManifest", "IntentHostSystem"], path: "Tests/TestSupport"),
 

@@ -39,18 +39,51 @@ func grantedAppGroups(_ entitlements: Entitlements, home: AssistantHome) throws 
 
 import AppGroupStore
 
-/// One running extension: its supervised process and the connection to it.
+/// What a protocol session runs: an extension, or a containing app launched to handle an intent (`handleInApp`).
+struct SessionTarget: Sendable {
+  var name: String
+  var bundleIdentifier: String
+  var executable: String
+  var bundlePath: String
+  var entitlements: Entitlements
+  /// `NSExtensionPointIdentifier`, or `appExtensionPoint` for an app.
+  var extensionPoint: String
+
+  init(_ bundle: ExtensionBundle) {
+    name = bundle.name
+    bundleIdentifier = bundle.info.bundleIdentifier
+    executable = bundle.executableURL.path
+    bundlePath = bundle.url.path
+    entitlements = bundle.entitlements
+    extensionPoint = bundle.extensionInfo.pointIdentifier
+  }
+
+  /// The containing app, launched in the background to handle an intent.
+  init(app: AppBundle) {
+    name = app.name
+    bundleIdentifier = app.info.bundleIdentifier
+    executable = app.executableURL.path
+    bundlePath = app.url.path
+    entitlements = app.entitlements
+    extensionPoint = appExtensionPoint
+  }
+}
+
+/// The `extensionPoint` the host sends to a containing app it launched for `handleInApp`.
+let appExtensionPoint = "com.intenthost.app.handle-intent"
+
+/// One running extension (or app serving `handleInApp`): its supervised process and the connection to it.
 final class ExtensionSession: Sendable {
-  let bundle: ExtensionBundle
+  let target: SessionTarget
   let process: SupervisedProcess
   let connection: Connection
   let deadlines: Deadlines
 
   /// A name for messages: "RoomsIntents (com.example.rooms.RoomsIntents)".
-  var label: String { "\(bundle.name) (\(bundle.info.bundleIdentifier))" }
+  var label: String { "\(target.name) (\(target.bundleIdentifier))" }
 
-  private init(bundle: ExtensionBundle, process: SupervisedProcess, connection: Connection, deadlines: Deadlines) {
-    self.bundle = bundle
+  private init(target: SessionTarget, process: SupervisedProcess, connection: Connection, deadlines: Deadlines) {
+    self.target = target
     self.process = process
     self.connection = connection
     self.deadlines = deadlines
@@ -61,30 +94,38 @@ final class ExtensionSession: Sendable {
   static func start(
     _ bundle: ExtensionBundle, home: AssistantHome, locale: String, deadlines: Deadlines
   ) async throws -> ExtensionSession {
-    let identifier = bundle.info.bundleIdentifier
+    try await start(SessionTarget(bundle), home: home, locale: locale, deadlines: deadlines)
+  }
+
+  /// Starts `target` and performs the handshake.
+  static func start(
+    _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines
+  ) async throws -> ExtensionSession {
+    let identifier = target.bundleIdentifier
     let container = try home.container(for: identifier)
-    let groups = try grantedAppGroups(bundle.entitlements, home: home)
+    let groups = try grantedAppGroups(target.entitlements, home: home)
+    var environment = childEnvironment(
+      bundleIdentifier: identifier, bundlePath: target.bundlePath, container: container, appGroups: groups,
+      locale: locale)
+    if target.extensionPoint == appExtensionPoint { environment["INTENTHOST_LAUNCH_REASON"] = "handleInApp" }
     let specification = LaunchSpecification(
-      name: bundle.name, executable: bundle.executableURL.path,
-      environment: childEnvironment(
-        bundleIdentifier: identifier, bundlePath: bundle.url.path, container: container, appGroups: groups,
-        locale: locale),
+      name: target.name, executable: target.executable, environment: environment,
       workingDirectory: container.path, logPath: home.logFile(for: identifier).path)
     let process: SupervisedProcess
     do {
       process = try SupervisedProcess(specification)
     } catch {
-      throw HostError(.extensionFault, "\(bundle.name) (\(identifier)) could not be started: \(error)")
+      throw HostError(.extensionFault, "\(target.name) (\(identifier)) could not be started: \(error)")
     }
     let connection = Connection(
       input: process.standardOutput!, output: process.standardInput!,
-      options: .init(peerName: bundle.name))
+      options: .init(peerName: target.name))
     connection.start()
-    let session = ExtensionSession(bundle: bundle, process: process, connection: connection, deadlines: deadlines)
+    let session = ExtensionSession(target: target, process: process, connection: connection, deadlines: deadlines)
     let result = try await session.request(
       InitializeRequest(
         host: "IntentHost \(hostVersion)", bundleIdentifier: identifier,
-        extensionPoint: bundle.extensionInfo.pointIdentifier, bundlePath: bundle.url.path,
+        extensionPoint: target.extensionPoint, bundlePath: target.bundlePath,
         containerPath: container.path, appGroups: groups, locale: locale),
       phase: .handshake, what: "the handshake")
     if result.protocolVersion != protocolVersion {
@@ -139,8 +180,13 @@ final class ExtensionSession: Sendable {
       await abort()
       message = "\(what) was cancelled"
     }
-    appendToLog("fault: \(message)")
-    return HostError(.extensionFault, message)
+    var full = message
+    if target.extensionPoint == appExtensionPoint && phase == .handshake {
+      full += " (the extension answered handleInApp, so the app was launched to handle the intent; it must serve "
+        + "it with InAppIntentHandling.serve, see docs/PROTOCOL.md, \"Apps\")"
+    }
+    appendToLog("fault: \(full)")
+    return HostError(.extensionFault, full)
   }
 
   /// A fault in what the extension answered (valid JSON-RPC, wrong content), logged and ready to throw.

@@ -58,6 +58,8 @@ public struct IntentDriver: Sendable {
   public var locale = "en_US"
   /// How often one parameter may be asked for again before the assistant gives up (Apple sets no bound).
   public var maximumAttempts = 5
+  /// Where extensions are kept running between intents; nil starts and shuts down one per intent.
+  public var warm: WarmExtensions? = nil
 
   public init(home: AssistantHome, conversation: any Conversation) {
     self.home = home
@@ -79,7 +81,12 @@ public struct IntentDriver: Sendable {
       intentClass: invocation.intentClass, definition: specAndDefinition?.1, vocabularies: app.vocabularies)
     var intent = Intent(name: invocation.intentClass, identifier: UUID().uuidString, parameters: invocation.values)
 
-    let session = try await ExtensionSession.start(bundle, home: home, locale: locale, deadlines: deadlines)
+    let session: ExtensionSession
+    if let kept = await warm?.take(bundle.info.bundleIdentifier) {
+      session = kept
+    } else {
+      session = try await ExtensionSession.start(bundle, home: home, locale: locale, deadlines: deadlines)
+    }
     do {
       for parameter in spec?.parameters ?? [] where parameter.supportsResolution {
         intent[parameter.name] = try await resolve(
@@ -89,7 +96,7 @@ public struct IntentDriver: Sendable {
         let title = spec?.title ?? invocation.intentClass
         let answer = try conversation.ask("Do you want to \(title.lowercased())?", need: "a confirmation")
         if parseYesNo(answer) != true {
-          await session.shutdown()
+          await finish(session)
           conversation.say("OK, I won't.")
           return IntentOutcome(
             app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser",
@@ -110,8 +117,39 @@ public struct IntentDriver: Sendable {
         response = confirmation
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
-      await session.shutdown()
+      await finish(session)
+      if response.code == .handleInApp {
+        let appResponse = try await handOver(intent, to: app, spec: spec)
+        return outcome(appResponse, intent: intent, app: app, spec: spec, interpreter: interpreter)
+      }
       return outcome(response, intent: intent, app: app, spec: spec, interpreter: interpreter)
+    } catch {
+      if session.process.termination == nil { await session.shutdown() }
+      throw error
+    }
+  }
+
+  /// The end of an intent for its extension: kept warm, or shut down.
+  private func finish(_ session: ExtensionSession) async {
+    if let warm { await warm.give(session) } else { await session.shutdown() }
+  }
+
+  /// `handleInApp`: launches the containing app in the background and lets it handle the intent
+  /// (`application(_:handle:completionHandler:)`); its answer is the intent's response.
+  private func handOver(_ intent: Intent, to app: AppBundle, spec: IntentSpec?) async throws -> IntentResponse {
+    let session = try await ExtensionSession.start(
+      SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines)
+    do {
+      let response = try await session.request(
+        HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)")
+      if [.ready, .handleInApp, .continueInApp].contains(response.code) {
+        throw session.violation(
+          "answered \(response.code) to handle of \(intent.name) in the app; an app that handles an intent must "
+            + "finish it (answer success, failure or a code of the intent definition)")
+      }
+      try check(response.code, spec: spec, session: session, intent: intent.name)
+      await session.shutdown()
+      return response
     } catch {
       if session.process.termination == nil { await session.shutdown() }
       throw error

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A problem with a manifest file: which file, where in it, what is wrong, and how to fix it.
 public struct ManifestError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -44,8 +47,10 @@ public struct PlistDictionary: @unchecked Sendable {
     let file = url.path
     let data: Data
     do {
-      let attributes = try FileManager.default.attributesOfItem(atPath: file)
-      if let size = attributes[.size] as? Int, size > maximumSize {
+      // stat(2), not FileManager.attributesOfItem, which looks up the owner's name in /etc/passwd and /etc/group.
+      var info = stat()
+      if stat(file, &info) == 0, info.st_size > maximumSize {
+        let size = info.st_size
         throw ManifestError(file: file, problem: "is \(size) bytes, larger than the \(maximumSize)-byte limit")
       }
       data = try Data(contentsOf: url)

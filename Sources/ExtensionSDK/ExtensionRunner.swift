@@ -15,12 +15,22 @@ public let sdkImplementation = "IntentHostSDK 0.1.0"
 
 /// Serves the protocol for an `IntentsExtension` on stdin and the real stdout.
 enum ExtensionRunner {
-  /// In-flight requests, so `$/cancelRequest` can cancel them and `shutdown` can wait for them.
-  private final class InFlight: Sendable {
-    let tasks = Mutex<[RequestID: Task<Void, Never>]>([:])
+  /// What the serve loop shares between the reader thread and the handler tasks.
+  private final class ServeState: Sendable {
+    struct Values {
+      var context: ExtensionContext? = nil
+      var shutDown = false
+      /// In-flight requests, so `$/cancelRequest` can cancel them and `shutdown` can wait for them.
+      var tasks: [RequestID: Task<Void, Never>] = [:]
+    }
+    let values = Mutex(Values())
   }
 
-  static func serve<E: IntentsExtension>(_ type: E.Type) async -> Never {
+  /// Serves until the host says `exit` or closes stdin; `handlerFor` picks a fresh handler for each request.
+  ///
+  /// Messages are taken on the connection's reader thread, and each request runs in a task of its own started from
+  /// there: one thread hop per request.
+  static func serve(handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?) async -> Never {
     ignoreBrokenPipeSignal()
     // Keep the real stdout for the protocol and point fd 1 at stderr, so a stray print cannot corrupt the stream.
     let protocolOutput: FileDescriptor
@@ -33,88 +43,106 @@ enum ExtensionRunner {
     }
     let connection = Connection(
       input: .standardInput, output: protocolOutput, options: .init(peerName: "host"))
-    connection.start()
-    let inFlight = InFlight()
-    var context: ExtensionContext? = nil
-    var shutDown = false
-
-    for await message in connection.messages {
-      switch message.kind {
-      case .notification:
-        if message.method == ExitNotification.method {
-          exit(shutDown ? 0 : 1)
-        }
-        if message.method == CancelRequestNotification.method,
-          let cancel = try? message.params(CancelRequestNotification.self)
-        {
-          inFlight.tasks.withLock { $0[cancel.id] }?.cancel()
-        }
-      // Unknown notifications are ignored, as JSON-RPC allows.
-      case .request(let id):
-        if message.method == InitializeRequest.method {
-          do {
-            let request = try message.params(InitializeRequest.self)
-            guard context == nil else {
-              throw ResponseError(.notInitialized, "initialize was already received")
-            }
-            guard request.protocolVersion == protocolVersion else {
-              throw ResponseError(
-                .unsupportedVersion,
-                "the host speaks protocol version \(request.protocolVersion); this SDK speaks \(protocolVersion)")
-            }
-            context = ExtensionContext(
-              bundleIdentifier: request.bundleIdentifier, extensionPoint: request.extensionPoint,
-              bundlePath: request.bundlePath, containerPath: request.containerPath, locale: request.locale,
-              appGroups: request.appGroups)
-            try? connection.reply(to: id, with: InitializeResult(implementation: sdkImplementation))
-          } catch let error as ResponseError {
-            try? connection.reply(to: id, error: error)
-          } catch {
-            try? connection.reply(to: id, error: ResponseError(.internalError, "\(error)"))
-          }
-          continue
-        }
-        if message.method == ShutdownRequest.method {
-          shutDown = true
-          let running = inFlight.tasks.withLock { Array($0.values) }
-          for task in running { await task.value }
-          try? connection.reply(to: id, with: EmptyObject())
-          continue
-        }
-        guard let context, !shutDown else {
-          let reason = shutDown ? "the extension is shutting down" : "initialize must come first"
-          try? connection.reply(to: id, error: ResponseError(.notInitialized, "\(message.method): \(reason)"))
-          continue
-        }
-        let task = Task {
-          await answer(message, id: id, type: type, context: context, connection: connection)
-          _ = inFlight.tasks.withLock { $0.removeValue(forKey: id) }
-        }
-        inFlight.tasks.withLock { $0[id] = task }
+    let state = ServeState()
+    connection.start { message in
+      guard let message else {
+        // End of input: the host is gone. Exit without waiting for anything.
+        exit(state.values.withLock { $0.shutDown } ? 0 : 1)
       }
+      receive(message, state: state, handlerFor: handlerFor, connection: connection)
     }
-    // End of input: the host is gone. Exit without waiting for anything.
-    exit(shutDown ? 0 : 1)
+    while true { try? await Task.sleep(for: .seconds(3600)) }
   }
 
-  private static func answer<E: IntentsExtension>(
-    _ message: InboundMessage, id: RequestID, type: E.Type, context: ExtensionContext, connection: Connection
+  /// Takes one message on the reader thread.
+  private static func receive(
+    _ message: InboundMessage, state: ServeState, handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?,
+    connection: Connection
+  ) {
+    switch message.kind {
+    case .notification:
+      if message.method == ExitNotification.method {
+        exit(state.values.withLock { $0.shutDown } ? 0 : 1)
+      }
+      if message.method == CancelRequestNotification.method,
+        let cancel = try? message.params(CancelRequestNotification.self)
+      {
+        state.values.withLock { $0.tasks[cancel.id] }?.cancel()
+      }
+    // Unknown notifications are ignored, as JSON-RPC allows.
+    case .request(let id):
+      if message.method == InitializeRequest.method {
+        do {
+          let request = try message.params(InitializeRequest.self)
+          guard request.protocolVersion == protocolVersion else {
+            throw ResponseError(
+              .unsupportedVersion,
+              "the host speaks protocol version \(request.protocolVersion); this SDK speaks \(protocolVersion)")
+          }
+          let context = ExtensionContext(
+            bundleIdentifier: request.bundleIdentifier, extensionPoint: request.extensionPoint,
+            bundlePath: request.bundlePath, containerPath: request.containerPath, locale: request.locale,
+            appGroups: request.appGroups)
+          let first = state.values.withLock { values -> Bool in
+            guard values.context == nil else { return false }
+            values.context = context
+            return true
+          }
+          guard first else { throw ResponseError(.notInitialized, "initialize was already received") }
+          try? connection.reply(to: id, with: InitializeResult(implementation: sdkImplementation))
+        } catch let error as ResponseError {
+          try? connection.reply(to: id, error: error)
+        } catch {
+          try? connection.reply(to: id, error: ResponseError(.internalError, "\(error)"))
+        }
+        return
+      }
+      if message.method == ShutdownRequest.method {
+        let running = state.values.withLock { values in
+          values.shutDown = true
+          return Array(values.tasks.values)
+        }
+        Task {
+          for task in running { await task.value }
+          try? connection.reply(to: id, with: EmptyObject())
+        }
+        return
+      }
+      let (context, shutDown) = state.values.withLock { ($0.context, $0.shutDown) }
+      guard let context, !shutDown else {
+        let reason = shutDown ? "the extension is shutting down" : "initialize must come first"
+        try? connection.reply(to: id, error: ResponseError(.notInitialized, "\(message.method): \(reason)"))
+        return
+      }
+      // The task is registered before it can finish, so its removal always follows its insertion.
+      state.values.withLock { values in
+        values.tasks[id] = Task {
+          await answer(message, id: id, handlerFor: handlerFor, context: context, connection: connection)
+          _ = state.values.withLock { $0.tasks.removeValue(forKey: id) }
+        }
+      }
+    }
+  }
+
+  private static func answer(
+    _ message: InboundMessage, id: RequestID, handlerFor: (Intent) -> (any IntentHandler)?,
+    context: ExtensionContext, connection: Connection
   ) async {
     do {
       switch message.method {
       case ResolveParameterRequest.method:
         let request = try message.params(ResolveParameterRequest.self)
-        let handler = try handler(type, for: request.intent)
+        let handler = try handler(handlerFor, for: request.intent)
         let result = try await run { try await handler.resolve(request.parameter, of: request.intent, in: context) }
         try connection.reply(to: id, with: result)
       case ConfirmIntentRequest.method:
         let request = try message.params(ConfirmIntentRequest.self)
-        let handler = try handler(type, for: request.intent)
+        let handler = try handler(handlerFor, for: request.intent)
         let response = try await run { try await handler.confirm(request.intent, in: context) }
         try connection.reply(to: id, with: response)
       case HandleIntentRequest.method:
         let request = try message.params(HandleIntentRequest.self)
-        let handler = try handler(type, for: request.intent)
+        let handler = try handler(handlerFor, for: request.intent)
         let response = try await run { try await handler.handle(request.intent, in: context) }
         try connection.reply(to: id, with: response)
       default:
@@ -127,10 +155,10 @@ enum ExtensionRunner {
     }
   }
 
-  private static func handler<E: IntentsExtension>(_ type: E.Type, for intent: Intent) throws(ResponseError)
-    -> any IntentHandler
+  private static func handler(_ handlerFor: (Intent) -> (any IntentHandler)?, for intent: Intent)
+    throws(ResponseError) -> any IntentHandler
   {
-    guard let handler = E().handler(for: intent) else {
+    guard let handler = handlerFor(intent) else {
       throw ResponseError(.noHandler, "no handler for \(intent.name)")
     }
     return handler

@@ -38,7 +38,7 @@ extension IntentHandler {
 /// - `init()`: called once per request, so each phase gets a fresh instance.
 /// - `handler(for:)`: pick the handler for an intent, or nil if this extension does not handle it. Do nothing else
 ///   here.
-public protocol IntentsExtension {
+public protocol IntentsExtension: SendableMetatype {
   init()
   func handler(for intent: Intent) -> (any IntentHandler)?
 }
@@ -46,7 +46,7 @@ public protocol IntentsExtension {
 extension IntentsExtension {
   /// The entry point: serves the protocol and exits.
   public static func main() async {
-    await ExtensionRunner.serve(Self.self)
+    await ExtensionRunner.serve { Self().handler(for: $0) }
   }
 }
 

@@ -3,7 +3,6 @@
 #else
   import Foundation
 #endif
-import Dispatch
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -66,7 +65,9 @@ public final class Connection: Sendable {
   private struct Pending {
     var method: String
     var continuation: CheckedContinuation<Data, any Error>
-    var timer: DispatchWorkItem?
+    /// When the request times out, checked by the reader thread (no timer thread is woken per request).
+    var deadline: ContinuousClock.Instant?
+    var timeout: Duration?
   }
 
   private struct State {
@@ -82,7 +83,6 @@ public final class Connection: Sendable {
   public let options: Options
   private let input: FileDescriptor
   private let output: FileDescriptor
-  private let queue: DispatchQueue
   private let state: Mutex<State>
   /// Guards writes to `output` and whether it is still open (so it is closed exactly once).
   private let writeLock = Mutex(true)
@@ -97,16 +97,22 @@ public final class Connection: Sendable {
     self.input = input
     self.output = output
     self.options = options
-    self.queue = DispatchQueue(label: "intenthost.connection.\(options.peerName)")
     self.state = Mutex(State(framer: LineFramer(limit: options.maximumMessageSize)))
     (messages, inboundContinuation) = AsyncStream.makeStream(of: InboundMessage.self)
   }
 
   /// Starts reading, on a thread of its own. Call once.
-  public func start() {
+  ///
+  /// - Parameter onMessage: when given, incoming requests and notifications are handed to it on the reader thread
+  ///   (in arrival order, one at a time; it must not block) instead of `messages`, and it receives nil once when the
+  ///   connection ends. This saves a thread hop per message, which is most of a round trip's cost.
+  public func start(onMessage: (@Sendable (InboundMessage?) -> Void)? = nil) {
     try? input.setNonBlocking(false)
     try? output.setNonBlocking(true)
-    detachThread { [self] in readLoop() }
+    detachThread { [self] in
+      readLoop(onMessage)
+      onMessage?(nil)
+    }
   }
 
   /// Why the connection ended, or nil while it is open.
@@ -131,16 +137,9 @@ public final class Connection: Sendable {
         let refusal: (any Error)? = state.withLock { state in
           if let failure = state.failure { return failure }
           if state.cancelledEarly.remove(id) != nil { return ConnectionError.cancelled }
-          var pending = Pending(method: R.method, continuation: continuation)
-          if let timeout {
-            let timer = DispatchWorkItem { [weak self] in
-              self?.expire(id, seconds: Double(timeout.components.seconds)
-                + Double(timeout.components.attoseconds) / 1e18)
-            }
-            pending.timer = timer
-            queue.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
-          }
-          state.pending[id] = pending
+          state.pending[id] = Pending(
+            method: R.method, continuation: continuation, deadline: timeout.map { ContinuousClock.now + $0 },
+            timeout: timeout)
           return nil
         }
         if let refusal {
@@ -234,14 +233,31 @@ public final class Connection: Sendable {
   private func resolve(_ id: RequestID, with result: Result<Data, any Error>) {
     let pending = state.withLock { $0.pending.removeValue(forKey: id) }
     guard let pending else { return }
-    pending.timer?.cancel()
     pending.continuation.resume(with: result)
   }
 
-  private func expire(_ id: RequestID, seconds: Double) {
-    let method = state.withLock { $0.pending[id]?.method }
-    guard let method else { return }
-    resolve(id, with: .failure(ConnectionError.timedOut(method: method, seconds: seconds)))
+  /// Fails the requests whose deadline has passed; returns how long until the next deadline.
+  private func expireOverdue() -> Duration? {
+    let now = ContinuousClock.now
+    let (overdue, next) = state.withLock { state -> ([(RequestID, Pending)], ContinuousClock.Instant?) in
+      var overdue: [(RequestID, Pending)] = []
+      var next: ContinuousClock.Instant? = nil
+      for (id, pending) in state.pending {
+        guard let deadline = pending.deadline else { continue }
+        if deadline <= now {
+          overdue.append((id, pending))
+        } else if next == nil || deadline < next! {
+          next = deadline
+        }
+      }
+      for (id, _) in overdue { state.pending[id] = nil }
+      return (overdue, next)
+    }
+    for (_, pending) in overdue {
+      pending.continuation.resume(
+        throwing: ConnectionError.timedOut(method: pending.method, seconds: pending.timeout?.timeInterval ?? 0))
+    }
+    return next.map { $0 - now }
   }
 
   /// Ends the connection with `error`: every pending request fails with it, and `messages` finishes.
@@ -252,26 +268,33 @@ public final class Connection: Sendable {
       return Array(state.pending.values)
     }
     for entry in pending {
-      entry.timer?.cancel()
       entry.continuation.resume(throwing: error)
     }
     inboundContinuation.finish()
   }
 
-  /// The reader thread: reads until end of file, a violation, or `close()`, then closes `input`.
-  private func readLoop() {
+  /// The reader thread: reads until end of file, a violation, or `close()`, then closes `input`. It also enforces
+  /// the request deadlines: it wakes at least every 50 ms, and sooner when a deadline is nearer.
+  private func readLoop(_ onMessage: (@Sendable (InboundMessage?) -> Void)?) {
     defer { input.close() }
     var buffer = [UInt8](repeating: 0, count: 65536)
     while !state.withLock({ $0.closed }) {
       do {
-        guard try input.waitReadable(timeoutMilliseconds: 50) else { continue }
+        let untilDeadline = expireOverdue()
+        var wait: Int32 = 50
+        if let untilDeadline {
+          let milliseconds = untilDeadline.components.seconds * 1000
+            + untilDeadline.components.attoseconds / 1_000_000_000_000_000 + 1
+          wait = Int32(clamping: max(1, min(50, milliseconds)))
+        }
+        guard try input.waitReadable(timeoutMilliseconds: wait) else { continue }
         let count = try input.read(into: &buffer)
         if count == 0 {
           fail(.closed)
           return
         }
         let events = state.withLock { $0.framer.feed(buffer[0..<count]) }
-        for event in events where !handle(event) { return }
+        for event in events where !handle(event, onMessage) { return }
       } catch {
         if error.code == EAGAIN || error.code == EWOULDBLOCK { continue }
         fail(.io(error))
@@ -281,7 +304,7 @@ public final class Connection: Sendable {
   }
 
   /// Returns false when the event ended the connection.
-  private func handle(_ event: LineFramer.Event) -> Bool {
+  private func handle(_ event: LineFramer.Event, _ onMessage: (@Sendable (InboundMessage?) -> Void)?) -> Bool {
     let lineNumber = state.withLock { state -> Int in
       state.linesRead += 1
       return state.linesRead
@@ -314,15 +337,18 @@ public final class Connection: Sendable {
         fail(.remote(error))
         return false
       case .request(let id, let method):
-        inboundContinuation.yield(InboundMessage(kind: .request(id), method: method, raw: data))
+        deliver(InboundMessage(kind: .request(id), method: method, raw: data), onMessage)
       case .notification(let method):
-        inboundContinuation.yield(InboundMessage(kind: .notification, method: method, raw: data))
+        deliver(InboundMessage(kind: .notification, method: method, raw: data), onMessage)
       }
       return true
     }
   }
-}
 
+  private func deliver(_ message: InboundMessage, _ onMessage: (@Sendable (InboundMessage?) -> Void)?) {
+    if let onMessage { onMessage(message) } else { inboundContinuation.yield(message) }
+  }
+}
 
 extension Duration {
   var timeInterval: Double {

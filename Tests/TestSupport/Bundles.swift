@@ -18,7 +18,8 @@ public enum TestBundles {
 
   /// A `Fixture.app` (com.example.fixture) whose Intents extension `<extensionName>.appex` runs the FaultyExtension
   /// binary in the mode named `extensionName`, and supports `PingIntent` (one String parameter `value`).
-  public static func fixture(extensionName: String, in directory: URL) throws -> URL {
+  /// `appMode` is written to `Fixture.app/app-mode` and chooses what the app does when launched for handleInApp.
+  public static func fixture(extensionName: String, appMode: String? = nil, in directory: URL) throws -> URL {
     let app = directory.appendingPathComponent("Fixture.app")
     let fm = FileManager.default
     try? fm.removeItem(at: app)
@@ -26,6 +27,7 @@ public enum TestBundles {
     try fm.createDirectory(at: appex, withIntermediateDirectories: true)
     let binary = PackagePaths.executable("FaultyExtension")
     try fm.copyItem(atPath: binary, toPath: app.appendingPathComponent("fixture").path)
+    if let appMode { try appMode.write(to: app.appendingPathComponent("app-mode"), atomically: true, encoding: .utf8) }
     try fm.createSymbolicLink(atPath: appex.appendingPathComponent("FaultyExtension").path, withDestinationPath: binary)
     try writePlist(
       [

@@ -72,7 +72,7 @@ public func runCommand(
   defer { scratch.remove() }
   let out = try FileDescriptor.open(scratch.file("out").path, O_WRONLY | O_CREAT | O_TRUNC)
   let err = try FileDescriptor.open(scratch.file("err").path, O_WRONLY | O_CREAT | O_TRUNC)
-  FileManager.default.createFile(atPath: scratch.file("in").path, contents: Data((input ?? "").utf8))
+  _ = FileManager.default.createFile(atPath: scratch.file("in").path, contents: Data((input ?? "").utf8))
   let inFD = try FileDescriptor.open(input == nil ? "/dev/null" : scratch.file("in").path, O_RDONLY)
   var env = environment ?? ProcessInfo.processInfo.environment
   env["CI"] = nil

@@ -3,7 +3,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import ExtensionProtocol
+import ExtensionSDK
 import Foundation
 
 let mode = (CommandLine.arguments.first ?? "").split(separator: "/").last.map(String.init) ?? ""
@@ -23,6 +23,30 @@ func marker(_ name: String, _ text: String = "") {
 }
 
 if mode == "ExitEarly" { exit(3) }
+
+// The containing app ("Fixture", its CFBundleName): handles PingIntent in the app when the extension answers handleInApp. What it
+// does is chosen by the file `app-mode` in its bundle: "serve" (default), "ignore" (a plain app that does not
+// serve), "crash" (crashes in handle).
+struct PingInApp: IntentHandler {
+  let appMode: String
+  func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
+    if appMode == "crash" { fatalError("the fixture app gave up") }
+    FileManager.default.createFile(atPath: context.containerPath + "/handled-in-app", contents: Data())
+    let value = intent["value"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? ""
+    return IntentResponse(code: .success, parameters: ["value": .string("\(value) from the app")])
+  }
+}
+
+if mode == "Fixture" {
+  let bundle = ProcessInfo.processInfo.environment["INTENTHOST_BUNDLE_PATH"] ?? ""
+  let appMode = ((try? String(contentsOfFile: bundle + "/app-mode", encoding: .utf8)) ?? "serve")
+    .filter { !$0.isWhitespace }
+  if InAppIntentHandling.isRequested && appMode != "ignore" {
+    await InAppIntentHandling.serve { intent in intent.name == "PingIntent" ? PingInApp(appMode: appMode) : nil }
+  }
+  print("Fixture app: nothing to do")
+  exit(0)
+}
 
 while let line = readLine() {
   guard let header = try? JSONDecoder().decode(Header.self, from: Data(line.utf8)), let method = header.method else {
@@ -67,6 +91,8 @@ while let line = readLine() {
       while true { sleep(1000) }
     case "FatalError":
       fatalError("the fixture gave up")
+    case "HandleInApp":
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"handleInApp","parameters":{}}}"#)
     case "UnknownCode":
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"exploded","parameters":{}}}"#)
     default:

@@ -1,0 +1,91 @@
+// intenthost-bench: the measurements of Scripts/bench that need the engine in-process.
+//
+//   intenthost-bench warm HOME COUNT APP INTENT [NAME=VALUE...]
+//
+// Runs the intent COUNT times over one kept-alive extension (after 20 warm-up runs) and prints one table row with
+// the median and p99 per intent in ms, then the extension's resident memory at rest. In values, `{n}` becomes
+// 1 + i mod 300 and `{cancel}` is false on even passes over the 300 and true on odd ones, so a BookRoom loop books
+// and cancels in turn and every run succeeds.
+import AssistantHost
+import Foundation
+import IntentHostSystem
+
+struct Silent: Conversation {
+  func say(_ text: String) {}
+  func ask(_ prompt: String, need: String) throws -> String {
+    throw HostError(.valueNeeded, "the benchmark cannot answer \"\(prompt)\" (\(need)); give every value")
+  }
+}
+
+func row(_ name: String, _ samples: [Double]) {
+  let sorted = samples.sorted()
+  let median = sorted[sorted.count / 2]
+  let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+  print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: " %9.3f %9.3f", median, p99))
+}
+
+/// A field of /proc/PID/status in KiB, e.g. "VmRSS".
+func statusKiB(_ pid: Int32, _ field: String) -> Int? {
+  guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+  for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+  }
+  return nil
+}
+
+func memoryLine(_ pid: Int32) -> String {
+  func mib(_ field: String) -> String { statusKiB(pid, field).map { String(format: "%.1f", Double($0) / 1024) } ?? "?" }
+  return "\(mib("VmRSS")) MiB (anonymous \(mib("RssAnon")), file-backed \(mib("RssFile")))"
+}
+
+func main() async -> Int32 {
+  let arguments = Array(CommandLine.arguments.dropFirst())
+  guard arguments.count >= 4, arguments[0] == "warm", let count = Int(arguments[2]), count > 0 else {
+    FileHandle.standardError.write(Data("usage: intenthost-bench warm HOME COUNT APP INTENT [NAME=VALUE...]\n".utf8))
+    return 64
+  }
+  do {
+    let home = try AssistantHome(root: arguments[1])
+    let router = Router(apps: try home.installedApps())
+    let app = try router.app(named: arguments[3])
+    let intentClass = try router.intentClass(named: arguments[4], in: app)
+    var driver = IntentDriver(home: home, conversation: Silent())
+    let warm = WarmExtensions()
+    driver.warm = warm
+    var samples: [Double] = []
+    var afterFirst = ""
+    let clock = ContinuousClock()
+    for i in -20..<count {
+      let k = i + 20
+      let values = arguments.dropFirst(5).map {
+        $0.replacingOccurrences(of: "{n}", with: String(1 + k % 300))
+          .replacingOccurrences(of: "{cancel}", with: (k / 300) % 2 == 1 ? "true" : "false")
+      }
+      let invocation = IntentInvocation(
+        app: app, intentClass: intentClass, values: try router.values(values, intentClass: intentClass, in: app))
+      let start = clock.now
+      let outcome = try await driver.run(invocation)
+      let elapsed = clock.now - start
+      guard outcome.isSuccess else { throw HostError(.failureResponse, "run \(k) failed: \(outcome.dialog)") }
+      if k == 0, let pid = warm.processIDs.first { afterFirst = memoryLine(pid) }
+      if i >= 0 {
+        samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+      }
+    }
+    row("warm: one intent, kept-alive extension", samples)
+    if let pid = warm.processIDs.first {
+      print("idle extension RSS after 1 intent: \(afterFirst)")
+      print("idle extension RSS after \(count + 20) intents: \(memoryLine(pid))")
+    }
+    await warm.shutdownAll()
+    return 0
+  } catch let error as HostError {
+    FileHandle.standardError.write(Data("intenthost-bench: \(error.message)\n".utf8))
+    return error.status.rawValue
+  } catch {
+    FileHandle.standardError.write(Data("intenthost-bench: \(error)\n".utf8))
+    return 70
+  }
+}
+
+exit(await main())
