@@ -57,6 +57,8 @@ let package = Package(
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
     .executableTarget(
       name: "FaultyExtension", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/FaultyExtension"),
+    // purpose: one process of the store's multi-process stress tests, crash tests and benchmark.
+    .executableTarget(name: "store-stress", dependencies: ["AppGroupStore"], path: "Tests/Fixtures/StoreStress"),
     // purpose: test helpers: temporary homes and bundles, built-executable lookup, running the real binaries.
     .target(name: "TestSupport", dependencies: ["BundleManifest", "IntentHostSystem"], path: "Tests/TestSupport"),
 
@@ -64,7 +66,7 @@ let package = Package(
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
-    .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "TestSupport"]),
+    .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
   ]
 )

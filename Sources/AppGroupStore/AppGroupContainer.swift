@@ -22,7 +22,7 @@ public struct AppGroupContainer: Sendable {
     self.identifier = identifier
     self.path = path
     do {
-      try makeDirectories(path)
+      try makeDirectories(path + "/Library/Preferences")
     } catch {
       throw .io(error)
     }
@@ -34,6 +34,27 @@ public struct AppGroupContainer: Sendable {
   {
     precondition(!name.contains("/") && !name.hasPrefix("."), "a document name is a plain file name")
     return Document(path: path + "/" + name)
+  }
+
+  /// The group's shared defaults (`UserDefaults(suiteName:)`), in `Library/Preferences/GROUP.json`.
+  public var defaults: SharedDefaults {
+    SharedDefaults(document: Document(path: defaultsPath))
+  }
+
+  /// Where the shared defaults live.
+  public var defaultsPath: String { path + "/Library/Preferences/" + identifier + ".json" }
+
+  /// The documents in the container (checkpoints and journals, by document name), sorted.
+  public func documentNames() -> [String] {
+    var names = Set<String>()
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+      if name.hasPrefix("."), name.hasSuffix(".journal") {
+        names.insert(String(name.dropFirst().dropLast(".journal".count)))
+      } else if !name.hasPrefix("."), name.hasSuffix(".json") {
+        names.insert(name)
+      }
+    }
+    return names.sorted()
   }
 
   /// nil when valid, else the problem.

@@ -9,116 +9,288 @@ import IntentHostSystem
 #endif
 
 /// Content stored in a document, with the schema version it is written in.
+///
+/// Requirements:
+/// - `schemaVersion`: the version this type writes. Documents with a higher version are refused, never overwritten.
+/// - `init()`: the content of a document that does not exist yet.
+/// - `storedSchemaVersion`, `loaded(schemaVersion:)`: optional; only content that keeps whatever version it was
+///   read with (such as `AnyDocumentContent`) implements them.
 public protocol DocumentContent: Codable, Sendable {
-  /// The schema version this type writes. Documents with a higher version are refused, never overwritten.
   static var schemaVersion: Int { get }
-  /// The content of a document that does not exist yet.
   init()
+  /// The version written with this content; `schemaVersion` by default.
+  var storedSchemaVersion: Int { get }
+  /// Called after the content was decoded from a document of `schemaVersion`.
+  mutating func loaded(schemaVersion: Int)
 }
 
-/// One JSON document in an app-group container: `{"schemaVersion": N, "content": …}`.
-///
-/// Reads never see a half-written file: every update writes a temporary file in the same directory, syncs it,
-/// renames it over the old one and syncs the directory. Updates are serialised across processes by an exclusive
-/// `flock` on a sibling `.lock` file, which the kernel releases when its holder dies.
-public struct Document<Content: DocumentContent>: Sendable {
-  /// The document's path.
-  public let path: String
-  private var lockPath: String { directory + "/." + fileName + ".lock" }
-  private var directory: String { String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-  private var fileName: String { String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]) }
+extension DocumentContent {
+  public var storedSchemaVersion: Int { Self.schemaVersion }
+  public mutating func loaded(schemaVersion: Int) {}
+}
 
-  /// The largest document read, in bytes.
+/// One JSON document in an app-group container, shared by any number of reading and writing processes.
+///
+/// On disk, `NAME` is a checkpoint, `{"content": …, "schemaVersion": N, "sequence": S}`, and `.NAME.journal` holds
+/// the updates committed since, one record per update, each the whole new content (see `Journal`). An update appends
+/// one record and syncs it once (`fdatasync`); every `compactionRecords` updates the journal is folded into a new
+/// checkpoint, written to a temporary file, synced, renamed over the old one, the directory synced, and the journal
+/// emptied. `S`, the sequence, counts committed updates.
+///
+/// Updates hold an exclusive `flock` on `.NAME.lock` for their whole read-modify-write; reads hold a shared one.
+/// The kernel releases the lock when its holder dies, so a killed writer never blocks anyone; what it leaves (a torn
+/// journal tail, a temporary file) is ignored by readers and removed by the next writer.
+public struct Document<Content: DocumentContent>: Sendable {
+  /// The checkpoint's path.
+  public let path: String
+  /// The largest checkpoint or journal read, in bytes.
   public var maximumSize = 64 << 20
+  /// After how many journal records an update writes a new checkpoint instead.
+  public var compactionRecords = 64
+  /// After how many journal bytes an update writes a new checkpoint instead.
+  public var compactionBytes = 4 << 20
+  /// For tests only: skip the lock, to show that updates are lost without it.
+  @_spi(Testing) public var lockingDisabled = false
+  /// For tests only: write the whole document in place (truncate, then write it in two halves), as a naive writer
+  /// does, to show that the crash test catches torn files.
+  @_spi(Testing) public var writesInPlace = false
+
+  let directory: String
+  let fileName: String
+  var lockPath: String { directory + "/." + fileName + ".lock" }
+  /// The journal's path.
+  public var journalPath: String { directory + "/." + fileName + ".journal" }
+  private var temporaryPrefix: String { "." + fileName + ".tmp-" }
 
   public init(path: String) {
     self.path = path
+    let slash = path.lastIndex(of: "/")
+    directory = slash.map { String(path[..<$0]) } ?? "."
+    fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
   }
 
-  private struct Envelope: Codable {
-    var schemaVersion: Int
-    var content: Content
-  }
-
-  private struct VersionOnly: Decodable {
-    var schemaVersion: Int
+  /// The content with its sequence number.
+  public struct Snapshot: Sendable {
+    public var content: Content
+    /// How many updates were committed; 0 for a document that does not exist.
+    public var sequence: UInt64
   }
 
   /// The current content, or `Content()` when the document does not exist.
   /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.
   public func read() throws(StoreError) -> Content {
-    try load() ?? Content()
+    try snapshot().content
   }
 
-  /// Runs `body` on the content while holding the document's exclusive lock, then writes the result atomically.
+  /// The current content and its sequence number, read under a shared lock.
+  /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.
+  public func snapshot() throws(StoreError) -> Snapshot {
+    guard let lock = try acquireIfPresent(exclusive: false) else {
+      return Snapshot(content: Content(), sequence: 0)
+    }
+    defer { release(lock) }
+    let state = try load()
+    return Snapshot(content: state.content ?? Content(), sequence: state.sequence)
+  }
+
+  /// Runs `body` on the content while holding the document's exclusive lock, then commits the result durably: when
+  /// `update` returns, the change survives a crash of any process and a loss of power.
   /// Nothing is written when `body` throws.
   /// - Returns: what `body` returns.
-  /// - Throws: `StoreError`, or what `body` throws.
+  /// - Throws: `StoreError` (a corrupt or newer document is never overwritten), or what `body` throws.
   public func update<Result>(_ body: (inout Content) throws -> Result) throws -> Result {
-    let lock: FileDescriptor
-    do {
-      lock = try FileDescriptor.open(lockPath, O_RDWR | O_CREAT, mode: 0o660)
-    } catch {
-      throw StoreError.io(error)
-    }
-    defer { lock.close() }
-    do {
-      try lockFile(lock, exclusive: true)
-    } catch {
-      throw StoreError.io(error)
-    }
-    defer { unlockFile(lock) }
-    var content = try load() ?? Content()
+    let lock = try acquire(exclusive: true)
+    defer { release(lock) }
+    let state = try load()
+    var content = state.content ?? Content()
     let result = try body(&content)
-    try write(content)
+    try commit(content, after: state)
     return result
   }
 
-  private func load() throws(StoreError) -> Content? {
+  // MARK: - Loading
+
+  /// What is on disk, read under a lock.
+  struct State {
+    var content: Content?
+    var sequence: UInt64 = 0
+    var checkpointSequence: UInt64 = 0
+    var journalExists = false
+    var journalSize = 0
+    /// The journal bytes that hold current records (the rest is a torn tail, or records older than the
+    /// checkpoint).
+    var journalKept = 0
+    var journalRecords = 0
+  }
+
+  private struct Envelope<C: Codable>: Codable {
+    var schemaVersion: Int
+    var sequence: UInt64?
+    var content: C
+  }
+
+  private struct Header: Decodable {
+    var schemaVersion: Int
+    var sequence: UInt64?
+  }
+
+  func load() throws(StoreError) -> State {
+    var state = State()
+    if let checkpoint = try loadCheckpoint() {
+      state.content = checkpoint.content
+      state.sequence = checkpoint.sequence
+      state.checkpointSequence = checkpoint.sequence
+    }
+    try loadJournal(into: &state)
+    return state
+  }
+
+  /// The checkpoint alone.
+  func loadCheckpointState() throws(StoreError) -> State {
+    var state = State()
+    if let checkpoint = try loadCheckpoint() {
+      state.content = checkpoint.content
+      state.sequence = checkpoint.sequence
+      state.checkpointSequence = checkpoint.sequence
+    }
+    return state
+  }
+
+  private func loadCheckpoint() throws(StoreError) -> (content: Content, sequence: UInt64)? {
+    guard let bytes = try readFile(path) else { return nil }
+    return try decode(bytes[...], file: path, isJournal: false)
+  }
+
+  func loadJournal(into state: inout State) throws(StoreError) {
+    guard let bytes = try readFile(journalPath) else { return }
+    state.journalExists = true
+    state.journalSize = bytes.count
+    let records = Journal.frames(bytes)
+    guard let newest = Journal.newestIntact(bytes, records) else { return }
+    let (content, sequence) = try decode(bytes[newest.payload], file: journalPath, isJournal: true)
+    // Records no newer than the checkpoint are left over from a compaction that was interrupted: ignore them.
+    guard sequence > state.checkpointSequence else { return }
+    state.content = content
+    state.sequence = sequence
+    state.journalKept = newest.end
+    state.journalRecords = records.firstIndex { $0.end == newest.end }.map { $0 + 1 } ?? records.count
+  }
+
+  private func decode(_ bytes: ArraySlice<UInt8>, file: String, isJournal: Bool) throws(StoreError)
+    -> (Content, UInt64)
+  {
+    let data = Data(bytes)
+    let decoder = JSONDecoder()
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: data)
+    } catch {
+      let what = isJournal ? "its newest intact record is not a document" : "not a JSON document with a schemaVersion"
+      throw .corrupt(file: file, detail: bytes.isEmpty ? "empty file" : what)
+    }
+    if header.schemaVersion > Content.schemaVersion {
+      throw .newerSchema(file: file, found: header.schemaVersion, known: Content.schemaVersion)
+    }
+    do {
+      var content = try decoder.decode(Envelope<Content>.self, from: data).content
+      content.loaded(schemaVersion: header.schemaVersion)
+      return (content, header.sequence ?? 0)
+    } catch {
+      throw .corrupt(
+        file: file, detail: "its content does not match schema version \(header.schemaVersion): \(error)")
+    }
+  }
+
+  /// The whole file, or nil when it does not exist.
+  private func readFile(_ file: String) throws(StoreError) -> [UInt8]? {
     let fd: FileDescriptor
     do {
-      fd = try FileDescriptor.open(path, O_RDONLY)
+      fd = try FileDescriptor.open(file, O_RDONLY)
     } catch {
       if error.code == ENOENT { return nil }
       throw .io(error)
     }
     defer { fd.close() }
-    let bytes: [UInt8]
     do {
-      bytes = try fd.readAll(limit: maximumSize)
+      return try fd.readAll(limit: maximumSize)
     } catch {
-      if error.code == EFBIG { throw .corrupt(file: path, detail: "larger than \(maximumSize) bytes") }
+      if error.code == EFBIG { throw .corrupt(file: file, detail: "larger than \(maximumSize) bytes") }
       throw .io(error)
-    }
-    let data = Data(bytes)
-    let decoder = JSONDecoder()
-    let version: Int
-    do {
-      version = try decoder.decode(VersionOnly.self, from: data).schemaVersion
-    } catch {
-      throw .corrupt(file: path, detail: bytes.isEmpty ? "empty file" : "not a JSON document with a schemaVersion")
-    }
-    if version > Content.schemaVersion {
-      throw .newerSchema(file: path, found: version, known: Content.schemaVersion)
-    }
-    do {
-      return try decoder.decode(Envelope.self, from: data).content
-    } catch {
-      throw .corrupt(file: path, detail: "its content does not match schema version \(version): \(error)")
     }
   }
 
-  private func write(_ content: Content) throws(StoreError) {
+  // MARK: - Writing
+
+  private func encode(_ content: Content, sequence: UInt64, pretty: Bool) throws(StoreError) -> [UInt8] {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    var bytes: [UInt8]
+    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
     do {
-      bytes = [UInt8](try encoder.encode(Envelope(schemaVersion: Content.schemaVersion, content: content)))
+      return [UInt8](
+        try encoder.encode(
+          Envelope(schemaVersion: content.storedSchemaVersion, sequence: sequence, content: content)))
     } catch {
       throw .corrupt(file: path, detail: "cannot encode the new content: \(error)")
     }
+  }
+
+  /// Commits `content` as the next sequence: one journal record, or a new checkpoint when the journal is long.
+  func commit(_ content: Content, after state: State) throws(StoreError) {
+    let sequence = state.sequence + 1
+    if writesInPlace { return try writeInPlace(content, sequence: sequence) }
+    let payload = try encode(content, sequence: sequence, pretty: false)
+    if state.journalRecords + 1 >= compactionRecords
+      || state.journalKept + payload.count + Journal.headerSize + 1 > compactionBytes
+    {
+      try writeCheckpoint(content, sequence: sequence)
+      if state.journalExists { try truncateJournal() }
+    } else {
+      try append(Journal.encode(payload), at: state.journalKept, state: state)
+    }
+  }
+
+  private func append(_ record: [UInt8], at offset: Int, state: State) throws(StoreError) {
+    do throws(SystemError) {
+      let fd = try FileDescriptor.open(journalPath, O_WRONLY | O_CREAT, mode: 0o660)
+      defer { fd.close() }
+      if state.journalSize != offset && ftruncate(fd.rawValue, off_t(offset)) != 0 {
+        throw SystemError.current("ftruncate", journalPath)
+      }
+      try positionalWrite(fd, record, at: offset)
+      if fdatasync(fd.rawValue) != 0 { throw SystemError.current("fdatasync", journalPath) }
+      // A new journal is a new directory entry, which must be durable too.
+      if !state.journalExists { try syncDirectory() }
+    } catch {
+      throw .io(error)
+    }
+  }
+
+  private func positionalWrite(_ fd: FileDescriptor, _ bytes: [UInt8], at offset: Int) throws(SystemError) {
+    var written = 0
+    while written < bytes.count {
+      let n = bytes.withUnsafeBytes { pwrite(fd.rawValue, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
+      if n > 0 {
+        written += n
+      } else if n < 0 {
+        let error = SystemError.current("pwrite", journalPath)
+        if error.code != EINTR { throw error }
+      }
+    }
+  }
+
+  private func truncateJournal() throws(StoreError) {
+    // Not synced: records no newer than the checkpoint are ignored if they come back after a crash.
+    if truncate(journalPath, 0) != 0 {
+      let error = SystemError.current("truncate", journalPath)
+      if error.code != ENOENT { throw .io(error) }
+    }
+  }
+
+  /// Temporary file, fsync, rename over the checkpoint, fsync of the directory.
+  func writeCheckpoint(_ content: Content, sequence: UInt64) throws(StoreError) {
+    var bytes = try encode(content, sequence: sequence, pretty: true)
     bytes.append(0x0A)
-    let temporary = "\(directory)/.\(fileName).tmp-\(getpid())"
+    removeStaleTemporaries()
+    let temporary = directory + "/" + temporaryPrefix + String(getpid())
     do throws(SystemError) {
       let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o660)
       do throws(SystemError) {
@@ -135,11 +307,70 @@ public struct Document<Content: DocumentContent>: Sendable {
         unlink(temporary)
         throw error
       }
-      let dir = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY)
-      defer { dir.close() }
-      if fsync(dir.rawValue) != 0 { throw SystemError.current("fsync", directory) }
+      try syncDirectory()
     } catch {
       throw .io(error)
     }
+  }
+
+  private func writeInPlace(_ content: Content, sequence: UInt64) throws(StoreError) {
+    let bytes = try encode(content, sequence: sequence, pretty: true)
+    do throws(SystemError) {
+      let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o660)
+      defer { fd.close() }
+      try fd.writeAll(Array(bytes[..<(bytes.count / 2)]))
+      usleep(500)
+      try fd.writeAll(Array(bytes[(bytes.count / 2)...]))
+    } catch {
+      throw .io(error)
+    }
+  }
+
+  private func syncDirectory() throws(SystemError) {
+    let dir = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY)
+    defer { dir.close() }
+    if fsync(dir.rawValue) != 0 { throw SystemError.current("fsync", directory) }
+  }
+
+  /// Temporary files of writers that were killed while writing a checkpoint. Only called under the exclusive
+  /// lock, so no living writer owns one.
+  private func removeStaleTemporaries() {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    for name in names where name.hasPrefix(temporaryPrefix) { unlink(directory + "/" + name) }
+  }
+
+  // MARK: - Locking
+
+  /// Opens and locks `.NAME.lock`. Returns nil when the directory does not exist (then there is no document
+  /// either).
+  func acquireIfPresent(exclusive: Bool) throws(StoreError) -> FileDescriptor? {
+    let lock: FileDescriptor
+    do {
+      lock = try FileDescriptor.open(lockPath, O_RDWR | O_CREAT, mode: 0o660)
+    } catch {
+      if error.code == ENOENT { return nil }
+      throw .io(error)
+    }
+    if lockingDisabled { return lock }
+    do {
+      try lockFile(lock, exclusive: exclusive)
+    } catch {
+      lock.close()
+      throw .io(error)
+    }
+    return lock
+  }
+
+  /// Opens and locks `.NAME.lock`.
+  func acquire(exclusive: Bool) throws(StoreError) -> FileDescriptor {
+    guard let lock = try acquireIfPresent(exclusive: exclusive) else {
+      throw .io(SystemError(code: ENOENT, operation: "open", subject: lockPath))
+    }
+    return lock
+  }
+
+  func release(_ lock: FileDescriptor) {
+    if !lockingDisabled { unlockFile(lock) }
+    lock.close()
   }
 }

@@ -11,6 +11,8 @@ let help = """
          assistant [OPTIONS] open APP [-- ARGS...]         launch an app with its container and app groups
          assistant [OPTIONS] install BUNDLE.app...         install (or update) app bundles
          assistant [OPTIONS] uninstall APP|BUNDLE-ID       remove an app (its data is kept)
+         assistant [OPTIONS] defaults VERB GROUP ...       read, write, delete, watch or recover app-group data
+                                                           (`assistant defaults --help`)
 
   options:
     --home DIR              host home (else $ASSISTANT_HOME, else $XDG_DATA_HOME/intenthost,
@@ -29,7 +31,7 @@ let help = """
     1   handled with a failure response        69  no app or intent matches
     64  usage error                            70  extension fault: crash, exit, timeout, protocol violation
     75  a value is needed but cannot be asked  77  refused (locked, authentication, entitlement, sandbox)
-    For `open`, the app's own exit status.
+    For `open`, the app's own exit status. `defaults`: 0, 64, 65 (unreadable document), 69 (no such key), 77.
   """
 
 struct Options {
@@ -51,7 +53,8 @@ func parseOptions(_ arguments: [String]) throws -> Options {
   }
   while index < arguments.count {
     let argument = arguments[index]
-    if !options.rest.isEmpty && (options.rest.first == "open" || argument == "--") {
+    // `open` passes what follows to the app, `defaults` parses its own options.
+    if !options.rest.isEmpty && (options.rest.first == "open" || options.rest.first == "defaults" || argument == "--") {
       options.rest.append(contentsOf: arguments[index...])
       break
     }
@@ -149,6 +152,11 @@ func main() async -> Int32 {
       let app = try home.uninstall(arguments[0])
       print("Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept")
       return 0
+    case "defaults":
+      return try DefaultsTool(home: home).run(arguments) { line in
+        // Unbuffered, so `defaults watch` output reaches a pipe as it happens.
+        try? FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8))
+      }
     case "ask":
       return try await understand(arguments.joined(separator: " "), home: home, driver: driver, json: options.json)
     default:

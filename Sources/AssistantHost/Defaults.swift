@@ -1,0 +1,251 @@
+import AppGroupStore
+import Foundation
+
+/// `assistant defaults`: read, write, delete and watch what an app group holds, modelled on macOS `defaults`.
+///
+/// The domain is an app group; its keys are those of the group's shared defaults (`SharedDefaults`,
+/// `Library/Preferences/GROUP.json`), or with `--document NAME` the top-level keys of another document in the
+/// group, such as Rooms' `bookings.json`.
+public struct DefaultsTool: Sendable {
+  public var home: AssistantHome
+
+  public init(home: AssistantHome) { self.home = home }
+
+  public static let usage = """
+    usage: assistant defaults list [GROUP]
+           assistant defaults read GROUP [KEY] [--document NAME]
+           assistant defaults write GROUP KEY [-string|-int|-float|-bool|-json] VALUE [--document NAME]
+           assistant defaults delete GROUP [KEY] [--document NAME]
+           assistant defaults watch GROUP [KEY] [--document NAME] [--count N] [--timeout SECONDS] [--poll]
+           assistant defaults recover GROUP [--document NAME]
+    """
+
+  /// Runs one `defaults` command, printing with `print`.
+  /// - Returns: the exit status.
+  /// - Throws: `HostError`.
+  public func run(_ arguments: [String], print: (String) -> Void) throws -> Int32 {
+    var positional: [String] = []
+    var documentName: String? = nil
+    var count: Int? = nil
+    var timeout: Double? = nil
+    var polling = false
+    var index = 0
+    func value(_ flag: String) throws -> String {
+      index += 1
+      guard index < arguments.count else { throw HostError(.usage, "\(flag) needs a value\n\(Self.usage)") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--document": documentName = try value(argument)
+      case "--count":
+        guard let n = Int(try value(argument)), n > 0 else { throw HostError(.usage, "--count needs a positive number") }
+        count = n
+      case "--timeout":
+        guard let s = Double(try value(argument)), s > 0 else { throw HostError(.usage, "--timeout needs seconds") }
+        timeout = s
+      case "--poll": polling = true
+      case "-h", "--help":
+        print(Self.usage)
+        return 0
+      default: positional.append(argument)
+      }
+      index += 1
+    }
+    guard let verb = positional.first else { throw HostError(.usage, Self.usage) }
+    let rest = Array(positional.dropFirst())
+    if verb == "list" { return try list(rest.first, print: print) }
+    guard let group = rest.first else { throw HostError(.usage, "defaults \(verb) needs a GROUP\n\(Self.usage)") }
+    let document = try self.document(group: group, name: documentName)
+    let label = documentName.map { "\(group) \($0)" } ?? group
+    let hint = "assistant defaults recover \(group)" + (documentName.map { " --document \($0)" } ?? "")
+    do {
+      switch verb {
+      case "read":
+        guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults read GROUP [KEY]") }
+        let snapshot = try document.snapshot()
+        if rest.count == 1 {
+          guard snapshot.sequence > 0 || documentExists(document) else {
+            throw HostError(.noMatch, "\(label) does not exist yet (nothing was written to it)")
+          }
+          print(render(snapshot.content.value))
+        } else {
+          guard let found = snapshot.content.value[rest[1]] else {
+            throw HostError(.noMatch, "\(label) has no key \"\(rest[1])\"")
+          }
+          print(render(found))
+        }
+      case "write":
+        guard rest.count == 3 || rest.count == 4 else {
+          throw HostError(.usage, "usage: assistant defaults write GROUP KEY [-TYPE] VALUE")
+        }
+        let newValue = try parse(rest.count == 4 ? rest[2] : "-string", rest[rest.count - 1])
+        try document.update { content in
+          guard case .object(var object) = content.value else {
+            throw HostError(.dataError, "\(document.path) holds \(kind(content.value)), not an object of keys")
+          }
+          object[rest[1]] = newValue
+          content.value = .object(object)
+        }
+      case "delete":
+        guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults delete GROUP [KEY]") }
+        let removed = try document.update { content -> Bool in
+          guard case .object(var object) = content.value else {
+            throw HostError(.dataError, "\(document.path) holds \(kind(content.value)), not an object of keys")
+          }
+          if rest.count == 1 {
+            defer { content.value = .object([:]) }
+            return !object.isEmpty
+          }
+          let removed = object.removeValue(forKey: rest[1]) != nil
+          content.value = .object(object)
+          return removed
+        }
+        if !removed {
+          throw HostError(.noMatch, rest.count == 1 ? "\(label) has no keys" : "\(label) has no key \"\(rest[1])\"")
+        }
+      case "watch":
+        guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults watch GROUP [KEY]") }
+        try watch(document, key: rest.count == 2 ? rest[1] : nil, count: count, timeout: timeout, polling: polling,
+          print: print)
+      case "recover":
+        let report = try document.recover()
+        for step in report.steps { print(step) }
+      default:
+        throw HostError(.usage, "unknown defaults command \"\(verb)\"\n\(Self.usage)")
+      }
+    } catch let error as StoreError {
+      switch error {
+      case .corrupt, .newerSchema:
+        throw HostError(.dataError, "\(error); to move it aside and start again from what is readable: `\(hint)`")
+      case .invalidGroupIdentifier, .notEntitled:
+        throw HostError(.usage, "\(error)")
+      case .io:
+        throw HostError(.refused, "\(error)")
+      }
+    }
+    return 0
+  }
+
+  private func document(group: String, name: String?) throws -> Document<AnyDocumentContent> {
+    if let problem = AppGroupContainer.identifierProblem(group) {
+      throw HostError(.usage, "invalid app group identifier: \(problem)")
+    }
+    let container: AppGroupContainer
+    do {
+      container = try AppGroupContainer(identifier: group, path: try home.appGroupContainer(group).path)
+    } catch let error as StoreError {
+      throw HostError(.refused, "\(error)")
+    }
+    guard let name else { return Document(path: container.defaultsPath) }
+    guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+      throw HostError(.usage, "--document takes a file name in the group's container, such as bookings.json")
+    }
+    return container.document(name)
+  }
+
+  private func documentExists(_ document: Document<AnyDocumentContent>) -> Bool {
+    FileManager.default.fileExists(atPath: document.path) || FileManager.default.fileExists(atPath: document.journalPath)
+  }
+
+  private func list(_ group: String?, print: (String) -> Void) throws -> Int32 {
+    let root = home.appGroupsRoot.path
+    let groups = group.map { [$0] }
+      ?? ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix("group.") }.sorted()
+    if groups.isEmpty { print("No app group has data in \(root) yet.") }
+    for identifier in groups {
+      if let problem = AppGroupContainer.identifierProblem(identifier) {
+        throw HostError(.usage, "invalid app group identifier: \(problem)")
+      }
+      let container = try AppGroupContainer(identifier: identifier, path: home.appGroupContainer(identifier).path)
+      print("\(identifier) (\(container.path))")
+      if FileManager.default.fileExists(atPath: container.defaultsPath)
+        || FileManager.default.fileExists(atPath: Document<DefaultsContent>(path: container.defaultsPath).journalPath)
+      {
+        print("  defaults: Library/Preferences/\(identifier).json")
+      }
+      for name in container.documentNames() { print("  document: \(name)") }
+    }
+    return 0
+  }
+
+  private func watch(
+    _ document: Document<AnyDocumentContent>, key: String?, count: Int?, timeout: Double?, polling: Bool,
+    print: (String) -> Void
+  ) throws {
+    let watch = try DocumentWatch(document, polling: polling)
+    let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+    func shown(_ content: AnyDocumentContent) -> JSONValue {
+      key.map { content.value[$0] ?? .null } ?? content.value
+    }
+    var last = shown(try document.read())
+    print(last.jsonText())
+    var changes = 0
+    while count.map({ changes < $0 }) ?? true {
+      var left: Duration? = nil
+      if let deadline {
+        left = deadline - ContinuousClock.now
+        if left! <= .zero { return }
+      }
+      guard let snapshot = try watch.next(timeout: left) else { return }
+      let now = shown(snapshot.content)
+      if now == last { continue }
+      last = now
+      changes += 1
+      print(now.jsonText())
+    }
+  }
+
+  /// A value as `defaults read` prints it: strings as they are, anything else as JSON.
+  private func render(_ value: JSONValue) -> String {
+    if case .string(let text) = value { return text }
+    return value.jsonText(pretty: true)
+  }
+
+  private func kind(_ value: JSONValue) -> String {
+    switch value {
+    case .object: return "an object"
+    case .array: return "an array"
+    case .string: return "a string"
+    case .integer, .double: return "a number"
+    case .bool: return "a boolean"
+    case .null: return "null"
+    }
+  }
+
+  /// A typed value from `defaults write`.
+  private func parse(_ type: String, _ text: String) throws -> JSONValue {
+    switch type {
+    case "-string": return .string(text)
+    case "-int", "-integer":
+      guard let value = Int(text) else { throw HostError(.usage, "-int needs a whole number, not \"\(text)\"") }
+      return .integer(value)
+    case "-float", "-double":
+      guard let value = Double(text) else { throw HostError(.usage, "-float needs a number, not \"\(text)\"") }
+      return .double(value)
+    case "-bool", "-boolean":
+      switch text.lowercased() {
+      case "true", "yes", "1": return .bool(true)
+      case "false", "no", "0": return .bool(false)
+      default: throw HostError(.usage, "-bool needs true, false, yes, no, 1 or 0, not \"\(text)\"")
+      }
+    case "-json":
+      do {
+        return try JSONValue(parsing: text)
+      } catch {
+        throw HostError(.usage, "-json needs JSON, and \(text) is not: \(describe(error))")
+      }
+    default:
+      throw HostError(.usage, "unknown value type \(type); use -string, -int, -float, -bool or -json")
+    }
+  }
+
+  private func describe(_ error: any Error) -> String {
+    if case DecodingError.dataCorrupted(let context) = error {
+      return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+        ?? context.debugDescription
+    }
+    return "\(error)"
+  }
+}

@@ -1,0 +1,140 @@
+import AppGroupStore
+import Foundation
+import Testing
+import TestSupport
+
+/// The on-disk format: journal records, compaction, torn tails, leftovers, recovery.
+struct JournalTests {
+  func counter(_ dir: TemporaryDirectory, compactEvery: Int = 64) -> Document<Counter> {
+    var document = Document<Counter>(path: dir.file("counter.json").path)
+    document.compactionRecords = compactEvery
+    return document
+  }
+
+  @Test func updatesAppendToTheJournalAndCompactionFoldsThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let document = counter(dir, compactEvery: 4)
+    for _ in 0..<3 { try document.update { $0.count += 1 } }
+    #expect(!FileManager.default.fileExists(atPath: document.path))
+    let journal = try String(contentsOfFile: document.journalPath, encoding: .utf8)
+    #expect(journal.split(separator: "\n").count == 3)
+    #expect(journal.hasSuffix(#"{"content":{"count":3},"schemaVersion":1,"sequence":3}"# + "\n"))
+    // The fourth update writes a checkpoint and empties the journal.
+    try document.update { $0.count += 1 }
+    let checkpoint = try String(contentsOfFile: document.path, encoding: .utf8)
+    #expect(checkpoint.contains(#""count" : 4"#))
+    #expect(checkpoint.contains(#""sequence" : 4"#))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: document.journalPath)).isEmpty)
+    try document.update { $0.count += 1 }
+    let snapshot = try document.snapshot()
+    #expect(snapshot.content.count == 5)
+    #expect(snapshot.sequence == 5)
+  }
+
+  @Test(arguments: [
+    "IHJ1 0000",  // a header cut short
+    "IHJ1 00000030 00000000 {\"content\":{\"count\":99}",  // a record cut short
+    "IHJ1 0000002c 12345678 {\"content\":{\"count\":99},\"schemaVersion\":1,\"sequence\":9}\n",  // bad checksum
+    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",  // zeros after a crash
+  ])
+  func aTornTailIsIgnoredThenCutOff(tail: String) throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let document = counter(dir)
+    for _ in 0..<2 { try document.update { $0.count += 1 } }
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: document.journalPath))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(tail.utf8))
+    try handle.close()
+    #expect(try document.snapshot().content.count == 2)
+    try document.update { $0.count += 1 }
+    let journal = try String(contentsOfFile: document.journalPath, encoding: .utf8)
+    #expect(journal.split(separator: "\n").count == 3, "\(journal)")
+    #expect(!journal.contains("99") && !journal.contains("\0"))
+    #expect(try document.read().count == 3)
+  }
+
+  @Test func journalRecordsOlderThanTheCheckpointAreIgnored() throws {
+    // A compaction killed after its rename but before emptying the journal leaves records the checkpoint has.
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let document = counter(dir, compactEvery: 3)
+    for _ in 0..<2 { try document.update { $0.count += 1 } }
+    let stale = try Data(contentsOf: URL(fileURLWithPath: document.journalPath))
+    try document.update { $0.count += 1 }  // compacts: checkpoint holds 3
+    try stale.write(to: URL(fileURLWithPath: document.journalPath))
+    #expect(try document.read().count == 3)
+    try document.update { $0.count += 1 }
+    #expect(try document.read().count == 4)
+  }
+
+  @Test func temporaryFilesOfKilledWritersAreRemoved() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let document = counter(dir, compactEvery: 1)
+    let leftover = dir.file(".counter.json.tmp-999999").path
+    FileManager.default.createFile(atPath: leftover, contents: Data("half a docu".utf8))
+    #expect(try document.read().count == 0)  // readers ignore it
+    try document.update { $0.count += 1 }
+    #expect(!FileManager.default.fileExists(atPath: leftover))
+    #expect(try document.read().count == 1)
+  }
+
+  @Test func aCorruptJournalRecordIsAnErrorNotALoss() throws {
+    // A record with a valid checksum whose JSON is not a document is real corruption, not a torn write.
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let document = counter(dir)
+    try document.update { $0.count += 1 }
+    let payload = Array(#"{"nonsense":true}"#.utf8)
+    let record = "IHJ1 " + String(format: "%08x", payload.count) + " " + String(format: "%08x", crc32(payload)) + " "
+      + String(decoding: payload, as: UTF8.self) + "\n"
+    let before = try Data(contentsOf: URL(fileURLWithPath: document.journalPath)) + Data(record.utf8)
+    try before.write(to: URL(fileURLWithPath: document.journalPath))
+    #expect(throws: StoreError.corrupt(file: document.journalPath, detail: "its newest intact record is not a document")) {
+      try document.update { $0.count += 1 }
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: document.journalPath)) == before)
+  }
+
+  @Test func recoveryKeepsTheBadFileAsideAndUsesWhatIsReadable() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let document = counter(dir, compactEvery: 3)
+    for _ in 0..<4 { try document.update { $0.count += 1 } }  // checkpoint 3, journal holds 4
+    try Data("{garbage".utf8).write(to: URL(fileURLWithPath: document.path))
+    #expect(throws: StoreError.self) { try document.read() }
+    let report = try document.recover()
+    #expect(report.steps.count == 2, "\(report.steps)")
+    #expect(report.steps[0].contains("moved \(document.path) aside"))
+    let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".unreadable-") }
+    #expect(aside.count == 1)
+    #expect(try String(contentsOfFile: dir.file(aside[0]).path, encoding: .utf8) == "{garbage")
+    #expect(try document.read().count == 4)
+    #expect(try document.recover().steps == ["\(document.path) is readable (sequence 5); nothing to recover"])
+  }
+
+  @Test func sharedDefaultsRoundTrip() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let container = try AppGroupContainer(identifier: "group.com.example.test", path: dir.file("g").path)
+    try container.defaults.set(.integer(3), forKey: "launches")
+    try container.defaults.set(.string("Ada"), forKey: "lastUser")
+    #expect(try container.defaults.integer(forKey: "launches") == 3)
+    #expect(try container.defaults.string(forKey: "lastUser") == "Ada")
+    try container.defaults.set(nil, forKey: "launches")
+    #expect(try container.defaults.dictionaryRepresentation() == ["lastUser": .string("Ada")])
+    #expect(container.defaultsPath.hasSuffix("/Library/Preferences/group.com.example.test.json"))
+  }
+}
+
+/// CRC-32 as zlib computes it, written out here so the test does not trust the code under test.
+func crc32(_ bytes: [UInt8]) -> UInt32 {
+  var crc: UInt32 = 0xFFFF_FFFF
+  for byte in bytes {
+    crc ^= UInt32(byte)
+    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  }
+  return crc ^ 0xFFFF_FFFF
+}
