@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "ExtensionTransport", dependencies: ["ExtensionProtocol", "IntentHostSystem"],
       path: "Sources/ExtensionTransport"),
-    // purpose: file-locked, atomically replaced JSON documents in app-group containers.
+    // purpose: shared JSON documents in app-group containers: locked updates, a synced journal, change watching.
     .target(name: "AppGroupStore", dependencies: ["IntentHostSystem"], path: "Sources/AppGroupStore"),
     // purpose: one supervisor per child process: spawn, stderr log, typed termination, timed teardown.
     .target(name: "ProcessSupervision", dependencies: ["IntentHostSystem"], path: "Sources/ProcessSupervision"),

@@ -32,10 +32,13 @@ extension DocumentContent {
 /// One JSON document in an app-group container, shared by any number of reading and writing processes.
 ///
 /// On disk, `NAME` is a checkpoint, `{"content": …, "schemaVersion": N, "sequence": S}`, and `.NAME.journal` holds
-/// the updates committed since, one record per update, each the whole new content (see `Journal`). An update appends
-/// one record and syncs it once (`fdatasync`); every `compactionRecords` updates the journal is folded into a new
-/// checkpoint, written to a temporary file, synced, renamed over the old one, the directory synced, and the journal
-/// emptied. `S`, the sequence, counts committed updates.
+/// the updates committed since, one record per update, each the whole new content (see `Journal`). An update writes
+/// one record and syncs it once (`fdatasync`). The journal is allocated ahead, filled with zeros (64 KiB, or 16
+/// records when they are larger, at most `compactionBytes`), so that writing a record overwrites blocks the file
+/// already has and the sync writes data only, not file metadata. When the next record does not fit, or after
+/// `compactionRecords` records, the state is written as a new checkpoint instead (a temporary file, synced, renamed
+/// over the old one, the directory synced), after which the journal's records are old and the next one is written
+/// over them from the start. `S`, the sequence, counts committed updates.
 ///
 /// Updates hold an exclusive `flock` on `.NAME.lock` for their whole read-modify-write; reads hold a shared one.
 /// The kernel releases the lock when its holder dies, so a killed writer never blocks anyone; what it leaves (a torn
@@ -46,9 +49,10 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// The largest checkpoint or journal read, in bytes.
   public var maximumSize = 64 << 20
   /// After how many journal records an update writes a new checkpoint instead.
-  public var compactionRecords = 64
-  /// After how many journal bytes an update writes a new checkpoint instead.
-  public var compactionBytes = 4 << 20
+  public var compactionRecords = 256
+  /// The most bytes the journal may take: a large document is checkpointed more often, and every update reads at
+  /// most this much journal.
+  public var compactionBytes = 1 << 20
   /// For tests only: skip the lock, to show that updates are lost without it.
   @_spi(Testing) public var lockingDisabled = false
   /// For tests only: write the whole document in place (truncate, then write it in two halves), as a naive writer
@@ -101,10 +105,12 @@ public struct Document<Content: DocumentContent>: Sendable {
   public func update<Result>(_ body: (inout Content) throws -> Result) throws -> Result {
     let lock = try acquire(exclusive: true)
     defer { release(lock) }
-    let state = try load()
+    let journal = try openJournal()
+    defer { journal?.close() }
+    let state = try load(journal: journal)
     var content = state.content ?? Content()
     let result = try body(&content)
-    try commit(content, after: state)
+    try commit(content, after: state, journal: journal)
     return result
   }
 
@@ -117,8 +123,7 @@ public struct Document<Content: DocumentContent>: Sendable {
     var checkpointSequence: UInt64 = 0
     var journalExists = false
     var journalSize = 0
-    /// The journal bytes that hold current records (the rest is a torn tail, or records older than the
-    /// checkpoint).
+    /// Where the current records end in the journal (what follows is old records, or a torn tail).
     var journalKept = 0
     var journalRecords = 0
   }
@@ -134,56 +139,111 @@ public struct Document<Content: DocumentContent>: Sendable {
     var sequence: UInt64?
   }
 
-  func load() throws(StoreError) -> State {
+  /// Reads the checkpoint and the journal. `journal`, when given, is the journal already open (the update path
+  /// reads and writes through one descriptor).
+  func load(journal: FileDescriptor? = nil) throws(StoreError) -> State {
     var state = State()
-    if let checkpoint = try loadCheckpoint() {
-      state.content = checkpoint.content
-      state.sequence = checkpoint.sequence
-      state.checkpointSequence = checkpoint.sequence
+    var checkpointBytes: [UInt8]? = nil
+    if let bytes = try readFile(path) {
+      let header = try checkpointHeader(bytes)
+      state.sequence = header.sequence
+      state.checkpointSequence = header.sequence
+      checkpointBytes = bytes
     }
-    try loadJournal(into: &state)
+    if let journal {
+      try loadJournal(try readAll(journal, file: journalPath), into: &state)
+    } else if let bytes = try readFile(journalPath) {
+      try loadJournal(bytes, into: &state)
+    }
+    // The checkpoint's content is decoded only when no journal record is newer.
+    if state.content == nil, let checkpointBytes {
+      state.content = try decode(checkpointBytes[...], file: path, isJournal: false).0
+    }
     return state
   }
 
   /// The checkpoint alone.
   func loadCheckpointState() throws(StoreError) -> State {
     var state = State()
-    if let checkpoint = try loadCheckpoint() {
-      state.content = checkpoint.content
-      state.sequence = checkpoint.sequence
-      state.checkpointSequence = checkpoint.sequence
+    if let bytes = try readFile(path) {
+      let (content, sequence) = try decode(bytes[...], file: path, isJournal: false)
+      state.content = content
+      state.sequence = sequence
+      state.checkpointSequence = sequence
     }
     return state
   }
 
-  private func loadCheckpoint() throws(StoreError) -> (content: Content, sequence: UInt64)? {
-    guard let bytes = try readFile(path) else { return nil }
-    return try decode(bytes[...], file: path, isJournal: false)
+  /// The checkpoint's schema version (checked) and sequence, read from the tail this type writes
+  /// (`"schemaVersion" : N,\n  "sequence" : S\n}`) without parsing the content; anything else is parsed in full.
+  private func checkpointHeader(_ bytes: [UInt8]) throws(StoreError) -> (schemaVersion: Int, sequence: UInt64) {
+    if let header = Self.fastHeader(bytes) {
+      if header.schemaVersion > Content.schemaVersion {
+        throw .newerSchema(file: path, found: header.schemaVersion, known: Content.schemaVersion)
+      }
+      return header
+    }
+    let header = try decodeHeader(bytes[...], file: path, isJournal: false)
+    return (header.schemaVersion, header.sequence ?? 0)
   }
 
-  func loadJournal(into state: inout State) throws(StoreError) {
+  static func fastHeader(_ bytes: [UInt8]) -> (schemaVersion: Int, sequence: UInt64)? {
+    // Walk back over: "\n"? "}" "\n" digits ' : "sequence"  ' ",\n" digits ' : "schemaVersion"'
+    var index = bytes.count - 1
+    func skip(_ literal: String) -> Bool {
+      for byte in literal.utf8.reversed() {
+        guard index >= 0, bytes[index] == byte else { return false }
+        index -= 1
+      }
+      return true
+    }
+    func number() -> UInt64? {
+      var value: UInt64 = 0
+      var scale: UInt64 = 1
+      var digits = 0
+      while index >= 0, (0x30...0x39).contains(bytes[index]), digits < 18 {
+        value += UInt64(bytes[index] - 0x30) * scale
+        scale *= 10
+        digits += 1
+        index -= 1
+      }
+      return digits > 0 ? value : nil
+    }
+    if index >= 0 && bytes[index] == 0x0A { index -= 1 }
+    guard skip("\n}"), let sequence = number(), skip("\n  \"sequence\" : "), skip(","),
+      let version = number(), skip("\"schemaVersion\" : ")
+    else { return nil }
+    return (Int(version), sequence)
+  }
+
+  /// Reads the journal's current records into `state`.
+  /// - Parameter withoutCheckpoint: take the chain from the first record on, whatever its sequence (recovery).
+  func loadJournal(into state: inout State, withoutCheckpoint: Bool = false) throws(StoreError) {
     guard let bytes = try readFile(journalPath) else { return }
+    try loadJournal(bytes, into: &state, withoutCheckpoint: withoutCheckpoint)
+  }
+
+  private func loadJournal(_ bytes: [UInt8], into state: inout State, withoutCheckpoint: Bool = false)
+    throws(StoreError)
+  {
     state.journalExists = true
     state.journalSize = bytes.count
-    let records = Journal.frames(bytes)
-    guard let newest = Journal.newestIntact(bytes, records) else { return }
+    let chain = Journal.chain(bytes, after: withoutCheckpoint ? nil : state.checkpointSequence)
+    guard let newest = Journal.newestIntact(bytes, chain) else { return }
     let (content, sequence) = try decode(bytes[newest.payload], file: journalPath, isJournal: true)
-    // Records no newer than the checkpoint are left over from a compaction that was interrupted: ignore them.
-    guard sequence > state.checkpointSequence else { return }
+    if sequence != newest.sequence {
+      throw .corrupt(file: journalPath, detail: "a record says sequence \(sequence) in a header of \(newest.sequence)")
+    }
     state.content = content
     state.sequence = sequence
     state.journalKept = newest.end
-    state.journalRecords = records.firstIndex { $0.end == newest.end }.map { $0 + 1 } ?? records.count
+    state.journalRecords = Int(sequence - (withoutCheckpoint ? chain[0].sequence - 1 : state.checkpointSequence))
   }
 
-  private func decode(_ bytes: ArraySlice<UInt8>, file: String, isJournal: Bool) throws(StoreError)
-    -> (Content, UInt64)
-  {
-    let data = Data(bytes)
-    let decoder = JSONDecoder()
+  private func decodeHeader(_ bytes: ArraySlice<UInt8>, file: String, isJournal: Bool) throws(StoreError) -> Header {
     let header: Header
     do {
-      header = try decoder.decode(Header.self, from: data)
+      header = try JSONDecoder().decode(Header.self, from: Data(bytes))
     } catch {
       let what = isJournal ? "its newest intact record is not a document" : "not a JSON document with a schemaVersion"
       throw .corrupt(file: file, detail: bytes.isEmpty ? "empty file" : what)
@@ -191,14 +251,28 @@ public struct Document<Content: DocumentContent>: Sendable {
     if header.schemaVersion > Content.schemaVersion {
       throw .newerSchema(file: file, found: header.schemaVersion, known: Content.schemaVersion)
     }
+    return header
+  }
+
+  private func decode(_ bytes: ArraySlice<UInt8>, file: String, isJournal: Bool) throws(StoreError)
+    -> (Content, UInt64)
+  {
+    let data = Data(bytes)
+    let envelope: Envelope<Content>
     do {
-      var content = try decoder.decode(Envelope<Content>.self, from: data).content
-      content.loaded(schemaVersion: header.schemaVersion)
-      return (content, header.sequence ?? 0)
+      envelope = try JSONDecoder().decode(Envelope<Content>.self, from: data)
     } catch {
+      // Say why: not a document at all, a newer schema, or content that does not match.
+      let header = try decodeHeader(bytes, file: file, isJournal: isJournal)
       throw .corrupt(
         file: file, detail: "its content does not match schema version \(header.schemaVersion): \(error)")
     }
+    if envelope.schemaVersion > Content.schemaVersion {
+      throw .newerSchema(file: file, found: envelope.schemaVersion, known: Content.schemaVersion)
+    }
+    var content = envelope.content
+    content.loaded(schemaVersion: envelope.schemaVersion)
+    return (content, envelope.sequence ?? 0)
   }
 
   /// The whole file, or nil when it does not exist.
@@ -211,6 +285,10 @@ public struct Document<Content: DocumentContent>: Sendable {
       throw .io(error)
     }
     defer { fd.close() }
+    return try readAll(fd, file: file)
+  }
+
+  private func readAll(_ fd: FileDescriptor, file: String) throws(StoreError) -> [UInt8] {
     do {
       return try fd.readAll(limit: maximumSize)
     } catch {
@@ -234,26 +312,43 @@ public struct Document<Content: DocumentContent>: Sendable {
   }
 
   /// Commits `content` as the next sequence: one journal record, or a new checkpoint when the journal is long.
-  func commit(_ content: Content, after state: State) throws(StoreError) {
-    let sequence = state.sequence + 1
-    if writesInPlace { return try writeInPlace(content, sequence: sequence) }
-    let payload = try encode(content, sequence: sequence, pretty: false)
-    if state.journalRecords + 1 >= compactionRecords
-      || state.journalKept + payload.count + Journal.headerSize + 1 > compactionBytes
-    {
-      try writeCheckpoint(content, sequence: sequence)
-      if state.journalExists { try truncateJournal() }
-    } else {
-      try append(Journal.encode(payload), at: state.journalKept, state: state)
+  /// The journal open for reading and writing, or nil when there is none yet.
+  private func openJournal() throws(StoreError) -> FileDescriptor? {
+    do {
+      return try FileDescriptor.open(journalPath, O_RDWR)
+    } catch {
+      if error.code == ENOENT { return nil }
+      throw .io(error)
     }
   }
 
-  private func append(_ record: [UInt8], at offset: Int, state: State) throws(StoreError) {
+  func commit(_ content: Content, after state: State, journal: FileDescriptor? = nil) throws(StoreError) {
+    let sequence = state.sequence + 1
+    if writesInPlace { return try writeInPlace(content, sequence: sequence) }
+    let record = Journal.encode(try encode(content, sequence: sequence, pretty: false), sequence: sequence)
+    let end = state.journalKept + record.count
+    // 64 KiB, or room for 16 records when they are large, in whole pages, at most compactionBytes.
+    let capacity = min(compactionBytes, (max(64 << 10, record.count * 16) + 4095) / 4096 * 4096)
+    if state.journalRecords + 1 >= compactionRecords || end > max(state.journalSize, capacity) {
+      try writeCheckpoint(content, sequence: sequence)
+    } else {
+      try append(
+        record, at: state.journalKept, growingTo: end > state.journalSize ? capacity : nil, state: state,
+        journal: journal)
+    }
+  }
+
+  /// Writes `record` at `offset` and syncs it. When `growingTo` is given, the file is first extended with zeros to
+  /// that size (written, not sparse, so later records overwrite allocated blocks).
+  private func append(
+    _ record: [UInt8], at offset: Int, growingTo size: Int?, state: State, journal: FileDescriptor?
+  ) throws(StoreError) {
     do throws(SystemError) {
-      let fd = try FileDescriptor.open(journalPath, O_WRONLY | O_CREAT, mode: 0o660)
-      defer { fd.close() }
-      if state.journalSize != offset && ftruncate(fd.rawValue, off_t(offset)) != 0 {
-        throw SystemError.current("ftruncate", journalPath)
+      let fd: FileDescriptor
+      if let journal { fd = journal } else { fd = try FileDescriptor.open(journalPath, O_WRONLY | O_CREAT, mode: 0o660) }
+      defer { if journal == nil { fd.close() } }
+      if let size, size > state.journalSize {
+        try positionalWrite(fd, [UInt8](repeating: 0, count: size - state.journalSize), at: state.journalSize)
       }
       try positionalWrite(fd, record, at: offset)
       if fdatasync(fd.rawValue) != 0 { throw SystemError.current("fdatasync", journalPath) }
@@ -274,14 +369,6 @@ public struct Document<Content: DocumentContent>: Sendable {
         let error = SystemError.current("pwrite", journalPath)
         if error.code != EINTR { throw error }
       }
-    }
-  }
-
-  private func truncateJournal() throws(StoreError) {
-    // Not synced: records no newer than the checkpoint are ignored if they come back after a crash.
-    if truncate(journalPath, 0) != 0 {
-      let error = SystemError.current("truncate", journalPath)
-      if error.code != ENOENT { throw .io(error) }
     }
   }
 

@@ -18,8 +18,9 @@ extension Document {
 
   /// Makes a document that cannot be read (corrupt, or of a newer schema) usable again, explicitly: each unreadable
   /// file is renamed aside to `NAME.unreadable-TIMESTAMP` (the journal to `NAME.journal.unreadable-TIMESTAMP`), never
-  /// deleted; the newest readable state left (the journal's newest intact record, else the checkpoint, else an
-  /// empty document) becomes a fresh checkpoint. A readable document is left as it is.
+  /// deleted; the newest readable state left (the journal's newest intact record, else the checkpoint) becomes a
+  /// fresh checkpoint, and with nothing readable left the document starts again empty. A readable document is left
+  /// as it is.
   /// - Throws: `StoreError.io` when a file cannot be moved or written.
   public func recover() throws(StoreError) -> RecoveryReport {
     let lock = try acquire(exclusive: true)
@@ -29,7 +30,7 @@ extension Document {
     do { checkpoint = try loadCheckpointState() } catch { checkpointError = error }
     var state = checkpoint
     var journalError: StoreError? = nil
-    do { try loadJournal(into: &state) } catch {
+    do { try loadJournal(into: &state, withoutCheckpoint: checkpointError != nil) } catch {
       journalError = error
       state = checkpoint
     }
@@ -48,10 +49,13 @@ extension Document {
       if rename(file, destination) != 0 { throw .io(SystemError.current("rename", file)) }
       steps.append("moved \(file) aside to \(destination): \(error)")
     }
-    let source = state.content == nil ? "an empty document" : "the newest readable state (sequence \(state.sequence))"
-    try writeCheckpoint(state.content ?? Content(), sequence: state.sequence + 1)
-    if journalError == nil { truncate(journalPath, 0) }
-    steps.append("wrote \(path) from \(source)")
+    guard let content = state.content else {
+      // Nothing readable is left: the document no longer exists, and readers see an empty one.
+      steps.append("nothing readable was left: \(fileName) starts again empty")
+      return RecoveryReport(steps: steps, sequence: 0)
+    }
+    try writeCheckpoint(content, sequence: state.sequence + 1)
+    steps.append("wrote \(path) from the newest readable state (sequence \(state.sequence))")
     return RecoveryReport(steps: steps, sequence: state.sequence + 1)
   }
 }

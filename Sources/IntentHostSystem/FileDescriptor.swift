@@ -89,7 +89,30 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// - Throws: `SystemError` with `EFBIG` when the file is larger than `limit`.
   public func readAll(limit: Int) throws(SystemError) -> [UInt8] {
     var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
+    // A regular file says its size: read it in one piece (and then look for more, in case it grew).
+    var info = stat()
+    if fstat(rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+      if Int(info.st_size) > limit { throw SystemError(code: EFBIG, operation: "read") }
+      result = [UInt8](repeating: 0, count: Int(info.st_size))
+      var filled = 0
+      while filled < result.count {
+        let n = result.withUnsafeMutableBytes { buffer in
+          Glibc.read(rawValue, buffer.baseAddress! + filled, buffer.count - filled)
+        }
+        if n < 0 {
+          let error = SystemError.current("read")
+          if error.code == EINTR { continue }
+          throw error
+        }
+        if n == 0 { break }
+        filled += n
+      }
+      if filled < result.count {
+        result.removeSubrange(filled...)
+        return result
+      }
+    }
+    var chunk = [UInt8](repeating: 0, count: result.isEmpty ? 65536 : 4096)
     while true {
       let n = try read(into: &chunk)
       if n == 0 { return result }

@@ -18,15 +18,25 @@ struct JournalTests {
     for _ in 0..<3 { try document.update { $0.count += 1 } }
     #expect(!FileManager.default.fileExists(atPath: document.path))
     let journal = try String(contentsOfFile: document.journalPath, encoding: .utf8)
-    #expect(journal.split(separator: "\n").count == 3)
-    #expect(journal.hasSuffix(#"{"content":{"count":3},"schemaVersion":1,"sequence":3}"# + "\n"))
-    // The fourth update writes a checkpoint and empties the journal.
+    // The rest of the file is zeros, allocated ahead for the next records.
+    let lines = journal.split(separator: "\n").filter { $0.hasPrefix("IHJ1 ") }
+    #expect(lines.count == 3)
+    #expect(journal.hasSuffix("\0"))
+    #expect(lines[2].hasPrefix("IHJ1 00000036 "))
+    #expect(lines[2].hasSuffix(" 0000000000000003 " + #"{"content":{"count":3},"schemaVersion":1,"sequence":3}"#))
+    // The fourth update writes a checkpoint; the journal's records are now older than it.
     try document.update { $0.count += 1 }
     let checkpoint = try String(contentsOfFile: document.path, encoding: .utf8)
     #expect(checkpoint.contains(#""count" : 4"#))
     #expect(checkpoint.contains(#""sequence" : 4"#))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: document.journalPath)).isEmpty)
+    #expect(try document.snapshot().sequence == 4)
+    // The fifth is written over the old records from the start; the file does not grow.
+    let size = try FileManager.default.attributesOfItem(atPath: document.journalPath)[.size] as? Int
     try document.update { $0.count += 1 }
+    #expect(try FileManager.default.attributesOfItem(atPath: document.journalPath)[.size] as? Int == size)
+    let rewritten = try String(contentsOfFile: document.journalPath, encoding: .utf8)
+    #expect(rewritten.hasPrefix("IHJ1 00000036 "))
+    #expect(rewritten.contains(" 0000000000000005 " + #"{"content":{"count":5},"schemaVersion":1,"sequence":5}"#))
     let snapshot = try document.snapshot()
     #expect(snapshot.content.count == 5)
     #expect(snapshot.sequence == 5)
@@ -34,11 +44,11 @@ struct JournalTests {
 
   @Test(arguments: [
     "IHJ1 0000",  // a header cut short
-    "IHJ1 00000030 00000000 {\"content\":{\"count\":99}",  // a record cut short
-    "IHJ1 0000002c 12345678 {\"content\":{\"count\":99},\"schemaVersion\":1,\"sequence\":9}\n",  // bad checksum
-    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",  // zeros after a crash
+    "IHJ1 00000036 00000000 0000000000000003 {\"content\":{\"count\":99}",  // a record cut short
+    "IHJ1 00000036 12345678 0000000000000003 {\"content\":{\"count\":99},\"schemaVersion\":1,\"sequence\":3}\n",
+    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",  // zeros
   ])
-  func aTornTailIsIgnoredThenCutOff(tail: String) throws {
+  func aTornTailIsIgnoredThenOverwritten(tail: String) throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let document = counter(dir)
@@ -48,11 +58,12 @@ struct JournalTests {
     try handle.write(contentsOf: Data(tail.utf8))
     try handle.close()
     #expect(try document.snapshot().content.count == 2)
-    try document.update { $0.count += 1 }
+    for _ in 0..<2 { try document.update { $0.count += 1 } }
+    let snapshot = try document.snapshot()
+    #expect(snapshot.content.count == 4)
+    #expect(snapshot.sequence == 4)
     let journal = try String(contentsOfFile: document.journalPath, encoding: .utf8)
-    #expect(journal.split(separator: "\n").count == 3, "\(journal)")
-    #expect(!journal.contains("99") && !journal.contains("\0"))
-    #expect(try document.read().count == 3)
+    #expect(journal.split(separator: "\n").prefix(4).allSatisfy { $0.hasPrefix("IHJ1 ") && !$0.contains("99") })
   }
 
   @Test func journalRecordsOlderThanTheCheckpointAreIgnored() throws {
@@ -88,9 +99,13 @@ struct JournalTests {
     let document = counter(dir)
     try document.update { $0.count += 1 }
     let payload = Array(#"{"nonsense":true}"#.utf8)
-    let record = "IHJ1 " + String(format: "%08x", payload.count) + " " + String(format: "%08x", crc32(payload)) + " "
-      + String(decoding: payload, as: UTF8.self) + "\n"
-    let before = try Data(contentsOf: URL(fileURLWithPath: document.journalPath)) + Data(record.utf8)
+    let record = "IHJ1 " + String(format: "%08x", payload.count) + " " + String(format: "%08x", crc32(payload))
+      + " 0000000000000002 " + String(decoding: payload, as: UTF8.self) + "\n"
+    // Written right after the first record, where the second belongs.
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: document.journalPath))
+    let second = bytes.firstIndex(of: 0x0A)! + 1
+    bytes.replaceSubrange(second..<second + record.utf8.count, with: Data(record.utf8))
+    let before = bytes
     try before.write(to: URL(fileURLWithPath: document.journalPath))
     #expect(throws: StoreError.corrupt(file: document.journalPath, detail: "its newest intact record is not a document")) {
       try document.update { $0.count += 1 }

@@ -24,6 +24,11 @@ public struct BookingsDocument: DocumentContent, Equatable {
   public var bookings: [String: Booking]
 
   public init() { bookings = [:] }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    bookings = try container.decodeIfPresent([String: Booking].self, forKey: .bookings) ?? [:]
+  }
 }
 
 /// Why a booking or cancellation was refused, with the seed's wording.

@@ -91,6 +91,15 @@ while let line = readLine() {
       while true { sleep(1000) }
     case "FatalError":
       fatalError("the fixture gave up")
+    case "ForeignGroup":
+      // Opens an app group its entitlements do not list: the SDK must refuse, as iOS returns no container.
+      do {
+        _ = try AppContext.current().appGroup("group.com.example.other")
+        send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"opened"}}}}"#)
+      } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"failure","parameters":{}}}"#)
+      }
     case "HandleInApp":
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"handleInApp","parameters":{}}}"#)
     case "UnknownCode":
