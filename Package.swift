@@ -36,7 +36,7 @@ let package = Package(
       dependencies: ["ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore"],
       path: "Sources/AssistantHost"),
     // purpose: the thin command-line front end of AssistantHost.
-    .executableTarget(name: "assistant", dependencies: ["AssistantHost"], path: "Sources/assistant"),
+    .executableTarget(name: "assistant", dependencies: ["AssistantHost", "BundleManifest"], path: "Sources/assistant"),
     // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
     .executableTarget(
       name: "intenthost-bench", dependencies: ["AssistantHost"], path: "Sources/Tools/intenthost-bench"),

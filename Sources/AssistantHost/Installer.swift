@@ -3,54 +3,24 @@ import BundleManifest
 import Foundation
 
 extension AssistantHome {
-  /// Checks the rules an app must satisfy before it is installed.
-  /// - Returns: problems, each naming the file, key and fix; empty when the app may be installed.
-  public static func problems(of app: AppBundle) -> [String] {
-    var problems: [String] = []
-    for ext in app.extensions {
-      if !ext.info.bundleIdentifier.hasPrefix(app.info.bundleIdentifier + ".") {
-        problems.append(
-          "\(ext.info.file): CFBundleIdentifier \"\(ext.info.bundleIdentifier)\" is not prefixed with the app's "
-            + "\"\(app.info.bundleIdentifier).\" (Xcode: Embedded binary's bundle identifier is not prefixed with "
-            + "the parent app's bundle identifier)")
-      }
-      if ext.extensionInfo.point == nil {
-        problems.append(
-          "\(ext.info.file): NSExtension.NSExtensionPointIdentifier \"\(ext.extensionInfo.pointIdentifier)\" is "
-            + "not one IntentHost runs (use \(ExtensionPoint.allCases.map(\.rawValue).joined(separator: " or ")))")
-      }
-      let supported = Set(ext.extensionInfo.intentsSupported)
-      for restricted in ext.extensionInfo.intentsRestrictedWhileLocked where !supported.contains(restricted) {
-        problems.append(
-          "\(ext.info.file): NSExtension.NSExtensionAttributes.IntentsRestrictedWhileLocked lists \(restricted), "
-            + "which is not in IntentsSupported (add it there or remove it)")
-      }
-    }
-    for (owner, entitlements) in [(app.info.file, app.entitlements)] + app.extensions.map({ ($0.info.file, $0.entitlements) }) {
-      for group in entitlements.applicationGroups {
-        if let problem = AppGroupContainer.identifierProblem(group) {
-          problems.append(
-            "\(entitlements.file ?? owner): com.apple.security.application-groups: \(problem)")
-        }
-      }
-    }
-    return problems
-  }
-
-  /// Installs (or replaces) an app bundle: validates it, then copies it into `Applications/` atomically.
-  /// - Returns: the installed bundle.
-  /// - Throws: `HostError(.dataError)` with every problem found; `.refused` when the copy fails.
+  /// Installs (or replaces) an app bundle: validates it with `Validator` (the same rules as
+  /// `assistant validate`), then copies it into `Applications/` atomically.
+  /// - Returns: the installed bundle, and the warnings and notes found (errors refuse the install).
+  /// - Throws: `HostError(.dataError)` listing every error found; `.refused` when the copy fails.
   @discardableResult
-  public func install(from source: URL) throws -> AppBundle {
+  public func install(from source: URL) throws -> (app: AppBundle, diagnostics: [Diagnostic]) {
     let app: AppBundle
     do {
       app = try AppBundle.load(from: source)
     } catch let error as ManifestError {
-      throw HostError(.dataError, "cannot install \(source.path): \(error)")
+      throw HostError(.dataError, "cannot install \(source.path):\n" + Diagnostic(error).description)
     }
-    let problems = Self.problems(of: app)
-    if !problems.isEmpty {
-      throw HostError(.dataError, "cannot install \(source.path):\n  " + problems.joined(separator: "\n  "))
+    let diagnostics = Validator().validate(app)
+    if diagnostics.hasErrors {
+      throw HostError(
+        .dataError,
+        "cannot install \(source.path): \(diagnostics.errors.count) error\(diagnostics.errors.count == 1 ? "" : "s")\n"
+          + diagnostics.errors.map(\.description).joined(separator: "\n"))
     }
     let fm = FileManager.default
     let others = try installedApps().filter { $0.info.bundleIdentifier != app.info.bundleIdentifier }
@@ -84,7 +54,7 @@ extension AssistantHome {
       throw HostError(.refused, "cannot install \(source.path): \(describe(error))")
     }
     do {
-      return try AppBundle.load(from: destination)
+      return (try AppBundle.load(from: destination), diagnostics)
     } catch {
       throw HostError(.dataError, "installed \(destination.path) does not load: \(error)")
     }

@@ -7,6 +7,7 @@ public struct ExtensionBundle: Sendable, Equatable {
   public var extensionInfo: InfoPlist.ExtensionInfo
   public var entitlements: Entitlements
   public var definitions: [IntentDefinition]
+  public var settings: BuildSettings
 
   public var executableURL: URL { url.appendingPathComponent(info.executable) }
   /// The bundle's name without `.appex`, used in messages ("RoomsIntents").
@@ -21,7 +22,15 @@ public struct AppBundle: Sendable, Equatable {
   public var entitlements: Entitlements
   public var definitions: [IntentDefinition]
   public var vocabularies: [Vocabulary]
+  /// `<lang>.lproj/*.strings` translations of the definitions.
+  public var stringsTables: [StringsTable]
   public var extensions: [ExtensionBundle]
+  public var settings: BuildSettings
+  /// What loading found (unresolved build settings, keys taken from settings), from every file of the bundle.
+  public var loadDiagnostics: [Diagnostic] {
+    info.diagnostics + entitlements.diagnostics
+      + extensions.flatMap { $0.info.diagnostics + $0.entitlements.diagnostics }
+  }
 
   public var executableURL: URL { url.appendingPathComponent(info.executable) }
   /// The name the user calls the app by.
@@ -65,9 +74,10 @@ public struct AppBundle: Sendable, Equatable {
     return result
   }
 
-  /// Loads an app bundle directory.
-  /// - Throws: `ManifestError` naming the file and key of the first problem.
-  public static func load(from url: URL) throws -> AppBundle {
+  /// Loads an app bundle directory. Build settings come from each bundle's `BuildSettings.xcconfig`, what the
+  /// bundle implies, and `settings`.
+  /// - Throws: `ManifestError` naming the file and key of the first file that does not parse.
+  public static func load(from url: URL, settings explicit: [String: String] = [:]) throws -> AppBundle {
     let url = url.standardizedFileURL
     let fm = FileManager.default
     var isDirectory: ObjCBool = false
@@ -78,40 +88,43 @@ public struct AppBundle: Sendable, Equatable {
     guard fm.fileExists(atPath: infoURL.path) else {
       throw ManifestError(file: infoURL.path, problem: "is missing", fix: "every bundle needs an Info.plist")
     }
-    let info = try InfoPlist.load(contentsOf: infoURL)
+    let settings = try BuildSettings.forBundle(at: url, explicit: explicit)
+    let info = try InfoPlist.load(contentsOf: infoURL, settings: settings)
     if info.extensionInfo != nil {
       throw ManifestError(
         file: infoURL.path, keyPath: "NSExtension", problem: "describes an extension, not an app",
         fix: "install the containing .app; extensions live in its PlugIns folder")
     }
-    let app = AppBundle(
-      url: url, info: info, entitlements: try loadEntitlements(in: url),
+    return AppBundle(
+      url: url, info: info, entitlements: try loadEntitlements(in: url, settings: settings),
       definitions: try findFiles(in: url, extension: "intentdefinition").map(IntentDefinition.load),
       vocabularies: try findFiles(in: url, named: "AppIntentVocabulary.plist").map(Vocabulary.load),
-      extensions: try loadExtensions(in: url))
-    try app.checkExecutables()
-    return app
+      stringsTables: try findFiles(in: url, extension: "strings", languagesOnly: true).map(StringsTable.load),
+      extensions: try loadExtensions(in: url, explicit: explicit), settings: settings)
   }
 
-  private static func loadExtensions(in app: URL) throws -> [ExtensionBundle] {
+  private static func loadExtensions(in app: URL, explicit: [String: String]) throws -> [ExtensionBundle] {
     let plugins = app.appendingPathComponent("PlugIns")
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: plugins.path) else { return [] }
     return try names.sorted().filter { $0.hasSuffix(".appex") }.map { name in
       let url = plugins.appendingPathComponent(name)
       let infoURL = url.appendingPathComponent("Info.plist")
-      let info = try InfoPlist.load(contentsOf: infoURL)
+      let settings = try BuildSettings.forBundle(at: url, explicit: explicit)
+      let info = try InfoPlist.load(contentsOf: infoURL, settings: settings)
       guard let extensionInfo = info.extensionInfo else {
         throw ManifestError(
           file: infoURL.path, keyPath: "NSExtension", problem: "is missing",
           fix: "an .appex needs NSExtension with NSExtensionPointIdentifier")
       }
       return ExtensionBundle(
-        url: url, info: info, extensionInfo: extensionInfo, entitlements: try loadEntitlements(in: url),
-        definitions: try findFiles(in: url, extension: "intentdefinition").map(IntentDefinition.load))
+        url: url, info: info, extensionInfo: extensionInfo,
+        entitlements: try loadEntitlements(in: url, settings: settings),
+        definitions: try findFiles(in: url, extension: "intentdefinition").map(IntentDefinition.load),
+        settings: settings)
     }
   }
 
-  private static func loadEntitlements(in bundle: URL) throws -> Entitlements {
+  private static func loadEntitlements(in bundle: URL, settings: BuildSettings) throws -> Entitlements {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: bundle.path))?.filter {
       $0.hasSuffix(".entitlements")
     }.sorted() ?? []
@@ -121,11 +134,13 @@ public struct AppBundle: Sendable, Equatable {
         file: bundle.path, problem: "has \(files.count) .entitlements files (\(files.joined(separator: ", ")))",
         fix: "keep exactly one")
     }
-    return try Entitlements.load(contentsOf: bundle.appendingPathComponent(first))
+    return try Entitlements.load(contentsOf: bundle.appendingPathComponent(first), settings: settings)
   }
 
   /// Files at the bundle root and in its `.lproj` folders (Base first), not descending into PlugIns.
-  private static func findFiles(in bundle: URL, extension ext: String? = nil, named: String? = nil) -> [URL] {
+  private static func findFiles(
+    in bundle: URL, extension ext: String? = nil, named: String? = nil, languagesOnly: Bool = false
+  ) -> [URL] {
     let fm = FileManager.default
     func matches(_ name: String) -> Bool {
       if let named { return name == named }
@@ -135,7 +150,7 @@ public struct AppBundle: Sendable, Equatable {
     let entries = ((try? fm.contentsOfDirectory(atPath: bundle.path)) ?? []).sorted {
       ($0 == "Base.lproj" ? "" : $0) < ($1 == "Base.lproj" ? "" : $1)
     }
-    for name in entries where matches(name) { result.append(bundle.appendingPathComponent(name)) }
+    for name in entries where matches(name) && !languagesOnly { result.append(bundle.appendingPathComponent(name)) }
     for folder in entries where folder.hasSuffix(".lproj") {
       let url = bundle.appendingPathComponent(folder)
       for name in ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).sorted() where matches(name) {
@@ -147,14 +162,5 @@ public struct AppBundle: Sendable, Equatable {
     return result
   }
 
-  private func checkExecutables() throws {
-    let fm = FileManager.default
-    for (path, infoFile) in [(executableURL.path, info.file)] + extensions.map({ ($0.executableURL.path, $0.info.file) })
-    where !fm.isExecutableFile(atPath: path) {
-      throw ManifestError(
-        file: infoFile, keyPath: "CFBundleExecutable",
-        problem: "names \(path), which is \(fm.fileExists(atPath: path) ? "not executable" : "missing")",
-        fix: "build the executable into the bundle (Scripts/assemble-bundles does this for the examples)")
-    }
-  }
+
 }

@@ -22,6 +22,8 @@ public struct InfoPlist: Sendable, Equatable {
   public var userActivityTypes: [String]
   public var siriUsageDescription: String?
   public var extensionInfo: ExtensionInfo?
+  /// What loading found that is not a parse error: unresolved build settings, keys taken from settings.
+  public var diagnostics: [Diagnostic]
 
   /// The name a user calls the bundle by: display name, then bundle name, then executable.
   public var userFacingName: String { displayName ?? name ?? executable }
@@ -39,52 +41,104 @@ public struct InfoPlist: Sendable, Equatable {
     public var point: ExtensionPoint? { ExtensionPoint(rawValue: pointIdentifier) }
   }
 
-  /// Loads and checks the keys IntentHost needs.
-  /// - Throws: `ManifestError` naming the file and key.
-  public static func load(contentsOf url: URL) throws -> InfoPlist {
-    try InfoPlist(PlistDictionary.load(contentsOf: url))
+  /// Loads an Info.plist, expanding build settings.
+  /// - Throws: `ManifestError` for a file that does not parse or a key of the wrong type.
+  public static func load(
+    contentsOf url: URL, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error
+  ) throws -> InfoPlist {
+    try InfoPlist(PlistDictionary.load(contentsOf: url), settings: settings, unresolved: unresolved)
   }
 
-  public init(_ plist: PlistDictionary) throws {
+  /// - Parameters:
+  ///   - settings: the values for `$(NAME)` and `${NAME}` references.
+  ///   - unresolved: the severity of a reference `settings` cannot resolve (an error in a bundle; a warning for a
+  ///     lone source file, which Xcode would expand at build time).
+  public init(_ plist: PlistDictionary, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error)
+    throws
+  {
     file = plist.file
-    func resolved(_ key: String, _ value: String?) throws -> String? {
+    var diagnostics: [Diagnostic] = []
+    func expand(_ dictionary: PlistDictionary, _ key: String, _ value: String?) -> String? {
       guard let value else { return nil }
-      if value.contains("$(") || value.contains("${") {
-        throw plist.error(
-          key, "holds the unresolved build setting \"\(value)\"",
-          fix: "write the real value; IntentHost does not run Xcode's build-setting expansion here")
+      let expansion = settings.expand(value)
+      if !expansion.unresolved.isEmpty {
+        let names = expansion.unresolved.map { "$(\($0))" }.joined(separator: ", ")
+        let whole = expansion.unresolved.count == 1 && (value == "$(\(expansion.unresolved[0]))" || value == "${\(expansion.unresolved[0])}")
+        diagnostics.append(
+          Diagnostic(
+            unresolved, "build-setting-unresolved", file: plist.file, keyPath: dictionary.keyPath(key),
+            whole ? "is \(value), a build setting with no value" : "\"\(value)\" refers to \(names), which has no value",
+            fix: "define \(expansion.unresolved.joined(separator: ", ")) in \(BuildSettings.fileName) beside the "
+              + "bundle's Info.plist, or pass --setting \(expansion.unresolved[0])=VALUE"))
       }
-      return value
+      return expansion.value
     }
-    bundleIdentifier = try resolved("CFBundleIdentifier", plist.requiredString(
-      "CFBundleIdentifier", fix: "add a reverse-DNS identifier such as com.example.rooms"))!
-    executable = try resolved("CFBundleExecutable", plist.requiredString(
-      "CFBundleExecutable", fix: "name the executable file inside the bundle"))!
-    name = try resolved("CFBundleName", plist.string("CFBundleName"))
-    displayName = try resolved("CFBundleDisplayName", plist.string("CFBundleDisplayName"))
-    spokenName = try plist.string("CFBundleSpokenName")
-    packageType = try plist.string("CFBundlePackageType")
+    func strings(_ dictionary: PlistDictionary?, _ key: String) throws -> [String] {
+      try dictionary?.strings(key).map { expand(dictionary!, key, $0) ?? $0 } ?? []
+    }
+    if let identifier = expand(plist, "CFBundleIdentifier", try plist.string("CFBundleIdentifier")), !identifier.isEmpty {
+      bundleIdentifier = identifier
+    } else if let identifier = settings.values["PRODUCT_BUNDLE_IDENTIFIER"] {
+      bundleIdentifier = settings.expand(identifier).value
+      diagnostics.append(
+        Diagnostic(
+          .note, "bundle-id-from-settings", file: plist.file, keyPath: "CFBundleIdentifier",
+          "is not in the file; using PRODUCT_BUNDLE_IDENTIFIER (\(bundleIdentifier)), as Xcode's generated Info.plist does"))
+    } else {
+      bundleIdentifier = ""
+      diagnostics.append(
+        Diagnostic(
+          unresolved == .error ? .error : .warning, "bundle-id-missing", file: plist.file, keyPath: "CFBundleIdentifier", "is missing",
+          fix: "add CFBundleIdentifier (a reverse-DNS name such as com.example.rooms), or PRODUCT_BUNDLE_IDENTIFIER in "
+            + BuildSettings.fileName))
+    }
+    if let executable = expand(plist, "CFBundleExecutable", try plist.string("CFBundleExecutable")), !executable.isEmpty {
+      self.executable = executable
+    } else if let executable = settings.values["EXECUTABLE_NAME"] {
+      self.executable = settings.expand(executable).value
+      diagnostics.append(
+        Diagnostic(
+          .note, "executable-from-settings", file: plist.file, keyPath: "CFBundleExecutable",
+          "is not in the file; using EXECUTABLE_NAME (\(self.executable))"))
+    } else {
+      self.executable = ""
+      diagnostics.append(
+        Diagnostic(
+          .error, "executable-missing", file: plist.file, keyPath: "CFBundleExecutable", "is missing",
+          fix: "name the executable file inside the bundle"))
+    }
+    name = expand(plist, "CFBundleName", try plist.string("CFBundleName"))
+    displayName = expand(plist, "CFBundleDisplayName", try plist.string("CFBundleDisplayName"))
+    spokenName = expand(plist, "CFBundleSpokenName", try plist.string("CFBundleSpokenName"))
+    packageType = expand(plist, "CFBundlePackageType", try plist.string("CFBundlePackageType"))
     alternativeAppNames = try plist.dictionaries("INAlternativeAppNames").compactMap {
       try $0.string("INAlternativeAppName")
     }
-    appIntentsSupported = try plist.strings("INIntentsSupported")
-    appIntentsRestrictedWhileLocked = try plist.strings("INIntentsRestrictedWhileLocked")
-    userActivityTypes = try plist.strings("NSUserActivityTypes")
+    appIntentsSupported = try strings(plist, "INIntentsSupported")
+    appIntentsRestrictedWhileLocked = try strings(plist, "INIntentsRestrictedWhileLocked")
+    userActivityTypes = try strings(plist, "NSUserActivityTypes")
     siriUsageDescription = try plist.string("NSSiriUsageDescription")
     if let ext = try plist.dictionary("NSExtension") {
       let attributes = try ext.dictionary("NSExtensionAttributes")
+      let point = expand(ext, "NSExtensionPointIdentifier", try ext.string("NSExtensionPointIdentifier"))
+      if point == nil || point!.isEmpty {
+        diagnostics.append(
+          Diagnostic(
+            .error, "extension-point-missing", file: plist.file, keyPath: ext.keyPath("NSExtensionPointIdentifier"),
+            "is missing", fix: "use com.apple.intents-service or com.apple.intents-ui-service"))
+      }
       extensionInfo = ExtensionInfo(
-        pointIdentifier: try ext.requiredString(
-          "NSExtensionPointIdentifier", fix: "use com.apple.intents-service or com.apple.intents-ui-service"),
-        principalClass: try ext.string("NSExtensionPrincipalClass"),
+        pointIdentifier: point ?? "",
+        principalClass: expand(ext, "NSExtensionPrincipalClass", try ext.string("NSExtensionPrincipalClass")),
         mainStoryboard: try ext.string("NSExtensionMainStoryboard"),
-        intentsSupported: try attributes?.strings("IntentsSupported") ?? [],
-        intentsRestrictedWhileLocked: try attributes?.strings("IntentsRestrictedWhileLocked") ?? [],
+        intentsSupported: try strings(attributes, "IntentsSupported"),
+        intentsRestrictedWhileLocked: try strings(attributes, "IntentsRestrictedWhileLocked"),
         intentsRestrictedWhileProtectedDataUnavailable:
-          try attributes?.strings("IntentsRestrictedWhileProtectedDataUnavailable") ?? [])
+          try strings(attributes, "IntentsRestrictedWhileProtectedDataUnavailable"))
     } else {
       extensionInfo = nil
     }
+    self.diagnostics = diagnostics
   }
 }
 
@@ -95,6 +149,8 @@ public struct Entitlements: Sendable, Equatable {
   public var applicationGroups: [String]
   /// `com.apple.developer.siri`.
   public var siri: Bool
+  /// Unresolved build settings.
+  public var diagnostics: [Diagnostic] = []
 
   public init(file: String? = nil, applicationGroups: [String] = [], siri: Bool = false) {
     self.file = file
@@ -102,10 +158,25 @@ public struct Entitlements: Sendable, Equatable {
     self.siri = siri
   }
 
-  public static func load(contentsOf url: URL) throws -> Entitlements {
+  /// Loads a `.entitlements` file, expanding build settings in its group identifiers.
+  public static func load(
+    contentsOf url: URL, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error
+  ) throws -> Entitlements {
     let plist = try PlistDictionary.load(contentsOf: url)
-    return Entitlements(
-      file: plist.file, applicationGroups: try plist.strings("com.apple.security.application-groups"),
-      siri: try plist.bool("com.apple.developer.siri"))
+    var entitlements = Entitlements(file: plist.file, siri: try plist.bool("com.apple.developer.siri"))
+    for (index, group) in try plist.strings("com.apple.security.application-groups").enumerated() {
+      let expansion = settings.expand(group)
+      if !expansion.unresolved.isEmpty {
+        entitlements.diagnostics.append(
+          Diagnostic(
+            unresolved, "build-setting-unresolved", file: plist.file,
+            keyPath: "com.apple.security.application-groups[\(index)]",
+            "\"\(group)\" refers to \(expansion.unresolved.map { "$(\($0))" }.joined(separator: ", ")), which has no value",
+            fix: "define \(expansion.unresolved[0]) in \(BuildSettings.fileName), or pass --setting "
+              + "\(expansion.unresolved[0])=group.com.example.app"))
+      }
+      entitlements.applicationGroups.append(expansion.value)
+    }
+    return entitlements
   }
 }

@@ -1,5 +1,6 @@
 // assistant: the IntentHost command line, a thin front end over AssistantHost.
 import AssistantHost
+import BundleManifest
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
@@ -9,7 +10,9 @@ let help = """
          assistant [OPTIONS] run APP INTENT [NAME=VALUE...] run an intent directly, like a Shortcuts action
          assistant [OPTIONS] list                          installed apps, their extensions and intents
          assistant [OPTIONS] open APP [-- ARGS...]         launch an app with its container and app groups
-         assistant [OPTIONS] install BUNDLE.app...         install (or update) app bundles
+         assistant [OPTIONS] validate [--setting N=V] PATH... check bundles, source folders or files with
+                                                           Apple's rules (exit 65 on an error; --json)
+         assistant [OPTIONS] install BUNDLE.app...         install (or update) app bundles that validate
          assistant [OPTIONS] uninstall APP|BUNDLE-ID       remove an app (its data is kept)
          assistant [OPTIONS] defaults VERB GROUP ...       read, write, delete, watch or recover app-group data
                                                            (`assistant defaults --help`)
@@ -54,7 +57,9 @@ func parseOptions(_ arguments: [String]) throws -> Options {
   while index < arguments.count {
     let argument = arguments[index]
     // `open` passes what follows to the app, `defaults` parses its own options.
-    if !options.rest.isEmpty && (options.rest.first == "open" || options.rest.first == "defaults" || argument == "--") {
+    if !options.rest.isEmpty
+      && (["open", "defaults", "validate"].contains(options.rest.first!) && argument != "--json" || argument == "--")
+    {
       options.rest.append(contentsOf: arguments[index...])
       break
     }
@@ -143,10 +148,15 @@ func main() async -> Int32 {
     case "install":
       guard !arguments.isEmpty else { throw HostError(.usage, "usage: assistant install BUNDLE.app...") }
       for path in arguments {
-        let app = try home.install(from: URL(fileURLWithPath: path))
+        let (app, diagnostics) = try home.install(from: URL(fileURLWithPath: path))
+        for diagnostic in diagnostics where diagnostic.severity == .warning {
+          try? FileDescriptor.standardError.writeAll(Array("\(diagnostic)\n".utf8))
+        }
         print("Installed \(app.name) (\(app.info.bundleIdentifier)) in \(app.url.path)")
       }
       return 0
+    case "validate":
+      return try validate(arguments, json: options.json)
     case "uninstall":
       guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant uninstall APP|BUNDLE-ID") }
       let app = try home.uninstall(arguments[0])
@@ -170,6 +180,52 @@ func main() async -> Int32 {
     try? FileDescriptor.standardError.writeAll(Array("assistant: \(error)\n".utf8))
     return ExitStatus.extensionFault.rawValue
   }
+}
+
+/// `assistant validate [--setting NAME=VALUE] PATH...`.
+func validate(_ arguments: [String], json: Bool) throws -> Int32 {
+  var settings: [String: String] = [:]
+  var paths: [String] = []
+  var index = 0
+  while index < arguments.count {
+    if arguments[index] == "--setting" {
+      index += 1
+      guard index < arguments.count, let equals = arguments[index].firstIndex(of: "=") else {
+        throw HostError(.usage, "--setting needs NAME=VALUE, e.g. --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app")
+      }
+      settings[String(arguments[index][..<equals])] = String(arguments[index][arguments[index].index(after: equals)...])
+    } else {
+      paths.append(arguments[index])
+    }
+    index += 1
+  }
+  guard !paths.isEmpty else {
+    throw HostError(.usage, "usage: assistant validate [--json] [--setting NAME=VALUE] PATH...")
+  }
+  let validator = Validator(settings: settings)
+  var diagnostics: [Diagnostic] = []
+  for path in paths { diagnostics += validator.validate(path: path) }
+  let errors = diagnostics.errors.count
+  let warnings = diagnostics.filter { $0.severity == .warning }.count
+  if json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    struct Report: Encodable {
+      var paths: [String]
+      var errors: Int
+      var warnings: Int
+      var diagnostics: [Diagnostic]
+    }
+    let data = try encoder.encode(Report(paths: paths, errors: errors, warnings: warnings, diagnostics: diagnostics))
+    print(String(decoding: data, as: UTF8.self))
+  } else {
+    for diagnostic in diagnostics { print(diagnostic) }
+    let notes = diagnostics.count - errors - warnings
+    print(
+      "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : "") + " in \(paths.joined(separator: ", "))")
+  }
+  return errors > 0 ? ExitStatus.dataError.rawValue : 0
 }
 
 func understand(_ utterance: String, home: AssistantHome, driver: IntentDriver, json: Bool) async throws -> Int32 {

@@ -1,0 +1,561 @@
+import AppGroupStore
+import BundleManifest
+import Foundation
+
+/// Apple's rules for SiriKit manifests, checked on a bundle, a folder of sources, or single files. Each finding is a
+/// `Diagnostic` naming the file, the key path, the severity, the rule and the fix; docs/VALIDATION.md lists the rules.
+public struct Validator: Sendable {
+  /// Build settings given on the command line (`--setting NAME=VALUE`), over each bundle's own.
+  public var settings: [String: String]
+
+  public init(settings: [String: String] = [:]) { self.settings = settings }
+
+  // MARK: - Entry points
+
+  /// Validates what `path` is: an `.app` bundle, a folder of sources, or one file.
+  public func validate(path: String) -> [Diagnostic] {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      return [Diagnostic(.error, "file-missing", file: url.path, "does not exist", fix: "check the path")]
+    }
+    if !isDirectory.boolValue { return validateFile(url) }
+    if url.pathExtension == "app" { return validateBundle(at: url) }
+    return validateSources(in: url)
+  }
+
+  /// Validates an app bundle as `assistant install` does.
+  public func validateBundle(at url: URL) -> [Diagnostic] {
+    do {
+      return validate(try AppBundle.load(from: url, settings: settings))
+    } catch let error as ManifestError {
+      return [Diagnostic(error)]
+    } catch {
+      return [Diagnostic(.error, "plist", file: url.path, "\(error)")]
+    }
+  }
+
+  /// Every rule for a loaded bundle, executables included.
+  public func validate(_ app: AppBundle) -> [Diagnostic] {
+    var diagnostics = app.loadDiagnostics
+    let fm = FileManager.default
+    for (url, info) in [(app.executableURL, app.info)] + app.extensions.map({ ($0.executableURL, $0.info) })
+    where !info.executable.isEmpty && !fm.isExecutableFile(atPath: url.path) {
+      let exists = fm.fileExists(atPath: url.path)
+      diagnostics.append(
+        Diagnostic(
+          .error, exists ? "executable-not-executable" : "executable-missing-file", file: info.file,
+          keyPath: "CFBundleExecutable",
+          "names \(url.lastPathComponent), which is \(exists ? "not executable" : "not in the bundle")",
+          fix: exists ? "chmod +x \(url.path)" : "build the executable into \(url.deletingLastPathComponent().path)"))
+    }
+    if app.info.packageType != nil && app.info.packageType != "APPL" {
+      diagnostics.append(
+        Diagnostic(
+          .warning, "package-type", file: app.info.file, keyPath: "CFBundlePackageType",
+          "is \"\(app.info.packageType!)\"; an app's is APPL", fix: "set it to APPL"))
+    }
+    for ext in app.extensions where ext.info.packageType != nil && ext.info.packageType != "XPC!" {
+      diagnostics.append(
+        Diagnostic(
+          .warning, "package-type", file: ext.info.file, keyPath: "CFBundlePackageType",
+          "is \"\(ext.info.packageType!)\"; an extension's is XPC!", fix: "set it to XPC!"))
+    }
+    diagnostics += rules(Project(app))
+    return diagnostics
+  }
+
+  /// A folder of sources: with exactly one app Info.plist it is checked as a project (app, extensions,
+  /// definitions, vocabularies, entitlements, strings, and the rules between them, but not executables); otherwise
+  /// each file on its own.
+  public func validateSources(in folder: URL) -> [Diagnostic] {
+    let files = sourceFiles(in: folder)
+    if files.isEmpty {
+      return [
+        Diagnostic(
+          .error, "nothing-to-validate", file: folder.path,
+          "holds no Info.plist, .intentdefinition, AppIntentVocabulary.plist, .entitlements or .strings file")
+      ]
+    }
+    var diagnostics: [Diagnostic] = []
+    var infos: [InfoPlist] = []
+    var entitlementsByFolder: [String: Entitlements] = [:]
+    var definitions: [IntentDefinition] = []
+    var vocabularies: [Vocabulary] = []
+    var strings: [StringsTable] = []
+    for file in files {
+      do {
+        switch kind(of: file) {
+        case .info:
+          let settings = try BuildSettings.forBundle(at: file.deletingLastPathComponent(), explicit: self.settings)
+          infos.append(try InfoPlist.load(contentsOf: file, settings: settings, unresolved: .note))
+        case .entitlements:
+          let settings = try BuildSettings.forBundle(at: file.deletingLastPathComponent(), explicit: self.settings)
+          let entitlements = try Entitlements.load(contentsOf: file, settings: settings, unresolved: .note)
+          entitlementsByFolder[file.deletingLastPathComponent().path] = entitlements
+          diagnostics += entitlements.diagnostics
+        case .definition: definitions.append(try IntentDefinition.load(contentsOf: file))
+        case .vocabulary: vocabularies.append(try Vocabulary.load(contentsOf: file))
+        case .strings: strings.append(try StringsTable.load(contentsOf: file))
+        case .other: continue
+        }
+      } catch let error as ManifestError {
+        diagnostics.append(Diagnostic(error))
+      } catch {
+        diagnostics.append(Diagnostic(.error, "plist", file: file.path, "\(error)"))
+      }
+    }
+    let apps = infos.filter { $0.extensionInfo == nil }
+    if apps.count == 1 {
+      let app = apps[0]
+      let folderOf = { (info: InfoPlist) in URL(fileURLWithPath: info.file).deletingLastPathComponent().path }
+      var project = Project(
+        app: app, appEntitlements: entitlementsByFolder[folderOf(app)] ?? Entitlements(), extensions: [],
+        definitions: definitions, vocabularies: vocabularies, strings: strings)
+      for info in infos where info.extensionInfo != nil {
+        project.extensions.append(
+          .init(
+            name: URL(fileURLWithPath: folderOf(info)).lastPathComponent, info: info,
+            entitlements: entitlementsByFolder[folderOf(info)] ?? Entitlements()))
+      }
+      diagnostics += infos.flatMap(\.diagnostics)
+      diagnostics += rules(project)
+    } else {
+      for info in infos {
+        diagnostics += info.diagnostics + fileRules(info)
+      }
+      for entitlements in entitlementsByFolder.values { diagnostics += groupRules(entitlements, owner: nil) }
+      for definition in definitions { diagnostics += definitionRules(definition) }
+      for vocabulary in vocabularies { diagnostics += vocabularyFileRules(vocabulary) }
+    }
+    return diagnostics
+  }
+
+  /// One file on its own: it must parse, and the rules that need no other file apply. Build settings that cannot be
+  /// resolved are notes here (errors in a bundle), since Xcode expands them at build time.
+  public func validateFile(_ file: URL) -> [Diagnostic] {
+    do {
+      let settings = try BuildSettings.forBundle(at: file.deletingLastPathComponent(), explicit: self.settings)
+      switch kind(of: file) {
+      case .info:
+        let info = try InfoPlist.load(contentsOf: file, settings: settings, unresolved: .note)
+        return info.diagnostics + fileRules(info)
+      case .entitlements:
+        let entitlements = try Entitlements.load(contentsOf: file, settings: settings, unresolved: .note)
+        return entitlements.diagnostics + groupRules(entitlements, owner: nil)
+      case .definition:
+        return definitionRules(try IntentDefinition.load(contentsOf: file))
+      case .vocabulary:
+        return vocabularyFileRules(try Vocabulary.load(contentsOf: file))
+      case .strings:
+        _ = try StringsTable.load(contentsOf: file)
+        return []
+      case .other:
+        _ = try PlistDictionary.load(contentsOf: file)
+        return [
+          Diagnostic(
+            .warning, "unknown-file", file: file.path,
+            "is a property list, but not an Info.plist, intent definition, vocabulary or entitlements file",
+            fix: "name it Info.plist, *.intentdefinition, AppIntentVocabulary.plist, *.entitlements or *.strings")
+        ]
+      }
+    } catch let error as ManifestError {
+      return [Diagnostic(error)]
+    } catch {
+      return [Diagnostic(.error, "plist", file: file.path, "\(error)")]
+    }
+  }
+
+  // MARK: - Files
+
+  enum Kind { case info, entitlements, definition, vocabulary, strings, other }
+
+  func kind(of file: URL) -> Kind {
+    let name = file.lastPathComponent
+    if name.hasSuffix(".intentdefinition") { return .definition }
+    if name.hasSuffix(".entitlements") { return .entitlements }
+    if name.hasSuffix(".strings") { return .strings }
+    if name.hasSuffix("AppIntentVocabulary.plist") { return .vocabulary }
+    if name.hasSuffix("Info.plist") { return .info }
+    return .other
+  }
+
+  private func sourceFiles(in folder: URL) -> [URL] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    var files: [URL] = []
+    while let relative = enumerator.nextObject() as? String {
+      let name = (relative as NSString).lastPathComponent
+      if name.hasPrefix(".") || name == ".build" { enumerator.skipDescendants(); continue }
+      let url = folder.appendingPathComponent(relative)
+      if kind(of: url) != .other { files.append(url) }
+    }
+    return files.sorted { $0.path < $1.path }
+  }
+
+  // MARK: - Rules
+
+  /// What the cross-file rules look at, from a bundle or from a folder of sources.
+  struct Project {
+    struct Extension {
+      var name: String
+      var info: InfoPlist
+      var entitlements: Entitlements
+      var point: InfoPlist.ExtensionInfo { info.extensionInfo! }
+    }
+
+    var app: InfoPlist
+    var appEntitlements: Entitlements
+    var extensions: [Extension]
+    var definitions: [IntentDefinition]
+    var vocabularies: [Vocabulary]
+    var strings: [StringsTable]
+
+    init(
+      app: InfoPlist, appEntitlements: Entitlements, extensions: [Extension], definitions: [IntentDefinition],
+      vocabularies: [Vocabulary], strings: [StringsTable]
+    ) {
+      self.app = app
+      self.appEntitlements = appEntitlements
+      self.extensions = extensions
+      self.definitions = definitions
+      self.vocabularies = vocabularies
+      self.strings = strings
+    }
+
+    init(_ bundle: AppBundle) {
+      self.init(
+        app: bundle.info, appEntitlements: bundle.entitlements,
+        extensions: bundle.extensions.map { Extension(name: $0.name, info: $0.info, entitlements: $0.entitlements) },
+        definitions: bundle.allDefinitions, vocabularies: bundle.vocabularies, strings: bundle.stringsTables)
+    }
+  }
+
+  func rules(_ project: Project) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    let app = project.app
+    let resolved = { (identifier: String) in !identifier.isEmpty && !identifier.contains("$(") && !identifier.contains("${") }
+
+    // Definitions: each on its own, then duplicates across files.
+    var definedAt: [String: (IntentSpec, String)] = [:]
+    for definition in project.definitions {
+      diagnostics += definitionRules(definition)
+      for intent in definition.intents {
+        if let (earlier, file) = definedAt[intent.className] {
+          let conflicting = earlier.parameters.map(\.name) != intent.parameters.map(\.name)
+            || earlier.response?.codes.map(\.name) != intent.response?.codes.map(\.name)
+          diagnostics.append(
+            Diagnostic(
+              conflicting ? .error : .warning, "duplicate-definition", file: definition.file,
+              keyPath: "INIntents[\(intent.name)]",
+              "defines \(intent.className) again (also in \(file))"
+                + (conflicting ? " with other parameters or response codes" : ""),
+              fix: "keep one definition of each intent (Xcode: one .intentdefinition shared by the targets)"))
+        } else {
+          definedAt[intent.className] = (intent, definition.file)
+        }
+      }
+    }
+    func isDefined(_ className: String) -> Bool {
+      definedAt[className] != nil || SystemIntent.named(className) != nil
+    }
+
+    diagnostics += groupRules(project.appEntitlements, owner: app.file)
+    if !project.extensions.isEmpty && app.siriUsageDescription == nil {
+      diagnostics.append(
+        Diagnostic(
+          .warning, "siri-usage-description", file: app.file, keyPath: "NSSiriUsageDescription",
+          "is missing; iOS needs it to ask the user to allow Siri for the app",
+          fix: "add NSSiriUsageDescription with a sentence saying what Siri does with the app"))
+    }
+
+    var handledBy: [String: String] = [:]
+    for className in app.appIntentsSupported { handledBy[className] = app.file }
+    for ext in project.extensions {
+      let info = ext.info
+      diagnostics += fileRules(info)
+      if resolved(info.bundleIdentifier) && resolved(app.bundleIdentifier)
+        && !info.bundleIdentifier.hasPrefix(app.bundleIdentifier + ".")
+      {
+        diagnostics.append(
+          Diagnostic(
+            .error, "bundle-id-prefix", file: info.file, keyPath: "CFBundleIdentifier",
+            "\"\(info.bundleIdentifier)\" is not prefixed with the app's identifier plus a dot "
+              + "(\"\(app.bundleIdentifier).\"); Xcode: Embedded binary's bundle identifier is not prefixed with the "
+              + "parent app's bundle identifier",
+            fix: "name it \(app.bundleIdentifier).\(ext.name)"))
+      }
+      diagnostics += groupRules(ext.entitlements, owner: info.file)
+      for group in ext.entitlements.applicationGroups
+      where !project.appEntitlements.applicationGroups.contains(group) && resolved(group) {
+        diagnostics.append(
+          Diagnostic(
+            .warning, "app-group-not-shared", file: ext.entitlements.file ?? info.file,
+            keyPath: "com.apple.security.application-groups",
+            "lists \(group), which the app's entitlements do not: the app cannot see what \(ext.name) writes there",
+            fix: "add \(group) to the app's entitlements too"))
+      }
+      if ext.point.point == .intentsService {
+        for className in ext.point.intentsSupported {
+          if let other = handledBy[className], other != app.file {
+            diagnostics.append(
+              Diagnostic(
+                .error, "intent-supported-twice", file: info.file, keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",
+                "lists \(className), which \(other) also lists: Siri cannot tell which extension handles it",
+                fix: "list each intent in one Intents extension"))
+          }
+          handledBy[className] = info.file
+        }
+      }
+    }
+    // Supported intents must be defined; UI extensions need a handler; phrases are expected.
+    let phrases = project.vocabularies.reduce(into: [String: [String]]()) { result, vocabulary in
+      for (name, examples) in vocabulary.intentPhrases { result[name, default: []] += examples }
+    }
+    for ext in project.extensions {
+      let key = "NSExtension.NSExtensionAttributes.IntentsSupported"
+      for (index, className) in ext.point.intentsSupported.enumerated() where !isDefined(className) {
+        diagnostics.append(
+          Diagnostic(
+            .error, "intent-undefined", file: ext.info.file, keyPath: "\(key)[\(index)]",
+            "lists \(className), which no intent definition of the app defines and which is not a system intent",
+            fix: intentFix(className, definedAt.keys)))
+      }
+      if ext.point.point == .intentsUIService {
+        for className in ext.point.intentsSupported where handledBy[className] == nil {
+          diagnostics.append(
+            Diagnostic(
+              .error, "ui-extension-unhandled-intent", file: ext.info.file, keyPath: key,
+              "draws \(className), which no Intents extension of the app handles",
+              fix: "add \(className) to the IntentsSupported of the app's Intents extension, or remove it here"))
+        }
+      } else if ext.point.point == .intentsService {
+        for className in ext.point.intentsSupported where (phrases[className] ?? []).isEmpty {
+          diagnostics.append(
+            Diagnostic(
+              .warning, "intent-phrases-missing", file: ext.info.file, keyPath: key,
+              "\(className) has no example phrases in AppIntentVocabulary.plist",
+              fix: "add an IntentPhrases entry for \(className) with IntentExamples such as \"… with \(app.userFacingName)\""))
+        }
+      }
+    }
+    for (index, className) in app.appIntentsSupported.enumerated() where !isDefined(className) {
+      diagnostics.append(
+        Diagnostic(
+          .error, "intent-undefined", file: app.file, keyPath: "INIntentsSupported[\(index)]",
+          "lists \(className), which no intent definition of the app defines and which is not a system intent",
+          fix: intentFix(className, definedAt.keys)))
+    }
+    for vocabulary in project.vocabularies {
+      diagnostics += vocabularyFileRules(vocabulary)
+      for className in vocabulary.intentPhrases.keys.sorted() where handledBy[className] == nil {
+        diagnostics.append(
+          Diagnostic(
+            .warning, "vocabulary-unknown-intent", file: vocabulary.file, keyPath: "IntentPhrases",
+            "has phrases for \(className), which neither the app nor its extensions handle",
+            fix: "remove the entry, or add \(className) to an Intents extension's IntentsSupported"))
+      }
+    }
+    let ids = project.definitions.reduce(into: Set<String>()) { $0.formUnion($1.localizationIDs) }
+    for table in project.strings where table.file.hasSuffix("Intents.strings") || table.file.hasSuffix(".strings") {
+      let stale = table.strings.keys.filter { !ids.contains(String($0.split(separator: "-").first ?? "")) }.sorted()
+      if !stale.isEmpty && !ids.isEmpty {
+        diagnostics.append(
+          Diagnostic(
+            .note, "strings-stale-key", file: table.file, keyPath: stale.prefix(5).joined(separator: ", "),
+            "\(stale.count) key\(stale.count == 1 ? "" : "s") match no ID of the intent definitions (left over?)",
+            fix: "remove them, or re-export the strings from Xcode"))
+      }
+    }
+    return diagnostics
+  }
+
+  private func intentFix(_ className: String, _ defined: Dictionary<String, (IntentSpec, String)>.Keys) -> String {
+    if className.hasSuffix("Intent"), defined.contains(className + "Intent") {
+      return "the definition names it \(className)Intent (its INIntentName ends in \"Intent\" already)"
+    }
+    if !className.hasSuffix("Intent") {
+      return "class names end in \"Intent\": INIntentName \(className) is listed as \(className)Intent"
+    }
+    return "define it in an Intents.intentdefinition (INIntentName \(className.dropLast(6))), or fix the name"
+  }
+
+  /// The rules one Info.plist can be checked against alone.
+  func fileRules(_ info: InfoPlist) -> [Diagnostic] {
+    guard let ext = info.extensionInfo else { return [] }
+    var diagnostics: [Diagnostic] = []
+    let key = "NSExtension.NSExtensionAttributes"
+    if !ext.pointIdentifier.isEmpty && ext.point == nil {
+      diagnostics.append(
+        Diagnostic(
+          .error, "extension-point-unknown", file: info.file, keyPath: "NSExtension.NSExtensionPointIdentifier",
+          "is \"\(ext.pointIdentifier)\", which is not an extension point IntentHost runs",
+          fix: "use com.apple.intents-service (Intents) or com.apple.intents-ui-service (Intents UI)"))
+    }
+    let supported = Set(ext.intentsSupported)
+    for (list, name) in [
+      (ext.intentsRestrictedWhileLocked, "IntentsRestrictedWhileLocked"),
+      (ext.intentsRestrictedWhileProtectedDataUnavailable, "IntentsRestrictedWhileProtectedDataUnavailable"),
+    ] {
+      for (index, className) in list.enumerated() where !supported.contains(className) {
+        diagnostics.append(
+          Diagnostic(
+            .error, "restricted-not-supported", file: info.file, keyPath: "\(key).\(name)[\(index)]",
+            "lists \(className), which is not in IntentsSupported (Apple: "
+              + "INIntentError.restrictedIntentsNotSupportedByExtension)",
+            fix: "add \(className) to IntentsSupported, or remove it from \(name)"))
+      }
+    }
+    var seen = Set<String>()
+    for className in ext.intentsSupported where !seen.insert(className).inserted {
+      diagnostics.append(
+        Diagnostic(
+          .warning, "intent-listed-twice", file: info.file, keyPath: "\(key).IntentsSupported",
+          "lists \(className) more than once", fix: "list it once"))
+    }
+    return diagnostics
+  }
+
+  func groupRules(_ entitlements: Entitlements, owner: String?) -> [Diagnostic] {
+    entitlements.applicationGroups.enumerated().compactMap { index, group in
+      guard !group.contains("$("), !group.contains("${"),
+        let problem = AppGroupContainer.identifierProblem(group)
+      else { return nil }
+      return Diagnostic(
+        .error, "app-group-identifier", file: entitlements.file ?? owner ?? "entitlements",
+        keyPath: "com.apple.security.application-groups[\(index)]", problem,
+        fix: "use group. followed by a reverse-DNS name, such as group.com.example.app")
+    }
+  }
+
+  /// The rules within one intent definition.
+  func definitionRules(_ definition: IntentDefinition) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    let file = definition.file
+    let synthetic: Set<String> = ["count", "displayName", "minimumValue", "maximumValue"]
+    var classNames = Set<String>()
+    for (index, intent) in definition.intents.enumerated() {
+      let at = "INIntents[\(index)] (\(intent.name))"
+      if !classNames.insert(intent.className).inserted {
+        diagnostics.append(
+          Diagnostic(
+            .error, "duplicate-definition", file: file, keyPath: at, "defines \(intent.className) twice",
+            fix: "remove one of them"))
+      }
+      var names = Set<String>()
+      let parameterNames = Set(intent.parameters.map(\.name))
+      for parameter in intent.parameters {
+        let here = "\(at).\(parameter.name)"
+        if !names.insert(parameter.name).inserted {
+          diagnostics.append(
+            Diagnostic(.error, "duplicate-parameter", file: file, keyPath: here, "is defined twice", fix: "rename one"))
+        }
+        if let enumType = parameter.enumType, parameter.enumNamespace != "System",
+          definition.enumeration(named: enumType) == nil
+        {
+          diagnostics.append(
+            Diagnostic(
+              .error, "enum-undefined", file: file, keyPath: "\(here).INIntentParameterEnumType",
+              "names the enum \(enumType), which INEnums does not define", fix: "define \(enumType) or pick another enum"))
+        }
+        if let objectType = parameter.objectType, parameter.objectNamespace != "System",
+          definition.type(named: objectType) == nil
+        {
+          diagnostics.append(
+            Diagnostic(
+              .error, "type-undefined", file: file, keyPath: "\(here).INIntentParameterObjectType",
+              "names the type \(objectType), which INTypes does not define", fix: "define \(objectType) in INTypes"))
+        }
+        if let relationship = parameter.relationship {
+          if let parent = intent.parameter(named: relationship.parent) {
+            if let value = relationship.value, let enumType = parent.enumType,
+              let enumeration = definition.enumeration(named: enumType),
+              !enumeration.values.contains(where: { $0.name == value })
+            {
+              diagnostics.append(
+                Diagnostic(
+                  .error, "relationship-value", file: file, keyPath: "\(here).INIntentParameterRelationship",
+                  "depends on \(parent.name) being \"\(value)\", which is not a case of \(enumType)",
+                  fix: "use one of \(enumeration.values.map(\.name).joined(separator: ", "))"))
+            }
+          } else {
+            diagnostics.append(
+              Diagnostic(
+                .error, "relationship-parent", file: file, keyPath: "\(here).INIntentParameterRelationship",
+                "depends on \"\(relationship.parent)\", which is not a parameter of \(intent.name)",
+                fix: "name one of \(intent.parameters.map(\.name).joined(separator: ", "))"))
+          }
+        }
+        for prompt in parameter.promptDialogs {
+          for name in placeholders(prompt.text ?? "") where !parameterNames.contains(name) && !synthetic.contains(name) {
+            diagnostics.append(
+              Diagnostic(
+                .warning, "template-unknown-name", file: file, keyPath: "\(here) \(prompt.type) prompt",
+                "refers to ${\(name)}, which is not a parameter of \(intent.name)",
+                fix: "use one of \(intent.parameters.map { "${\($0.name)}" }.joined(separator: ", "))"))
+          }
+        }
+      }
+      for combination in intent.combinations + intent.managedCombinations {
+        for name in combination.parameters where !parameterNames.contains(name) {
+          diagnostics.append(
+            Diagnostic(
+              .error, "combination-unknown-parameter", file: file,
+              keyPath: "\(at).INIntentParameterCombinations[\"\(combination.key)\"]",
+              "names \(name), which is not a parameter of \(intent.name)",
+              fix: "remove it from the combination, or add the parameter"))
+        }
+      }
+      if let response = intent.response {
+        let codes = Set(response.codes.map(\.name))
+        if !intent.isSystem && !(codes.contains("success") && codes.contains("failure")) {
+          diagnostics.append(
+            Diagnostic(
+              .warning, "response-codes", file: file, keyPath: "\(at).INIntentResponse.INIntentResponseCodes",
+              "lacks \(codes.contains("success") ? "failure" : "success"); Xcode gives every custom intent both",
+              fix: "add the success and failure codes"))
+        }
+        let responseNames = Set(response.parameters.map(\.name))
+        for code in response.codes {
+          for template in [code.template, code.conciseTemplate].compactMap({ $0 }) {
+            for name in placeholders(template) where !responseNames.contains(String(name.split(separator: ".")[0])) {
+              diagnostics.append(
+                Diagnostic(
+                  .warning, "template-unknown-name", file: file, keyPath: "\(at).INIntentResponse.\(code.name)",
+                  "refers to ${\(name)}, which is not a response parameter (templates use response parameters)",
+                  fix: "add a response parameter \(name.split(separator: ".")[0]) and set it in handle"))
+            }
+          }
+        }
+      } else if !intent.isSystem {
+        diagnostics.append(
+          Diagnostic(
+            .warning, "response-codes", file: file, keyPath: at, "has no INIntentResponse",
+            fix: "define the response in Xcode's intent editor"))
+      }
+    }
+    return diagnostics
+  }
+
+  func vocabularyFileRules(_ vocabulary: Vocabulary) -> [Diagnostic] {
+    if vocabulary.intentPhrases.isEmpty && vocabulary.items.isEmpty {
+      return [
+        Diagnostic(
+          .warning, "vocabulary-empty", file: vocabulary.file,
+          "has no intent phrases and no parameter vocabulary (Xcode's unfilled template?)",
+          fix: "add IntentPhrases with IntentExamples, or delete the file")
+      ]
+    }
+    return []
+  }
+}
+
+/// The `${name}` placeholders of a template, in order.
+func placeholders(_ template: String) -> [String] {
+  var names: [String] = []
+  var rest = Substring(template)
+  while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+    names.append(String(rest[start.upperBound..<end]))
+    rest = rest[rest.index(after: end)...]
+  }
+  return names
+}
