@@ -57,6 +57,8 @@ let package = Package(
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
     .executableTarget(
       name: "FaultyExtension", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/FaultyExtension"),
+    // purpose: a small SDK extension that orders soup, for the test that runs Apple's SoupChef manifests.
+    .executableTarget(name: "SoupKitchen", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/SoupKitchen"),
     // purpose: one process of the store's multi-process stress tests, crash tests and benchmark.
     .executableTarget(name: "store-stress", dependencies: ["AppGroupStore"], path: "Tests/Fixtures/StoreStress"),
     // purpose: test helpers: temporary homes and bundles, built-executable lookup, running the real binaries.

@@ -69,16 +69,16 @@ public struct IntentDriver: Sendable {
   /// Runs the invocation to its end.
   /// - Throws: `HostError` with the exit status to use.
   public func run(_ invocation: IntentInvocation) async throws -> IntentOutcome {
-    let app = invocation.app
+    let app = invocation.app.localized(for: locale)
     guard let bundle = app.intentsExtension(for: invocation.intentClass) else {
       throw HostError(
         .noMatch, "\(app.name) has no Intents extension that supports \(invocation.intentClass); it supports "
           + listOrNone(app.supportedIntents))
     }
-    let specAndDefinition = app.intentSpec(className: invocation.intentClass)
-    let spec = specAndDefinition?.0
+    let specAndDefinition = app.runnableSpec(className: invocation.intentClass)
+    let spec = specAndDefinition?.spec
     let interpreter = ValueInterpreter(
-      intentClass: invocation.intentClass, definition: specAndDefinition?.1, vocabularies: app.vocabularies)
+      intentClass: invocation.intentClass, definition: specAndDefinition?.definition, vocabularies: app.vocabularies)
     var intent = Intent(name: invocation.intentClass, identifier: UUID().uuidString, parameters: invocation.values)
 
     let session: ExtensionSession
@@ -172,8 +172,13 @@ public struct IntentDriver: Sendable {
     var dialog: String
     if let template = codeSpec?.template, !template.isEmpty {
       dialog = renderTemplate(template) { name in
-        guard let value = response.parameters[name] else { return nil }
-        let parameterSpec = spec?.response?.parameters.first { $0.name == name }
+        let path = name.split(separator: ".").map(String.init)
+        guard var value = response.parameters[path[0]] else { return nil }
+        for property in path.dropFirst() {
+          guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
+          value = next
+        }
+        let parameterSpec = path.count == 1 ? spec?.response?.parameters.first { $0.name == name } : nil
         return interpreter.words(
           for: value,
           parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
@@ -231,7 +236,9 @@ public struct IntentDriver: Sendable {
         }
         var shown = intent
         shown[parameter.name] = value
-        let prompt = parameter.prompts["Confirmation"].map {
+        let template = interpreter.variant(of: parameter.prompt("Confirmation"), for: value, parameter: parameter)
+          ?? parameter.prompts["Confirmation"]
+        let prompt = template.map {
           fill($0, parameter: parameter, intent: shown, interpreter: interpreter)
         } ?? "Just to confirm, you wanted \(interpreter.words(for: value, parameterType: types(parameter)))?"
         let answer = try conversation.ask(prompt, need: "a confirmation of \(need)")
@@ -254,7 +261,8 @@ public struct IntentDriver: Sendable {
       if name == "displayName" { return parameter.label }
       if name == "minimumValue" { return parameter.minimumValue.map { interpreter.words(for: .decimal($0)) } }
       if name == "maximumValue" { return parameter.maximumValue.map { interpreter.words(for: .decimal($0)) } }
-      return intent[name].map { interpreter.words(for: $0, parameterType: types(parameter)) }
+      let head = String(name.split(separator: ".").first ?? Substring(name))
+      return intent[head].map { interpreter.words(for: $0, parameterType: types(parameter)) }
     }.text
   }
 

@@ -26,7 +26,7 @@ public struct Router: Sendable {
   public func intentClass(named name: String, in app: AppBundle) throws -> String {
     let wanted = name.lowercased().filter { !$0.isWhitespace }
     for className in app.supportedIntents {
-      let spec = app.intentSpec(className: className)?.0
+      let spec = app.runnableSpec(className: className)?.spec
       let candidates = [className, spec?.name, spec?.title].compactMap { $0?.lowercased().filter { !$0.isWhitespace } }
       if candidates.contains(wanted) || className.lowercased() == wanted + "intent" { return className }
     }
@@ -37,8 +37,8 @@ public struct Router: Sendable {
   /// Parses `name=value` arguments into typed values using the intent's definition.
   /// - Throws: `HostError(.usage)` naming the argument and what it should be.
   public func values(_ arguments: [String], intentClass: String, in app: AppBundle) throws -> [String: ParameterValue] {
-    let found = app.intentSpec(className: intentClass)
-    let interpreter = ValueInterpreter(intentClass: intentClass, definition: found?.1, vocabularies: app.vocabularies)
+    let found = app.runnableSpec(className: intentClass)
+    let interpreter = ValueInterpreter(intentClass: intentClass, definition: found?.definition, vocabularies: app.vocabularies)
     var values: [String: ParameterValue] = [:]
     for argument in arguments {
       guard let equals = argument.firstIndex(of: "=") else {
@@ -46,7 +46,7 @@ public struct Router: Sendable {
       }
       let name = String(argument[..<equals])
       let text = String(argument[argument.index(after: equals)...])
-      guard let spec = found?.0 else {
+      guard let spec = found?.spec else {
         throw HostError(.dataError, "\(app.name) has no intent definition for \(intentClass), so \(name)= cannot be typed")
       }
       guard let parameter = spec.parameter(named: name) else {

@@ -36,7 +36,7 @@ public struct UtteranceMatcher: Sendable {
     let restOriginal = Array(original[range])
     var best: (score: Int, match: Match)? = nil
     for className in app.supportedIntents {
-      guard let (spec, definition) = app.intentSpec(className: className) else { continue }
+      guard let (spec, definition) = app.runnableSpec(className: className) else { continue }
       let interpreter = ValueInterpreter(intentClass: className, definition: definition, vocabularies: app.vocabularies)
       var titles = spec.combinations.compactMap { combination in combination.title.map { ($0, combination.parameters) } }
       if let title = spec.title { titles.append((title, [])) }

@@ -296,7 +296,7 @@ public struct Validator: Sendable {
       }
       if ext.point.point == .intentsService {
         for className in ext.point.intentsSupported {
-          if let other = handledBy[className], other != app.file {
+          if let other = handledBy[className], other != app.file, other != info.file {
             diagnostics.append(
               Diagnostic(
                 .error, "intent-supported-twice", file: info.file, keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",

@@ -68,6 +68,23 @@ struct ValueInterpreter: Sendable {
     return nil
   }
 
+  /// A prompt translated for one value (`PROMPTID-VALUEID` in the strings table), e.g. a confirmation worded for
+  /// the enum case or boolean the user picked; nil when the table has none.
+  func variant(of prompt: ParameterSpec.PromptDialog?, for value: ParameterValue, parameter: ParameterSpec) -> String? {
+    guard let promptID = prompt?.textID, let definition else { return nil }
+    var valueID: String? = nil
+    switch value {
+    case .enumCase(let name):
+      valueID = parameter.enumType.flatMap { definition.enumeration(named: $0) }?.values.first { $0.name == name }?
+        .displayNameID
+    case .boolean(let flag):
+      valueID = flag ? parameter.trueDisplayNameID : parameter.falseDisplayNameID
+    default:
+      break
+    }
+    return valueID.flatMap { definition.variants["\(promptID)-\($0)"] }
+  }
+
   /// What a value of `parameter` looks like, for error messages.
   func expectation(for parameter: ParameterSpec) -> String {
     if let enumName = parameter.enumType, let spec = definition?.enumeration(named: enumName) {
@@ -109,7 +126,8 @@ struct ValueInterpreter: Sendable {
   }
 }
 
-/// Fills `${name}` placeholders from `values`; a dotted path (`${order.total}`) uses its first component.
+/// Fills `${name}` placeholders from `values`, which gets the whole name (a dotted path such as `${order.total}`
+/// reaches into an object's properties).
 /// Unknown placeholders become empty text and are reported in `missing`.
 func renderTemplate(_ template: String, values: (String) -> String?) -> (text: String, missing: [String]) {
   var output = ""
@@ -123,8 +141,7 @@ func renderTemplate(_ template: String, values: (String) -> String?) -> (text: S
       break
     }
     let name = String(rest[start.upperBound..<end])
-    let key = String(name.split(separator: ".").first ?? Substring(name))
-    if let value = values(key) {
+    if let value = values(name) {
       output += value
     } else {
       missing.append(name)

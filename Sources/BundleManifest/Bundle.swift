@@ -58,6 +58,18 @@ public struct AppBundle: Sendable, Equatable {
     return nil
   }
 
+  /// What the host needs to run `className`: the app's definition of it, else Apple's system intent from the
+  /// catalog. A definition entry customising a system intent (`INIntentType` System, which carries no response)
+  /// gets the catalog's response codes.
+  public func runnableSpec(className: String) -> (spec: IntentSpec, definition: IntentDefinition?)? {
+    let system = SystemIntent.named(className)?.spec
+    if var (spec, definition) = intentSpec(className: className) {
+      if spec.response == nil, let response = system?.response { spec.response = response }
+      return (spec, definition)
+    }
+    return system.map { ($0, nil) }
+  }
+
   /// The Intents extension that lists `className` in `IntentsSupported`.
   public func intentsExtension(for className: String) -> ExtensionBundle? {
     extensions.first {

@@ -104,7 +104,7 @@ public struct InfoPlist: Sendable, Equatable {
       self.executable = ""
       diagnostics.append(
         Diagnostic(
-          .error, "executable-missing", file: plist.file, keyPath: "CFBundleExecutable", "is missing",
+          unresolved == .error ? .error : .warning, "executable-missing", file: plist.file, keyPath: "CFBundleExecutable", "is missing",
           fix: "name the executable file inside the bundle"))
     }
     name = expand(plist, "CFBundleName", try plist.string("CFBundleName"))

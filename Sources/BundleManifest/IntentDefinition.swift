@@ -10,6 +10,8 @@ public struct IntentDefinition: Sendable, Equatable {
   public var enums: [EnumSpec]
   /// `INTypes`: custom object types.
   public var types: [TypeSpec]
+  /// Translations worded for one value (`PROMPTID-VALUEID` keys of a strings table), once localized.
+  public var variants: [String: String] = [:]
 
   /// The intent whose class name (`INIntentName` + "Intent") or bare name matches, case-insensitively.
   public func intent(named name: String) -> IntentSpec? {
@@ -500,7 +502,7 @@ public struct StringsTable: Sendable, Equatable {
     var strings: [String: String] = [:]
     for (key, value) in plist.values {
       guard let text = value as? String else {
-        throw plist.error(key, "is a \(typeName(of: value)), expected a string", fix: "write \"\(key)\" = \"text\";")
+        throw plist.error(key, "is \(withArticle(typeName(of: value))), expected a string", fix: "write \"\(key)\" = \"text\";")
       }
       strings[key] = text
     }

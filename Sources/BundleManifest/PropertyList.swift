@@ -75,7 +75,7 @@ public struct PlistDictionary: @unchecked Sendable {
         fix: "check it with `plutil -lint` or open it in Xcode")
     }
     guard let dictionary = object as? [String: Any] else {
-      throw ManifestError(file: file, problem: "has a \(typeName(of: object)) at its root, expected a dictionary")
+      throw ManifestError(file: file, problem: "has \(withArticle(typeName(of: object))) at its root, expected a dictionary")
     }
     return PlistDictionary(values: dictionary, file: file)
   }
@@ -92,7 +92,7 @@ public struct PlistDictionary: @unchecked Sendable {
   public func string(_ key: String) throws -> String? {
     guard let value = values[key] else { return nil }
     guard let string = value as? String else {
-      throw error(key, "is a \(typeName(of: value)), expected a string")
+      throw error(key, "is \(withArticle(typeName(of: value))), expected a string")
     }
     return string
   }
@@ -132,10 +132,10 @@ public struct PlistDictionary: @unchecked Sendable {
   /// An array of strings; absent means [].
   public func strings(_ key: String) throws -> [String] {
     guard let value = values[key] else { return [] }
-    guard let array = value as? [Any] else { throw error(key, "is a \(typeName(of: value)), expected an array") }
+    guard let array = value as? [Any] else { throw error(key, "is \(withArticle(typeName(of: value))), expected an array") }
     return try array.enumerated().map { index, element in
       guard let string = element as? String else {
-        throw error("\(key)[\(index)]", "is a \(typeName(of: element)), expected a string")
+        throw error("\(key)[\(index)]", "is \(withArticle(typeName(of: element))), expected a string")
       }
       return string
     }
@@ -145,7 +145,7 @@ public struct PlistDictionary: @unchecked Sendable {
   public func dictionary(_ key: String) throws -> PlistDictionary? {
     guard let value = values[key] else { return nil }
     guard let dictionary = value as? [String: Any] else {
-      throw error(key, "is a \(typeName(of: value)), expected a dictionary")
+      throw error(key, "is \(withArticle(typeName(of: value))), expected a dictionary")
     }
     return PlistDictionary(values: dictionary, file: file, path: keyPath(key))
   }
@@ -153,10 +153,10 @@ public struct PlistDictionary: @unchecked Sendable {
   /// An array of dictionaries; absent means [].
   public func dictionaries(_ key: String) throws -> [PlistDictionary] {
     guard let value = values[key] else { return [] }
-    guard let array = value as? [Any] else { throw error(key, "is a \(typeName(of: value)), expected an array") }
+    guard let array = value as? [Any] else { throw error(key, "is \(withArticle(typeName(of: value))), expected an array") }
     return try array.enumerated().map { index, element in
       guard let dictionary = element as? [String: Any] else {
-        throw error("\(key)[\(index)]", "is a \(typeName(of: element)), expected a dictionary")
+        throw error("\(key)[\(index)]", "is \(withArticle(typeName(of: element))), expected a dictionary")
       }
       return PlistDictionary(values: dictionary, file: file, path: keyPath("\(key)[\(index)]"))
     }
@@ -187,7 +187,12 @@ func typeName(of value: Any) -> String {
 
 func describe(_ value: Any) -> String {
   if let string = value as? String { return "\"\(string)\"" }
-  return "a \(typeName(of: value))"
+  return withArticle(typeName(of: value))
+}
+
+/// "a string", "an array".
+func withArticle(_ noun: String) -> String {
+  ("aeiou".contains(noun.first ?? "x") ? "an " : "a ") + noun
 }
 
 /// Whether a property-list value is a real boolean (`<true/>`), not an integer that casts to Bool.

@@ -4,14 +4,18 @@
   import Foundation
 #endif
 
-/// An object value, as Xcode's custom types and `INObject`: a stable identifier and what to show the user.
+/// An object value, as Xcode's custom types and `INObject`: a stable identifier, what to show the user, and the
+/// custom type's own properties (what a template's `${orderDetails.total}` reads).
 public struct ObjectValue: Codable, Sendable, Hashable {
   public var identifier: String
   public var displayString: String
+  /// The custom type's properties by name (`INTypeProperties`); nil on the wire when absent.
+  public var properties: [String: ParameterValue]?
 
-  public init(identifier: String, displayString: String) {
+  public init(identifier: String, displayString: String, properties: [String: ParameterValue]? = nil) {
     self.identifier = identifier
     self.displayString = displayString
+    self.properties = properties
   }
 }
 

@@ -120,7 +120,7 @@ func main() async -> Int32 {
       return report(
         try await driver.run(IntentInvocation(app: app, intentClass: intentClass, values: values)), json: options.json)
     case "list":
-      let apps = try home.installedApps()
+      let apps = try home.installedApps().map { $0.localized(for: options.locale) }
       if apps.isEmpty { print("No apps are installed in \(home.root.path). Install one with `assistant install`.") }
       for app in apps {
         print("\(app.name) (\(app.info.bundleIdentifier))")
@@ -128,7 +128,7 @@ func main() async -> Int32 {
           let kind = ext.extensionInfo.point == .intentsUIService ? "Intents UI extension" : "Intents extension"
           print("  \(ext.name) (\(ext.info.bundleIdentifier)): \(kind)")
           for className in ext.extensionInfo.intentsSupported {
-            let spec = app.intentSpec(className: className)?.0
+            let spec = app.runnableSpec(className: className)?.spec
             let restricted = ext.extensionInfo.intentsRestrictedWhileLocked.contains(className) ? ", restricted while locked" : ""
             let parameters = spec.map { " (" + $0.parameters.map(\.name).joined(separator: ", ") + ")" } ?? ""
             print("    \(className)\(parameters)\(spec?.title.map { ": \($0)" } ?? "")\(restricted)")

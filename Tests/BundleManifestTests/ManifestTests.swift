@@ -29,7 +29,7 @@ struct ManifestTests {
   @Test(arguments: [
     ("<plist><dict><key>a</key></plist>", "is not a valid property list"),
     ("", "is empty"),
-    ("<plist><array/></plist>", "has a array at its root, expected a dictionary"),
+    ("<plist><array/></plist>", "has an array at its root, expected a dictionary"),
   ])
   func malformedFilesAreNamed(text: String, expected: String) throws {
     #expect {
