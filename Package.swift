@@ -16,7 +16,7 @@ let package = Package(
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
     // purpose: the wire protocol: intent model, resolution results, response codes and every JSON-RPC message.
     .target(name: "ExtensionProtocol", path: "Sources/ExtensionProtocol"),
-    // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, bundles.
+    // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, strings, build settings, system intents, bundles.
     .target(name: "BundleManifest", path: "Sources/BundleManifest"),
     // purpose: newline-delimited JSON-RPC 2.0 over a pair of file descriptors.
     .target(
@@ -47,7 +47,7 @@ let package = Package(
     // purpose: the Rooms containing app, a command-line app launched by `assistant open Rooms`.
     .executableTarget(
       name: "rooms", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/Rooms",
-      exclude: ["Info.plist", "Rooms.entitlements", "Base.lproj"]),
+      exclude: ["Info.plist", "Rooms.entitlements", "Base.lproj", "fr.lproj"]),
     // purpose: the Rooms Intents extension, which resolves, confirms and handles BookRoomIntent.
     .executableTarget(
       name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents",

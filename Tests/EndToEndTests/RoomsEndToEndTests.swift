@@ -94,6 +94,20 @@ struct RoomsEndToEndTests {
     #expect(answered.stdout.contains("Room 3 is now booked by Grace."))
   }
 
+  @Test func theLocaleChoosesTheTranslatedStrings() throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try host.installRooms()
+    let french = try host.assistant(["--locale", "fr_FR", "--answer", "Ada", "Book room 3 with Rooms"])
+    #expect(french.code == 0, "\(french)")
+    #expect(french.stdout == "Pour qui est la réservation ? Ada\nLa salle 3 est maintenant réservée par Ada.\n")
+    let list = try host.assistant(["--locale", "fr", "list"])
+    #expect(list.stdout.contains("BookRoomIntent (roomNumber, bookedBy, isCancellationOfBooking): Réserver une salle"))
+    // Control: a locale without a translation falls back to the definition's own text.
+    let german = try host.assistant(["--locale", "de_DE", "Cancel room 3 for Ada with Rooms"])
+    #expect(german.stdout == "The booking of room 3 by Ada is cancelled.\n", "\(german)")
+  }
+
   @Test func unsupportedValueIsExplainedAndAskedAgain() throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
