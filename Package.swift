@@ -57,6 +57,11 @@ let package = Package(
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
     .executableTarget(
       name: "FaultyExtension", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/FaultyExtension"),
+    // purpose: an SDK extension that attacks its sandbox (the attack chosen by its executable name).
+    .executableTarget(
+      name: "HostileExtension", dependencies: ["ExtensionSDK", "CHostileCalls"], path: "Tests/Fixtures/HostileExtension"),
+    // purpose: the system calls the hostile extension makes that Swift cannot (io_uring_setup, ptrace).
+    .target(name: "CHostileCalls", path: "Tests/Fixtures/CHostileCalls"),
     // purpose: a small SDK extension that orders soup, for the test that runs Apple's SoupChef manifests.
     .executableTarget(name: "SoupKitchen", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/SoupKitchen"),
     // purpose: one process of the store's multi-process stress tests, crash tests and benchmark.

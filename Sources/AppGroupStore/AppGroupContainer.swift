@@ -71,12 +71,12 @@ public struct AppGroupContainer: Sendable {
   }
 }
 
-/// `mkdir -p`, mode 0700 for new directories.
+/// `mkdir -p`, mode 0770 for new directories (less the umask; group members share app-group folders).
 public func makeDirectories(_ path: String) throws(SystemError) {
   var current = path.hasPrefix("/") ? "" : "."
   for component in path.split(separator: "/") {
     current += "/" + component
-    if mkdir(current, 0o700) != 0 {
+    if mkdir(current, 0o770) != 0 {
       let error = SystemError.current("mkdir", current)
       if error.code != EEXIST { throw error }
     }

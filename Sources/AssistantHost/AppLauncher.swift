@@ -7,6 +7,8 @@ import ProcessSupervision
 public struct AppLauncher: Sendable {
   public var home: AssistantHome
   public var locale = "en_US"
+  /// How the app is confined (the same kind of profile as extensions, with the app's limits).
+  public var sandbox = SandboxPolicy()
 
   public init(home: AssistantHome) { self.home = home }
 
@@ -17,25 +19,23 @@ public struct AppLauncher: Sendable {
     let identifier = app.info.bundleIdentifier
     let container = try home.container(for: identifier)
     let groups = try grantedAppGroups(app.entitlements, home: home)
-    let specification = LaunchSpecification(
+    var specification = LaunchSpecification(
       name: app.info.executable, executable: app.executableURL.path, arguments: arguments,
       environment: childEnvironment(
         bundleIdentifier: identifier, bundlePath: app.url.path, container: container, appGroups: groups,
         locale: locale),
       workingDirectory: container.path, logPath: home.logFile(for: identifier).path, stdio: .relay)
-    let process: SupervisedProcess
-    do {
-      process = try SupervisedProcess(specification)
-    } catch {
-      throw HostError(.extensionFault, "\(app.name) (\(identifier)) could not be started: \(error)")
-    }
+    try home.confine(
+      &specification, name: app.name, bundleIdentifier: identifier, bundlePath: app.url.path, kind: .app,
+      container: container, appGroups: groups, appIdentifier: identifier, policy: sandbox)
+    let process = try startProcess(specification, label: "\(app.name) (\(identifier))")
     let termination = await process.waitForExit() ?? .exited(70)
     _ = await process.stderrTail(waitingUpTo: .seconds(2))  // let the relayed output drain
     switch termination {
     case .exited(let code):
       return code
     case .signalled(let signal):
-      throw HostError(.extensionFault, "\(app.name) (\(identifier)) crashed with \(signalName(signal))")
+      throw HostError(.extensionFault, "\(app.name) (\(identifier)) \(describeKill(signal, process: process))")
     }
   }
 }

@@ -48,8 +48,19 @@ struct SessionTarget: Sendable {
   var entitlements: Entitlements
   /// `NSExtensionPointIdentifier`, or `appExtensionPoint` for an app.
   var extensionPoint: String
+  /// The containing app's bundle identifier (whose uid the sandbox runs it as).
+  var appIdentifier: String
 
-  init(_ bundle: ExtensionBundle) {
+  var kind: SandboxPolicy.Kind {
+    switch extensionPoint {
+    case appExtensionPoint: return .app
+    case ExtensionPoint.intentsUIService.rawValue: return .intentsUIExtension
+    default: return .intentsExtension
+    }
+  }
+
+  init(_ bundle: ExtensionBundle, app: AppBundle) {
+    appIdentifier = app.info.bundleIdentifier
     name = bundle.name
     bundleIdentifier = bundle.info.bundleIdentifier
     executable = bundle.executableURL.path
@@ -60,6 +71,7 @@ struct SessionTarget: Sendable {
 
   /// The containing app, launched in the background to handle an intent.
   init(app: AppBundle) {
+    appIdentifier = app.info.bundleIdentifier
     name = app.name
     bundleIdentifier = app.info.bundleIdentifier
     executable = app.executableURL.path
@@ -91,15 +103,9 @@ final class ExtensionSession: Sendable {
 
   /// Starts the extension and performs the handshake.
   /// - Throws: `HostError` (`.extensionFault` when it cannot start or answer).
+  /// Starts `target` (confined by `sandbox`) and performs the handshake.
   static func start(
-    _ bundle: ExtensionBundle, home: AssistantHome, locale: String, deadlines: Deadlines
-  ) async throws -> ExtensionSession {
-    try await start(SessionTarget(bundle), home: home, locale: locale, deadlines: deadlines)
-  }
-
-  /// Starts `target` and performs the handshake.
-  static func start(
-    _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines
+    _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines, sandbox: SandboxPolicy
   ) async throws -> ExtensionSession {
     let identifier = target.bundleIdentifier
     let container = try home.container(for: identifier)
@@ -108,15 +114,13 @@ final class ExtensionSession: Sendable {
       bundleIdentifier: identifier, bundlePath: target.bundlePath, container: container, appGroups: groups,
       locale: locale)
     if target.extensionPoint == appExtensionPoint { environment["INTENTHOST_LAUNCH_REASON"] = "handleInApp" }
-    let specification = LaunchSpecification(
+    var specification = LaunchSpecification(
       name: target.name, executable: target.executable, environment: environment,
       workingDirectory: container.path, logPath: home.logFile(for: identifier).path)
-    let process: SupervisedProcess
-    do {
-      process = try SupervisedProcess(specification)
-    } catch {
-      throw HostError(.extensionFault, "\(target.name) (\(identifier)) could not be started: \(error)")
-    }
+    try home.confine(
+      &specification, name: target.name, bundleIdentifier: identifier, bundlePath: target.bundlePath,
+      kind: target.kind, container: container, appGroups: groups, appIdentifier: target.appIdentifier, policy: sandbox)
+    let process = try startProcess(specification, label: "\(target.name) (\(identifier))")
     let connection = Connection(
       input: process.standardOutput!, output: process.standardInput!,
       options: .init(peerName: target.name))
@@ -159,12 +163,18 @@ final class ExtensionSession: Sendable {
     case .closed, .io:
       connection.close()
       var termination = await process.waitForExit(timeout: .seconds(2))
-      if termination == nil { termination = await process.kill() }
+      let stillRunning = termination == nil
+      if stillRunning { termination = await process.kill() }
       let last = await process.lastStderrLine()
       let detail = last.map { "; its last words on stderr: \($0)" } ?? ""
+      if stillRunning && process.memoryReport?.killed != true {
+        message = "\(label) closed its output during \(what) without answering, kept running, and was killed\(detail)"
+        appendToLog("fault: \(message)")
+        return HostError(.extensionFault, message)
+      }
       switch termination ?? .signalled(SIGKILL) {
       case .signalled(let signal):
-        message = "\(label) crashed with \(signalName(signal)) during \(what)\(detail)"
+        message = "\(label) \(describeKill(signal, process: process)) during \(what)\(detail)"
       case .exited(let code):
         message = "\(label) exited with status \(code) during \(what) without answering\(detail)"
       }
@@ -220,6 +230,61 @@ final class ExtensionSession: Sendable {
     else { return }
     try? fd.writeAll(Array("--- host: \(line)\n".utf8))
     fd.close()
+  }
+}
+
+/// Starts a supervised child, turning a sandbox setup failure into a refusal (exit 77) and any other failure into
+/// an extension fault (exit 70), each naming the child.
+func startProcess(_ specification: LaunchSpecification, label: String) throws -> SupervisedProcess {
+  do {
+    return try SupervisedProcess(specification)
+  } catch let error as SpawnError where error.stage.isSandbox {
+    throw HostError(.refused, "\(label) could not be sandboxed: \(error); it was not run")
+  } catch {
+    throw HostError(.extensionFault, "\(label) could not be started: \(error)")
+  }
+}
+
+/// Why a child died by `signal`, in words: a limit it hit (memory, CPU, file size), a forbidden system call, or a
+/// crash.
+func describeKill(_ signal: Int32, process: SupervisedProcess) -> String {
+  func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+  if let memory = process.memoryReport, memory.killed {
+    let peak = memory.peak.map { "peak \(mib($0)), " } ?? ""
+    return "was killed for using too much memory (\(peak)limit \(mib(memory.limit)), \(memory.mechanism))"
+  }
+  switch signal {
+  case SIGXCPU:
+    let seconds = process.specification.sandbox.map { " (\($0.cpuSeconds) s)" } ?? ""
+    return "was killed for using more than its CPU time\(seconds) (SIGXCPU)"
+  case SIGXFSZ:
+    let size = process.specification.sandbox.map { " of \($0.fileSizeBytes >> 20) MiB" } ?? ""
+    return "was killed for writing beyond its file-size limit\(size) (SIGXFSZ)"
+  case SIGSYS:
+    return "was killed for a forbidden system call (SIGSYS)"
+  default:
+    return "crashed with \(signalName(signal))"
+  }
+}
+
+extension AssistantHome {
+  /// Adds the sandbox of `policy` to a launch: the profile's paths and identity, its limits, its memory ceiling.
+  /// Nothing with `--no-sandbox`.
+  /// - Throws: `HostError(.refused)` when the sandbox is on but cannot be provided.
+  func confine(
+    _ specification: inout LaunchSpecification, name: String, bundleIdentifier: String, bundlePath: String,
+    kind: SandboxPolicy.Kind, container: URL, appGroups: [AppGroupLocation], appIdentifier: String,
+    policy: SandboxPolicy
+  ) throws {
+    guard policy.enabled else { return }
+    let abi = try policy.landlockABI()
+    let profile = try sandboxProfile(
+      name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
+      kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy)
+    prepareDirectories(for: profile, appGroups: appGroups)
+    specification.sandbox = profile.spec(abi: abi)
+    specification.memoryLimit = profile.limits.memory
+    specification.processLimit = profile.limits.threads
   }
 }
 

@@ -60,6 +60,8 @@ public struct IntentDriver: Sendable {
   public var maximumAttempts = 5
   /// Where extensions are kept running between intents; nil starts and shuts down one per intent.
   public var warm: WarmExtensions? = nil
+  /// How extensions and apps are confined.
+  public var sandbox = SandboxPolicy()
 
   public init(home: AssistantHome, conversation: any Conversation) {
     self.home = home
@@ -85,7 +87,8 @@ public struct IntentDriver: Sendable {
     if let kept = await warm?.take(bundle.info.bundleIdentifier) {
       session = kept
     } else {
-      session = try await ExtensionSession.start(bundle, home: home, locale: locale, deadlines: deadlines)
+      session = try await ExtensionSession.start(
+        SessionTarget(bundle, app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox)
     }
     do {
       for parameter in spec?.parameters ?? [] where parameter.supportsResolution {
@@ -138,7 +141,7 @@ public struct IntentDriver: Sendable {
   /// (`application(_:handle:completionHandler:)`); its answer is the intent's response.
   private func handOver(_ intent: Intent, to app: AppBundle, spec: IntentSpec?) async throws -> IntentResponse {
     let session = try await ExtensionSession.start(
-      SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines)
+      SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox)
     do {
       let response = try await session.request(
         HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)")

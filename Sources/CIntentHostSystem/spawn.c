@@ -108,6 +108,15 @@ static int move_high(int fd) {
   return fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
+int ih_sandbox_confine(const ih_sandbox *s, int *stage);
+
+static void child_fail_stage(int report_fd, int stage, int error) {
+  int payload[2] = {stage, error};
+  ssize_t ignored = write(report_fd, payload, sizeof payload);
+  (void)ignored;
+  _exit(125);  // "sandbox setup failed", distinct from 126/127 (exec failed) and the extension's own codes
+}
+
 static void child_main(const ih_spawn_options *o, pid_t parent, int report_fd) {
   sigset_t all;
   sigemptyset(&all);
@@ -119,15 +128,20 @@ static void child_main(const ih_spawn_options *o, pid_t parent, int report_fd) {
     (void)sigaction(sig, &dfl, NULL);
   }
   if (sigprocmask(SIG_SETMASK, &all, NULL) != 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
+  int stage = 0, error = 0;
+  // Order (sandbox-findings.md, gotcha 8): cgroups, limits, session, cwd, identity, death signal, no-new-privs,
+  // Landlock, seccomp, close fds, exec.
+  if (o->sandbox && (error = ih_sandbox_apply(o->sandbox, &stage))) child_fail_stage(report_fd, stage, error);
   if (o->new_session && setsid() < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
-  if (o->parent_death_signal) {
-    if (prctl(PR_SET_PDEATHSIG, o->parent_death_signal) != 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
-    if (getppid() != parent) _exit(127);  // the host is already gone
-  }
   int in = move_high(o->stdin_fd), out = move_high(o->stdout_fd), err = move_high(o->stderr_fd);
   if (in < 0 || out < 0 || err < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
   if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
   if (o->cwd && chdir(o->cwd) != 0) child_fail(report_fd, IH_SPAWN_STAGE_CHDIR);
+  if (o->parent_death_signal) {
+    if (prctl(PR_SET_PDEATHSIG, o->parent_death_signal) != 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
+    if (getppid() != parent) _exit(127);  // the host is already gone
+  }
+  if (o->sandbox && (error = ih_sandbox_confine(o->sandbox, &stage))) child_fail_stage(report_fd, stage, error);
   // Only 0, 1, 2 and the close-on-exec report pipe survive; the report pipe closes at exec.
   if (report_fd > 3) syscall(SYS_close_range, 3, report_fd - 1, 0);
   syscall(SYS_close_range, report_fd + 1, ~0U, 0);

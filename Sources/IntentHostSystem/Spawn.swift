@@ -31,7 +31,15 @@ public func signalName(_ signal: Int32) -> String {
 
 /// Why a spawn failed.
 public struct SpawnError: Error, Sendable, CustomStringConvertible {
-  public enum Stage: Sendable { case fork, setup, chdir, exec }
+  public enum Stage: String, Sendable {
+    case fork, setup, chdir, exec
+    /// Sandbox steps: joining the cgroups, resource limits, dropping to the app's uid, no-new-privileges,
+    /// Landlock, seccomp.
+    case cgroup, limits, identity, noNewPrivileges = "no-new-privileges", landlock, seccomp
+
+    /// Whether the failure was in setting up the sandbox (the child exited 125 before running anything).
+    public var isSandbox: Bool { ![.fork, .setup, .chdir, .exec].contains(self) }
+  }
   public var stage: Stage
   public var error: SystemError
 
@@ -41,9 +49,54 @@ public struct SpawnError: Error, Sendable, CustomStringConvertible {
     case .setup: return "cannot prepare the child process: \(error.reason)"
     case .chdir: return "cannot enter the working directory \(error.subject): \(error.reason)"
     case .exec: return "cannot execute \(error.subject): \(error.reason)"
+    default: return "sandbox setup failed at the \(stage.rawValue) step: \(error.reason)"
     }
   }
 }
+
+/// The confinement `spawn` applies in the child before exec (see docs/SANDBOX.md). Paths that do not exist are
+/// skipped.
+public struct SandboxSpec: Sendable, Equatable {
+  /// The Landlock ABI to use (`landlockABI()`); 0 makes the spawn fail at the landlock step.
+  public var landlockABI: Int32
+  /// Read and execute: the executable and its ELF interpreter.
+  public var executePaths: [String]
+  /// Read only.
+  public var readPaths: [String]
+  /// Read, write, create, remove, rename; never execute.
+  public var writePaths: [String]
+  /// Install the seccomp deny-list (no sockets, new processes, ptrace, io_uring, mounts, ...).
+  public var seccomp: Bool = true
+  /// Run as this uid, gid and supplementary groups (needs root); nil keeps the host's identity.
+  public var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
+  /// `cgroup.procs` files the child writes itself into before anything else.
+  public var cgroupProcs: [String] = []
+  public var cpuSeconds: Int = 0
+  public var openFiles: Int = 0
+  public var dataBytes: Int = 0
+  public var fileSizeBytes: Int = 0
+  public var processes: Int = 0
+  public var umask: Int32 = -1
+
+  public init(landlockABI: Int32, executePaths: [String], readPaths: [String], writePaths: [String]) {
+    self.landlockABI = landlockABI
+    self.executePaths = executePaths
+    self.readPaths = readPaths
+    self.writePaths = writePaths
+  }
+
+  public static func == (a: SandboxSpec, b: SandboxSpec) -> Bool {
+    a.landlockABI == b.landlockABI && a.executePaths == b.executePaths && a.readPaths == b.readPaths
+      && a.writePaths == b.writePaths && a.seccomp == b.seccomp && a.identity?.uid == b.identity?.uid
+      && a.identity?.gid == b.identity?.gid && a.identity?.groups == b.identity?.groups
+      && a.cgroupProcs == b.cgroupProcs && a.cpuSeconds == b.cpuSeconds && a.openFiles == b.openFiles
+      && a.dataBytes == b.dataBytes && a.fileSizeBytes == b.fileSizeBytes && a.processes == b.processes
+      && a.umask == b.umask
+  }
+}
+
+/// The Landlock ABI version this kernel offers; 0 when there is none.
+public func landlockABI() -> Int32 { ih_landlock_abi() }
 
 /// A started child process, known by pid and by pidfd (which has no pid-reuse race).
 public struct SpawnedProcess: Sendable {
@@ -86,6 +139,8 @@ public struct SpawnOptions: Sendable {
   public var newSession: Bool = true
   /// Signal the child receives when the host dies; 0 for none.
   public var parentDeathSignal: Int32 = SIGKILL
+  /// The confinement; nil runs the child unconfined.
+  public var sandbox: SandboxSpec? = nil
 
   public init(
     executable: String, arguments: [String], environment: [String: String], workingDirectory: String? = nil,
@@ -113,17 +168,28 @@ public func spawn(_ options: SpawnOptions) throws(SpawnError) -> SpawnedProcess 
     withCStringArray(envp) { cEnvp in
       options.executable.withCString { cPath in
         withOptionalCString(options.workingDirectory) { cCwd in
-          var o = ih_spawn_options(
-            path: cPath, argv: cArgv, envp: cEnvp, cwd: cCwd,
-            stdin_fd: options.standardInput.rawValue, stdout_fd: options.standardOutput.rawValue,
-            stderr_fd: options.standardError.rawValue, new_session: options.newSession ? 1 : 0,
-            parent_death_signal: options.parentDeathSignal)
-          return ih_spawn(&o, &pid, &pidfd, &stage)
+          withSandbox(options.sandbox) { sandbox in
+            var o = ih_spawn_options(
+              path: cPath, argv: cArgv, envp: cEnvp, cwd: cCwd,
+              stdin_fd: options.standardInput.rawValue, stdout_fd: options.standardOutput.rawValue,
+              stderr_fd: options.standardError.rawValue, new_session: options.newSession ? 1 : 0,
+              parent_death_signal: options.parentDeathSignal, sandbox: sandbox)
+            return ih_spawn(&o, &pid, &pidfd, &stage)
+          }
         }
       }
     }
   }
   if code != 0 {
+    let sandboxStages: [Int32: SpawnError.Stage] = [
+      Int32(IH_SPAWN_STAGE_CGROUP.rawValue): .cgroup, Int32(IH_SPAWN_STAGE_LIMITS.rawValue): .limits,
+      Int32(IH_SPAWN_STAGE_IDENTITY.rawValue): .identity,
+      Int32(IH_SPAWN_STAGE_NO_NEW_PRIVS.rawValue): .noNewPrivileges,
+      Int32(IH_SPAWN_STAGE_LANDLOCK.rawValue): .landlock, Int32(IH_SPAWN_STAGE_SECCOMP.rawValue): .seccomp,
+    ]
+    if let sandboxStage = sandboxStages[stage] {
+      throw SpawnError(stage: sandboxStage, error: SystemError(code: code, operation: sandboxStage.rawValue))
+    }
     switch stage {
     case Int32(IH_SPAWN_STAGE_EXEC.rawValue):
       throw SpawnError(stage: .exec, error: SystemError(code: code, operation: "execve", subject: options.executable))
@@ -137,6 +203,34 @@ public func spawn(_ options: SpawnOptions) throws(SpawnError) -> SpawnedProcess 
     }
   }
   return SpawnedProcess(pid: pid, pidfd: FileDescriptor(rawValue: pidfd))
+}
+
+/// Calls `body` with an `ih_sandbox` for `spec` (or nil), valid for the call.
+private func withSandbox<R>(_ spec: SandboxSpec?, _ body: (UnsafePointer<ih_sandbox>?) -> R) -> R {
+  guard let spec else { return body(nil) }
+  return withCStringArray(spec.executePaths) { exec in
+    withCStringArray(spec.readPaths) { read in
+      withCStringArray(spec.writePaths) { write in
+        withCStringArray(spec.cgroupProcs) { cgroups in
+          let groups = spec.identity?.groups ?? []
+          return groups.withUnsafeBufferPointer { groupPointer in
+            // The arrays hold char* (mutable); ih_sandbox wants const char *const *.
+            func constant(_ p: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> UnsafePointer<UnsafePointer<CChar>?> {
+              UnsafeRawPointer(p).assumingMemoryBound(to: UnsafePointer<CChar>?.self)
+            }
+            var sandbox = ih_sandbox(
+              landlock_abi: spec.landlockABI, exec_paths: constant(exec), read_paths: constant(read),
+              write_paths: constant(write), seccomp: spec.seccomp ? 1 : 0, set_identity: spec.identity == nil ? 0 : 1,
+              uid: spec.identity?.uid ?? 0, gid: spec.identity?.gid ?? 0, groups: groupPointer.baseAddress,
+              group_count: Int32(groups.count), cgroup_procs: constant(cgroups), cpu_seconds: Int64(spec.cpuSeconds),
+              open_files: Int64(spec.openFiles), data_bytes: Int64(spec.dataBytes),
+              file_size_bytes: Int64(spec.fileSizeBytes), processes: Int64(spec.processes), umask_value: spec.umask)
+            return body(&sandbox)
+          }
+        }
+      }
+    }
+  }
 }
 
 private func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {

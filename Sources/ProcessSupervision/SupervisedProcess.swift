@@ -25,6 +25,13 @@ public struct LaunchSpecification: Sendable {
   public var logLimit: Int = 1 << 20
   /// How the child's stdio is connected.
   public var stdio: Stdio = .protocolPipes
+  /// The confinement applied before exec; nil runs the child unconfined.
+  public var sandbox: SandboxSpec? = nil
+  /// The memory ceiling in bytes (a cgroup where one can be made, else a footprint watchdog every 10 ms); nil for
+  /// none. Only applied with a sandbox.
+  public var memoryLimit: Int? = nil
+  /// The cgroup's process and thread cap.
+  public var processLimit: Int = 64
 
   public enum Stdio: Sendable {
     /// stdin and stdout are pipes to the host (the protocol); stderr goes to the log.
@@ -67,11 +74,27 @@ public final class SupervisedProcess: Sendable {
     var stderrBytes = 0
     var openStreams = 1
     var stderrWaiters: [CheckedContinuation<Void, Never>] = []
+    var peakFootprint = 0
+    var killedForMemory = false
+  }
+
+  /// How the child stood against its memory ceiling.
+  public struct MemoryReport: Sendable, Equatable {
+    public var limit: Int
+    /// The most it used, when known (the cgroup's peak, or the largest footprint the watchdog saw).
+    public var peak: Int?
+    /// Whether it was killed for going over (the kernel's OOM kill in its cgroup, or the watchdog).
+    public var killed: Bool
+    /// "cgroup v1", "cgroup v2" or "footprint watchdog".
+    public var mechanism: String
   }
 
   private let state: Mutex<State>
   private let queue: DispatchQueue
   private let log: FileDescriptor?
+  private let controlGroup: ControlGroup?
+  /// Set when memory is watched from here rather than by a cgroup.
+  private let watchdogLimit: Int?
 
   public var name: String { specification.name }
   public var pid: pid_t { process.pid }
@@ -106,15 +129,28 @@ public final class SupervisedProcess: Sendable {
       childOut = outPipe.write
       relayedOut = outPipe.read
     }
-    let options = SpawnOptions(
+    var options = SpawnOptions(
       executable: specification.executable,
       arguments: [specification.name] + specification.arguments,
       environment: specification.environment, workingDirectory: specification.workingDirectory,
       standardInput: childIn, standardOutput: childOut, standardError: stderrPipe.write)
+    var controlGroup: ControlGroup? = nil
+    var watchdogLimit: Int? = nil
+    if var sandbox = specification.sandbox {
+      if let limit = specification.memoryLimit {
+        controlGroup = ControlGroup.create(
+          name: specification.name, memoryLimit: limit, processLimit: specification.processLimit)
+        if let controlGroup { sandbox.cgroupProcs = controlGroup.procsFiles } else { watchdogLimit = limit }
+      }
+      options.sandbox = sandbox
+    }
+    self.controlGroup = controlGroup
+    self.watchdogLimit = watchdogLimit
     let spawned: SpawnedProcess
     do {
       spawned = try ProcessRegistry.shared.spawn(options)
     } catch {
+      controlGroup?.remove()
       for fd in [childIn, childOut, stderrPipe.read, stderrPipe.write] { fd.close() }
       parentIn?.close()
       parentOut?.close()
@@ -152,7 +188,9 @@ public final class SupervisedProcess: Sendable {
       var buffer = [UInt8](repeating: 0, count: 65536)
       while !open.isEmpty || !exited {
         let fds = open.map(\.fd) + (exited ? [] : [pidfd])
-        let ready = (try? pollReadable(fds, timeoutMilliseconds: 50)) ?? Array(repeating: false, count: fds.count)
+        let interval: Int32 = watchdogLimit != nil && !exited ? 10 : 50
+        let ready = (try? pollReadable(fds, timeoutMilliseconds: interval)) ?? Array(repeating: false, count: fds.count)
+        if !exited, let limit = watchdogLimit { watchMemory(limit: limit) }
         if !exited && ready.last == true {
           exited = childExited()
           drainDeadline = 40  // 2 s for grandchildren holding the pipes to be swept
@@ -180,6 +218,34 @@ public final class SupervisedProcess: Sendable {
     }
   }
 
+  /// The footprint watchdog (no cgroup): kills the child once it uses more than `limit`.
+  private func watchMemory(limit: Int) {
+    guard let footprint = memoryFootprint(of: process.pid) else { return }
+    let over = state.withLock { state -> Bool in
+      state.peakFootprint = max(state.peakFootprint, footprint)
+      if footprint > limit && !state.killedForMemory {
+        state.killedForMemory = true
+        return true
+      }
+      return false
+    }
+    if over { process.send(SIGKILL) }
+  }
+
+  /// The child's memory against its ceiling; nil when it had none. Complete once the child has exited.
+  public var memoryReport: MemoryReport? {
+    guard let limit = specification.sandbox != nil ? specification.memoryLimit : nil else { return nil }
+    if let controlGroup {
+      let (peak, killed) = state.withLock { ($0.peakFootprint, $0.killedForMemory) }
+      return MemoryReport(
+        limit: limit, peak: peak > 0 ? peak : controlGroup.peakMemory(), killed: killed || controlGroup.oomKills() > 0,
+        mechanism: "cgroup v\(controlGroup.version)")
+    }
+    return state.withLock {
+      MemoryReport(limit: limit, peak: $0.peakFootprint, killed: $0.killedForMemory, mechanism: "footprint watchdog")
+    }
+  }
+
   private func streamClosed() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       state.openStreams -= 1
@@ -201,12 +267,12 @@ public final class SupervisedProcess: Sendable {
       if state.stderrTail.count > 4096 { state.stderrTail.removeFirst(state.stderrTail.count - 4096) }
       return before
     }
-    if let log, alreadyLogged < specification.logLimit {
-      let room = specification.logLimit - alreadyLogged
-      try? log.writeAll(Array(chunk.prefix(room)))
-      if count > room {
-        try? log.writeAll(Array("\n[stderr beyond \(specification.logLimit) bytes not logged]\n".utf8))
-      }
+    guard let log else { return }
+    let limit = specification.logLimit
+    if alreadyLogged < limit { try? log.writeAll(Array(chunk.prefix(limit - alreadyLogged))) }
+    // The byte that first goes past the limit, in whichever chunk it comes, gets the marker.
+    if alreadyLogged <= limit && alreadyLogged + count > limit {
+      try? log.writeAll(Array("\n[stderr beyond \(limit) bytes not logged]\n".utf8))
     }
   }
 
@@ -219,6 +285,16 @@ public final class SupervisedProcess: Sendable {
       termination = .exited(-1)
     }
     guard let termination else { return false }
+    if let controlGroup {
+      // Read the counters before the group goes away.
+      let peak = controlGroup.peakMemory() ?? 0
+      let killed = controlGroup.oomKills() > 0
+      state.withLock { state in
+        state.peakFootprint = peak
+        state.killedForMemory = killed
+      }
+      controlGroup.remove()
+    }
     let waiters = state.withLock { state in
       state.termination = termination
       defer { state.exitWaiters.removeAll() }

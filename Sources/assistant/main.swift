@@ -14,6 +14,8 @@ let help = """
                                                            Apple's rules (exit 65 on an error; --json)
          assistant [OPTIONS] install BUNDLE.app...         install (or update) app bundles that validate
          assistant [OPTIONS] uninstall APP|BUNDLE-ID       remove an app (its data is kept)
+         assistant [OPTIONS] sandbox-profile APP|EXTENSION what an app or extension may read, write and run,
+                                                           its limits and deadlines
          assistant [OPTIONS] defaults VERB GROUP ...       read, write, delete, watch or recover app-group data
                                                            (`assistant defaults --help`)
 
@@ -27,6 +29,9 @@ let help = """
     --deadline PHASE=SECS   deadline for handshake, resolve, confirm, handle or shutdown (or all);
                             defaults 5, 5, 5, 10, 2
     --locale LOCALE         the user's locale (default en_US)
+    --memory-limit MIB      memory ceiling of each extension (default 30)
+    --cpu-limit SECONDS     CPU time of each extension process (default 10)
+    --no-sandbox            run extensions and apps unconfined (unsafe; warns on every run)
     -h, --help              this help;  --version  the version
 
   exit status:
@@ -43,6 +48,7 @@ struct Options {
   var answers: [String] = []
   var deadlines = Deadlines()
   var locale = "en_US"
+  var sandbox = SandboxPolicy()
   var rest: [String] = []
 }
 
@@ -69,6 +75,19 @@ func parseOptions(_ arguments: [String]) throws -> Options {
     case "--answer": options.answers.append(try value(argument))
     case "--deadline": try options.deadlines.set(try value(argument))
     case "--locale": options.locale = try value(argument)
+    case "--no-sandbox": options.sandbox.enabled = false
+    case "--cpu-limit":
+      let text = try value(argument)
+      guard let seconds = Int(text), seconds > 0 else {
+        throw HostError(.usage, "--cpu-limit needs a whole number of seconds, not \"\(text)\"")
+      }
+      options.sandbox.setExtensionCPU(seconds: seconds)
+    case "--memory-limit":
+      let text = try value(argument)
+      guard let megabytes = Int(text), megabytes > 0 else {
+        throw HostError(.usage, "--memory-limit needs a number of MiB, not \"\(text)\"")
+      }
+      options.sandbox.setExtensionMemory(megabytes: megabytes)
     case "-h", "--help":
       print(help)
       exit(0)
@@ -108,6 +127,12 @@ func main() async -> Int32 {
     var driver = IntentDriver(home: home, conversation: conversation)
     driver.deadlines = options.deadlines
     driver.locale = options.locale
+    driver.sandbox = options.sandbox
+    if !options.sandbox.enabled && ["run", "open", "ask", "sandbox-profile"].contains(command) || !options.sandbox.enabled
+      && !["list", "install", "uninstall", "validate", "defaults"].contains(command)
+    {
+      try? FileDescriptor.standardError.writeAll(Array((SandboxPolicy.warning + "\n").utf8))
+    }
     let arguments = Array(options.rest.dropFirst())
 
     switch command {
@@ -144,7 +169,14 @@ func main() async -> Int32 {
       var appArguments = Array(arguments.dropFirst())
       if appArguments.first == "--" { appArguments.removeFirst() }
       let app = try Router(apps: try home.installedApps()).app(named: name)
-      return try await AppLauncher(home: home).open(app, arguments: appArguments)
+      var launcher = AppLauncher(home: home)
+      launcher.locale = options.locale
+      launcher.sandbox = options.sandbox
+      return try await launcher.open(app, arguments: appArguments)
+    case "sandbox-profile":
+      guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant sandbox-profile APP|EXTENSION") }
+      print(try sandboxProfiles(arguments[0], home: home, policy: options.sandbox, deadlines: options.deadlines))
+      return 0
     case "install":
       guard !arguments.isEmpty else { throw HostError(.usage, "usage: assistant install BUNDLE.app...") }
       for path in arguments {
@@ -180,6 +212,27 @@ func main() async -> Int32 {
     try? FileDescriptor.standardError.writeAll(Array("assistant: \(error)\n".utf8))
     return ExitStatus.extensionFault.rawValue
   }
+}
+
+/// `assistant sandbox-profile NAME`: the profiles of an app and its extensions, or of one extension.
+func sandboxProfiles(_ name: String, home: AssistantHome, policy: SandboxPolicy, deadlines: Deadlines) throws -> String {
+  let apps = try home.installedApps()
+  var enabled = policy
+  enabled.enabled = true
+  let mechanism = SandboxReport.memoryMechanism()
+  if let app = apps.first(where: { $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } || $0.info.bundleIdentifier == name }) {
+    var text = [try home.profile(of: app, extensionNamed: nil, policy: enabled).description(deadlines: nil, memoryMechanism: mechanism)]
+    for ext in app.extensions {
+      text.append(try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(deadlines: deadlines, memoryMechanism: mechanism))
+    }
+    return text.joined(separator: "\n\n") + (policy.enabled ? "" : "\n(--no-sandbox is set: none of this applies on this run)")
+  }
+  for app in apps {
+    if let ext = app.extensions.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame || $0.info.bundleIdentifier == name }) {
+      return try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(deadlines: deadlines, memoryMechanism: mechanism)
+    }
+  }
+  throw HostError(.noMatch, "no installed app or extension is called \"\(name)\"; `assistant list` shows them")
 }
 
 /// `assistant validate [--setting NAME=VALUE] PATH...`.

@@ -62,14 +62,26 @@ struct FaultEndToEndTests {
     #expect(result.stderr.contains("did not answer the handshake within 0.3 s"), "\(result)")
   }
 
+  /// Unconfined (the sandbox forbids the fork itself), a grandchild left in the extension's process group is swept.
   @Test func noChildOutlivesTheHost() throws {
-    let (result, host) = try run("LeaveChild")
+    let (result, host) = try run("LeaveChild", ["--no-sandbox"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     let pidText = try String(
       contentsOfFile: host.home + "/Containers/com.example.fixture.LeaveChild/grandchild.pid", encoding: .utf8)
     let pid = try #require(Int32(pidText))
+    #expect(pid > 0, "the fixture could not fork, so this test shows nothing")
     #expect(!isAlive(pid), "the extension's child \(pid) outlived the host")
+  }
+
+  /// Sandboxed, the same extension cannot start a child at all.
+  @Test func aSandboxedExtensionCannotFork() throws {
+    let (result, host) = try run("LeaveChild")
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    let pidText = try String(
+      contentsOfFile: host.home + "/Containers/com.example.fixture.LeaveChild/grandchild.pid", encoding: .utf8)
+    #expect(pidText == "-1", "fork returned \(pidText)")
   }
 
   @Test func interruptStopsTheExtension() throws {

@@ -12,11 +12,13 @@ struct HostFixture {
     directory = try TemporaryDirectory("intenthost-e2e")
   }
 
-  func assistant(_ arguments: [String], input: String? = nil, onStart: (@Sendable (pid_t) -> Void)? = nil) throws
-    -> CommandResult
-  {
+  func assistant(
+    _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+    onStart: (@Sendable (pid_t) -> Void)? = nil
+  ) throws -> CommandResult {
     var environment = ProcessInfo.processInfo.environment
     environment["ASSISTANT_APP_GROUPS"] = groups
+    environment.merge(extra) { _, new in new }
     return try runCommand(
       PackagePaths.executable("assistant"), ["--home", home] + arguments, environment: environment, input: input,
       onStart: onStart)

@@ -19,14 +19,16 @@ public enum TestBundles {
   /// A `Fixture.app` (com.example.fixture) whose Intents extension `<extensionName>.appex` runs the FaultyExtension
   /// binary in the mode named `extensionName`, and supports `PingIntent` (one String parameter `value`).
   /// `appMode` is written to `Fixture.app/app-mode` and chooses what the app does when launched for handleInApp.
-  public static func fixture(extensionName: String, appMode: String? = nil, in directory: URL) throws -> URL {
+  public static func fixture(
+    extensionName: String, appMode: String? = nil, binary: String = "FaultyExtension", in directory: URL
+  ) throws -> URL {
     let app = directory.appendingPathComponent("Fixture.app")
     let fm = FileManager.default
     try? fm.removeItem(at: app)
     let appex = app.appendingPathComponent("PlugIns/\(extensionName).appex")
     try fm.createDirectory(at: appex, withIntermediateDirectories: true)
-    let binary = PackagePaths.executable("FaultyExtension")
-    try fm.copyItem(atPath: binary, toPath: app.appendingPathComponent("fixture").path)
+    try fm.copyItem(atPath: PackagePaths.executable("FaultyExtension"), toPath: app.appendingPathComponent("fixture").path)
+    let binary = PackagePaths.executable(binary)
     if let appMode { try appMode.write(to: app.appendingPathComponent("app-mode"), atomically: true, encoding: .utf8) }
     try fm.createSymbolicLink(atPath: appex.appendingPathComponent("FaultyExtension").path, withDestinationPath: binary)
     try writePlist(

@@ -4,6 +4,29 @@
 
 #include <sys/types.h>
 
+/// The confinement applied in the child between fork and exec, in this order: join cgroups, resource limits,
+/// umask, identity (groups, gid, uid), parent-death signal, no-new-privileges, Landlock, seccomp, close fds >= 3.
+/// Every pointer must stay valid for the duration of `ih_spawn`. See docs/SANDBOX.md.
+typedef struct {
+  int landlock_abi;                // the ABI to use (from ih_landlock_abi()); 0 = no Landlock (refused by the host)
+  const char *const *exec_paths;   // read + execute (the executable, the ELF interpreter); NULL-terminated
+  const char *const *read_paths;   // read only (bundle, libraries, zoneinfo, /proc); NULL-terminated
+  const char *const *write_paths;  // read, write, create, remove, rename; never execute; NULL-terminated
+  int seccomp;                     // non-zero: install the deny-list filter (no sockets, processes, ptrace, ...)
+  int set_identity;                // non-zero: setgroups(groups), setresgid(gid), setresuid(uid)
+  uid_t uid;
+  gid_t gid;
+  const gid_t *groups;
+  int group_count;
+  const char *const *cgroup_procs; // cgroup.procs files the child writes itself into first; NULL-terminated
+  long long cpu_seconds;           // RLIMIT_CPU soft (hard = soft + 1); 0 = unchanged
+  long long open_files;            // RLIMIT_NOFILE; 0 = unchanged
+  long long data_bytes;            // RLIMIT_DATA; 0 = unchanged
+  long long file_size_bytes;       // RLIMIT_FSIZE; 0 = unchanged
+  long long processes;             // RLIMIT_NPROC; 0 = unchanged
+  int umask_value;                 // -1 = unchanged
+} ih_sandbox;
+
 /// What a new child process gets. Every pointer must stay valid for the duration of `ih_spawn`.
 typedef struct {
   const char *path;          // absolute path of the executable
@@ -15,6 +38,7 @@ typedef struct {
   int stderr_fd;             // becomes the child's fd 2
   int new_session;           // non-zero: setsid(), so the child leads its own process group
   int parent_death_signal;   // non-zero: PR_SET_PDEATHSIG, armed from a thread that never exits
+  const ih_sandbox *sandbox; // NULL: no confinement
 } ih_spawn_options;
 
 /// Where a spawn failed, for error messages.
@@ -24,7 +48,20 @@ typedef enum {
   IH_SPAWN_STAGE_SETUP = 2,
   IH_SPAWN_STAGE_CHDIR = 3,
   IH_SPAWN_STAGE_EXEC = 4,
+  IH_SPAWN_STAGE_CGROUP = 5,
+  IH_SPAWN_STAGE_LIMITS = 6,
+  IH_SPAWN_STAGE_IDENTITY = 7,
+  IH_SPAWN_STAGE_NO_NEW_PRIVS = 8,
+  IH_SPAWN_STAGE_LANDLOCK = 9,
+  IH_SPAWN_STAGE_SECCOMP = 10,
 } ih_spawn_stage;
+
+/// The Landlock ABI version the kernel offers, or 0 when it has none (not Linux, too old, or disabled).
+int ih_landlock_abi(void);
+
+/// Applies `sandbox` to the calling process (the child side of ih_spawn; async-signal-safe, no allocation).
+/// Returns 0, or an errno value and sets `*stage`.
+int ih_sandbox_apply(const ih_sandbox *sandbox, int *stage);
 
 /// Starts a child with only fds 0, 1 and 2, default signal dispositions and an empty signal mask.
 /// Returns 0 and fills `pid_out` and `pidfd_out` (a close-on-exec pidfd), or an errno value and sets `stage_out`.

@@ -1,0 +1,346 @@
+import ProcessSupervision
+import ExtensionProtocol
+import AppGroupStore
+import BundleManifest
+import Foundation
+import IntentHostSystem
+
+/// How the host confines what it launches. The defaults are documented in docs/SANDBOX.md.
+public struct SandboxPolicy: Sendable {
+  /// The kinds of process, each with its own limits.
+  public enum Kind: String, Sendable, CaseIterable {
+    case intentsExtension = "Intents extension"
+    case intentsUIExtension = "Intents UI extension"
+    case app = "app"
+  }
+
+  /// The limits of one kind.
+  public struct Limits: Sendable, Equatable {
+    /// Memory footprint ceiling in bytes (cgroup, else watchdog); Apple's reported figure for Intents extensions is
+    /// about 30 MB.
+    public var memory: Int
+    /// CPU seconds (RLIMIT_CPU soft; SIGKILL one second later).
+    public var cpuSeconds: Int
+    public var openFiles: Int = 64
+    /// Processes and threads (cgroup pids.max).
+    public var threads: Int = 64
+    public var fileSize: Int = 64 << 20
+    /// RLIMIT_DATA, a backstop behind the memory ceiling.
+    public var data: Int = 256 << 20
+  }
+
+  /// False with `--no-sandbox`: children run unconfined (a warning is printed on every run).
+  public var enabled: Bool
+  public var limits: [Kind: Limits]
+
+  public init(enabled: Bool = true) {
+    self.enabled = enabled
+    limits = [
+      .intentsExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
+      .intentsUIExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
+      .app: Limits(memory: 256 << 20, cpuSeconds: 60, openFiles: 256, threads: 256, data: 1 << 30),
+    ]
+  }
+
+  /// Sets the memory ceiling of every extension kind (`--memory-limit MIB`).
+  public mutating func setExtensionMemory(megabytes: Int) {
+    limits[.intentsExtension]?.memory = megabytes << 20
+    limits[.intentsUIExtension]?.memory = megabytes << 20
+  }
+
+  /// Sets the CPU time of every extension kind (`--cpu-limit SECONDS`).
+  public mutating func setExtensionCPU(seconds: Int) {
+    limits[.intentsExtension]?.cpuSeconds = seconds
+    limits[.intentsUIExtension]?.cpuSeconds = seconds
+  }
+
+  /// The Landlock ABI to use.
+  /// - Throws: `HostError(.refused)` when the sandbox is on but the kernel cannot provide it.
+  public func landlockABI() throws -> Int32 {
+    #if os(Linux)
+      // INTENTHOST_TEST_NO_LANDLOCK=1 makes this host act as on a kernel without Landlock (for the test of the
+      // refusal; it can only make the host refuse more).
+      let simulatedAbsence = ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_LANDLOCK"] == "1"
+      let abi = simulatedAbsence ? 0 : IntentHostSystem.landlockABI()
+      if abi > 0 { return abi }
+      throw HostError(
+        .refused,
+        "this kernel has no Landlock (needed to sandbox extensions; Linux 5.13 or later with landlock in the lsm= "
+          + "boot list); refusing to run extensions unconfined. Pass --no-sandbox to run them anyway, unsafely")
+    #else
+      throw HostError(
+        .refused, "sandboxing needs Linux (Landlock and seccomp); pass --no-sandbox to run extensions unconfined")
+    #endif
+  }
+
+  /// The line `--no-sandbox` prints on every run.
+  public static let warning =
+    "assistant: warning: --no-sandbox: extensions and apps run unconfined, with the host's user and no limits"
+}
+
+/// What one launch may do: the files it may read, write and execute, its identity and its limits. Printed by
+/// `assistant sandbox-profile`, and turned into the `SandboxSpec` the spawner applies.
+public struct SandboxProfile: Sendable {
+  public var kind: SandboxPolicy.Kind
+  public var name: String
+  public var bundleIdentifier: String
+  public var executePaths: [String]
+  public var readPaths: [String]
+  public var writePaths: [String]
+  /// uid, gid and supplementary gids (one per app group) when the host runs as root; nil otherwise.
+  public var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
+  public var limits: SandboxPolicy.Limits
+
+  public func spec(abi: Int32) -> SandboxSpec {
+    var spec = SandboxSpec(landlockABI: abi, executePaths: executePaths, readPaths: readPaths, writePaths: writePaths)
+    spec.identity = identity
+    spec.cpuSeconds = limits.cpuSeconds
+    spec.openFiles = limits.openFiles
+    spec.dataBytes = limits.data
+    spec.fileSizeBytes = limits.fileSize
+    spec.umask = 0o007
+    return spec
+  }
+
+  /// The profile as `assistant sandbox-profile` prints it.
+  public func description(deadlines: Deadlines?, memoryMechanism: String) -> String {
+    func mib(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
+    var lines = ["\(name) (\(bundleIdentifier)): \(kind.rawValue)"]
+    lines.append("  execute:")
+    lines += executePaths.map { "    \($0)" }
+    lines.append("  read:")
+    lines += readPaths.map { "    \($0)" }
+    lines.append("  read and write (no execute):")
+    lines += writePaths.map { "    \($0)" }
+    lines.append("  everything else: denied (Landlock), including the host's home, other containers and $HOME")
+    lines.append("  network: denied (no sockets; TCP bind and connect refused by Landlock)")
+    lines.append("  processes: none (no fork, exec of other programs, ptrace, io_uring; signals only inside)")
+    if let identity {
+      lines.append("  runs as: uid \(identity.uid), gid \(identity.gid), groups \(identity.groups.map(String.init).joined(separator: ", "))")
+    } else {
+      lines.append("  runs as: the host's user (the host is not root; see docs/SANDBOX.md for what that allows)")
+    }
+    lines.append("  limits:")
+    lines.append("    memory: \(mib(limits.memory)) footprint (\(memoryMechanism)); killed beyond it")
+    lines.append("    CPU time: \(limits.cpuSeconds) s (SIGXCPU, then SIGKILL a second later)")
+    lines.append("    threads and processes: \(limits.threads); open files: \(limits.openFiles)")
+    lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
+    if let deadlines {
+      let phases = Phase.allCases.map { "\($0.rawValue) \(deadlines[$0].shortDescription)" }
+      lines.append("  deadlines: " + phases.joined(separator: ", "))
+    }
+    lines.append("  environment: HOME, TMPDIR, PATH, LANG, SWIFT_BACKTRACE and the INTENTHOST_* variables only")
+    lines.append("  file descriptors: 0, 1, 2 only")
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension AssistantHome {
+  /// The profile for launching `target` with `policy`: its own bundle (read), its executable and ELF interpreter
+  /// (execute), the libraries it links, `/usr/share/zoneinfo` and `/proc` (read), its container and each app group
+  /// its entitlements list (read and write).
+  func sandboxProfile(
+    name: String, bundleIdentifier: String, bundlePath: String, executable: String, kind: SandboxPolicy.Kind,
+    container: URL, appGroups: [AppGroupLocation], appIdentifier: String, policy: SandboxPolicy
+  ) throws -> SandboxProfile {
+    let elf = ELFInfo.read(executable)
+    var read = [bundlePath]
+    for directory in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+      "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64"]
+    where FileManager.default.fileExists(atPath: directory) {
+      read.append(directory)
+    }
+    let origin = (executable as NSString).deletingLastPathComponent
+    for path in elf?.runPaths ?? [] {
+      let resolved = path.replacingOccurrences(of: "$ORIGIN", with: origin).replacingOccurrences(of: "${ORIGIN}", with: origin)
+      if !read.contains(resolved) && !resolved.hasPrefix(bundlePath) { read.append(resolved) }
+    }
+    read += ["/usr/share/zoneinfo", "/proc"]
+    var execute = [executable]
+    if let interpreter = elf?.interpreter { execute.append(interpreter) }
+    let writable = [container.path] + appGroups.map(\.path)
+    var identity: (uid_t, gid_t, [gid_t])? = nil
+    if geteuid() == 0 {
+      let ids = try identities(app: appIdentifier, groups: appGroups.map(\.identifier))
+      identity = (ids.uid, ids.uid, ids.groups)
+    }
+    return SandboxProfile(
+      kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
+      writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
+      limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!)
+  }
+
+  /// Gets the container and app-group folders ready for `profile`'s identity: the container owned by the app's uid,
+  /// each group folder owned by root and the group's gid (mode 2770), and the folders above them searchable, so a
+  /// process running as the app's uid can reach them. Only as root; cheap when nothing needs changing.
+  func prepareDirectories(for profile: SandboxProfile, appGroups: [AppGroupLocation]) {
+    guard let identity = profile.identity, geteuid() == 0 else { return }
+    let container = profile.writePaths[0]
+    ensureOwner(container, uid: identity.uid, gid: identity.gid, mode: 0o700)
+    for (group, gid) in zip(appGroups, identity.groups) {
+      ensureOwner(group.path, uid: 0, gid: gid, mode: 0o2770)
+    }
+    for path in [container] + appGroups.map(\.path) + [(profile.readPaths.first ?? "")] where !path.isEmpty {
+      makeSearchable(ancestorsOf: path)
+    }
+  }
+
+  private func ensureOwner(_ path: String, uid: uid_t, gid: gid_t, mode: mode_t) {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_uid != uid || info.st_gid != gid || info.st_mode & 0o7777 != mode else { return }
+    // Files made before (by the host, or unsandboxed runs) get the new owner too.
+    if let walker = FileManager.default.enumerator(atPath: path) {
+      while let relative = walker.nextObject() as? String {
+        let full = path + "/" + relative
+        _ = lchown(full, uid, gid)
+        var child = stat()
+        if lstat(full, &child) == 0 && (child.st_mode & S_IFMT) != S_IFLNK {
+          let isDirectory = (child.st_mode & S_IFMT) == S_IFDIR
+          let groupRW: mode_t = mode & 0o070 != 0 ? (isDirectory ? 0o2770 : 0o660) : (isDirectory ? 0o700 : 0o600)
+          _ = chmod(full, (child.st_mode & 0o700) | groupRW)
+        }
+      }
+    }
+    _ = chown(path, uid, gid)
+    _ = chmod(path, mode)
+  }
+
+  private func makeSearchable(ancestorsOf path: String) {
+    var current = (path as NSString).deletingLastPathComponent
+    while current.count > 1 {
+      var info = stat()
+      if stat(current, &info) == 0 && info.st_mode & 0o001 == 0 {
+        _ = chmod(current, (info.st_mode & 0o7777) | 0o001)
+      }
+      current = (current as NSString).deletingLastPathComponent
+    }
+  }
+
+  /// The uid of an app and the gids of app groups, allocated once and kept in `State/identities.json`.
+  func identities(app: String, groups: [String]) throws -> (uid: uid_t, groups: [gid_t]) {
+    let document = Document<IdentityTable>(path: state.appendingPathComponent("identities.json").path)
+    do {
+      return try document.update { table in
+        let uid = table.id(for: app, in: \.apps, base: IdentityTable.firstUID)
+        return (uid, groups.map { table.id(for: $0, in: \.groups, base: IdentityTable.firstGID) })
+      }
+    } catch {
+      throw HostError(.refused, "cannot allocate the users the sandbox runs apps as: \(error)")
+    }
+  }
+}
+
+/// Which uid each app runs as, and which gid each app group has (host state, `State/identities.json`).
+struct IdentityTable: DocumentContent {
+  static let schemaVersion = 1
+  /// Far above ordinary system and login ids.
+  static let firstUID: UInt32 = 200_000
+  static let firstGID: UInt32 = 300_000
+  var apps: [String: UInt32] = [:]
+  var groups: [String: UInt32] = [:]
+
+  init() {}
+
+  mutating func id(for name: String, in table: WritableKeyPath<IdentityTable, [String: UInt32]>, base: UInt32) -> UInt32 {
+    if let id = self[keyPath: table][name] { return id }
+    let id = base + UInt32(self[keyPath: table].count)
+    self[keyPath: table][name] = id
+    return id
+  }
+}
+
+/// The bits of an ELF executable the sandbox needs: its interpreter (ld.so, which the kernel opens with execute
+/// permission) and its RUNPATH/RPATH (where its shared libraries are).
+struct ELFInfo {
+  var interpreter: String?
+  var runPaths: [String]
+
+  static func read(_ path: String) -> ELFInfo? {
+    guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+    defer { fd.close() }
+    var header = [UInt8](repeating: 0, count: 64)
+    guard pread(fd.rawValue, &header, 64, 0) == 64, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2,
+      header[5] == 1
+    else { return nil }  // ELF64 little-endian only
+    func u16(_ b: [UInt8], _ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 }
+    func u64(_ b: [UInt8], _ o: Int) -> Int { (0..<8).reduce(0) { $0 | Int(b[o + $1]) << (8 * $1) } }
+    let phoff = u64(header, 32)
+    let phentsize = u16(header, 54)
+    let phnum = u16(header, 56)
+    guard phentsize >= 56, phnum < 256 else { return nil }
+    var table = [UInt8](repeating: 0, count: phentsize * phnum)
+    guard pread(fd.rawValue, &table, table.count, off_t(phoff)) == table.count else { return nil }
+    var info = ELFInfo(interpreter: nil, runPaths: [])
+    var loads: [(vaddr: Int, offset: Int, size: Int)] = []
+    var dynamic: (offset: Int, size: Int)? = nil
+    for index in 0..<phnum {
+      let o = index * phentsize
+      let type = Int(table[o]) | Int(table[o + 1]) << 8 | Int(table[o + 2]) << 16 | Int(table[o + 3]) << 24
+      let offset = u64(table, o + 8)
+      let vaddr = u64(table, o + 16)
+      let fileSize = u64(table, o + 32)
+      switch type {
+      case 1: loads.append((vaddr, offset, fileSize))
+      case 2: dynamic = (offset, fileSize)
+      case 3:
+        var bytes = [UInt8](repeating: 0, count: min(fileSize, 4096))
+        if pread(fd.rawValue, &bytes, bytes.count, off_t(offset)) == bytes.count {
+          info.interpreter = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+      default: break
+      }
+    }
+    guard let dynamic, dynamic.size < 1 << 20 else { return info }
+    var entries = [UInt8](repeating: 0, count: dynamic.size)
+    guard pread(fd.rawValue, &entries, entries.count, off_t(dynamic.offset)) == entries.count else { return info }
+    var stringTable: Int? = nil
+    var pathOffsets: [Int] = []
+    for o in stride(from: 0, to: entries.count - 15, by: 16) {
+      let tag = u64(entries, o)
+      let value = u64(entries, o + 8)
+      if tag == 0 { break }
+      if tag == 5 { stringTable = value }  // DT_STRTAB (a virtual address)
+      if tag == 15 || tag == 29 { pathOffsets.append(value) }  // DT_RPATH, DT_RUNPATH
+    }
+    guard let stringTable, let segment = loads.first(where: { stringTable >= $0.vaddr && stringTable < $0.vaddr + $0.size })
+    else { return info }
+    let base = segment.offset + (stringTable - segment.vaddr)
+    for offset in pathOffsets {
+      var bytes = [UInt8](repeating: 0, count: 4096)
+      let count = pread(fd.rawValue, &bytes, bytes.count, off_t(base + offset))
+      guard count > 0 else { continue }
+      let text = String(decoding: bytes[0..<count].prefix { $0 != 0 }, as: UTF8.self)
+      info.runPaths += text.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    }
+    return info
+  }
+}
+
+/// Facts about this machine's sandbox support, for messages and `sandbox-profile`.
+public enum SandboxReport {
+  /// How memory ceilings are enforced here: a cgroup (v1 or v2) when the host can make one, else the watchdog.
+  public static func memoryMechanism() -> String {
+    if geteuid() == 0, let version = ControlGroupProbe.version() { return "cgroup v\(version)" }
+    return "footprint watchdog every 10 ms"
+  }
+}
+
+extension AssistantHome {
+  /// The profile an app (`extensionNamed` nil) or one of its extensions gets.
+  public func profile(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws -> SandboxProfile {
+    if let extensionNamed, let ext = app.extensions.first(where: { $0.name == extensionNamed }) {
+      let container = try self.container(for: ext.info.bundleIdentifier)
+      return try sandboxProfile(
+        name: ext.name, bundleIdentifier: ext.info.bundleIdentifier, bundlePath: ext.url.path,
+        executable: ext.executableURL.path,
+        kind: ext.extensionInfo.point == .intentsUIService ? .intentsUIExtension : .intentsExtension,
+        container: container, appGroups: try grantedAppGroups(ext.entitlements, home: self),
+        appIdentifier: app.info.bundleIdentifier, policy: policy)
+    }
+    return try sandboxProfile(
+      name: app.name, bundleIdentifier: app.info.bundleIdentifier, bundlePath: app.url.path,
+      executable: app.executableURL.path, kind: .app, container: try container(for: app.info.bundleIdentifier),
+      appGroups: try grantedAppGroups(app.entitlements, home: self), appIdentifier: app.info.bundleIdentifier,
+      policy: policy)
+  }
+}

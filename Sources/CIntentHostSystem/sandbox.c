@@ -1,0 +1,285 @@
+// The sandbox applied between fork and exec: Landlock, seccomp, identity, limits, cgroups.
+// Runs in the forked child of a multithreaded host: system calls only, no allocation, no locks.
+// Measured design and reasons: shared/reference/sandbox-findings.md; user documentation: docs/SANDBOX.md.
+#define _GNU_SOURCE
+#include "CIntentHostSystem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// ---- Landlock UAPI (Debian 12's linux/landlock.h stops at ABI 3, so the structs are defined here) ----
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+
+struct ih_ruleset_attr {
+  uint64_t handled_access_fs;
+  uint64_t handled_access_net;
+  uint64_t scoped;
+};
+struct ih_path_beneath {
+  uint64_t allowed_access;
+  int32_t parent_fd;
+} __attribute__((packed));
+struct ih_net_port {
+  uint64_t allowed_access;
+  uint64_t port;
+};
+
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_RULE_PATH_BENEATH 1
+#define LL_FS_EXECUTE (1ULL << 0)
+#define LL_FS_WRITE_FILE (1ULL << 1)
+#define LL_FS_READ_FILE (1ULL << 2)
+#define LL_FS_READ_DIR (1ULL << 3)
+#define LL_FS_REMOVE_DIR (1ULL << 4)
+#define LL_FS_REMOVE_FILE (1ULL << 5)
+#define LL_FS_MAKE_CHAR (1ULL << 6)
+#define LL_FS_MAKE_DIR (1ULL << 7)
+#define LL_FS_MAKE_REG (1ULL << 8)
+#define LL_FS_MAKE_SOCK (1ULL << 9)
+#define LL_FS_MAKE_FIFO (1ULL << 10)
+#define LL_FS_MAKE_BLOCK (1ULL << 11)
+#define LL_FS_MAKE_SYM (1ULL << 12)
+#define LL_FS_REFER (1ULL << 13)
+#define LL_FS_TRUNCATE (1ULL << 14)
+#define LL_FS_IOCTL_DEV (1ULL << 15)
+#define LL_NET_BIND_TCP (1ULL << 0)
+#define LL_NET_CONNECT_TCP (1ULL << 1)
+#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0)
+#define LL_SCOPE_SIGNAL (1ULL << 1)
+
+int ih_landlock_abi(void) {
+  long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+  return abi < 0 ? 0 : (int)abi;
+}
+
+static uint64_t fs_rights_for(int abi) {
+  uint64_t all = (LL_FS_MAKE_SYM << 1) - 1;  // ABI 1: bits 0..12
+  if (abi >= 2) all |= LL_FS_REFER;
+  if (abi >= 3) all |= LL_FS_TRUNCATE;
+  if (abi >= 5) all |= LL_FS_IOCTL_DEV;
+  return all;
+}
+
+static const uint64_t file_rights = LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV;
+
+static int add_paths(int ruleset, const char *const *paths, uint64_t rights, uint64_t handled) {
+  if (!paths) return 0;
+  for (; *paths; paths++) {
+    int fd = open(*paths, O_PATH | O_CLOEXEC);
+    if (fd < 0) {
+      if (errno == ENOENT) continue;  // an optional system path this machine lacks
+      return errno;
+    }
+    struct stat st;
+    uint64_t allowed = rights & handled;
+    if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) allowed &= file_rights;
+    struct ih_path_beneath rule = {.allowed_access = allowed, .parent_fd = fd};
+    long r = syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &rule, 0);
+    int error = errno;
+    close(fd);
+    if (r != 0) return error;
+  }
+  return 0;
+}
+
+static int apply_landlock(const ih_sandbox *s) {
+  int abi = s->landlock_abi;
+  if (abi <= 0) return ENOSYS;
+  struct ih_ruleset_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.handled_access_fs = fs_rights_for(abi);
+  size_t size = sizeof(uint64_t);
+  if (abi >= 4) {
+    // Handled but never allowed: no TCP bind or connect at all.
+    attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+    size = 2 * sizeof(uint64_t);
+  }
+  if (abi >= 6) {
+    // No abstract unix sockets and no signals to processes outside this sandbox.
+    attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
+    size = 3 * sizeof(uint64_t);
+  }
+  int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+  if (ruleset < 0) return errno;
+  uint64_t handled = attr.handled_access_fs;
+  uint64_t read = LL_FS_READ_FILE | LL_FS_READ_DIR;
+  uint64_t write = read | LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_DIR | LL_FS_MAKE_REG |
+                   LL_FS_MAKE_SYM | LL_FS_REFER | LL_FS_TRUNCATE;
+  int error = add_paths(ruleset, s->exec_paths, read | LL_FS_EXECUTE, handled);
+  if (!error) error = add_paths(ruleset, s->read_paths, read, handled);
+  if (!error) error = add_paths(ruleset, s->write_paths, write, handled);
+  if (!error && syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) error = errno;
+  close(ruleset);
+  return error;
+}
+
+// ---- seccomp: a deny-list, everything else allowed ----
+
+#if defined(__x86_64__)
+#define IH_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define IH_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#define DENY(nr, err) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
+                      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA))
+
+static int apply_seccomp(void) {
+#ifndef IH_AUDIT_ARCH
+  return ENOSYS;
+#else
+  struct sock_filter filter[] = {
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IH_AUDIT_ARCH, 1, 0),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#if defined(__x86_64__)
+    // The x32 ABI reaches the same kernel entry points with other numbers: refuse it outright.
+    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+#endif
+    // clone: threads only (CLONE_THREAD set); new processes are refused.
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    // clone3's flags sit behind a pointer seccomp cannot read; ENOSYS makes glibc fall back to clone.
+    DENY(SYS_clone3, ENOSYS),
+    DENY(SYS_socket, EACCES),
+#ifdef SYS_fork
+    DENY(SYS_fork, EPERM),
+#endif
+#ifdef SYS_vfork
+    DENY(SYS_vfork, EPERM),
+#endif
+    DENY(SYS_memfd_create, EPERM),
+    DENY(SYS_execveat, EPERM),
+    DENY(SYS_ptrace, EPERM),
+    DENY(SYS_process_vm_readv, EPERM),
+    DENY(SYS_process_vm_writev, EPERM),
+    DENY(SYS_pidfd_getfd, EPERM),
+    DENY(SYS_kcmp, EPERM),
+    DENY(SYS_io_uring_setup, EPERM),
+    DENY(SYS_io_uring_enter, EPERM),
+    DENY(SYS_io_uring_register, EPERM),
+    DENY(SYS_bpf, EPERM),
+    DENY(SYS_perf_event_open, EPERM),
+    DENY(SYS_userfaultfd, EPERM),
+    DENY(SYS_keyctl, EPERM),
+    DENY(SYS_add_key, EPERM),
+    DENY(SYS_request_key, EPERM),
+    DENY(SYS_unshare, EPERM),
+    DENY(SYS_setns, EPERM),
+    DENY(SYS_mount, EPERM),
+    DENY(SYS_umount2, EPERM),
+    DENY(SYS_pivot_root, EPERM),
+    DENY(SYS_chroot, EPERM),
+    DENY(SYS_open_by_handle_at, EPERM),
+    DENY(SYS_name_to_handle_at, EPERM),
+    DENY(SYS_fsopen, EPERM),
+    DENY(SYS_fsmount, EPERM),
+    DENY(SYS_move_mount, EPERM),
+    DENY(SYS_open_tree, EPERM),
+    DENY(SYS_init_module, EPERM),
+    DENY(SYS_finit_module, EPERM),
+    DENY(SYS_delete_module, EPERM),
+    DENY(SYS_kexec_load, EPERM),
+    DENY(SYS_reboot, EPERM),
+    DENY(SYS_swapon, EPERM),
+    DENY(SYS_swapoff, EPERM),
+    DENY(SYS_syslog, EPERM),
+    DENY(SYS_settimeofday, EPERM),
+    DENY(SYS_clock_settime, EPERM),
+    DENY(SYS_clock_adjtime, EPERM),
+    DENY(SYS_adjtimex, EPERM),
+    DENY(SYS_sethostname, EPERM),
+    DENY(SYS_setdomainname, EPERM),
+#ifdef SYS_iopl
+    DENY(SYS_iopl, EPERM),
+    DENY(SYS_ioperm, EPERM),
+#endif
+    DENY(SYS_personality, EPERM),
+    DENY(SYS_fanotify_init, EPERM),
+    DENY(SYS_shmget, EPERM),
+    DENY(SYS_msgget, EPERM),
+    DENY(SYS_semget, EPERM),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog program = {.len = (unsigned short)(sizeof filter / sizeof filter[0]), .filter = filter};
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) return errno;
+  return 0;
+#endif
+}
+
+// ---- the whole sequence ----
+
+static int write_self(const char *path) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  ssize_t n = write(fd, "0\n", 2);
+  int error = n == 2 ? 0 : (n < 0 ? errno : EIO);
+  close(fd);
+  return error;
+}
+
+static int limit(int resource, long long soft, long long hard) {
+  struct rlimit value = {.rlim_cur = (rlim_t)soft, .rlim_max = (rlim_t)hard};
+  return setrlimit(resource, &value) == 0 ? 0 : errno;
+}
+
+int ih_sandbox_apply(const ih_sandbox *s, int *stage) {
+  int error = 0;
+  *stage = IH_SPAWN_STAGE_CGROUP;
+  if (s->cgroup_procs) {
+    for (const char *const *p = s->cgroup_procs; *p; p++) {
+      if ((error = write_self(*p))) return error;
+    }
+  }
+  *stage = IH_SPAWN_STAGE_LIMITS;
+  if (s->cpu_seconds > 0 && (error = limit(RLIMIT_CPU, s->cpu_seconds, s->cpu_seconds + 1))) return error;
+  if (s->open_files > 0 && (error = limit(RLIMIT_NOFILE, s->open_files, s->open_files))) return error;
+  if (s->data_bytes > 0 && (error = limit(RLIMIT_DATA, s->data_bytes, s->data_bytes))) return error;
+  if (s->file_size_bytes > 0 && (error = limit(RLIMIT_FSIZE, s->file_size_bytes, s->file_size_bytes))) return error;
+  if (s->processes > 0 && (error = limit(RLIMIT_NPROC, s->processes, s->processes))) return error;
+  if ((error = limit(RLIMIT_CORE, 0, 0))) return error;
+  if ((error = limit(RLIMIT_MEMLOCK, 0, 0))) return error;
+  if (s->umask_value >= 0) umask((mode_t)s->umask_value);
+  *stage = IH_SPAWN_STAGE_IDENTITY;
+  if (s->set_identity) {
+    // Raw system calls: in a child of a multithreaded process, glibc's wrappers would signal the parent's threads.
+    if (syscall(SYS_setgroups, (size_t)s->group_count, s->groups) != 0) return errno;
+    if (syscall(SYS_setresgid, s->gid, s->gid, s->gid) != 0) return errno;
+    if (syscall(SYS_setresuid, s->uid, s->uid, s->uid) != 0) return errno;
+  }
+  return 0;
+}
+
+// The steps after the parent-death signal is armed (credentials changes clear it, so it goes in between).
+int ih_sandbox_confine(const ih_sandbox *s, int *stage) {
+  *stage = IH_SPAWN_STAGE_NO_NEW_PRIVS;
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  *stage = IH_SPAWN_STAGE_LANDLOCK;
+  int error = apply_landlock(s);
+  if (error) return error;
+  *stage = IH_SPAWN_STAGE_SECCOMP;
+  if (s->seccomp && (error = apply_seccomp())) return error;
+  return 0;
+}

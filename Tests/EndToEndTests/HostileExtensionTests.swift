@@ -1,0 +1,369 @@
+import Foundation
+import IntentHostSystem
+import Testing
+import TestSupport
+
+/// Hostile extensions run through the real host. Each attack is refused under the sandbox, and the same fixture
+/// with `--no-sandbox` is the control that shows the attack working, so every test can fail. The other app's
+/// group, the host's state and the user's files are checked unchanged, and no child outlives a test.
+@Suite(.serialized)
+struct HostileExtensionTests {
+  /// A host with the secrets an attacker wants: another app's group document, a host state file, a user's key.
+  struct Scene {
+    let host: HostFixture
+    var otherGroupFile: String { host.groups + "/group.com.example.other/secret.json" }
+    var stateFile: String { host.home + "/State/secret-state.json" }
+    var userFile: String { host.directory.file("user-home/.ssh/id_rsa").path }
+    var outsideFile: String { host.directory.file("outside.txt").path }
+
+    init() throws {
+      host = try HostFixture()
+      for (path, text) in [(otherGroupFile, "{\"owner\":\"other\"}"), (stateFile, "host state"), (userFile, "PRIVATE KEY")] {
+        try FileManager.default.createDirectory(
+          atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+      }
+    }
+
+    func snapshot() -> [String: String] {
+      var files: [String: String] = [:]
+      for path in [otherGroupFile, stateFile, userFile] {
+        files[path] = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "<missing>"
+      }
+      for directory in [host.groups + "/group.com.example.other", host.directory.file("user-home").path] {
+        files[directory] = ((try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []).sorted()
+          .joined(separator: ",")
+      }
+      files["outside"] = FileManager.default.fileExists(atPath: outsideFile) ? "exists" : "absent"
+      return files
+    }
+
+    /// Installs Fixture.app whose extension runs `attack`, and asks it to handle Ping with `value`.
+    func run(_ attack: String, _ value: String, _ options: [String] = []) throws -> CommandResult {
+      let app = try TestBundles.fixture(
+        extensionName: attack, binary: "HostileExtension", in: host.directory.file("bundles"))
+      let installed = try host.assistant(["install", app.path])
+      #expect(installed.code == 0, "\(installed)")
+      return try host.assistant(options + ["run", "Fixture", "Ping", "value=\(value)"])
+    }
+  }
+
+  /// Runs `attack` sandboxed and unsandboxed; checks the secrets are unchanged after the sandboxed run and that no
+  /// process of the fixture remains after either.
+  func attack(
+    _ name: String, _ value: (Scene) -> String, options: [String] = [],
+    sandboxed: (CommandResult, Scene) -> Void, control: (CommandResult, Scene) -> Void
+  ) throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let before = scene.snapshot()
+    let refused = try scene.run(name, value(scene), options)
+    sandboxed(refused, scene)
+    #expect(scene.snapshot() == before, "the sandboxed \(name) changed something it must not")
+    #expect(survivors(name).isEmpty, "left behind: \(survivors(name))")
+
+    let unconfined = try scene.run(name, value(scene), options + ["--no-sandbox"])
+    #expect(unconfined.stderr.contains("warning: --no-sandbox"), "\(unconfined)")
+    control(unconfined, scene)
+    for _ in 0..<100 where !survivors(name).isEmpty { usleep(30_000) }  // a control may leave children briefly
+    #expect(survivors(name).isEmpty, "left behind: \(survivors(name))")
+  }
+
+  func survivors(_ name: String) -> [Int32] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+      isAlive(pid) && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix(name + "\0")
+    }
+  }
+
+  func refusedWith(_ error: String) -> (CommandResult, Scene) -> Void {
+    { result, _ in
+      #expect(result.code == 0, "\(result)")
+      #expect(result.stdout.contains("Got refused:"), "\(result)")
+      #expect(result.stdout.contains(error), "\(result)")
+    }
+  }
+
+  func succeeded(_ text: String = "Got done:") -> (CommandResult, Scene) -> Void {
+    { result, _ in
+      #expect(result.code == 0, "\(result)")
+      #expect(result.stdout.contains(text), "\(result)")
+    }
+  }
+
+  @Test func readingAnotherAppsGroupIsDenied() throws {
+    try attack("ReadFile", { $0.otherGroupFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
+  }
+
+  @Test func readingTheHostsStateIsDenied() throws {
+    try attack("ReadFile", { $0.stateFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
+  }
+
+  @Test func readingTheUsersFilesIsDenied() throws {
+    try attack("ReadFile", { $0.userFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
+  }
+
+  @Test func readingThroughProcSelfRootIsDenied() throws {
+    try attack(
+      "ReadFile", { "/proc/self/root" + $0.stateFile }, sandboxed: refusedWith("Permission denied"),
+      control: succeeded())
+  }
+
+  /// As root, the host runs the extension as the app's own uid, so /proc does not show it the host's environment.
+  @Test(.enabled(if: geteuid() == 0, "the uid drop needs a root host"))
+  func readingTheHostsEnvironmentIsDenied() throws {
+    try attack(
+      "ReadHostEnvironment", { _ in "x" }, sandboxed: refusedWith("Permission denied"), control: succeeded())
+  }
+
+  @Test func aKernelWithoutLandlockIsRefusedUnlessNoSandbox() throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let app = try TestBundles.fixture(extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
+    #expect(try scene.host.assistant(["install", app.path]).code == 0)
+    let refused = try scene.host.assistant(
+      ["run", "Fixture", "Ping", "value=\(scene.stateFile)"], environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
+    #expect(refused.code == 77, "\(refused)")
+    #expect(refused.stderr.contains("this kernel has no Landlock"), "\(refused)")
+    #expect(refused.stderr.contains("--no-sandbox"), "\(refused)")
+    #expect(survivors("ReadFile").isEmpty)
+    let unconfined = try scene.host.assistant(
+      ["--no-sandbox", "run", "Fixture", "Ping", "value=\(scene.stateFile)"], environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
+    #expect(unconfined.code == 0, "\(unconfined)")
+    #expect(unconfined.stderr.contains("warning: --no-sandbox"))
+  }
+
+  @Test func writingOutsideTheContainerIsDenied() throws {
+    try attack(
+      "WriteFile", { $0.outsideFile }, sandboxed: refusedWith("Permission denied"),
+      control: { result, scene in
+        #expect(result.stdout.contains("Got done: wrote"), "\(result)")
+        #expect(FileManager.default.fileExists(atPath: scene.outsideFile))
+      })
+  }
+
+  @Test func tcpToTheHostsListenerIsDenied() throws {
+    let listener = try Listener(.tcp)
+    defer { listener.close() }
+    try attack(
+      "TCPConnect", { _ in String(listener.port) }, sandboxed: { result, scene in
+        refusedWith("socket")(result, scene)
+        #expect(!listener.receivedSomething(), "the listener got a connection")
+      },
+      control: { result, scene in
+        succeeded()(result, scene)
+        #expect(listener.receivedSomething())
+      })
+  }
+
+  @Test func udpToTheHostIsDenied() throws {
+    let listener = try Listener(.udp)
+    defer { listener.close() }
+    try attack(
+      "UDPSend", { _ in String(listener.port) }, sandboxed: { result, scene in
+        refusedWith("socket")(result, scene)
+        #expect(!listener.receivedSomething())
+      },
+      control: { result, scene in
+        succeeded()(result, scene)
+        #expect(listener.receivedSomething())
+      })
+  }
+
+  @Test(arguments: [false, true])
+  func unixSocketsOfTheHostAreDenied(abstract: Bool) throws {
+    let listener = try Listener(abstract ? .abstractUnix : .pathUnix)
+    defer { listener.close() }
+    try attack(
+      "UnixConnect", { _ in listener.unixName }, sandboxed: { result, scene in
+        refusedWith("socket")(result, scene)
+        #expect(!listener.receivedSomething())
+      },
+      control: { result, scene in
+        succeeded()(result, scene)
+        #expect(listener.receivedSomething())
+      })
+  }
+
+  @Test func runningAShellIsDenied() throws {
+    try attack(
+      "RunShell", { $0.outsideFile }, sandboxed: refusedWith("execve /bin/sh: Permission denied"),
+      control: { result, scene in
+        // The shell replaced the extension, wrote its file and exited: a fault for the host, a success for the attack.
+        #expect(result.code == 70, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: scene.outsideFile))
+      })
+  }
+
+  @Test func aForkBombIsDenied() throws {
+    try attack(
+      "ForkBomb", { _ in "x" }, sandboxed: refusedWith("fork: Operation not permitted"),
+      control: succeeded("Got done: forked 1000 children"))
+  }
+
+  @Test func fiveHundredMegabytesIsKilledForMemory() throws {
+    try attack(
+      "Allocate", { _ in "500" },
+      sandboxed: { result, _ in
+        #expect(result.code == 70, "\(result)")
+        #expect(result.stderr.contains("Allocate (com.example.fixture.Allocate) was killed for using too much memory"), "\(result)")
+        #expect(result.stderr.contains("limit 30.0 MiB"), "\(result)")
+      },
+      control: succeeded("Got done: allocated 500 MB"))
+  }
+
+  @Test func spinningIsKilledAtTheCPULimit() throws {
+    try attack(
+      "Spin", { _ in "x" }, options: ["--cpu-limit", "1", "--deadline", "handle=6"],
+      sandboxed: { result, _ in
+        #expect(result.code == 70, "\(result)")
+        #expect(result.stderr.contains("was killed for using more than its CPU time (1 s) (SIGXCPU)"), "\(result)")
+      },
+      control: { result, _ in
+        // Without the limit only the deadline stops it.
+        #expect(result.code == 70, "\(result)")
+        #expect(result.stderr.contains("did not answer handle of PingIntent within 6 s"), "\(result)")
+      })
+  }
+
+  @Test func signallingTheHostIsDenied() throws {
+    try attack(
+      "KillHost", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"),
+      control: { result, _ in #expect(result.status == .signalled(SIGKILL), "\(result)") })
+  }
+
+  @Test func tracingTheHostIsDenied() throws {
+    try attack(
+      "TraceHost", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"),
+      control: succeeded("Got done: attached to the host"))
+  }
+
+  @Test func ioUringIsDenied() throws {
+    try attack("IOUring", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
+  }
+
+  @Test func raisingItsOwnLimitsIsDenied() throws {
+    try attack("RaiseLimit", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
+  }
+
+  @Test func onlyStandardDescriptorsAreInherited() throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    // The test process holds a descriptor open (not close-on-exec) that a careless spawn would leak.
+    let leak = open(scene.stateFile, O_RDONLY)
+    defer { close(leak) }
+    for options in [[], ["--no-sandbox"]] {
+      let result = try scene.run("FileDescriptors", "x", options)
+      #expect(result.stdout.contains("Got done: open fds 0,1,2."), "\(result)")
+    }
+  }
+
+  @Test func aHugeLineOnStdoutIsRefused() throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let result = try scene.run("HugeLine", "x")
+    #expect(result.code == 70, "\(result)")
+    #expect(result.stderr.contains("longer than the 4194304-byte message limit"), "\(result)")
+    #expect(survivors("HugeLine").isEmpty)
+  }
+
+  @Test func closingStdoutAndLingeringIsKilled() throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let result = try scene.run("CloseStdout", "x")
+    #expect(result.code == 70, "\(result)")
+    #expect(result.stderr.contains("closed its output during handle of PingIntent without answering, kept running, and was killed"), "\(result)")
+    #expect(survivors("CloseStdout").isEmpty)
+  }
+
+  @Test func floodingStderrIsCappedInTheLog() throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let result = try scene.run("FloodStderr", "x")
+    #expect(result.code == 0, "\(result)")
+    let log = scene.host.home + "/Logs/com.example.fixture.FloodStderr.log"
+    let size = (try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+    #expect(size < (1 << 20) + 4096, "the log grew to \(size) bytes")
+    let text = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(text.contains("[stderr beyond 1048576 bytes not logged]"), "log of \(size) bytes ends: \(text.suffix(300))")
+  }
+
+  @Test func sandboxProfileShowsTheRules() throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let app = try TestBundles.fixture(extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
+    #expect(try scene.host.assistant(["install", app.path]).code == 0)
+    let profile = try scene.host.assistant(["--deadline", "handle=3", "sandbox-profile", "ReadFile"])
+    #expect(profile.code == 0, "\(profile)")
+    #expect(profile.stdout.contains("ReadFile (com.example.fixture.ReadFile): Intents extension"))
+    #expect(profile.stdout.contains(scene.host.home + "/Containers/com.example.fixture.ReadFile"))
+    #expect(profile.stdout.contains("network: denied"))
+    #expect(profile.stdout.contains("memory: 30 MiB"))
+    #expect(profile.stdout.contains("handle 3 s"))
+    #expect(!profile.stdout.contains(scene.host.home + "/State"))
+  }
+}
+
+/// A socket the test listens on, to see whether an extension reached it.
+final class Listener: @unchecked Sendable {
+  // @unchecked: used from the test's thread only.
+  enum Kind { case tcp, udp, pathUnix, abstractUnix }
+  let fd: Int32
+  let kind: Kind
+  var port: UInt16 = 0
+  var unixName = ""
+
+  init(_ kind: Kind) throws {
+    self.kind = kind
+    switch kind {
+    case .tcp, .udp:
+      fd = socket(AF_INET, Int32(kind == .tcp ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      }
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+      }
+      port = UInt16(bigEndian: address.sin_port)
+    case .pathUnix, .abstractUnix:
+      fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      unixName = kind == .abstractUnix
+        ? "@intenthost-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        : NSTemporaryDirectory() + "/intenthost-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      let bytes = Array(unixName.utf8)
+      withUnsafeMutableBytes(of: &address.sun_path) { path in
+        for (index, byte) in bytes.enumerated() where index < path.count { path[index] = byte }
+        if kind == .abstractUnix { path[0] = 0 }
+      }
+      _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, socklen_t(MemoryLayout<sa_family_t>.size + bytes.count))
+        }
+      }
+      if kind == .pathUnix { chmod(unixName, 0o777) }
+    }
+    if kind != .udp { listen(fd, 16) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+  }
+
+  /// Whether anything connected or arrived (without waiting).
+  func receivedSomething() -> Bool {
+    if kind == .udp {
+      var buffer = [UInt8](repeating: 0, count: 256)
+      return recv(fd, &buffer, buffer.count, 0) > 0
+    }
+    let client = accept(fd, nil, nil)
+    if client >= 0 { Glibc.close(client) }
+    return client >= 0
+  }
+
+  func close() {
+    Glibc.close(fd)
+    if kind == .pathUnix { unlink(unixName) }
+  }
+}

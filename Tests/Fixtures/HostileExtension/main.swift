@@ -1,0 +1,218 @@
+// HostileExtension: an Intents extension that attacks its sandbox. The attack is chosen by argv[0] (the .appex
+// name the host passes); the target (a path, a port, a pid) is the PingIntent's `value`. `handle` answers success
+// with "done: …" when the attack worked and "refused: …" with the errno when it did not, so a test can show both
+// the sandboxed refusal and, with --no-sandbox, the control where the same attack succeeds. Attacks that cannot
+// answer (memory, CPU, stdout abuse) are seen by how the host reports the extension's end.
+#if canImport(Glibc)
+  import Glibc
+#endif
+import CHostileCalls
+import ExtensionSDK
+import Foundation
+
+let attack = (CommandLine.arguments.first ?? "").split(separator: "/").last.map(String.init) ?? ""
+
+func failure(_ what: String) -> String { "refused: \(what): \(String(cString: strerror(errno))) (errno \(errno))" }
+
+func readFile(_ path: String) -> String {
+  let fd = open(path, O_RDONLY)
+  if fd < 0 { return failure("open \(path)") }
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  let count = read(fd, &buffer, buffer.count)
+  close(fd)
+  return count < 0 ? failure("read \(path)") : "done: read \(count) bytes of \(path)"
+}
+
+func writeFile(_ path: String) -> String {
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  if fd < 0 { return failure("create \(path)") }
+  let text = Array("written by a hostile extension\n".utf8)
+  _ = write(fd, text, text.count)
+  close(fd)
+  return "done: wrote \(path)"
+}
+
+func connectTCP(_ port: UInt16) -> String {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  if fd < 0 { return failure("socket") }
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = port.bigEndian
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let result = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+  }
+  if result != 0 { return failure("connect 127.0.0.1:\(port)") }
+  let text = Array("hello from a hostile extension\n".utf8)
+  _ = write(fd, text, text.count)
+  return "done: connected to 127.0.0.1:\(port)"
+}
+
+func sendUDP(_ port: UInt16) -> String {
+  let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+  if fd < 0 { return failure("socket") }
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = port.bigEndian
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let text = Array("udp from a hostile extension".utf8)
+  let sent = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      sendto(fd, text, text.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  return sent < 0 ? failure("sendto 127.0.0.1:\(port)") : "done: sent UDP to 127.0.0.1:\(port)"
+}
+
+/// A pathname socket (`/path`) or an abstract one (`@name`).
+func connectUnix(_ target: String) -> String {
+  let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+  if fd < 0 { return failure("socket") }
+  defer { close(fd) }
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  let bytes = Array(target.utf8)
+  withUnsafeMutableBytes(of: &address.sun_path) { path in
+    for (index, byte) in bytes.enumerated() where index < path.count { path[index] = byte }
+    if target.hasPrefix("@") { path[0] = 0 }
+  }
+  let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+  let result = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+  }
+  return result != 0 ? failure("connect \(target)") : "done: connected to \(target)"
+}
+
+func forkMany(_ count: Int) -> String {
+  var started = 0
+  for _ in 0..<count {
+    let pid = fork()
+    if pid == 0 {
+      sleep(2)
+      _exit(0)
+    }
+    if pid < 0 { break }
+    started += 1
+  }
+  return started == 0 ? failure("fork") : "done: forked \(started) children"
+}
+
+func runShell(_ marker: String) -> String {
+  let arguments = ["/bin/sh", "-c", "echo pwned > '\(marker)'"]
+  var argv = arguments.map { strdup($0) } + [nil]
+  execve("/bin/sh", &argv, environ)
+  return failure("execve /bin/sh")
+}
+
+/// The fds open when the process started, before the SDK opened any of its own.
+func fileDescriptors() -> String {
+  guard let directory = opendir("/proc/self/fd") else { return failure("opendir /proc/self/fd") }
+  var fds: [Int32] = []
+  while let entry = readdir(directory) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    if let fd = Int32(name) { fds.append(fd) }
+  }
+  let listing = dirfd(directory)
+  closedir(directory)
+  return "done: open fds " + fds.filter { $0 != listing }.sorted().map(String.init).joined(separator: ",")
+}
+
+/// The fd the SDK keeps the protocol's stdout on: the pipe that is neither stdin nor stderr.
+func protocolDescriptor() -> Int32? {
+  func link(_ fd: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+    return count > 0 ? String(cString: buffer) : ""
+  }
+  let taken = [link(0), link(2)]
+  return (Int32(3)..<Int32(64)).first { fd in
+    let target = link(fd)
+    return target.hasPrefix("pipe:") && !taken.contains(target)
+  }
+}
+
+func raiseLimit() -> String {
+  // 4096 is within an ordinary user's hard limit, far above the sandbox's 64.
+  var limit = rlimit(rlim_cur: 4096, rlim_max: 4096)
+  return setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0
+    ? failure("setrlimit RLIMIT_NOFILE") : "done: raised RLIMIT_NOFILE to 4096"
+}
+
+func ioUring() -> String {
+  let fd = hostile_io_uring_setup()
+  if fd < 0 { return failure("io_uring_setup") }
+  close(fd)
+  return "done: io_uring ready"
+}
+
+func allocate(megabytes: Int) -> String {
+  var blocks: [UnsafeMutableRawPointer] = []
+  for _ in 0..<megabytes {
+    guard let block = malloc(1 << 20) else { return failure("malloc") }
+    memset(block, 0x5A, 1 << 20)
+    blocks.append(block)
+  }
+  for block in blocks { free(block) }
+  return "done: allocated \(megabytes) MB"
+}
+
+struct Attack: IntentHandler {
+  func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
+    let target: String = { if case .string(let s)? = intent["value"] { return s } else { return "" } }()
+    let outcome: String
+    switch attack {
+    case "ReadFile": outcome = readFile(target)
+    case "ReadHostEnvironment": outcome = readFile("/proc/\(getppid())/environ")
+    case "WriteFile": outcome = writeFile(target)
+    case "TCPConnect": outcome = connectTCP(UInt16(target) ?? 0)
+    case "UDPSend": outcome = sendUDP(UInt16(target) ?? 0)
+    case "UnixConnect": outcome = connectUnix(target)
+    case "ForkBomb": outcome = forkMany(1000)
+    case "RunShell": outcome = runShell(target)
+    case "FileDescriptors": outcome = initialDescriptors
+    case "RaiseLimit": outcome = raiseLimit()
+    case "IOUring": outcome = ioUring()
+    case "Allocate": outcome = allocate(megabytes: Int(target) ?? 500)
+    case "KillHost":
+      outcome = kill(getppid(), SIGKILL) != 0 ? failure("kill host \(getppid())") : "done: killed the host"
+    case "TraceHost":
+      outcome = hostile_ptrace_attach(getppid()) != 0
+        ? failure("ptrace attach \(getppid())") : "done: attached to the host"
+    case "Spin":
+      var x: UInt64 = 0
+      while true { x = x &* 6364136223846793005 &+ 1; if x == 42 { break } }
+      outcome = "done: \(x)"
+    case "FloodStderr":
+      let line = [UInt8](repeating: 0x41, count: 1 << 16)
+      for _ in 0..<160 { _ = write(2, line, line.count) }  // 10 MiB
+      outcome = "done: flooded stderr"
+    case "HugeLine":
+      // Garbage, then a 100 MB "line", straight to the protocol output (fd 3 is where the SDK keeps it; stdout
+      // was pointed at stderr), so the host must refuse it without buffering it all.
+      let chunk = [UInt8](repeating: 0x7B, count: 1 << 20)
+      guard let fd = protocolDescriptor() else { return IntentResponse(code: .failure) }
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+      for _ in 0..<100 { if write(fd, chunk, chunk.count) < 0 { break } }
+      outcome = "done: wrote a huge line"
+    case "CloseStdout":
+      if let fd = protocolDescriptor() { close(fd) }
+      close(1)
+      // Unlike the SDK, ignore the host hanging up: stdin becomes a pipe nobody closes.
+      var fds: [Int32] = [0, 0]
+      _ = pipe(&fds)
+      _ = dup2(fds[0], 0)
+      while true { sleep(1000) }
+    default: outcome = "unknown attack \(attack)"
+    }
+    return IntentResponse(code: .success, parameters: ["value": .string(outcome)])
+  }
+}
+
+struct HostileExtension: IntentsExtension {
+  func handler(for intent: Intent) -> (any IntentHandler)? { Attack() }
+}
+
+let initialDescriptors = fileDescriptors()
+await HostileExtension.main()
