@@ -10,7 +10,7 @@ let package = Package(
     .library(name: "ExtensionSDK", targets: ["ExtensionSDK"]),
   ],
   targets: [
-    // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, pidfds, wait-status macros).
+    // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds).
     .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
     // purpose: typed Swift wrappers over CIntentHostSystem: file descriptors, errno, spawning, termination.
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
@@ -24,7 +24,7 @@ let package = Package(
       path: "Sources/ExtensionTransport"),
     // purpose: shared JSON documents in app-group containers: locked updates, a synced journal, change watching.
     .target(name: "AppGroupStore", dependencies: ["IntentHostSystem"], path: "Sources/AppGroupStore"),
-    // purpose: one supervisor per child process: spawn, stderr log, typed termination, timed teardown.
+    // purpose: one supervisor per child process: spawn, stderr log, memory ceiling, typed termination, timed teardown.
     .target(name: "ProcessSupervision", dependencies: ["IntentHostSystem"], path: "Sources/ProcessSupervision"),
     // purpose: what extension and app authors import to serve intents and reach their containers.
     .target(

@@ -110,6 +110,9 @@ func report(_ outcome: IntentOutcome, json: Bool) -> Int32 {
   return outcome.isSuccess ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
 }
 
+/// Whether a failure of this run is also printed as JSON on stdout (`--json` with run or an utterance).
+nonisolated(unsafe) var jsonOutput = false  // set once, before any other thread reads it
+
 func main() async -> Int32 {
   FileDescriptor.ensureStandardDescriptorsOpen()
   ignoreBrokenPipeSignal()
@@ -118,6 +121,7 @@ func main() async -> Int32 {
   }
   do {
     let options = try parseOptions(Array(CommandLine.arguments.dropFirst()))
+    jsonOutput = options.json && ["run", "ask"].contains(options.rest.first ?? "ask")
     guard let command = options.rest.first else {
       throw HostError(.usage, "nothing to do\n\(help)")
     }
@@ -207,6 +211,15 @@ func main() async -> Int32 {
   } catch let error as HostError {
     if ProcessRegistry.shared.isInterrupted { return 130 }
     try? FileDescriptor.standardError.writeAll(Array("assistant: \(error.message)\n".utf8))
+    if jsonOutput {
+      // The same line, for scripts: {"error": {"message", "status", "kind"}}.
+      let object: [String: Any] = [
+        "error": ["message": error.message, "status": Int(error.status.rawValue), "kind": "\(error.status)"]
+      ]
+      if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+        print(String(decoding: data, as: UTF8.self))
+      }
+    }
     return error.status.rawValue
   } catch {
     try? FileDescriptor.standardError.writeAll(Array("assistant: \(error)\n".utf8))

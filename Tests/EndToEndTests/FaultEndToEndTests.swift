@@ -41,6 +41,16 @@ struct FaultEndToEndTests {
     #expect(log.contains("fault:"))
   }
 
+  @Test func aFaultIsAlsoJSONWithJSON() throws {
+    let (result, host) = try run("CrashOnResolve", ["--json"])
+    defer { host.directory.remove() }
+    #expect(result.code == 70)
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    let error = object?["error"] as? [String: Any]
+    #expect(error?["status"] as? Int == 70, "\(result)")
+    #expect((error?["message"] as? String)?.contains("crashed with SIGSEGV during resolve of value") == true)
+  }
+
   @Test func fatalErrorMessageReachesTheUser() throws {
     let (result, host) = try run("FatalError")
     defer { host.directory.remove() }

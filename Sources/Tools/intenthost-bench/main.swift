@@ -1,6 +1,7 @@
 // intenthost-bench: the measurements of Scripts/bench that need the engine in-process.
 //
 //   intenthost-bench warm HOME COUNT APP INTENT [NAME=VALUE...]
+//   intenthost-bench spawn HOME COUNT APP EXTENSION
 //
 // Runs the intent COUNT times over one kept-alive extension (after 20 warm-up runs) and prints one table row with
 // the median and p99 per intent in ms, then the extension's resident memory at rest. In values, `{n}` becomes
@@ -9,6 +10,7 @@
 import AssistantHost
 import Foundation
 import IntentHostSystem
+import ProcessSupervision
 
 struct Silent: Conversation {
   func say(_ text: String) {}
@@ -38,8 +40,49 @@ func memoryLine(_ pid: Int32) -> String {
   return "\(mib("VmRSS")) MiB (anonymous \(mib("RssAnon")), file-backed \(mib("RssFile")))"
 }
 
+/// Launches of one extension until it exits at stdin's end (the SDK exits when the host hangs up): plain, with
+/// the sandbox (Landlock, seccomp, limits, and the uid drop as root), and with the sandbox and a memory cgroup,
+/// interleaved so a slow patch of the machine hits all alike.
+func spawnBench(home: AssistantHome, count: Int, app name: String, extension extensionName: String) async throws {
+  let app = try Router(apps: try home.installedApps()).app(named: name)
+  var plain = SandboxPolicy()
+  plain.enabled = false
+  var noCgroup = try home.launchSpecification(of: app, extensionNamed: extensionName, policy: SandboxPolicy())
+  noCgroup.memoryLimit = nil
+  let variants: [(String, LaunchSpecification)] = [
+    ("launch: plain spawn", try home.launchSpecification(of: app, extensionNamed: extensionName, policy: plain)),
+    ("launch: sandboxed (no cgroup)", noCgroup),
+    ("launch: sandboxed + memory cgroup", try home.launchSpecification(of: app, extensionNamed: extensionName, policy: SandboxPolicy())),
+  ]
+  var samples = Array(repeating: [Double](), count: variants.count)
+  let clock = ContinuousClock()
+  for round in 0..<count + 10 {
+    for (index, variant) in variants.enumerated() {
+      let start = clock.now
+      let process = try SupervisedProcess(variant.1)
+      process.standardInput?.close()
+      _ = await process.waitForExit()
+      let elapsed = clock.now - start
+      process.standardOutput?.close()
+      if round >= 10 {
+        samples[index].append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+      }
+    }
+  }
+  for (index, variant) in variants.enumerated() { row(variant.0, samples[index]) }
+}
+
 func main() async -> Int32 {
   let arguments = Array(CommandLine.arguments.dropFirst())
+  if arguments.first == "spawn", arguments.count == 5, let count = Int(arguments[2]) {
+    do {
+      try await spawnBench(home: try AssistantHome(root: arguments[1]), count: count, app: arguments[3], extension: arguments[4])
+      return 0
+    } catch {
+      FileHandle.standardError.write(Data("intenthost-bench: \(error)\n".utf8))
+      return 70
+    }
+  }
   guard arguments.count >= 4, arguments[0] == "warm", let count = Int(arguments[2]), count > 0 else {
     FileHandle.standardError.write(Data("usage: intenthost-bench warm HOME COUNT APP INTENT [NAME=VALUE...]\n".utf8))
     return 64
