@@ -220,6 +220,11 @@ extension AssistantHome {
   func identities(app: String, groups: [String]) throws -> (uid: uid_t, groups: [gid_t]) {
     let document = Document<IdentityTable>(path: state.appendingPathComponent("identities.json").path)
     do {
+      // Almost always known already: a shared-lock read, no write.
+      let known = try document.read()
+      if let uid = known.apps[app], case let gids = groups.compactMap({ known.groups[$0] }), gids.count == groups.count {
+        return (uid, gids)
+      }
       return try document.update { table in
         let uid = table.id(for: app, in: \.apps, base: IdentityTable.firstUID)
         return (uid, groups.map { table.id(for: $0, in: \.groups, base: IdentityTable.firstGID) })

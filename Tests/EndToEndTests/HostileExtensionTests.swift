@@ -211,6 +211,24 @@ struct HostileExtensionTests {
       control: succeeded("Got done: allocated 500 MB"))
   }
 
+  /// Where no cgroup can be made, the host's footprint watchdog enforces the same ceiling.
+  @Test func theWatchdogKillsWhenThereIsNoCgroup() throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let app = try TestBundles.fixture(extensionName: "Allocate", binary: "HostileExtension", in: scene.host.directory.file("b"))
+    #expect(try scene.host.assistant(["install", app.path]).code == 0)
+    let result = try scene.host.assistant(
+      ["run", "Fixture", "Ping", "value=500"], environment: ["INTENTHOST_TEST_NO_CGROUP": "1"])
+    #expect(result.code == 70, "\(result)")
+    #expect(result.stderr.contains("was killed for using too much memory"), "\(result)")
+    #expect(result.stderr.contains("footprint watchdog"), "\(result)")
+    // Control: a ceiling above what it allocates lets it finish under the same watchdog.
+    let roomy = try scene.host.assistant(
+      ["--memory-limit", "800", "run", "Fixture", "Ping", "value=100"], environment: ["INTENTHOST_TEST_NO_CGROUP": "1"])
+    #expect(roomy.code == 0, "\(roomy)")
+    #expect(roomy.stdout.contains("Got done: allocated 100 MB"))
+  }
+
   @Test func spinningIsKilledAtTheCPULimit() throws {
     try attack(
       "Spin", { _ in "x" }, options: ["--cpu-limit", "1", "--deadline", "handle=6"],
