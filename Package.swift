@@ -1,6 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// The example app and extension link the Swift runtime statically in every build, as shipped extensions should:
+// they start faster, use less memory, and need only the C libraries in their sandbox (docs/SANDBOX.md). The static
+// FoundationEssentials needs its two helper libraries named, which `--static-swift-stdlib` would add.
+let staticSwiftRuntime: [LinkerSetting] = [
+  .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux]))
+]
+
 // Layers, leaves first. Each target's purpose is the comment above it; README.md repeats the list.
 let package = Package(
   name: "IntentHost",
@@ -47,11 +54,11 @@ let package = Package(
     // purpose: the Rooms containing app, a command-line app launched by `assistant open Rooms`.
     .executableTarget(
       name: "rooms", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/Rooms",
-      exclude: ["Info.plist", "Rooms.entitlements", "Base.lproj", "fr.lproj"]),
+      exclude: ["Info.plist", "Rooms.entitlements", "Base.lproj", "fr.lproj"], linkerSettings: staticSwiftRuntime),
     // purpose: the Rooms Intents extension, which resolves, confirms and handles BookRoomIntent.
     .executableTarget(
       name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents",
-      exclude: ["Info.plist", "RoomsIntents.entitlements"]),
+      exclude: ["Info.plist", "RoomsIntents.entitlements"], linkerSettings: staticSwiftRuntime),
 
     // Test fixtures and helpers.
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).

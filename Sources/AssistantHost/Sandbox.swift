@@ -153,7 +153,10 @@ extension AssistantHome {
     let origin = (executable as NSString).deletingLastPathComponent
     for path in elf?.runPaths ?? [] {
       let resolved = path.replacingOccurrences(of: "$ORIGIN", with: origin).replacingOccurrences(of: "${ORIGIN}", with: origin)
-      if !read.contains(resolved) && !resolved.hasPrefix(bundlePath) { read.append(resolved) }
+      // Only a folder that holds a library the executable needs (a static build keeps the toolchain's RUNPATH but
+      // needs nothing from it).
+      let needed = (elf?.needed ?? []).contains { FileManager.default.fileExists(atPath: resolved + "/" + $0) }
+      if needed && !read.contains(resolved) && !resolved.hasPrefix(bundlePath) { read.append(resolved) }
     }
     read += ["/usr/share/zoneinfo", "/proc"]
     var execute = [executable]
@@ -259,6 +262,8 @@ struct IdentityTable: DocumentContent {
 struct ELFInfo {
   var interpreter: String?
   var runPaths: [String]
+  /// DT_NEEDED: the shared libraries it links.
+  var needed: [String] = []
 
   static func read(_ path: String) -> ELFInfo? {
     guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
@@ -300,23 +305,27 @@ struct ELFInfo {
     guard pread(fd.rawValue, &entries, entries.count, off_t(dynamic.offset)) == entries.count else { return info }
     var stringTable: Int? = nil
     var pathOffsets: [Int] = []
+    var neededOffsets: [Int] = []
     for o in stride(from: 0, to: entries.count - 15, by: 16) {
       let tag = u64(entries, o)
       let value = u64(entries, o + 8)
       if tag == 0 { break }
+      if tag == 1 { neededOffsets.append(value) }  // DT_NEEDED
       if tag == 5 { stringTable = value }  // DT_STRTAB (a virtual address)
       if tag == 15 || tag == 29 { pathOffsets.append(value) }  // DT_RPATH, DT_RUNPATH
     }
     guard let stringTable, let segment = loads.first(where: { stringTable >= $0.vaddr && stringTable < $0.vaddr + $0.size })
     else { return info }
     let base = segment.offset + (stringTable - segment.vaddr)
-    for offset in pathOffsets {
+    func string(at offset: Int) -> String? {
       var bytes = [UInt8](repeating: 0, count: 4096)
       let count = pread(fd.rawValue, &bytes, bytes.count, off_t(base + offset))
-      guard count > 0 else { continue }
-      let text = String(decoding: bytes[0..<count].prefix { $0 != 0 }, as: UTF8.self)
-      info.runPaths += text.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+      return count > 0 ? String(decoding: bytes[0..<count].prefix { $0 != 0 }, as: UTF8.self) : nil
     }
+    for offset in pathOffsets {
+      info.runPaths += (string(at: offset) ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    }
+    info.needed = neededOffsets.compactMap { string(at: $0) }
     return info
   }
 }
