@@ -60,6 +60,11 @@ let package = Package(
       name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents",
       exclude: ["Info.plist", "RoomsIntents.entitlements"], linkerSettings: staticSwiftRuntime),
 
+    // purpose: the Rooms Intents UI extension, which draws a card for a booking or a cancellation.
+    .executableTarget(
+      name: "RoomsUI", dependencies: ["ExtensionSDK"], path: "Sources/Examples/RoomsUI", exclude: ["Info.plist"],
+      linkerSettings: staticSwiftRuntime),
+
     // Test fixtures and helpers.
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
     .executableTarget(

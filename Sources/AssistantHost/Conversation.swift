@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import Foundation
 import IntentHostSystem
 import Synchronization
@@ -10,6 +11,15 @@ public protocol Conversation: Sendable {
   /// - Parameter need: what is needed, for the message when the question cannot be asked.
   /// - Throws: `HostError(.valueNeeded)` when there is nobody to ask.
   func ask(_ prompt: String, need: String) throws -> String
+  /// Shows a view an Intents UI extension drew (a snippet under the dialog).
+  func show(_ view: ConfiguredView, from extensionName: String)
+}
+
+extension Conversation {
+  public func show(_ view: ConfiguredView, from extensionName: String) {
+    guard let snippet = view.snippet else { return }
+    say("[\(extensionName)]\n" + snippet.lines.map { "  " + $0 }.joined(separator: "\n"))
+  }
 }
 
 /// The shell: scripted answers (`--answer`) first, then the terminal; with neither, refuses with exit 75.

@@ -1,6 +1,6 @@
 /// The phases of an extension's life that have a deadline.
 public enum Phase: String, Sendable, CaseIterable {
-  case handshake, resolve, confirm, handle, shutdown
+  case handshake, resolve, confirm, handle, ui, shutdown
 }
 
 /// Per-phase deadlines. Apple publishes none; reported figures are about 10 s for handling (see
@@ -10,6 +10,8 @@ public struct Deadlines: Sendable, Equatable {
   public var resolve: Duration = .seconds(5)
   public var confirm: Duration = .seconds(5)
   public var handle: Duration = .seconds(10)
+  /// Each `configureView` of an Intents UI extension.
+  public var ui: Duration = .seconds(3)
   public var shutdown: Duration = .seconds(2)
 
   public init() {}
@@ -21,6 +23,7 @@ public struct Deadlines: Sendable, Equatable {
       case .resolve: return resolve
       case .confirm: return confirm
       case .handle: return handle
+      case .ui: return ui
       case .shutdown: return shutdown
       }
     }
@@ -30,6 +33,7 @@ public struct Deadlines: Sendable, Equatable {
       case .resolve: resolve = newValue
       case .confirm: confirm = newValue
       case .handle: handle = newValue
+      case .ui: ui = newValue
       case .shutdown: shutdown = newValue
       }
     }

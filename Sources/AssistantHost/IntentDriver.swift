@@ -1,4 +1,5 @@
 import BundleManifest
+import IntentHostSystem
 import ExtensionProtocol
 import Foundation
 
@@ -25,8 +26,11 @@ public struct IntentOutcome: Sendable {
   public var isSuccess: Bool
   /// What the assistant said at the end.
   public var dialog: String
+  /// What the app's Intents UI extension drew, one view per configureView call it answered.
+  public var views: [ConfiguredView] = []
 
-  /// `{"app","intent","parameters","code","success","dialog"}`, parameters as plain JSON values.
+  /// `{"app","intent","parameters","code","success","dialog"}` (and `"views"` when a UI extension drew some),
+  /// parameters as plain JSON values.
   public func json() -> String {
     func plain(_ value: ParameterValue) -> Any {
       switch value {
@@ -40,10 +44,15 @@ public struct IntentOutcome: Sendable {
       case .array(let a): return a.map(plain)
       }
     }
-    let object: [String: Any] = [
+    var object: [String: Any] = [
       "app": app, "intent": intent, "parameters": parameters.mapValues(plain), "code": code.rawValue,
       "success": isSuccess, "dialog": dialog,
     ]
+    if !views.isEmpty, let data = try? JSONEncoder().encode(views),
+      let encoded = try? JSONSerialization.jsonObject(with: data)
+    {
+      object["views"] = encoded
+    }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
       ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
@@ -121,15 +130,88 @@ public struct IntentDriver: Sendable {
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
       await finish(session)
-      if response.code == .handleInApp {
-        let appResponse = try await handOver(intent, to: app, spec: spec)
-        return outcome(appResponse, intent: intent, app: app, spec: spec, interpreter: interpreter)
-      }
-      return outcome(response, intent: intent, app: app, spec: spec, interpreter: interpreter)
+      var final = response
+      if response.code == .handleInApp { final = try await handOver(intent, to: app, spec: spec) }
+      var result = outcome(final, intent: intent, app: app, spec: spec, interpreter: interpreter)
+      result.views = await presentCustomUI(
+        Interaction(intent: intent, response: final, handlingStatus: result.isSuccess ? "success" : "failure"),
+        app: app, spec: spec)
+      return result
     } catch {
       if session.process.termination == nil { await session.shutdown() }
       throw error
     }
+  }
+
+  /// The smallest and largest view an Intents UI extension may ask for (`hostedViewMinimumAllowedSize`,
+  /// `hostedViewMaximumAllowedSize`), in points: a Siri snippet on an iPhone.
+  public var viewSizeLimits = (minimum: ViewSize(width: 0, height: 0), maximum: ViewSize(width: 398, height: 600))
+
+  /// Shows the interaction through the app's Intents UI extension, as Siri does: one `configureView` per parameter
+  /// (with a value) in the definition's order, each to a fresh view controller, skipping parameters an earlier
+  /// view already showed (the ledger). A view asking for a size outside the limits is reported and clamped. A UI
+  /// extension that fails is reported in one line and Siri's default UI (the dialog) stands alone; the intent's
+  /// result does not change.
+  private func presentCustomUI(_ interaction: Interaction, app: AppBundle, spec: IntentSpec?) async -> [ConfiguredView] {
+    let className = interaction.intent.name
+    guard let ui = app.extensions.first(where: {
+      $0.extensionInfo.point == .intentsUIService && $0.extensionInfo.intentsSupported.contains(className)
+    }) else { return [] }
+    let names = (spec?.parameters.map(\.name) ?? interaction.intent.parameters.keys.sorted())
+      .filter { interaction.intent[$0] != nil }
+    let sets: [[String]] = names.isEmpty ? [[]] : names.map { [$0] }
+    var ledger = Set<String>()
+    var views: [ConfiguredView] = []
+    let session: ExtensionSession
+    do {
+      session = try await ExtensionSession.start(
+        SessionTarget(ui, app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox)
+    } catch let error as HostError {
+      reportUIFailure(error.message)
+      return []
+    } catch {
+      reportUIFailure("\(ui.name): \(error)")
+      return []
+    }
+    for parameters in sets where !parameters.contains(where: ledger.contains) {
+      do {
+        var view = try await session.request(
+          ConfigureViewRequest(
+            interaction: interaction, parameters: parameters, minimumSize: viewSizeLimits.minimum,
+            maximumSize: viewSizeLimits.maximum),
+          phase: .ui, what: "configureView of \(parameters.isEmpty ? className : parameters.joined(separator: ", "))")
+        guard view.success else { continue }  // left to the default UI
+        ledger.formUnion(view.parameters.isEmpty ? parameters : view.parameters)
+        if view.size == .zero { continue }  // hidden
+        let clamped = ViewSize(
+          width: min(max(view.size.width, viewSizeLimits.minimum.width), viewSizeLimits.maximum.width),
+          height: min(max(view.size.height, viewSizeLimits.minimum.height), viewSizeLimits.maximum.height))
+        if clamped != view.size {
+          let warning = "\(session.label) asked for a \(Int(view.size.width))×\(Int(view.size.height)) view, outside "
+            + "\(Int(viewSizeLimits.minimum.width))×\(Int(viewSizeLimits.minimum.height))–"
+            + "\(Int(viewSizeLimits.maximum.width))×\(Int(viewSizeLimits.maximum.height)) points; it was clamped to "
+            + "\(Int(clamped.width))×\(Int(clamped.height))"
+          session.appendToLog("warning: \(warning)")
+          reportUIFailure(warning, isFault: false)
+          view.size = clamped
+        }
+        views.append(view)
+        conversation.show(view, from: ui.name)
+      } catch let error as HostError {
+        reportUIFailure(error.message)
+        return views
+      } catch {
+        reportUIFailure("\(session.label): \(error)")
+        return views
+      }
+    }
+    await session.shutdown()
+    return views
+  }
+
+  private func reportUIFailure(_ message: String, isFault: Bool = true) {
+    let suffix = isFault ? "; Siri's default UI is shown instead" : ""
+    try? FileDescriptor.standardError.writeAll(Array("assistant: \(message)\(suffix)\n".utf8))
   }
 
   /// The end of an intent for its extension: kept warm, or shut down.

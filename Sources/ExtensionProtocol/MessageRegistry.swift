@@ -6,6 +6,7 @@ public enum MessageRegistry {
     ResolveParameterRequest.self,
     ConfirmIntentRequest.self,
     HandleIntentRequest.self,
+    ConfigureViewRequest.self,
     ShutdownRequest.self,
   ]
 

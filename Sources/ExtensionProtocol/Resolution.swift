@@ -118,9 +118,13 @@ public struct UserActivity: Codable, Sendable, Hashable {
 public struct Interaction: Codable, Sendable, Hashable {
   public var intent: Intent
   public var response: IntentResponse?
+  /// `INIntentHandlingStatus`: `success`, `failure`, `ready`, `inProgress`, `deferredToApplication`, …; absent
+  /// when not known.
+  public var handlingStatus: String?
 
-  public init(intent: Intent, response: IntentResponse?) {
+  public init(intent: Intent, response: IntentResponse?, handlingStatus: String? = nil) {
     self.intent = intent
     self.response = response
+    self.handlingStatus = handlingStatus
   }
 }

@@ -30,7 +30,10 @@ enum ExtensionRunner {
   ///
   /// Messages are taken on the connection's reader thread, and each request runs in a task of its own started from
   /// there: one thread hop per request.
-  static func serve(handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?) async -> Never {
+  static func serve(
+    handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?,
+    makeView: (@Sendable () -> any IntentViewController)? = nil
+  ) async -> Never {
     ignoreBrokenPipeSignal()
     // Keep the real stdout for the protocol and point fd 1 at stderr, so a stray print cannot corrupt the stream.
     let protocolOutput: FileDescriptor
@@ -49,7 +52,7 @@ enum ExtensionRunner {
         // End of input: the host is gone. Exit without waiting for anything.
         exit(state.values.withLock { $0.shutDown } ? 0 : 1)
       }
-      receive(message, state: state, handlerFor: handlerFor, connection: connection)
+      receive(message, state: state, handlerFor: handlerFor, makeView: makeView, connection: connection)
     }
     while true { try? await Task.sleep(for: .seconds(3600)) }
   }
@@ -57,7 +60,7 @@ enum ExtensionRunner {
   /// Takes one message on the reader thread.
   private static func receive(
     _ message: InboundMessage, state: ServeState, handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?,
-    connection: Connection
+    makeView: (@Sendable () -> any IntentViewController)?, connection: Connection
   ) {
     switch message.kind {
     case .notification:
@@ -117,7 +120,8 @@ enum ExtensionRunner {
       // The task is registered before it can finish, so its removal always follows its insertion.
       state.values.withLock { values in
         values.tasks[id] = Task {
-          await answer(message, id: id, handlerFor: handlerFor, context: context, connection: connection)
+          await answer(
+            message, id: id, handlerFor: handlerFor, makeView: makeView, context: context, connection: connection)
           _ = state.values.withLock { $0.tasks.removeValue(forKey: id) }
         }
       }
@@ -126,7 +130,7 @@ enum ExtensionRunner {
 
   private static func answer(
     _ message: InboundMessage, id: RequestID, handlerFor: (Intent) -> (any IntentHandler)?,
-    context: ExtensionContext, connection: Connection
+    makeView: (@Sendable () -> any IntentViewController)?, context: ExtensionContext, connection: Connection
   ) async {
     do {
       switch message.method {
@@ -145,6 +149,19 @@ enum ExtensionRunner {
         let handler = try handler(handlerFor, for: request.intent)
         let response = try await run { try await handler.handle(request.intent, in: context) }
         try connection.reply(to: id, with: response)
+      case ConfigureViewRequest.method:
+        let request = try message.params(ConfigureViewRequest.self)
+        guard let makeView else {
+          throw ResponseError(.methodNotFound, "\(message.method): this is not an Intents UI extension")
+        }
+        let view = makeView()  // a fresh view controller for every call
+        let viewContext = ViewContext(
+          kind: request.context, minimumSize: request.minimumSize, maximumSize: request.maximumSize,
+          extensionContext: context)
+        let configured = try await run {
+          try await view.configureView(for: request.parameters, of: request.interaction, in: viewContext)
+        }
+        try connection.reply(to: id, with: configured)
       default:
         throw ResponseError(.methodNotFound, "unknown method \(message.method)")
       }

@@ -92,13 +92,13 @@ public struct ControlGroup: Sendable {
     for directory in directories { rmdir(directory) }
   }
 
-  /// Removes groups left by hosts that died (a populated group refuses rmdir, so live ones stay).
+  /// Removes groups left by hosts that died. A group's name carries its host's pid (`NAME-PID-RANDOM`); the groups
+  /// of a living host are left alone, since one may be empty only because its child has not joined yet.
   private static func sweep(_ root: String) {
     for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
-      let directory = root + "/" + name
-      if let procs = try? String(contentsOfFile: directory + "/cgroup.procs", encoding: .utf8), procs.isEmpty {
-        rmdir(directory)
-      }
+      let parts = name.split(separator: "-")
+      guard parts.count >= 3, let host = pid_t(parts[parts.count - 2]), !processExists(host) else { continue }
+      rmdir(root + "/" + name)  // fails, harmlessly, while a process of the group lives
     }
   }
 

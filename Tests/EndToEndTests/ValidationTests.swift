@@ -44,13 +44,13 @@ struct ValidationTests {
   }
 
   static func addUIExtension(_ app: URL, supporting intents: [String]) throws {
-    let ui = app.appendingPathComponent("PlugIns/RoomsUI.appex")
+    let ui = app.appendingPathComponent("PlugIns/MoreUI.appex")
     try FileManager.default.createDirectory(at: ui, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
-      at: app.appendingPathComponent("\(appex)/RoomsIntents"), to: ui.appendingPathComponent("RoomsUI"))
+      at: app.appendingPathComponent("\(appex)/RoomsIntents"), to: ui.appendingPathComponent("MoreUI"))
     try writePlist(
       [
-        "CFBundleIdentifier": "com.example.rooms.RoomsUI", "CFBundleExecutable": "RoomsUI", "CFBundlePackageType": "XPC!",
+        "CFBundleIdentifier": "com.example.rooms.MoreUI", "CFBundleExecutable": "MoreUI", "CFBundlePackageType": "XPC!",
         "NSExtension": [
           "NSExtensionPointIdentifier": "com.apple.intents-ui-service", "NSExtensionMainStoryboard": "MainInterface",
           "NSExtensionAttributes": ["IntentsSupported": intents],
@@ -91,7 +91,7 @@ struct ValidationTests {
     Case(rule: "intent-undefined", severity: "error", file: "\(appex)/Info.plist") { app in
       try editExtension(app) { $0["IntentsSupported"] = ["BookRoomIntent", "BookDeskIntent"] }
     },
-    Case(rule: "ui-extension-unhandled-intent", severity: "error", file: "PlugIns/RoomsUI.appex/Info.plist") { app in
+    Case(rule: "ui-extension-unhandled-intent", severity: "error", file: "PlugIns/MoreUI.appex/Info.plist") { app in
       try addUIExtension(app, supporting: ["BookRoomIntent", "INStartWorkoutIntent"])
     },
     Case(rule: "intent-phrases-missing", severity: "warning", file: "\(appex)/Info.plist") { app in

@@ -19,8 +19,10 @@ public enum TestBundles {
   /// A `Fixture.app` (com.example.fixture) whose Intents extension `<extensionName>.appex` runs the FaultyExtension
   /// binary in the mode named `extensionName`, and supports `PingIntent` (one String parameter `value`).
   /// `appMode` is written to `Fixture.app/app-mode` and chooses what the app does when launched for handleInApp.
+  /// `uiExtensionName` adds an Intents UI extension for PingIntent running FaultyExtension in that mode.
   public static func fixture(
-    extensionName: String, appMode: String? = nil, binary: String = "FaultyExtension", in directory: URL
+    extensionName: String, appMode: String? = nil, binary: String = "FaultyExtension", uiExtensionName: String? = nil,
+    in directory: URL
   ) throws -> URL {
     let app = directory.appendingPathComponent("Fixture.app")
     let fm = FileManager.default
@@ -45,6 +47,21 @@ public enum TestBundles {
           "NSExtensionAttributes": ["IntentsSupported": ["PingIntent"], "IntentsRestrictedWhileLocked": [String]()],
         ] as [String: Any],
       ], to: appex.appendingPathComponent("Info.plist"))
+    if let uiExtensionName {
+      let ui = app.appendingPathComponent("PlugIns/\(uiExtensionName).appex")
+      try fm.createDirectory(at: ui, withIntermediateDirectories: true)
+      try fm.createSymbolicLink(
+        atPath: ui.appendingPathComponent("FaultyExtension").path, withDestinationPath: PackagePaths.executable("FaultyExtension"))
+      try writePlist(
+        [
+          "CFBundleIdentifier": "com.example.fixture.\(uiExtensionName)", "CFBundleExecutable": "FaultyExtension",
+          "CFBundlePackageType": "XPC!",
+          "NSExtension": [
+            "NSExtensionPointIdentifier": "com.apple.intents-ui-service", "NSExtensionMainStoryboard": "MainInterface",
+            "NSExtensionAttributes": ["IntentsSupported": ["PingIntent"]],
+          ] as [String: Any],
+        ], to: ui.appendingPathComponent("Info.plist"))
+    }
     try writePlist(
       [
         "INIntentDefinitionModelVersion": "1.2", "INEnums": [Any](),
@@ -55,7 +72,8 @@ public enum TestBundles {
               [
                 "INIntentParameterName": "value", "INIntentParameterType": "String",
                 "INIntentParameterSupportsResolution": true,
-              ]
+              ],
+              ["INIntentParameterName": "note", "INIntentParameterType": "String"],
             ],
             "INIntentResponse": [
               "INIntentResponseCodes": [

@@ -107,6 +107,25 @@ while let line = readLine() {
     default:
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"pong"}}}}"#)
     }
+  case "ui/configureView":
+    struct Asked: Decodable {
+      struct Params: Decodable { var parameters: [String] }
+      var params: Params
+    }
+    let asked = (try? JSONDecoder().decode(Asked.self, from: Data(line.utf8)))?.params.parameters ?? []
+    let names = "[" + asked.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    switch mode {
+    case "UICrash": raise(SIGSEGV)
+    case "UIHang":
+      marker("drawing")
+      while true { sleep(1000) }
+    case "UIOversize":
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"success":true,"parameters":\#(names),"size":{"width":5000,"height":5000},"snippet":{"text":"huge"}}}"#)
+    default:
+      // Shows exactly the parameters it is asked for, so the host asks again for each one.
+      let text = "showing " + asked.joined(separator: ", ")
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"success":true,"parameters":\#(names),"size":{"width":300,"height":40},"snippet":{"text":"\#(text)"}}}"#)
+    }
   case "shutdown":
     send(#"{"jsonrpc":"2.0","id":\#(id),"result":{}}"#)
   case "exit":

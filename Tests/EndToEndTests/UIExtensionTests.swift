@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Intents UI extensions: one configureView per parameter set with a ledger, size limits, the ui deadline, and
+/// faults that leave the intent's result alone.
+@Suite(.serialized)
+struct UIExtensionTests {
+  func run(ui: String, _ extra: [String] = [], values: [String] = ["value=x", "note=y"]) throws -> (CommandResult, HostFixture) {
+    let host = try HostFixture()
+    let app = try TestBundles.fixture(extensionName: "Polite", uiExtensionName: ui, in: host.directory.file("bundles"))
+    let installed = try host.assistant(["install", app.path])
+    #expect(installed.code == 0, "\(installed)")
+    return (try host.assistant(extra + ["run", "Fixture", "Ping"] + values), host)
+  }
+
+  @Test func eachParameterGetsAViewUnlessAlreadyShown() throws {
+    // The fixture view shows only what it is asked: one call per parameter.
+    let (result, host) = try run(ui: "UIOneAtATime", ["--json"])
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    let views = object?["views"] as? [[String: Any]] ?? []
+    #expect(views.map { $0["parameters"] as? [String] ?? [] } == [["value"], ["note"]], "\(result)")
+    // Rooms' card shows all three parameters at once: the ledger means one call.
+    let rooms = try HostFixture()
+    defer { rooms.directory.remove() }
+    try rooms.installRooms()
+    let booked = try rooms.assistant(["--json", "run", "Rooms", "BookRoom", "roomNumber=9", "bookedBy=Ada"])
+    let roomViews = (try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any])?["views"]
+      as? [[String: Any]] ?? []
+    #expect(roomViews.count == 1, "\(booked)")
+    #expect(booked.stderr.contains("Room 9"), "\(booked)")  // with --json the card goes to stderr with the dialog
+  }
+
+  @Test func aCrashingUIExtensionLeavesTheDefaultUI() throws {
+    let (result, host) = try run(ui: "UICrash")
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stdout == "Got pong.\n", "\(result)")
+    #expect(result.stderr.contains("UICrash (com.example.fixture.UICrash) crashed with SIGSEGV during configureView of value"), "\(result)")
+    #expect(result.stderr.contains("Siri's default UI is shown instead"))
+  }
+
+  @Test func aHangingUIExtensionMissesTheUIDeadline() throws {
+    let (result, host) = try run(ui: "UIHang", ["--deadline", "ui=0.5"])
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stderr.contains("did not answer configureView of value within 0.5 s (the ui deadline"), "\(result)")
+    let survivors = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter {
+      isAlive($0) && ((try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8)) ?? "").hasPrefix("UIHang\0")
+    }
+    #expect(survivors.isEmpty)
+  }
+
+  @Test func anOversizedViewIsClampedAndReported() throws {
+    let (result, host) = try run(ui: "UIOversize", values: ["value=x"])
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stderr.contains("asked for a 5000×5000 view, outside 0×0–398×600 points; it was clamped to 398×600"), "\(result)")
+    #expect(result.stdout.contains("[UIOversize]\n  huge"), "\(result)")
+  }
+}
