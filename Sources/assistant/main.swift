@@ -26,8 +26,8 @@ let help = """
     --json                  print one JSON object (app, intent, parameters, code, success, dialog);
                             dialog and prompts go to stderr
     --answer TEXT           answer the next question with TEXT (repeatable; used before asking the terminal)
-    --deadline PHASE=SECS   deadline for handshake, resolve, confirm, handle or shutdown (or all);
-                            defaults 5, 5, 5, 10, 2
+    --deadline PHASE=SECS   deadline for handshake, resolve, confirm, handle, ui or shutdown (or all);
+                            defaults 5, 5, 5, 10, 3, 2
     --locale LOCALE         the user's locale (default en_US)
     --memory-limit MIB      memory ceiling of each extension (default 30)
     --cpu-limit SECONDS     CPU time of each extension process (default 10)

@@ -31,6 +31,25 @@ struct MessageGoldenTests {
         == #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"a"}}"#)
   }
 
+  @Test func configureViewMatchesItsGoldenJSON() throws {
+    let request = ConfigureViewRequest(
+      interaction: Interaction(
+        intent: Intent(name: "PingIntent", identifier: "ID-2", parameters: ["value": .string("x")]),
+        response: IntentResponse(code: .success), handlingStatus: "success"),
+      parameters: ["value"], minimumSize: .zero, maximumSize: ViewSize(width: 398, height: 600))
+    #expect(
+      try encode(RequestEnvelope(id: .number(5), method: ConfigureViewRequest.method, params: request))
+        == #"{"id":5,"jsonrpc":"2.0","method":"ui/configureView","params":{"context":"siriSnippet","interaction":{"handlingStatus":"success","intent":{"identifier":"ID-2","name":"PingIntent","parameters":{"value":{"type":"string","value":"x"}}},"response":{"code":"success","parameters":{}}},"maximumSize":{"height":600,"width":398},"minimumSize":{"height":0,"width":0},"parameters":["value"]}}"#)
+    let view = ConfiguredView(
+      success: true, parameters: ["value"], size: ViewSize(width: 300, height: 40),
+      snippet: .stack([.text("Ping"), .row(label: "Value", value: "x")]))
+    let json = try encode(ResultEnvelope(id: .number(5), result: view))
+    #expect(json == #"{"id":5,"jsonrpc":"2.0","result":{"parameters":["value"],"size":{"height":40,"width":300},"snippet":{"stack":[{"text":"Ping"},{"row":{"label":"Value","value":"x"}}]},"success":true}}"#)
+    let decoded = try WireCoding.decoder().decode(ResultEnvelope<ConfiguredView>.self, from: Data(json.utf8)).result
+    #expect(decoded == view)
+    #expect(view.snippet?.lines == ["Ping", "Value: x"])
+  }
+
   @Test func resultsAndErrorsMatchTheirGoldenJSON() throws {
     #expect(
       try encode(ResultEnvelope(id: .number(4), result: IntentResponse(
