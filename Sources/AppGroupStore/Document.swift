@@ -61,6 +61,8 @@ public struct Document<Content: DocumentContent>: Sendable {
 
   let directory: String
   let fileName: String
+  /// The descriptors and checkpoint this process keeps between operations; shared by copies of this value.
+  let files = DocumentFiles()
   var lockPath: String { directory + "/." + fileName + ".lock" }
   /// The journal's path.
   public var journalPath: String { directory + "/." + fileName + ".journal" }
@@ -89,12 +91,14 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// The current content and its sequence number, read under a shared lock.
   /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.
   public func snapshot() throws(StoreError) -> Snapshot {
-    guard let lock = try acquireIfPresent(exclusive: false) else {
-      return Snapshot(content: Content(), sequence: 0)
+    try files.serializedStore { () throws(StoreError) -> Snapshot in
+      guard let lock = try acquireIfPresent(exclusive: false) else {
+        return Snapshot(content: Content(), sequence: 0)
+      }
+      defer { release(lock) }
+      let state = try load(journal: try cachedJournal())
+      return Snapshot(content: state.content ?? Content(), sequence: state.sequence)
     }
-    defer { release(lock) }
-    let state = try load()
-    return Snapshot(content: state.content ?? Content(), sequence: state.sequence)
   }
 
   /// Runs `body` on the content while holding the document's exclusive lock, then commits the result durably: when
@@ -103,15 +107,16 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// - Returns: what `body` returns.
   /// - Throws: `StoreError` (a corrupt or newer document is never overwritten), or what `body` throws.
   public func update<Result>(_ body: (inout Content) throws -> Result) throws -> Result {
-    let lock = try acquire(exclusive: true)
-    defer { release(lock) }
-    let journal = try openJournal()
-    defer { journal?.close() }
-    let state = try load(journal: journal)
-    var content = state.content ?? Content()
-    let result = try body(&content)
-    try commit(content, after: state, journal: journal)
-    return result
+    try files.serialized { () throws -> Result in
+      let lock = try acquire(exclusive: true)
+      defer { release(lock) }
+      let journal = try cachedJournal()
+      let state = try load(journal: journal)
+      var content = state.content ?? Content()
+      let result = try body(&content)
+      try commit(content, after: state, journal: journal)
+      return result
+    }
   }
 
   // MARK: - Loading
@@ -144,14 +149,13 @@ public struct Document<Content: DocumentContent>: Sendable {
   func load(journal: FileDescriptor? = nil) throws(StoreError) -> State {
     var state = State()
     var checkpointBytes: [UInt8]? = nil
-    if let bytes = try readFile(path) {
-      let header = try checkpointHeader(bytes)
+    if let (bytes, header) = try cachedCheckpoint() {
       state.sequence = header.sequence
       state.checkpointSequence = header.sequence
       checkpointBytes = bytes
     }
     if let journal {
-      try loadJournal(try readAll(journal, file: journalPath), into: &state)
+      try loadJournal(try readWhole(journal, file: journalPath), into: &state)
     } else if let bytes = try readFile(journalPath) {
       try loadJournal(bytes, into: &state)
     }
@@ -312,14 +316,63 @@ public struct Document<Content: DocumentContent>: Sendable {
   }
 
   /// Commits `content` as the next sequence: one journal record, or a new checkpoint when the journal is long.
-  /// The journal open for reading and writing, or nil when there is none yet.
-  private func openJournal() throws(StoreError) -> FileDescriptor? {
+  /// The journal open for reading and writing (kept open between operations: it is rewritten in place, never
+  /// replaced), or nil when there is none yet. A journal deleted behind our back is reopened.
+  private func cachedJournal() throws(StoreError) -> FileDescriptor? {
+    if let fd = files.journal {
+      if DocumentFiles.isStill(fd, at: journalPath) { return fd }
+      fd.close()
+      files.journal = nil
+    }
     do {
-      return try FileDescriptor.open(journalPath, O_RDWR)
+      let fd = try FileDescriptor.open(journalPath, O_RDWR)
+      files.journal = fd
+      return fd
     } catch {
       if error.code == ENOENT { return nil }
       throw .io(error)
     }
+  }
+
+  /// The checkpoint's bytes and header, read again only when the file changed (another inode, size or time).
+  private func cachedCheckpoint() throws(StoreError) -> ([UInt8], (schemaVersion: Int, sequence: UInt64))? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let error = SystemError.current("stat", path)
+      if error.code == ENOENT {
+        files.checkpoint = nil
+        return nil
+      }
+      throw .io(error)
+    }
+    let key = DocumentFiles.FileKey(info)
+    if let cached = files.checkpoint, cached.key == key { return (cached.bytes, cached.header) }
+    guard let bytes = try readFile(path) else { return nil }
+    let header = try checkpointHeader(bytes)
+    files.checkpoint = DocumentFiles.Checkpoint(key: key, bytes: bytes, header: header)
+    return (bytes, header)
+  }
+
+  /// The whole file behind `fd`, from its start (`pread`, so the shared offset does not matter).
+  private func readWhole(_ fd: FileDescriptor, file: String) throws(StoreError) -> [UInt8] {
+    var info = stat()
+    guard fstat(fd.rawValue, &info) == 0 else { throw .io(SystemError.current("fstat", file)) }
+    let size = Int(info.st_size)
+    if size > maximumSize { throw .corrupt(file: file, detail: "larger than \(maximumSize) bytes") }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var filled = 0
+    while filled < size {
+      let n = bytes.withUnsafeMutableBytes { pread(fd.rawValue, $0.baseAddress! + filled, size - filled, off_t(filled)) }
+      if n < 0 {
+        let error = SystemError.current("pread", file)
+        if error.code == EINTR { continue }
+        throw .io(error)
+      }
+      if n == 0 { break }
+      filled += n
+    }
+    if filled < size { bytes.removeSubrange(filled...) }
+    return bytes
   }
 
   func commit(_ content: Content, after state: State, journal: FileDescriptor? = nil) throws(StoreError) {
@@ -345,8 +398,12 @@ public struct Document<Content: DocumentContent>: Sendable {
   ) throws(StoreError) {
     do throws(SystemError) {
       let fd: FileDescriptor
-      if let journal { fd = journal } else { fd = try FileDescriptor.open(journalPath, O_WRONLY | O_CREAT, mode: 0o660) }
-      defer { if journal == nil { fd.close() } }
+      if let journal {
+        fd = journal
+      } else {
+        fd = try FileDescriptor.open(journalPath, O_RDWR | O_CREAT, mode: 0o660)
+        files.journal = fd
+      }
       if let size, size > state.journalSize {
         try positionalWrite(fd, [UInt8](repeating: 0, count: size - state.journalSize), at: state.journalSize)
       }
@@ -432,17 +489,29 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// either).
   func acquireIfPresent(exclusive: Bool) throws(StoreError) -> FileDescriptor? {
     let lock: FileDescriptor
-    do {
-      lock = try FileDescriptor.open(lockPath, O_RDWR | O_CREAT, mode: 0o660)
-    } catch {
-      if error.code == ENOENT { return nil }
-      throw .io(error)
+    if let cached = files.lock, DocumentFiles.isStill(cached, at: lockPath) {
+      lock = cached
+    } else {
+      files.lock?.close()
+      files.lock = nil
+      do {
+        lock = try FileDescriptor.open(lockPath, O_RDWR | O_CREAT, mode: 0o660)
+      } catch {
+        if error.code == ENOENT { return nil }
+        throw .io(error)
+      }
+      files.lock = lock
     }
     if lockingDisabled { return lock }
     do {
+      // The holder's critical section is short (one fdatasync): try without blocking for a moment before sleeping
+      // in the kernel, so that a release hands the lock over without a wakeup.
+      for attempt in 0..<200 {
+        if try tryLockFile(lock, exclusive: exclusive) { return lock }
+        if attempt > 20 { sched_yield() }
+      }
       try lockFile(lock, exclusive: exclusive)
     } catch {
-      lock.close()
       throw .io(error)
     }
     return lock
@@ -456,8 +525,83 @@ public struct Document<Content: DocumentContent>: Sendable {
     return lock
   }
 
+  /// Releases the lock; the descriptor stays open for the next operation.
   func release(_ lock: FileDescriptor) {
     if !lockingDisabled { unlockFile(lock) }
-    lock.close()
+  }
+}
+
+/// What a `Document` keeps open in one process between operations: the lock file's and the journal's descriptors
+/// (neither file is ever replaced, only rewritten in place) and the last checkpoint read. An `flock` belongs to an
+/// open file, not to a thread, so every operation of the process on the document runs under `serialized`.
+final class DocumentFiles: @unchecked Sendable {
+  // @unchecked: every stored property is read and written only inside `serialized`, under `mutex`.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  var lock: FileDescriptor?
+  var journal: FileDescriptor?
+  var checkpoint: Checkpoint?
+
+  struct FileKey: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modified: [Int]
+    var changed: [Int]
+
+    init(_ info: stat) {
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+      size = Int64(info.st_size)
+      modified = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+      changed = [info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+    }
+  }
+
+  struct Checkpoint {
+    var key: FileKey
+    var bytes: [UInt8]
+    var header: (schemaVersion: Int, sequence: UInt64)
+  }
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    lock?.close()
+    journal?.close()
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func serialized<R>(_ body: () throws -> R) rethrows -> R {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+
+  /// `serialized` for bodies that throw only `StoreError`.
+  func serializedStore<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+
+  /// Forgets everything (after files were moved aside).
+  func reset() {
+    lock?.close()
+    journal?.close()
+    lock = nil
+    journal = nil
+    checkpoint = nil
+  }
+
+  /// Whether `fd` is still the file at `path` (not deleted with its group's folder, nor moved aside by a recovery).
+  static func isStill(_ fd: FileDescriptor, at path: String) -> Bool {
+    var open = stat()
+    var named = stat()
+    return fstat(fd.rawValue, &open) == 0 && stat(path, &named) == 0 && open.st_dev == named.st_dev
+      && open.st_ino == named.st_ino
   }
 }

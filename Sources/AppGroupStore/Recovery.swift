@@ -23,8 +23,15 @@ extension Document {
   /// as it is.
   /// - Throws: `StoreError.io` when a file cannot be moved or written.
   public func recover() throws(StoreError) -> RecoveryReport {
+    try files.serializedStore { () throws(StoreError) -> RecoveryReport in try recoverLocked() }
+  }
+
+  private func recoverLocked() throws(StoreError) -> RecoveryReport {
     let lock = try acquire(exclusive: true)
-    defer { release(lock) }
+    defer {
+      release(lock)
+      files.reset()  // files may have been moved aside
+    }
     var checkpoint = State()
     var checkpointError: StoreError? = nil
     do { checkpoint = try loadCheckpointState() } catch { checkpointError = error }

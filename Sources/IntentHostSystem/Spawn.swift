@@ -255,6 +255,14 @@ public func lockFile(_ fd: FileDescriptor, exclusive: Bool) throws(SystemError) 
   if code != 0 { throw SystemError(code: code, operation: "flock") }
 }
 
+/// Tries to take an `flock` without waiting. Returns false when another open file description holds it.
+public func tryLockFile(_ fd: FileDescriptor, exclusive: Bool) throws(SystemError) -> Bool {
+  let code = ih_flock(fd.rawValue, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB)
+  if code == EWOULDBLOCK { return false }
+  if code != 0 { throw SystemError(code: code, operation: "flock") }
+  return true
+}
+
 /// Releases an `flock`.
 public func unlockFile(_ fd: FileDescriptor) {
   _ = ih_flock(fd.rawValue, LOCK_UN)

@@ -38,15 +38,16 @@ if command == "--help" || command == "-h" || command == "help" {
   exit(0)
 }
 
-let rooms: Rooms
-do {
-  let context = try AppContext.current()
-  rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier))
-} catch let error as AppContext.Missing {
-  fail("\(error)", 78)
-} catch {
-  fail("\(error)", 77)
-}
+let rooms: Rooms = {
+  do {
+    let context = try AppContext.current()
+    return Rooms(container: try context.appGroup(Rooms.appGroupIdentifier))
+  } catch let error as AppContext.Missing {
+    fail("\(error)", 78)
+  } catch {
+    fail("\(error)", 77)
+  }
+}()
 
 do {
   switch command {
