@@ -320,13 +320,14 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// replaced), or nil when there is none yet. A journal deleted behind our back is reopened.
   private func cachedJournal() throws(StoreError) -> FileDescriptor? {
     if let fd = files.journal {
-      if DocumentFiles.isStill(fd, at: journalPath) { return fd }
+      if files.isStill(fd, at: journalPath) { return fd }
       fd.close()
       files.journal = nil
     }
     do {
       let fd = try FileDescriptor.open(journalPath, O_RDWR)
       files.journal = fd
+      files.remember(fd)
       return fd
     } catch {
       if error.code == ENOENT { return nil }
@@ -403,6 +404,7 @@ public struct Document<Content: DocumentContent>: Sendable {
       } else {
         fd = try FileDescriptor.open(journalPath, O_RDWR | O_CREAT, mode: 0o660)
         files.journal = fd
+        files.remember(fd)
       }
       if let size, size > state.journalSize {
         try positionalWrite(fd, [UInt8](repeating: 0, count: size - state.journalSize), at: state.journalSize)
@@ -489,7 +491,7 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// either).
   func acquireIfPresent(exclusive: Bool) throws(StoreError) -> FileDescriptor? {
     let lock: FileDescriptor
-    if let cached = files.lock, DocumentFiles.isStill(cached, at: lockPath) {
+    if let cached = files.lock, files.isStill(cached, at: lockPath) {
       lock = cached
     } else {
       files.lock?.close()
@@ -501,6 +503,7 @@ public struct Document<Content: DocumentContent>: Sendable {
         throw .io(error)
       }
       files.lock = lock
+      files.remember(lock)
     }
     if lockingDisabled { return lock }
     do {
@@ -595,13 +598,23 @@ final class DocumentFiles: @unchecked Sendable {
     lock = nil
     journal = nil
     checkpoint = nil
+    identities = [:]
   }
 
-  /// Whether `fd` is still the file at `path` (not deleted with its group's folder, nor moved aside by a recovery).
-  static func isStill(_ fd: FileDescriptor, at path: String) -> Bool {
-    var open = stat()
+  /// The device and inode of each descriptor kept open, taken when it was opened.
+  var identities: [Int32: [UInt64]] = [:]
+
+  /// Remembers which file `fd` is.
+  func remember(_ fd: FileDescriptor) {
+    var info = stat()
+    if fstat(fd.rawValue, &info) == 0 { identities[fd.rawValue] = [UInt64(info.st_dev), UInt64(info.st_ino)] }
+  }
+
+  /// Whether `fd` is still the file at `path` (not deleted with its group's folder, nor moved aside by a recovery):
+  /// one `stat` of the path against the identity remembered at open.
+  func isStill(_ fd: FileDescriptor, at path: String) -> Bool {
     var named = stat()
-    return fstat(fd.rawValue, &open) == 0 && stat(path, &named) == 0 && open.st_dev == named.st_dev
-      && open.st_ino == named.st_ino
+    guard let identity = identities[fd.rawValue], stat(path, &named) == 0 else { return false }
+    return identity == [UInt64(named.st_dev), UInt64(named.st_ino)]
   }
 }
