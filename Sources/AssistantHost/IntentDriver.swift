@@ -92,6 +92,33 @@ public struct IntentDriver: Sendable {
       intentClass: invocation.intentClass, definition: specAndDefinition?.definition, vocabularies: app.vocabularies)
     var intent = Intent(name: invocation.intentClass, identifier: UUID().uuidString, parameters: invocation.values)
 
+    // The UI extension starts beside the Intents extension (its start-up overlaps the conversation), and is asked
+    // to draw once the intent is answered.
+    let ui = app.extensions.first {
+      $0.extensionInfo.point == .intentsUIService && $0.extensionInfo.intentsSupported.contains(invocation.intentClass)
+    }
+    let uiSession: Task<Result<ExtensionSession, HostError>, Never>? = ui.map { ui in
+      Task { [self] in
+        if let kept = await warm?.take(ui.info.bundleIdentifier) { return .success(kept) }
+        do {
+          return .success(
+            try await ExtensionSession.start(
+              SessionTarget(ui, app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox))
+        } catch let error as HostError {
+          return .failure(error)
+        } catch {
+          return .failure(HostError(.extensionFault, "\(ui.name): \(error)"))
+        }
+      }
+    }
+    var uiUsed = false
+    defer {
+      // An intent that ended early leaves the prepared UI extension unused: shut it down.
+      if !uiUsed, let uiSession {
+        Task { if case .success(let session) = await uiSession.value { await session.shutdown() } }
+      }
+    }
+
     let session: ExtensionSession
     if let kept = await warm?.take(bundle.info.bundleIdentifier) {
       session = kept
@@ -133,9 +160,12 @@ public struct IntentDriver: Sendable {
       var final = response
       if response.code == .handleInApp { final = try await handOver(intent, to: app, spec: spec) }
       var result = outcome(final, intent: intent, app: app, spec: spec, interpreter: interpreter)
-      result.views = await presentCustomUI(
-        Interaction(intent: intent, response: final, handlingStatus: result.isSuccess ? "success" : "failure"),
-        app: app, spec: spec)
+      if let ui, let uiSession {
+        uiUsed = true
+        result.views = await presentCustomUI(
+          Interaction(intent: intent, response: final, handlingStatus: result.isSuccess ? "success" : "failure"),
+          ui: ui, session: await uiSession.value, spec: spec)
+      }
       return result
     } catch {
       if session.process.termination == nil { await session.shutdown() }
@@ -152,25 +182,21 @@ public struct IntentDriver: Sendable {
   /// view already showed (the ledger). A view asking for a size outside the limits is reported and clamped. A UI
   /// extension that fails is reported in one line and Siri's default UI (the dialog) stands alone; the intent's
   /// result does not change.
-  private func presentCustomUI(_ interaction: Interaction, app: AppBundle, spec: IntentSpec?) async -> [ConfiguredView] {
+  private func presentCustomUI(
+    _ interaction: Interaction, ui: ExtensionBundle, session started: Result<ExtensionSession, HostError>,
+    spec: IntentSpec?
+  ) async -> [ConfiguredView] {
     let className = interaction.intent.name
-    guard let ui = app.extensions.first(where: {
-      $0.extensionInfo.point == .intentsUIService && $0.extensionInfo.intentsSupported.contains(className)
-    }) else { return [] }
     let names = (spec?.parameters.map(\.name) ?? interaction.intent.parameters.keys.sorted())
       .filter { interaction.intent[$0] != nil }
     let sets: [[String]] = names.isEmpty ? [[]] : names.map { [$0] }
     var ledger = Set<String>()
     var views: [ConfiguredView] = []
     let session: ExtensionSession
-    do {
-      session = try await ExtensionSession.start(
-        SessionTarget(ui, app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox)
-    } catch let error as HostError {
+    switch started {
+    case .success(let running): session = running
+    case .failure(let error):
       reportUIFailure(error.message)
-      return []
-    } catch {
-      reportUIFailure("\(ui.name): \(error)")
       return []
     }
     for parameters in sets where !parameters.contains(where: ledger.contains) {
@@ -205,7 +231,7 @@ public struct IntentDriver: Sendable {
         return views
       }
     }
-    await session.shutdown()
+    await finish(session)
     return views
   }
 
