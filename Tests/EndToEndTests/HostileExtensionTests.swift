@@ -197,7 +197,7 @@ struct HostileExtensionTests {
   @Test func aForkBombIsDenied() throws {
     try attack(
       "ForkBomb", { _ in "x" }, sandboxed: refusedWith("fork: Operation not permitted"),
-      control: succeeded("Got done: forked 1000 children"))
+      control: succeeded("Got done: forked"))
   }
 
   @Test func fiveHundredMegabytesIsKilledForMemory() throws {

@@ -134,10 +134,10 @@ func protocolDescriptor() -> Int32? {
 }
 
 func raiseLimit() -> String {
-  // 4096 is within an ordinary user's hard limit, far above the sandbox's 64.
-  var limit = rlimit(rlim_cur: 4096, rlim_max: 4096)
+  // 256 is within any ordinary user's hard limit, and four times the sandbox's 64.
+  var limit = rlimit(rlim_cur: 256, rlim_max: 256)
   return setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0
-    ? failure("setrlimit RLIMIT_NOFILE") : "done: raised RLIMIT_NOFILE to 4096"
+    ? failure("setrlimit RLIMIT_NOFILE") : "done: raised RLIMIT_NOFILE to 256"
 }
 
 func ioUring() -> String {
