@@ -106,6 +106,7 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// Nothing is written when `body` throws.
   /// - Returns: what `body` returns.
   /// - Throws: `StoreError` (a corrupt or newer document is never overwritten), or what `body` throws.
+  /// - Important: `body` must not read or update the same document again: it would wait for the lock it holds.
   public func update<Result>(_ body: (inout Content) throws -> Result) throws -> Result {
     try files.serialized { () throws -> Result in
       let lock = try acquire(exclusive: true)
