@@ -156,9 +156,14 @@ public struct IntentDriver: Sendable {
         response = confirmation
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
-      await finish(session)
       var final = response
-      if response.code == .handleInApp { final = try await handOver(intent, to: app, spec: spec) }
+      let handedOver = response.code == .handleInApp
+      if handedOver {
+        await finish(session)  // the extension is done before its app is launched
+        final = try await handOver(intent, to: app, spec: spec)
+      }
+      // Otherwise the extension's shutdown overlaps the answer and the UI extension's drawing.
+      let finishing = Task { if !handedOver { await finish(session) } }
       var result = outcome(final, intent: intent, app: app, spec: spec, interpreter: interpreter)
       if let ui, let uiSession {
         uiUsed = true
@@ -166,6 +171,7 @@ public struct IntentDriver: Sendable {
           Interaction(intent: intent, response: final, handlingStatus: result.isSuccess ? "success" : "failure"),
           ui: ui, session: await uiSession.value, spec: spec)
       }
+      await finishing.value
       return result
     } catch {
       if session.process.termination == nil { await session.shutdown() }
