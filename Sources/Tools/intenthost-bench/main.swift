@@ -70,6 +70,13 @@ func spawnBench(home: AssistantHome, count: Int, app name: String, extension ext
     }
   }
   for (index, variant) in variants.enumerated() { row(variant.0, samples[index]) }
+  // At rest: started, sandboxed, waiting for the handshake.
+  let idle = try SupervisedProcess(variants[2].1)
+  try await Task.sleep(for: .milliseconds(200))
+  print("extension RSS at rest (started, before the handshake): \(memoryLine(idle.pid))")
+  idle.standardInput?.close()
+  _ = await idle.waitForExit()
+  idle.standardOutput?.close()
 }
 
 func main() async -> Int32 {
