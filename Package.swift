@@ -40,7 +40,9 @@ let package = Package(
     // purpose: the assistant engine: installed bundles, routing, the resolve-confirm-handle driver, dialog.
     .target(
       name: "AssistantHost",
-      dependencies: ["ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore"],
+      dependencies: [
+        "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore",
+      ],
       path: "Sources/AssistantHost"),
     // purpose: the thin command-line front end of AssistantHost.
     .executableTarget(name: "assistant", dependencies: ["AssistantHost", "BundleManifest"], path: "Sources/assistant"),
@@ -71,7 +73,8 @@ let package = Package(
       name: "FaultyExtension", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/FaultyExtension"),
     // purpose: an SDK extension that attacks its sandbox (the attack chosen by its executable name).
     .executableTarget(
-      name: "HostileExtension", dependencies: ["ExtensionSDK", "CHostileCalls"], path: "Tests/Fixtures/HostileExtension"),
+      name: "HostileExtension", dependencies: ["ExtensionSDK", "CHostileCalls"], path: "Tests/Fixtures/HostileExtension"
+    ),
     // purpose: the system calls the hostile extension makes that Swift cannot (io_uring_setup, ptrace).
     .target(name: "CHostileCalls", path: "Tests/Fixtures/CHostileCalls"),
     // purpose: a small SDK extension that orders soup, for the test that runs Apple's SoupChef manifests.

@@ -1,9 +1,10 @@
+import IntentHostSystem
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import IntentHostSystem
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,9 +1,10 @@
+import IntentHostSystem
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import IntentHostSystem
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -364,7 +365,9 @@ public struct Document<Content: DocumentContent>: Sendable {
     var bytes = [UInt8](repeating: 0, count: size)
     var filled = 0
     while filled < size {
-      let n = bytes.withUnsafeMutableBytes { pread(fd.rawValue, $0.baseAddress! + filled, size - filled, off_t(filled)) }
+      let n = bytes.withUnsafeMutableBytes {
+        pread(fd.rawValue, $0.baseAddress! + filled, size - filled, off_t(filled))
+      }
       if n < 0 {
         let error = SystemError.current("pread", file)
         if error.code == EINTR { continue }
@@ -422,7 +425,9 @@ public struct Document<Content: DocumentContent>: Sendable {
   private func positionalWrite(_ fd: FileDescriptor, _ bytes: [UInt8], at offset: Int) throws(SystemError) {
     var written = 0
     while written < bytes.count {
-      let n = bytes.withUnsafeBytes { pwrite(fd.rawValue, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
+      let n = bytes.withUnsafeBytes {
+        pwrite(fd.rawValue, $0.baseAddress! + written, $0.count - written, off_t(offset + written))
+      }
       if n > 0 {
         written += n
       } else if n < 0 {

@@ -1,9 +1,10 @@
+import IntentHostSystem
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import IntentHostSystem
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -74,7 +75,8 @@ public final class DocumentWatch<Content: DocumentContent> {
         if left <= .zero { return nil }
         wait = min(wait, left)
       }
-      let milliseconds = Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+      let milliseconds = Int32(
+        clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
       if let notifications {
         if (try? notifications.waitReadable(timeoutMilliseconds: milliseconds)) == true { drain(notifications) }
       } else {

@@ -55,7 +55,8 @@ public enum JSONValue: Codable, Sendable, Equatable {
   /// JSON text: compact on one line, or pretty-printed with sorted keys.
   public func jsonText(pretty: Bool = false) -> String {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting =
+      pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(self) else { return "null" }
     return String(decoding: data, as: UTF8.self)
   }

@@ -52,7 +52,9 @@ public struct Deadlines: Sendable, Equatable {
       self[phase] = duration
     } else {
       throw HostError(
-        .usage, "--deadline: unknown phase \"\(parts[0])\" (use \(Phase.allCases.map(\.rawValue).joined(separator: ", ")) or all)")
+        .usage,
+        "--deadline: unknown phase \"\(parts[0])\" (use \(Phase.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
+      )
     }
   }
 }

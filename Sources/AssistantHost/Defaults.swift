@@ -40,7 +40,9 @@ public struct DefaultsTool: Sendable {
       switch argument {
       case "--document": documentName = try value(argument)
       case "--count":
-        guard let n = Int(try value(argument)), n > 0 else { throw HostError(.usage, "--count needs a positive number") }
+        guard let n = Int(try value(argument)), n > 0 else {
+          throw HostError(.usage, "--count needs a positive number")
+        }
         count = n
       case "--timeout":
         guard let s = Double(try value(argument)), s > 0 else { throw HostError(.usage, "--timeout needs seconds") }
@@ -107,7 +109,8 @@ public struct DefaultsTool: Sendable {
         }
       case "watch":
         guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults watch GROUP [KEY]") }
-        try watch(document, key: rest.count == 2 ? rest[1] : nil, count: count, timeout: timeout, polling: polling,
+        try watch(
+          document, key: rest.count == 2 ? rest[1] : nil, count: count, timeout: timeout, polling: polling,
           print: print)
       case "recover":
         let report = try document.recover()
@@ -146,12 +149,14 @@ public struct DefaultsTool: Sendable {
   }
 
   private func documentExists(_ document: Document<AnyDocumentContent>) -> Bool {
-    FileManager.default.fileExists(atPath: document.path) || FileManager.default.fileExists(atPath: document.journalPath)
+    FileManager.default.fileExists(atPath: document.path)
+      || FileManager.default.fileExists(atPath: document.journalPath)
   }
 
   private func list(_ group: String?, print: (String) -> Void) throws -> Int32 {
     let root = home.appGroupsRoot.path
-    let groups = group.map { [$0] }
+    let groups =
+      group.map { [$0] }
       ?? ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix("group.") }.sorted()
     if groups.isEmpty { print("No app group has data in \(root) yet.") }
     for identifier in groups {

@@ -1,3 +1,4 @@
+import AppGroupStore
 import BundleManifest
 import ExtensionProtocol
 import ExtensionTransport
@@ -36,8 +37,6 @@ func grantedAppGroups(_ entitlements: Entitlements, home: AssistantHome) throws 
     return AppGroupLocation(identifier: identifier, path: path)
   }
 }
-
-import AppGroupStore
 
 /// What a protocol session runs: an extension, or a containing app launched to handle an intent (`handleInApp`).
 struct SessionTarget: Sendable {
@@ -158,7 +157,8 @@ final class ExtensionSession: Sendable {
     switch error {
     case .timedOut:
       await process.kill()
-      message = "\(label) did not answer \(what) within \(deadlines[phase].shortDescription) "
+      message =
+        "\(label) did not answer \(what) within \(deadlines[phase].shortDescription) "
         + "(the \(phase.rawValue) deadline; change it with --deadline \(phase.rawValue)=SECONDS) and was killed"
     case .closed, .io:
       connection.close()
@@ -192,7 +192,8 @@ final class ExtensionSession: Sendable {
     }
     var full = message
     if target.extensionPoint == appExtensionPoint && phase == .handshake {
-      full += " (the extension answered handleInApp, so the app was launched to handle the intent; it must serve "
+      full +=
+        " (the extension answered handleInApp, so the app was launched to handle the intent; it must serve "
         + "it with InAppIntentHandling.serve, see docs/PROTOCOL.md, \"Apps\")"
     }
     appendToLog("fault: \(full)")

@@ -27,7 +27,8 @@ extension AssistantHome {
     let destination = applications.appendingPathComponent(source.standardizedFileURL.lastPathComponent)
     if let clash = others.first(where: { $0.url.lastPathComponent == destination.lastPathComponent }) {
       throw HostError(
-        .dataError, "cannot install \(source.path): \(clash.info.bundleIdentifier) is already installed as "
+        .dataError,
+        "cannot install \(source.path): \(clash.info.bundleIdentifier) is already installed as "
           + "\(destination.lastPathComponent); uninstall it first")
     }
     let staging = applications.appendingPathComponent(".install-\(getpid())-\(destination.lastPathComponent)")
@@ -36,7 +37,8 @@ extension AssistantHome {
       try? fm.removeItem(at: staging)
       try fm.copyItem(at: source, to: staging)
       // Remove any other installed copy of the same bundle id (it may have another folder name).
-      for stale in try installedApps() where stale.info.bundleIdentifier == app.info.bundleIdentifier
+      for stale in try installedApps()
+      where stale.info.bundleIdentifier == app.info.bundleIdentifier
         && stale.url.lastPathComponent != destination.lastPathComponent
       {
         try fm.removeItem(at: stale.url)
@@ -63,9 +65,11 @@ extension AssistantHome {
   /// Uninstalls the app with this bundle identifier or name. Its containers and app groups are kept.
   /// - Returns: the removed bundle.
   public func uninstall(_ identifierOrName: String) throws -> AppBundle {
-    guard let app = try installedApps().first(where: {
-      $0.info.bundleIdentifier == identifierOrName || $0.names.contains(identifierOrName)
-    }) else {
+    guard
+      let app = try installedApps().first(where: {
+        $0.info.bundleIdentifier == identifierOrName || $0.names.contains(identifierOrName)
+      })
+    else {
       throw HostError(.noMatch, "no installed app is called \(identifierOrName); `assistant list` shows them")
     }
     do {

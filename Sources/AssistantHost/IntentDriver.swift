@@ -1,7 +1,7 @@
 import BundleManifest
-import IntentHostSystem
 import ExtensionProtocol
 import Foundation
+import IntentHostSystem
 
 /// What the user asked for: an app, an intent of it, and the values given so far.
 public struct IntentInvocation: Sendable {
@@ -53,7 +53,8 @@ public struct IntentOutcome: Sendable {
     {
       object["views"] = encoded
     }
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
       ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
   }
@@ -83,7 +84,8 @@ public struct IntentDriver: Sendable {
     let app = invocation.app.localized(for: locale)
     guard let bundle = app.intentsExtension(for: invocation.intentClass) else {
       throw HostError(
-        .noMatch, "\(app.name) has no Intents extension that supports \(invocation.intentClass); it supports "
+        .noMatch,
+        "\(app.name) has no Intents extension that supports \(invocation.intentClass); it supports "
           + listOrNone(app.supportedIntents))
     }
     let specAndDefinition = app.runnableSpec(className: invocation.intentClass)
@@ -219,7 +221,8 @@ public struct IntentDriver: Sendable {
           width: min(max(view.size.width, viewSizeLimits.minimum.width), viewSizeLimits.maximum.width),
           height: min(max(view.size.height, viewSizeLimits.minimum.height), viewSizeLimits.maximum.height))
         if clamped != view.size {
-          let warning = "\(session.label) asked for a \(Int(view.size.width))×\(Int(view.size.height)) view, outside "
+          let warning =
+            "\(session.label) asked for a \(Int(view.size.width))×\(Int(view.size.height)) view, outside "
             + "\(Int(viewSizeLimits.minimum.width))×\(Int(viewSizeLimits.minimum.height))–"
             + "\(Int(viewSizeLimits.maximum.width))×\(Int(viewSizeLimits.maximum.height)) points; it was clamped to "
             + "\(Int(clamped.width))×\(Int(clamped.height))"
@@ -288,18 +291,19 @@ public struct IntentDriver: Sendable {
     let isSuccess = codeSpec?.isSuccess ?? (response.code == .success)
     var dialog: String
     if let template = codeSpec?.template, !template.isEmpty {
-      dialog = renderTemplate(template) { name in
-        let path = name.split(separator: ".").map(String.init)
-        guard var value = response.parameters[path[0]] else { return nil }
-        for property in path.dropFirst() {
-          guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
-          value = next
-        }
-        let parameterSpec = path.count == 1 ? spec?.response?.parameters.first { $0.name == name } : nil
-        return interpreter.words(
-          for: value,
-          parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
-      }.text
+      dialog =
+        renderTemplate(template) { name in
+          let path = name.split(separator: ".").map(String.init)
+          guard var value = response.parameters[path[0]] else { return nil }
+          for property in path.dropFirst() {
+            guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
+            value = next
+          }
+          let parameterSpec = path.count == 1 ? spec?.response?.parameters.first { $0.name == name } : nil
+          return interpreter.words(
+            for: value,
+            parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
+        }.text
     } else {
       switch response.code {
       case .success: dialog = "Done."
@@ -353,11 +357,13 @@ public struct IntentDriver: Sendable {
         }
         var shown = intent
         shown[parameter.name] = value
-        let template = interpreter.variant(of: parameter.prompt("Confirmation"), for: value, parameter: parameter)
+        let template =
+          interpreter.variant(of: parameter.prompt("Confirmation"), for: value, parameter: parameter)
           ?? parameter.prompts["Confirmation"]
-        let prompt = template.map {
-          fill($0, parameter: parameter, intent: shown, interpreter: interpreter)
-        } ?? "Just to confirm, you wanted \(interpreter.words(for: value, parameterType: types(parameter)))?"
+        let prompt =
+          template.map {
+            fill($0, parameter: parameter, intent: shown, interpreter: interpreter)
+          } ?? "Just to confirm, you wanted \(interpreter.words(for: value, parameterType: types(parameter)))?"
         let answer = try conversation.ask(prompt, need: "a confirmation of \(need)")
         if parseYesNo(answer) == true { return value }
         intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
@@ -401,9 +407,10 @@ public struct IntentDriver: Sendable {
   ) throws -> ParameterValue {
     var context = intent
     context[parameter.name] = nil
-    let introduction = parameter.prompts["DisambiguationIntroduction"].map {
-      renderTemplate($0) { $0 == "count" ? String(candidates.count) : nil }.text
-    } ?? "Which \(parameter.label.lowercased())?"
+    let introduction =
+      parameter.prompts["DisambiguationIntroduction"].map {
+        renderTemplate($0) { $0 == "count" ? String(candidates.count) : nil }.text
+      } ?? "Which \(parameter.label.lowercased())?"
     conversation.say(introduction)
     let names = candidates.map { interpreter.words(for: $0, parameterType: types(parameter)) }
     for (index, name) in names.enumerated() { conversation.say("  \(index + 1). \(name)") }

@@ -38,7 +38,8 @@ public struct Router: Sendable {
   /// - Throws: `HostError(.usage)` naming the argument and what it should be.
   public func values(_ arguments: [String], intentClass: String, in app: AppBundle) throws -> [String: ParameterValue] {
     let found = app.runnableSpec(className: intentClass)
-    let interpreter = ValueInterpreter(intentClass: intentClass, definition: found?.definition, vocabularies: app.vocabularies)
+    let interpreter = ValueInterpreter(
+      intentClass: intentClass, definition: found?.definition, vocabularies: app.vocabularies)
     var values: [String: ParameterValue] = [:]
     for argument in arguments {
       guard let equals = argument.firstIndex(of: "=") else {
@@ -47,16 +48,19 @@ public struct Router: Sendable {
       let name = String(argument[..<equals])
       let text = String(argument[argument.index(after: equals)...])
       guard let spec = found?.spec else {
-        throw HostError(.dataError, "\(app.name) has no intent definition for \(intentClass), so \(name)= cannot be typed")
+        throw HostError(
+          .dataError, "\(app.name) has no intent definition for \(intentClass), so \(name)= cannot be typed")
       }
       guard let parameter = spec.parameter(named: name) else {
         throw HostError(
-          .usage, "\(intentClass) has no parameter \"\(name)\"; its parameters are "
+          .usage,
+          "\(intentClass) has no parameter \"\(name)\"; its parameters are "
             + listOrNone(spec.parameters.map(\.name)))
       }
       guard let value = interpreter.parse(text, for: parameter) else {
         throw HostError(
-          .usage, "\(name)=\(text): \(parameter.label) (\(parameter.type)) needs \(interpreter.expectation(for: parameter))")
+          .usage,
+          "\(name)=\(text): \(parameter.label) (\(parameter.type)) needs \(interpreter.expectation(for: parameter))")
       }
       values[name] = value
     }

@@ -1,9 +1,9 @@
-import ProcessSupervision
-import ExtensionProtocol
 import AppGroupStore
 import BundleManifest
+import ExtensionProtocol
 import Foundation
 import IntentHostSystem
+import ProcessSupervision
 
 /// How the host confines what it launches. The defaults are documented in docs/SANDBOX.md.
 public struct SandboxPolicy: Sendable {
@@ -116,7 +116,9 @@ public struct SandboxProfile: Sendable {
     lines.append("  network: denied (no sockets; TCP bind and connect refused by Landlock)")
     lines.append("  processes: none (no fork, exec of other programs, ptrace, io_uring; signals only inside)")
     if let identity {
-      lines.append("  runs as: uid \(identity.uid), gid \(identity.gid), groups \(identity.groups.map(String.init).joined(separator: ", "))")
+      lines.append(
+        "  runs as: uid \(identity.uid), gid \(identity.gid), groups \(identity.groups.map(String.init).joined(separator: ", "))"
+      )
     } else {
       lines.append("  runs as: the host's user (the host is not root; see docs/SANDBOX.md for what that allows)")
     }
@@ -145,14 +147,17 @@ extension AssistantHome {
   ) throws -> SandboxProfile {
     let elf = ELFInfo.read(executable)
     var read = [bundlePath]
-    for directory in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-      "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64"]
+    for directory in [
+      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+      "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64",
+    ]
     where FileManager.default.fileExists(atPath: directory) {
       read.append(directory)
     }
     let origin = (executable as NSString).deletingLastPathComponent
     for path in elf?.runPaths ?? [] {
-      let resolved = path.replacingOccurrences(of: "$ORIGIN", with: origin).replacingOccurrences(of: "${ORIGIN}", with: origin)
+      let resolved = path.replacingOccurrences(of: "$ORIGIN", with: origin).replacingOccurrences(
+        of: "${ORIGIN}", with: origin)
       // Only a folder that holds a library the executable needs (a static build keeps the toolchain's RUNPATH but
       // needs nothing from it).
       let needed = (elf?.needed ?? []).contains { FileManager.default.fileExists(atPath: resolved + "/" + $0) }
@@ -190,7 +195,9 @@ extension AssistantHome {
 
   private func ensureOwner(_ path: String, uid: uid_t, gid: gid_t, mode: mode_t) {
     var info = stat()
-    guard stat(path, &info) == 0, info.st_uid != uid || info.st_gid != gid || info.st_mode & 0o7777 != mode else { return }
+    guard stat(path, &info) == 0, info.st_uid != uid || info.st_gid != gid || info.st_mode & 0o7777 != mode else {
+      return
+    }
     // Files made before (by the host, or unsandboxed runs) get the new owner too.
     if let walker = FileManager.default.enumerator(atPath: path) {
       while let relative = walker.nextObject() as? String {
@@ -225,7 +232,8 @@ extension AssistantHome {
     do {
       // Almost always known already: a shared-lock read, no write.
       let known = try document.read()
-      if let uid = known.apps[app], case let gids = groups.compactMap({ known.groups[$0] }), gids.count == groups.count {
+      if let uid = known.apps[app], case let gids = groups.compactMap({ known.groups[$0] }), gids.count == groups.count
+      {
         return (uid, gids)
       }
       return try document.update { table in
@@ -249,7 +257,8 @@ struct IdentityTable: DocumentContent {
 
   init() {}
 
-  mutating func id(for name: String, in table: WritableKeyPath<IdentityTable, [String: UInt32]>, base: UInt32) -> UInt32 {
+  mutating func id(for name: String, in table: WritableKeyPath<IdentityTable, [String: UInt32]>, base: UInt32) -> UInt32
+  {
     if let id = self[keyPath: table][name] { return id }
     let id = base + UInt32(self[keyPath: table].count)
     self[keyPath: table][name] = id
@@ -314,7 +323,8 @@ struct ELFInfo {
       if tag == 5 { stringTable = value }  // DT_STRTAB (a virtual address)
       if tag == 15 || tag == 29 { pathOffsets.append(value) }  // DT_RPATH, DT_RUNPATH
     }
-    guard let stringTable, let segment = loads.first(where: { stringTable >= $0.vaddr && stringTable < $0.vaddr + $0.size })
+    guard let stringTable,
+      let segment = loads.first(where: { stringTable >= $0.vaddr && stringTable < $0.vaddr + $0.size })
     else { return info }
     let base = segment.offset + (stringTable - segment.vaddr)
     func string(at offset: Int) -> String? {

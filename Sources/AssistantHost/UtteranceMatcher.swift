@@ -29,7 +29,8 @@ public struct UtteranceMatcher: Sendable {
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
     guard let (app, range) = findApp(words) else {
       throw HostError(
-        .noMatch, "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
+        .noMatch,
+        "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
           + "(installed: \(listOrNone(apps.map(\.name))))")
     }
     let rest = Array(words[range])
@@ -38,7 +39,8 @@ public struct UtteranceMatcher: Sendable {
     for className in app.supportedIntents {
       guard let (spec, definition) = app.runnableSpec(className: className) else { continue }
       let interpreter = ValueInterpreter(intentClass: className, definition: definition, vocabularies: app.vocabularies)
-      var titles = spec.combinations.compactMap { combination in combination.title.map { ($0, combination.parameters) } }
+      var titles = spec.combinations.compactMap { combination in combination.title.map { ($0, combination.parameters) }
+      }
       if let title = spec.title { titles.append((title, [])) }
       for (title, _) in titles {
         let pattern = tokens(title)
@@ -54,7 +56,8 @@ public struct UtteranceMatcher: Sendable {
     guard let best else {
       let examples = app.vocabularies.flatMap { $0.intentPhrases.values.flatMap { $0 } }.prefix(3)
       throw HostError(
-        .noMatch, "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\""
+        .noMatch,
+        "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\""
           + (examples.isEmpty ? "" : "; try: " + examples.map { "\"\($0)\"" }.joined(separator: ", ")))
     }
     return best.match

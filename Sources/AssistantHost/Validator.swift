@@ -233,7 +233,9 @@ public struct Validator: Sendable {
   func rules(_ project: Project) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let app = project.app
-    let resolved = { (identifier: String) in !identifier.isEmpty && !identifier.contains("$(") && !identifier.contains("${") }
+    let resolved = { (identifier: String) in
+      !identifier.isEmpty && !identifier.contains("$(") && !identifier.contains("${")
+    }
 
     // Definitions: each on its own, then duplicates across files.
     var definedAt: [String: (IntentSpec, String)] = [:]
@@ -241,7 +243,8 @@ public struct Validator: Sendable {
       diagnostics += definitionRules(definition)
       for intent in definition.intents {
         if let (earlier, file) = definedAt[intent.className] {
-          let conflicting = earlier.parameters.map(\.name) != intent.parameters.map(\.name)
+          let conflicting =
+            earlier.parameters.map(\.name) != intent.parameters.map(\.name)
             || earlier.response?.codes.map(\.name) != intent.response?.codes.map(\.name)
           diagnostics.append(
             Diagnostic(
@@ -299,7 +302,8 @@ public struct Validator: Sendable {
           if let other = handledBy[className], other != app.file, other != info.file {
             diagnostics.append(
               Diagnostic(
-                .error, "intent-supported-twice", file: info.file, keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",
+                .error, "intent-supported-twice", file: info.file,
+                keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",
                 "lists \(className), which \(other) also lists: Siri cannot tell which extension handles it",
                 fix: "list each intent in one Intents extension"))
           }
@@ -334,7 +338,9 @@ public struct Validator: Sendable {
             Diagnostic(
               .warning, "intent-phrases-missing", file: ext.info.file, keyPath: key,
               "\(className) has no example phrases in AppIntentVocabulary.plist",
-              fix: "add an IntentPhrases entry for \(className) with IntentExamples such as \"… with \(app.userFacingName)\""))
+              fix:
+                "add an IntentPhrases entry for \(className) with IntentExamples such as \"… with \(app.userFacingName)\""
+            ))
         }
       }
     }
@@ -455,7 +461,8 @@ public struct Validator: Sendable {
           diagnostics.append(
             Diagnostic(
               .error, "enum-undefined", file: file, keyPath: "\(here).INIntentParameterEnumType",
-              "names the enum \(enumType), which INEnums does not define", fix: "define \(enumType) or pick another enum"))
+              "names the enum \(enumType), which INEnums does not define",
+              fix: "define \(enumType) or pick another enum"))
         }
         if let objectType = parameter.objectType, parameter.objectNamespace != "System",
           definition.type(named: objectType) == nil
@@ -486,7 +493,8 @@ public struct Validator: Sendable {
           }
         }
         for prompt in parameter.promptDialogs {
-          for name in placeholders(prompt.text ?? "") where !parameterNames.contains(name) && !synthetic.contains(name) {
+          for name in placeholders(prompt.text ?? "") where !parameterNames.contains(name) && !synthetic.contains(name)
+          {
             diagnostics.append(
               Diagnostic(
                 .warning, "template-unknown-name", file: file, keyPath: "\(here) \(prompt.type) prompt",

@@ -75,7 +75,8 @@ struct ValueInterpreter: Sendable {
     var valueID: String? = nil
     switch value {
     case .enumCase(let name):
-      valueID = parameter.enumType.flatMap { definition.enumeration(named: $0) }?.values.first { $0.name == name }?
+      valueID =
+        parameter.enumType.flatMap { definition.enumeration(named: $0) }?.values.first { $0.name == name }?
         .displayNameID
     case .boolean(let flag):
       valueID = flag ? parameter.trueDisplayNameID : parameter.falseDisplayNameID
@@ -103,7 +104,9 @@ struct ValueInterpreter: Sendable {
   }
 
   /// A value in words, as Siri would say it in a template.
-  func words(for value: ParameterValue, parameterType: (trueName: String?, falseName: String?, enumType: String?)? = nil)
+  func words(
+    for value: ParameterValue, parameterType: (trueName: String?, falseName: String?, enumType: String?)? = nil
+  )
     -> String
   {
     switch value {

@@ -137,9 +137,10 @@ public struct AppBundle: Sendable, Equatable {
   }
 
   private static func loadEntitlements(in bundle: URL, settings: BuildSettings) throws -> Entitlements {
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: bundle.path))?.filter {
-      $0.hasSuffix(".entitlements")
-    }.sorted() ?? []
+    let files =
+      (try? FileManager.default.contentsOfDirectory(atPath: bundle.path))?.filter {
+        $0.hasSuffix(".entitlements")
+      }.sorted() ?? []
     guard let first = files.first else { return Entitlements() }
     if files.count > 1 {
       throw ManifestError(
@@ -173,6 +174,5 @@ public struct AppBundle: Sendable, Equatable {
     }
     return result
   }
-
 
 }

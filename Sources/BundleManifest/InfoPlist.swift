@@ -53,7 +53,9 @@ public struct InfoPlist: Sendable, Equatable {
   ///   - settings: the values for `$(NAME)` and `${NAME}` references.
   ///   - unresolved: the severity of a reference `settings` cannot resolve (an error in a bundle; a warning for a
   ///     lone source file, which Xcode would expand at build time).
-  public init(_ plist: PlistDictionary, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error)
+  public init(
+    _ plist: PlistDictionary, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error
+  )
     throws
   {
     file = plist.file
@@ -63,11 +65,14 @@ public struct InfoPlist: Sendable, Equatable {
       let expansion = settings.expand(value)
       if !expansion.unresolved.isEmpty {
         let names = expansion.unresolved.map { "$(\($0))" }.joined(separator: ", ")
-        let whole = expansion.unresolved.count == 1 && (value == "$(\(expansion.unresolved[0]))" || value == "${\(expansion.unresolved[0])}")
+        let whole =
+          expansion.unresolved.count == 1
+          && (value == "$(\(expansion.unresolved[0]))" || value == "${\(expansion.unresolved[0])}")
         diagnostics.append(
           Diagnostic(
             unresolved, "build-setting-unresolved", file: plist.file, keyPath: dictionary.keyPath(key),
-            whole ? "is \(value), a build setting with no value" : "\"\(value)\" refers to \(names), which has no value",
+            whole
+              ? "is \(value), a build setting with no value" : "\"\(value)\" refers to \(names), which has no value",
             fix: "define \(expansion.unresolved.joined(separator: ", ")) in \(BuildSettings.fileName) beside the "
               + "bundle's Info.plist, or pass --setting \(expansion.unresolved[0])=VALUE"))
       }
@@ -76,23 +81,27 @@ public struct InfoPlist: Sendable, Equatable {
     func strings(_ dictionary: PlistDictionary?, _ key: String) throws -> [String] {
       try dictionary?.strings(key).map { expand(dictionary!, key, $0) ?? $0 } ?? []
     }
-    if let identifier = expand(plist, "CFBundleIdentifier", try plist.string("CFBundleIdentifier")), !identifier.isEmpty {
+    if let identifier = expand(plist, "CFBundleIdentifier", try plist.string("CFBundleIdentifier")), !identifier.isEmpty
+    {
       bundleIdentifier = identifier
     } else if let identifier = settings.values["PRODUCT_BUNDLE_IDENTIFIER"] {
       bundleIdentifier = settings.expand(identifier).value
       diagnostics.append(
         Diagnostic(
           .note, "bundle-id-from-settings", file: plist.file, keyPath: "CFBundleIdentifier",
-          "is not in the file; using PRODUCT_BUNDLE_IDENTIFIER (\(bundleIdentifier)), as Xcode's generated Info.plist does"))
+          "is not in the file; using PRODUCT_BUNDLE_IDENTIFIER (\(bundleIdentifier)), as Xcode's generated Info.plist does"
+        ))
     } else {
       bundleIdentifier = ""
       diagnostics.append(
         Diagnostic(
-          unresolved == .error ? .error : .warning, "bundle-id-missing", file: plist.file, keyPath: "CFBundleIdentifier", "is missing",
+          unresolved == .error ? .error : .warning, "bundle-id-missing", file: plist.file,
+          keyPath: "CFBundleIdentifier", "is missing",
           fix: "add CFBundleIdentifier (a reverse-DNS name such as com.example.rooms), or PRODUCT_BUNDLE_IDENTIFIER in "
             + BuildSettings.fileName))
     }
-    if let executable = expand(plist, "CFBundleExecutable", try plist.string("CFBundleExecutable")), !executable.isEmpty {
+    if let executable = expand(plist, "CFBundleExecutable", try plist.string("CFBundleExecutable")), !executable.isEmpty
+    {
       self.executable = executable
     } else if let executable = settings.values["EXECUTABLE_NAME"] {
       self.executable = settings.expand(executable).value
@@ -104,7 +113,8 @@ public struct InfoPlist: Sendable, Equatable {
       self.executable = ""
       diagnostics.append(
         Diagnostic(
-          unresolved == .error ? .error : .warning, "executable-missing", file: plist.file, keyPath: "CFBundleExecutable", "is missing",
+          unresolved == .error ? .error : .warning, "executable-missing", file: plist.file,
+          keyPath: "CFBundleExecutable", "is missing",
           fix: "name the executable file inside the bundle"))
     }
     name = expand(plist, "CFBundleName", try plist.string("CFBundleName"))

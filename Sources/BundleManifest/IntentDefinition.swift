@@ -502,7 +502,8 @@ public struct StringsTable: Sendable, Equatable {
     var strings: [String: String] = [:]
     for (key, value) in plist.values {
       guard let text = value as? String else {
-        throw plist.error(key, "is \(withArticle(typeName(of: value))), expected a string", fix: "write \"\(key)\" = \"text\";")
+        throw plist.error(
+          key, "is \(withArticle(typeName(of: value))), expected a string", fix: "write \"\(key)\" = \"text\";")
       }
       strings[key] = text
     }

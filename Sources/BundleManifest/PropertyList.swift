@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -75,7 +76,8 @@ public struct PlistDictionary: @unchecked Sendable {
         fix: "check it with `plutil -lint` or open it in Xcode")
     }
     guard let dictionary = object as? [String: Any] else {
-      throw ManifestError(file: file, problem: "has \(withArticle(typeName(of: object))) at its root, expected a dictionary")
+      throw ManifestError(
+        file: file, problem: "has \(withArticle(typeName(of: object))) at its root, expected a dictionary")
     }
     return PlistDictionary(values: dictionary, file: file)
   }
@@ -132,7 +134,9 @@ public struct PlistDictionary: @unchecked Sendable {
   /// An array of strings; absent means [].
   public func strings(_ key: String) throws -> [String] {
     guard let value = values[key] else { return [] }
-    guard let array = value as? [Any] else { throw error(key, "is \(withArticle(typeName(of: value))), expected an array") }
+    guard let array = value as? [Any] else {
+      throw error(key, "is \(withArticle(typeName(of: value))), expected an array")
+    }
     return try array.enumerated().map { index, element in
       guard let string = element as? String else {
         throw error("\(key)[\(index)]", "is \(withArticle(typeName(of: element))), expected a string")
@@ -153,7 +157,9 @@ public struct PlistDictionary: @unchecked Sendable {
   /// An array of dictionaries; absent means [].
   public func dictionaries(_ key: String) throws -> [PlistDictionary] {
     guard let value = values[key] else { return [] }
-    guard let array = value as? [Any] else { throw error(key, "is \(withArticle(typeName(of: value))), expected an array") }
+    guard let array = value as? [Any] else {
+      throw error(key, "is \(withArticle(typeName(of: value))), expected an array")
+    }
     return try array.enumerated().map { index, element in
       guard let dictionary = element as? [String: Any] else {
         throw error("\(key)[\(index)]", "is \(withArticle(typeName(of: element))), expected a dictionary")

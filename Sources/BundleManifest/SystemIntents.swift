@@ -70,7 +70,9 @@ public struct SystemIntent: Sendable, Equatable {
         ("transactionNote", "String", false),
       ], codes: ["inProgress", "success", "failureCredentialsUnverified", "failureInsufficientFunds"])
 
-    let messageFailures = ["inProgress", "success", "failureMessageServiceNotAvailable", "failureRequiringInAppAuthentication"]
+    let messageFailures = [
+      "inProgress", "success", "failureMessageServiceNotAvailable", "failureRequiringInAppAuthentication",
+    ]
     add(
       "INSendMessageIntent", "Messaging",
       [
@@ -127,17 +129,28 @@ public struct SystemIntent: Sendable, Equatable {
       [
         ("pickupLocation", "Placemark", false), ("dropOffLocation", "Placemark", false),
         ("rideOptionName", "SpeakableString", false), ("partySize", "Integer", false),
-      ], codes: ["inProgress", "success", "failureRequiringAppLaunchMustVerifyCredentials", "failureRequiringAppLaunchNoServiceInArea"])
+      ],
+      codes: [
+        "inProgress", "success", "failureRequiringAppLaunchMustVerifyCredentials",
+        "failureRequiringAppLaunchNoServiceInArea",
+      ])
     add(
-      "INGetRideStatusIntent", "Ride Booking", [], codes: ["inProgress", "success", "failureRequiringAppLaunchMustVerifyCredentials"])
+      "INGetRideStatusIntent", "Ride Booking", [],
+      codes: ["inProgress", "success", "failureRequiringAppLaunchMustVerifyCredentials"])
     add(
       "INSendRideFeedbackIntent", "Ride Booking", unlock: true,
       [("rideIdentifier", "String", false), ("rating", "Integer", false), ("tip", "CurrencyAmount", false)],
       codes: ["success"])
     add(
       "INBookRestaurantReservationIntent", "Restaurant Reservations", unlock: true,
-      [("restaurant", "Restaurant", false), ("bookingDateComponents", "DateComponents", false), ("partySize", "Integer", false)],
-      codes: ["success", "denied", "failureRequiringAppLaunchMustVerifyCredentials", "failureRequiringAppLaunchServiceTemporarilyUnavailable"])
+      [
+        ("restaurant", "Restaurant", false), ("bookingDateComponents", "DateComponents", false),
+        ("partySize", "Integer", false),
+      ],
+      codes: [
+        "success", "denied", "failureRequiringAppLaunchMustVerifyCredentials",
+        "failureRequiringAppLaunchServiceTemporarilyUnavailable",
+      ])
     add(
       "INSetSeatSettingsInCarIntent", "CarPlay", unlock: true,
       [("enableHeating", "Boolean", false), ("enableCooling", "Boolean", false), ("level", "Integer", false)],
@@ -167,7 +180,8 @@ extension IntentSpec {
     self.response = response
     combinations = []
     managedCombinations = []
-    userConfirmationRequired = domain == "Payments" && ["INSendPaymentIntent", "INRequestPaymentIntent"].contains(systemClassName)
+    userConfirmationRequired =
+      domain == "Payments" && ["INSendPaymentIntent", "INRequestPaymentIntent"].contains(systemClassName)
     configurable = false
   }
 }

@@ -1,11 +1,12 @@
+import ExtensionTransport
+import IntentHostSystem
+import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import ExtensionTransport
-import IntentHostSystem
-import Synchronization
 #if canImport(Glibc)
   import Glibc
 #endif

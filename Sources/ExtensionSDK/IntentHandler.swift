@@ -1,5 +1,5 @@
-@_exported import ExtensionProtocol
 @_exported import AppGroupStore
+@_exported import ExtensionProtocol
 
 /// What an Intents extension implements for one intent: `resolve` per parameter, `confirm`, then `handle`.
 ///

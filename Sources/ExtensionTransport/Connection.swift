@@ -1,3 +1,7 @@
+import ExtensionProtocol
+import IntentHostSystem
+import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -6,9 +10,6 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import ExtensionProtocol
-import IntentHostSystem
-import Synchronization
 
 /// A message that arrived from the peer and is not a response: a request to answer or a notification.
 public struct InboundMessage: Sendable {
@@ -283,7 +284,8 @@ public final class Connection: Sendable {
         let untilDeadline = expireOverdue()
         var wait: Int32 = 50
         if let untilDeadline {
-          let milliseconds = untilDeadline.components.seconds * 1000
+          let milliseconds =
+            untilDeadline.components.seconds * 1000
             + untilDeadline.components.attoseconds / 1_000_000_000_000_000 + 1
           wait = Int32(clamping: max(1, min(50, milliseconds)))
         }

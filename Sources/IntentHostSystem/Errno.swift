@@ -1,3 +1,5 @@
+import CIntentHostSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CIntentHostSystem
 
 /// A POSIX error number with the operation and the thing it was applied to.
 public struct SystemError: Error, Sendable, CustomStringConvertible, Equatable {

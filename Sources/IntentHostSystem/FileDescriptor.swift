@@ -1,3 +1,5 @@
+import CIntentHostSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CIntentHostSystem
 
 /// A raw file descriptor with EINTR-retrying operations. It does not close itself: ownership is explicit.
 public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
@@ -71,7 +72,9 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   public func writeAll(_ bytes: [UInt8], timeoutMilliseconds: Int32 = -1) throws(SystemError) {
     var failure: SystemError? = nil
     bytes.withUnsafeBytes { buffer in
-      do throws(SystemError) { try writeAll(buffer, timeoutMilliseconds: timeoutMilliseconds) } catch { failure = error }
+      do throws(SystemError) { try writeAll(buffer, timeoutMilliseconds: timeoutMilliseconds) } catch {
+        failure = error
+      }
     }
     if let failure { throw failure }
   }

@@ -1,9 +1,10 @@
+import CIntentHostSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import CIntentHostSystem
 
 /// How a child process ended. A non-zero exit is a result, not an error.
 public enum Termination: Sendable, Equatable, CustomStringConvertible {

@@ -1,7 +1,8 @@
+import CIntentHostSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CIntentHostSystem
 
 private final class ThreadBody {
   let body: @Sendable () -> Void
@@ -16,10 +17,12 @@ public func detachThread(_ body: @escaping @Sendable () -> Void) {
   pthread_attr_init(&attributes)
   pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
   var thread = pthread_t()
-  let code = pthread_create(&thread, &attributes, { raw in
-    Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
-    return nil
-  }, context)
+  let code = pthread_create(
+    &thread, &attributes,
+    { raw in
+      Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+      return nil
+    }, context)
   pthread_attr_destroy(&attributes)
   if code != 0 {
     // No thread: run inline rather than lose the work.

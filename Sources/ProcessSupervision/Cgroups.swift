@@ -22,7 +22,9 @@ public struct ControlGroup: Sendable {
     let fm = FileManager.default
     let unified = "/sys/fs/cgroup"
     if let controllers = try? String(contentsOfFile: unified + "/cgroup.controllers", encoding: .utf8),
-      controllers.split(separator: " ").contains(where: { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "memory" })
+      controllers.split(separator: " ").contains(where: {
+        $0.trimmingCharacters(in: .whitespacesAndNewlines) == "memory"
+      })
     {
       return (2, unified + "/intenthost", nil)
     }

@@ -1,11 +1,12 @@
+import Dispatch
+import IntentHostSystem
+import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import Dispatch
-import IntentHostSystem
-import Synchronization
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -201,7 +202,11 @@ public final class SupervisedProcess: Sendable {
           var ended = false
           if ready[index] {
             let count = (try? stream.fd.read(into: &buffer)) ?? 0
-            if count == 0 { ended = true } else { record(buffer[0..<count], logging: stream.logging, relayTo: stream.target) }
+            if count == 0 {
+              ended = true
+            } else {
+              record(buffer[0..<count], logging: stream.logging, relayTo: stream.target)
+            }
           }
           if !ended && exited && drainDeadline <= 0 { ended = true }
           if ended {

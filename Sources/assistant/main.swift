@@ -132,8 +132,9 @@ func main() async -> Int32 {
     driver.deadlines = options.deadlines
     driver.locale = options.locale
     driver.sandbox = options.sandbox
-    if !options.sandbox.enabled && ["run", "open", "ask", "sandbox-profile"].contains(command) || !options.sandbox.enabled
-      && !["list", "install", "uninstall", "validate", "defaults"].contains(command)
+    if !options.sandbox.enabled && ["run", "open", "ask", "sandbox-profile"].contains(command)
+      || !options.sandbox.enabled
+        && !["list", "install", "uninstall", "validate", "defaults"].contains(command)
     {
       try? FileDescriptor.standardError.writeAll(Array((SandboxPolicy.warning + "\n").utf8))
     }
@@ -158,7 +159,8 @@ func main() async -> Int32 {
           print("  \(ext.name) (\(ext.info.bundleIdentifier)): \(kind)")
           for className in ext.extensionInfo.intentsSupported {
             let spec = app.runnableSpec(className: className)?.spec
-            let restricted = ext.extensionInfo.intentsRestrictedWhileLocked.contains(className) ? ", restricted while locked" : ""
+            let restricted =
+              ext.extensionInfo.intentsRestrictedWhileLocked.contains(className) ? ", restricted while locked" : ""
             let parameters = spec.map { " (" + $0.parameters.map(\.name).joined(separator: ", ") + ")" } ?? ""
             print("    \(className)\(parameters)\(spec?.title.map { ": \($0)" } ?? "")\(restricted)")
           }
@@ -216,7 +218,9 @@ func main() async -> Int32 {
       let object: [String: Any] = [
         "error": ["message": error.message, "status": Int(error.status.rawValue), "kind": "\(error.status)"]
       ]
-      if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+      if let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+      {
         print(String(decoding: data, as: UTF8.self))
       }
     }
@@ -228,21 +232,33 @@ func main() async -> Int32 {
 }
 
 /// `assistant sandbox-profile NAME`: the profiles of an app and its extensions, or of one extension.
-func sandboxProfiles(_ name: String, home: AssistantHome, policy: SandboxPolicy, deadlines: Deadlines) throws -> String {
+func sandboxProfiles(_ name: String, home: AssistantHome, policy: SandboxPolicy, deadlines: Deadlines) throws -> String
+{
   let apps = try home.installedApps()
   var enabled = policy
   enabled.enabled = true
   let mechanism = SandboxReport.memoryMechanism()
-  if let app = apps.first(where: { $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } || $0.info.bundleIdentifier == name }) {
-    var text = [try home.profile(of: app, extensionNamed: nil, policy: enabled).description(deadlines: nil, memoryMechanism: mechanism)]
+  if let app = apps.first(where: {
+    $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } || $0.info.bundleIdentifier == name
+  }) {
+    var text = [
+      try home.profile(of: app, extensionNamed: nil, policy: enabled).description(
+        deadlines: nil, memoryMechanism: mechanism)
+    ]
     for ext in app.extensions {
-      text.append(try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(deadlines: deadlines, memoryMechanism: mechanism))
+      text.append(
+        try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(
+          deadlines: deadlines, memoryMechanism: mechanism))
     }
-    return text.joined(separator: "\n\n") + (policy.enabled ? "" : "\n(--no-sandbox is set: none of this applies on this run)")
+    return text.joined(separator: "\n\n")
+      + (policy.enabled ? "" : "\n(--no-sandbox is set: none of this applies on this run)")
   }
   for app in apps {
-    if let ext = app.extensions.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame || $0.info.bundleIdentifier == name }) {
-      return try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(deadlines: deadlines, memoryMechanism: mechanism)
+    if let ext = app.extensions.first(where: {
+      $0.name.caseInsensitiveCompare(name) == .orderedSame || $0.info.bundleIdentifier == name
+    }) {
+      return try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(
+        deadlines: deadlines, memoryMechanism: mechanism)
     }
   }
   throw HostError(.noMatch, "no installed app or extension is called \"\(name)\"; `assistant list` shows them")

@@ -1,7 +1,7 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A document keeps its lock and journal open between operations; dropping it closes them.
 struct DescriptorTests {

@@ -1,7 +1,7 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 struct Counter: DocumentContent, Equatable {
   static let schemaVersion = 1

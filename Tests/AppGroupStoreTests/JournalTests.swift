@@ -1,7 +1,7 @@
 import AppGroupStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The on-disk format: journal records, compaction, torn tails, leftovers, recovery.
 struct JournalTests {
@@ -99,7 +99,8 @@ struct JournalTests {
     let document = counter(dir)
     try document.update { $0.count += 1 }
     let payload = Array(#"{"nonsense":true}"#.utf8)
-    let record = "IHJ1 " + String(format: "%08x", payload.count) + " " + String(format: "%08x", crc32(payload))
+    let record =
+      "IHJ1 " + String(format: "%08x", payload.count) + " " + String(format: "%08x", crc32(payload))
       + " 0000000000000002 " + String(decoding: payload, as: UTF8.self) + "\n"
     // Written right after the first record, where the second belongs.
     var bytes = try Data(contentsOf: URL(fileURLWithPath: document.journalPath))
@@ -107,7 +108,9 @@ struct JournalTests {
     bytes.replaceSubrange(second..<second + record.utf8.count, with: Data(record.utf8))
     let before = bytes
     try before.write(to: URL(fileURLWithPath: document.journalPath))
-    #expect(throws: StoreError.corrupt(file: document.journalPath, detail: "its newest intact record is not a document")) {
+    #expect(
+      throws: StoreError.corrupt(file: document.journalPath, detail: "its newest intact record is not a document")
+    ) {
       try document.update { $0.count += 1 }
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: document.journalPath)) == before)

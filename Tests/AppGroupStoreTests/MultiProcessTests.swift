@@ -2,8 +2,8 @@ import AppGroupStore
 import Foundation
 import IntentHostSystem
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Many processes on one document, through the real `store-stress` helper.
 @Suite(.serialized)
@@ -65,7 +65,8 @@ struct MultiProcessTests {
       status = try process.reap()
     }
     process.pidfd.close()
-    let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = try String(contentsOfFile: out, encoding: .utf8).split(
+      separator: "\n", omittingEmptySubsequences: false)
     // The last line may be cut by the kill: only whole lines ("ack N" followed by a newline) count.
     return lines.dropLast().compactMap { $0.hasPrefix("ack ") ? Int($0.dropFirst(4)) : nil }.last
   }
@@ -82,7 +83,8 @@ struct MultiProcessTests {
       // A short compaction period puts kills inside compactions too.
       let acknowledged = try killedWriter(path, scratch: dir, extra: ["--compact-every", "5"]) ?? total
       let count = try Document<Counter>(path: path).read().count
-      #expect(count == acknowledged || count == acknowledged + 1, "kill \(kill): acked \(acknowledged), stored \(count)")
+      #expect(
+        count == acknowledged || count == acknowledged + 1, "kill \(kill): acked \(acknowledged), stored \(count)")
       #expect(count >= total, "kill \(kill): the count went back from \(total) to \(count)")
       total = count
     }

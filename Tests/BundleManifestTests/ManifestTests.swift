@@ -1,7 +1,7 @@
 import BundleManifest
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 struct ManifestTests {
   static let rooms = PackagePaths.root.appendingPathComponent("Sources/Examples")
@@ -16,9 +16,10 @@ struct ManifestTests {
     let intent = try #require(definition.intent(named: "BookRoomIntent"))
     #expect(intent.parameters.map(\.name) == ["roomNumber", "bookedBy", "isCancellationOfBooking"])
     #expect(intent.parameters.map(\.type) == ["Integer", "String", "Boolean"])
-    #expect(intent.response?.codes.map(\.name) == [
-      "success", "failure", "successCancelledBooking", "failureCancelledBooking",
-    ])
+    #expect(
+      intent.response?.codes.map(\.name) == [
+        "success", "failure", "successCancelledBooking", "failureCancelledBooking",
+      ])
     #expect(intent.response?.code(named: "successCancelledBooking")?.isSuccess == true)
     #expect(intent.parameter(named: "bookedBy")?.prompts["Primary"] == "Who is the booking for?")
     let entitlements = try Entitlements.load(contentsOf: Self.rooms.appendingPathComponent("Rooms/Rooms.entitlements"))

@@ -1,8 +1,8 @@
 import Foundation
 import IntentHostSystem
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The app group through the real binaries: concurrent `rooms` processes, `assistant defaults`, entitlements.
 @Suite(.serialized)
@@ -76,7 +76,8 @@ struct AppGroupEndToEndTests {
     #expect(missing.code == 69)
     #expect(missing.stderr.contains("has no key \"greeting\""))
     // Where UserDefaults(suiteName:) keeps a group's defaults on iOS.
-    #expect(FileManager.default.fileExists(atPath: "\(host.groups)/\(group)/Library/Preferences/.\(group).json.journal"))
+    #expect(
+      FileManager.default.fileExists(atPath: "\(host.groups)/\(group)/Library/Preferences/.\(group).json.journal"))
     let badType = try host.assistant(["defaults", "write", group, "launches", "-int", "three"])
     #expect(badType.code == 64)
     #expect(badType.stderr.contains("-int needs a whole number, not \"three\""))
@@ -124,7 +125,9 @@ struct AppGroupEndToEndTests {
     #expect(read.stderr.contains("assistant defaults recover group.com.example.rooms --document bookings.json"))
     #expect(try String(contentsOfFile: directory + "/bookings.json", encoding: .utf8) == text)
 
-    let recovered = try host.assistant(["defaults", "recover", "group.com.example.rooms", "--document", "bookings.json"])
+    let recovered = try host.assistant([
+      "defaults", "recover", "group.com.example.rooms", "--document", "bookings.json",
+    ])
     #expect(recovered.code == 0, "\(recovered)")
     #expect(recovered.stdout.contains("aside"))
     let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
@@ -140,7 +143,9 @@ struct AppGroupEndToEndTests {
     let (host, _) = try refusedByRooms(text, message: "has schema version 7, newer than version 1")
     defer { host.directory.remove() }
     // `defaults` reads any version (it writes back the version it read).
-    let read = try host.assistant(["defaults", "read", "group.com.example.rooms", "floors", "--document", "bookings.json"])
+    let read = try host.assistant([
+      "defaults", "read", "group.com.example.rooms", "floors", "--document", "bookings.json",
+    ])
     #expect(read.code == 0, "\(read)")
     #expect(read.stdout == "3\n")
   }
@@ -153,8 +158,10 @@ struct AppGroupEndToEndTests {
     let result = try host.assistant(["run", "Fixture", "Ping", "value=x"])
     #expect(result.code == 1, "\(result)")
     let log = try String(contentsOfFile: host.home + "/Logs/com.example.fixture.ForeignGroup.log", encoding: .utf8)
-    #expect(log.contains(
-      "no container for group.com.example.other: the entitlements of com.example.fixture.ForeignGroup does not list it in com.apple.security.application-groups (add it there)"),
+    #expect(
+      log.contains(
+        "no container for group.com.example.other: the entitlements of com.example.fixture.ForeignGroup does not list it in com.apple.security.application-groups (add it there)"
+      ),
       "\(log)")
     #expect(!FileManager.default.fileExists(atPath: host.groups + "/group.com.example.other"))
   }
@@ -170,10 +177,13 @@ struct AppGroupEndToEndTests {
     var environment = ProcessInfo.processInfo.environment
     environment["ASSISTANT_APP_GROUPS"] = host.groups
     let assistant = PackagePaths.executable("assistant")
-    let watcher = try spawn(SpawnOptions(
-      executable: assistant,
-      arguments: [assistant, "--home", host.home, "defaults", "watch", group, "launches", "--count", "2", "--timeout", "30"],
-      environment: environment, standardInput: devNull, standardOutput: outFD, standardError: devNull))
+    let watcher = try spawn(
+      SpawnOptions(
+        executable: assistant,
+        arguments: [
+          assistant, "--home", host.home, "defaults", "watch", group, "launches", "--count", "2", "--timeout", "30",
+        ],
+        environment: environment, standardInput: devNull, standardOutput: outFD, standardError: devNull))
     outFD.close()
     devNull.close()
     func output() -> String { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Each fault gets its own fixture extension; the host must name it, say what happened, exit 70, and leave no child.
 @Suite(.serialized)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `handleInApp`: the extension hands the intent to its containing app, which the host launches in the background.
 @Suite(.serialized)

@@ -1,7 +1,7 @@
 import Foundation
 import IntentHostSystem
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile extensions run through the real host. Each attack is refused under the sandbox, and the same fixture
 /// with `--no-sandbox` is the control that shows the attack working, so every test can fail. The other app's
@@ -18,7 +18,9 @@ struct HostileExtensionTests {
 
     init() throws {
       host = try HostFixture()
-      for (path, text) in [(otherGroupFile, "{\"owner\":\"other\"}"), (stateFile, "host state"), (userFile, "PRIVATE KEY")] {
+      for (path, text) in [
+        (otherGroupFile, "{\"owner\":\"other\"}"), (stateFile, "host state"), (userFile, "PRIVATE KEY"),
+      ] {
         try FileManager.default.createDirectory(
           atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -71,7 +73,8 @@ struct HostileExtensionTests {
 
   func survivors(_ name: String) -> [Int32] {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
-      isAlive(pid) && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix(name + "\0")
+      isAlive(pid)
+        && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix(name + "\0")
     }
   }
 
@@ -118,7 +121,8 @@ struct HostileExtensionTests {
   @Test func aKernelWithoutLandlockIsRefusedUnlessNoSandbox() throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let app = try TestBundles.fixture(extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
+    let app = try TestBundles.fixture(
+      extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
     #expect(try scene.host.assistant(["install", app.path]).code == 0)
     let refused = try scene.host.assistant(
       ["run", "Fixture", "Ping", "value=\(scene.stateFile)"], environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
@@ -127,7 +131,8 @@ struct HostileExtensionTests {
     #expect(refused.stderr.contains("--no-sandbox"), "\(refused)")
     #expect(survivors("ReadFile").isEmpty)
     let unconfined = try scene.host.assistant(
-      ["--no-sandbox", "run", "Fixture", "Ping", "value=\(scene.stateFile)"], environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
+      ["--no-sandbox", "run", "Fixture", "Ping", "value=\(scene.stateFile)"],
+      environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
     #expect(unconfined.code == 0, "\(unconfined)")
     #expect(unconfined.stderr.contains("warning: --no-sandbox"))
   }
@@ -145,7 +150,8 @@ struct HostileExtensionTests {
     let listener = try Listener(.tcp)
     defer { listener.close() }
     try attack(
-      "TCPConnect", { _ in String(listener.port) }, sandboxed: { result, scene in
+      "TCPConnect", { _ in String(listener.port) },
+      sandboxed: { result, scene in
         refusedWith("socket")(result, scene)
         #expect(!listener.receivedSomething(), "the listener got a connection")
       },
@@ -159,7 +165,8 @@ struct HostileExtensionTests {
     let listener = try Listener(.udp)
     defer { listener.close() }
     try attack(
-      "UDPSend", { _ in String(listener.port) }, sandboxed: { result, scene in
+      "UDPSend", { _ in String(listener.port) },
+      sandboxed: { result, scene in
         refusedWith("socket")(result, scene)
         #expect(!listener.receivedSomething())
       },
@@ -174,7 +181,8 @@ struct HostileExtensionTests {
     let listener = try Listener(abstract ? .abstractUnix : .pathUnix)
     defer { listener.close() }
     try attack(
-      "UnixConnect", { _ in listener.unixName }, sandboxed: { result, scene in
+      "UnixConnect", { _ in listener.unixName },
+      sandboxed: { result, scene in
         refusedWith("socket")(result, scene)
         #expect(!listener.receivedSomething())
       },
@@ -205,7 +213,9 @@ struct HostileExtensionTests {
       "Allocate", { _ in "500" },
       sandboxed: { result, _ in
         #expect(result.code == 70, "\(result)")
-        #expect(result.stderr.contains("Allocate (com.example.fixture.Allocate) was killed for using too much memory"), "\(result)")
+        #expect(
+          result.stderr.contains("Allocate (com.example.fixture.Allocate) was killed for using too much memory"),
+          "\(result)")
         #expect(result.stderr.contains("limit 30.0 MiB"), "\(result)")
       },
       control: succeeded("Got done: allocated 500 MB"))
@@ -215,7 +225,8 @@ struct HostileExtensionTests {
   @Test func theWatchdogKillsWhenThereIsNoCgroup() throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let app = try TestBundles.fixture(extensionName: "Allocate", binary: "HostileExtension", in: scene.host.directory.file("b"))
+    let app = try TestBundles.fixture(
+      extensionName: "Allocate", binary: "HostileExtension", in: scene.host.directory.file("b"))
     #expect(try scene.host.assistant(["install", app.path]).code == 0)
     let result = try scene.host.assistant(
       ["run", "Fixture", "Ping", "value=500"], environment: ["INTENTHOST_TEST_NO_CGROUP": "1"])
@@ -289,7 +300,9 @@ struct HostileExtensionTests {
     defer { scene.host.directory.remove() }
     let result = try scene.run("CloseStdout", "x")
     #expect(result.code == 70, "\(result)")
-    #expect(result.stderr.contains("closed its output during handle of PingIntent without answering, kept running, and was killed"), "\(result)")
+    #expect(
+      result.stderr.contains(
+        "closed its output during handle of PingIntent without answering, kept running, and was killed"), "\(result)")
     #expect(survivors("CloseStdout").isEmpty)
   }
 
@@ -308,7 +321,8 @@ struct HostileExtensionTests {
   @Test func sandboxProfileShowsTheRules() throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let app = try TestBundles.fixture(extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
+    let app = try TestBundles.fixture(
+      extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
     #expect(try scene.host.assistant(["install", app.path]).code == 0)
     let profile = try scene.host.assistant(["--deadline", "handle=3", "sandbox-profile", "ReadFile"])
     #expect(profile.code == 0, "\(profile)")
@@ -348,7 +362,8 @@ final class Listener: @unchecked Sendable {
       port = UInt16(bigEndian: address.sin_port)
     case .pathUnix, .abstractUnix:
       fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      unixName = kind == .abstractUnix
+      unixName =
+        kind == .abstractUnix
         ? "@intenthost-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         : NSTemporaryDirectory() + "/intenthost-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
       var address = sockaddr_un()

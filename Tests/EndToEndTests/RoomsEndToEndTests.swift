@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A temporary host home with the example Rooms app installed through `assistant install`.
 struct HostFixture {
@@ -56,7 +56,9 @@ struct RoomsEndToEndTests {
 
     let cancelled = try host.assistant(["Cancel room 12 for Ada with Rooms"])
     #expect(cancelled.code == 0, "\(cancelled)")
-    #expect(cancelled.stdout == "The booking of room 12 by Ada is cancelled.\n" + "[RoomsUI]\n  Room 12\n  Status: Free (Ada's booking cancelled)\n")
+    #expect(
+      cancelled.stdout == "The booking of room 12 by Ada is cancelled.\n"
+        + "[RoomsUI]\n  Room 12\n  Status: Free (Ada's booking cancelled)\n")
 
     let free = try host.assistant(["open", "Rooms", "--", "show", "12"])
     #expect(free.stdout == "Room 12 is free.\n")
@@ -75,7 +77,9 @@ struct RoomsEndToEndTests {
     #expect(json?["code"] as? String == "failure")
     #expect(json?["success"] as? Bool == false)
     #expect((json?["parameters"] as? [String: Any])?["roomNumber"] as? Int == 7)
-    let document = try host.assistant(["defaults", "read", "group.com.example.rooms", "bookings", "--document", "bookings.json"])
+    let document = try host.assistant([
+      "defaults", "read", "group.com.example.rooms", "bookings", "--document", "bookings.json",
+    ])
     #expect(document.code == 0, "\(document)")
     #expect(document.stdout.contains("\"bookedBy\" : \"Linus\""), "\(document)")
     let list = try host.assistant(["open", "Rooms", "--", "list"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Apple's SoupChef sample, as Xcode wrote its manifests (read from ../shared/corpus at test time), assembled into a
 /// bundle around the SoupKitchen test extension: it validates, installs, and runs with SoupChef's own prompts.
@@ -14,7 +14,9 @@ struct SoupChefTests {
   /// in each bundle's BuildSettings.xcconfig (written here, by us).
   static func assemble(in directory: URL) throws -> URL {
     let fm = FileManager.default
-    func corpus(_ name: String) -> URL { Self.corpus.appendingPathComponent("kevingomes17__ios-swift-soup-chef__" + name) }
+    func corpus(_ name: String) -> URL {
+      Self.corpus.appendingPathComponent("kevingomes17__ios-swift-soup-chef__" + name)
+    }
     func place(_ source: URL, _ destination: URL) throws {
       try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
       try fm.copyItem(at: source, to: destination)
@@ -23,19 +25,24 @@ struct SoupChefTests {
     try? fm.removeItem(at: app)
     try place(corpus("SoupChef__Resources__Info.plist"), app.appendingPathComponent("Info.plist"))
     try place(corpus("SoupChef__Resources__SoupChef.entitlements"), app.appendingPathComponent("SoupChef.entitlements"))
-    try place(corpus("Shared__Base.lproj__Intents.intentdefinition"), app.appendingPathComponent("Base.lproj/Intents.intentdefinition"))
+    try place(
+      corpus("Shared__Base.lproj__Intents.intentdefinition"),
+      app.appendingPathComponent("Base.lproj/Intents.intentdefinition"))
     try "PRODUCT_BUNDLE_IDENTIFIER = info.kgomes.SoupChef\n".write(
       to: app.appendingPathComponent("BuildSettings.xcconfig"), atomically: true, encoding: .utf8)
     try place(URL(fileURLWithPath: PackagePaths.executable("FaultyExtension")), app.appendingPathComponent("SoupChef"))
     for (name, info, entitlements) in [
-      ("SoupChefIntents", "Supporting_Targets__SoupChefIntents__Info.plist",
-       "Supporting_Targets__SoupChefIntents__SoupChefIntents.entitlements"),
+      (
+        "SoupChefIntents", "Supporting_Targets__SoupChefIntents__Info.plist",
+        "Supporting_Targets__SoupChefIntents__SoupChefIntents.entitlements"
+      ),
       ("SoupChefIntentsUI", "SoupChefIntentsUI__Info.plist", nil),
     ] {
       let appex = app.appendingPathComponent("PlugIns/\(name).appex")
       try place(corpus(info), appex.appendingPathComponent("Info.plist"))
       if let entitlements { try place(corpus(entitlements), appex.appendingPathComponent("\(name).entitlements")) }
-      try "// the settings Xcode supplies when it builds this target\nPRODUCT_BUNDLE_IDENTIFIER = info.kgomes.SoupChef.\(name)\n"
+      try
+        "// the settings Xcode supplies when it builds this target\nPRODUCT_BUNDLE_IDENTIFIER = info.kgomes.SoupChef.\(name)\n"
         .write(to: appex.appendingPathComponent("BuildSettings.xcconfig"), atomically: true, encoding: .utf8)
       try place(URL(fileURLWithPath: PackagePaths.executable("SoupKitchen")), appex.appendingPathComponent(name))
     }
@@ -52,14 +59,19 @@ struct SoupChefTests {
     #expect(validated.code == 0, "\(validated)")
     #expect(validated.stdout.contains("0 errors"), "\(validated)")
     // SoupChef ships no AppIntentVocabulary.plist: the one warning Apple's rules give it.
-    #expect(validated.stdout.contains("OrderSoupIntent has no example phrases in AppIntentVocabulary.plist [intent-phrases-missing]"))
+    #expect(
+      validated.stdout.contains(
+        "OrderSoupIntent has no example phrases in AppIntentVocabulary.plist [intent-phrases-missing]"))
 
     let installed = try host.assistant(["install", app.path])
     #expect(installed.code == 0, "\(installed)")
     #expect(installed.stdout.contains("Installed Soup Chef (info.kgomes.SoupChef)"), "\(installed)")
 
     let list = try host.assistant(["list"])
-    #expect(list.stdout.contains("OrderSoupIntent (soup, quantity, toppings, orderType, deliveryLocation, storeLocation): Order Soup"), "\(list)")
+    #expect(
+      list.stdout.contains(
+        "OrderSoupIntent (soup, quantity, toppings, orderType, deliveryLocation, storeLocation): Order Soup"), "\(list)"
+    )
 
     // quantity is missing: SoupChef's own Primary prompt asks for it; 20 is refused with SoupChef's custom reason.
     let ordered = try host.assistant([
@@ -70,6 +82,8 @@ struct SoupChefTests {
     #expect(ordered.stdout.contains("You asked for 20 soup, but we don't have that many in stock."), "\(ordered)")
     #expect(ordered.stdout.contains("How many soups do you want to order? 2"), "\(ordered)")
     #expect(ordered.stdout.contains("Do you want to order soup? yes"), "\(ordered)")
-    #expect(ordered.stdout.hasSuffix("Your total is $9.98. Your Clam Chowder order will be ready in 10 minutes.\n"), "\(ordered)")
+    #expect(
+      ordered.stdout.hasSuffix("Your total is $9.98. Your Clam Chowder order will be ready in 10 minutes.\n"),
+      "\(ordered)")
   }
 }

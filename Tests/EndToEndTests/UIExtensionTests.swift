@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Intents UI extensions: one configureView per parameter set with a ledger, size limits, the ui deadline, and
 /// faults that leave the intent's result alone.
 @Suite(.serialized)
 struct UIExtensionTests {
-  func run(ui: String, _ extra: [String] = [], values: [String] = ["value=x", "note=y"]) throws -> (CommandResult, HostFixture) {
+  func run(ui: String, _ extra: [String] = [], values: [String] = ["value=x", "note=y"]) throws -> (
+    CommandResult, HostFixture
+  ) {
     let host = try HostFixture()
     let app = try TestBundles.fixture(extensionName: "Polite", uiExtensionName: ui, in: host.directory.file("bundles"))
     let installed = try host.assistant(["install", app.path])
@@ -27,7 +29,8 @@ struct UIExtensionTests {
     defer { rooms.directory.remove() }
     try rooms.installRooms()
     let booked = try rooms.assistant(["--json", "run", "Rooms", "BookRoom", "roomNumber=9", "bookedBy=Ada"])
-    let roomViews = (try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any])?["views"]
+    let roomViews =
+      (try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any])?["views"]
       as? [[String: Any]] ?? []
     #expect(roomViews.count == 1, "\(booked)")
     #expect(booked.stderr.contains("Room 9"), "\(booked)")  // with --json the card goes to stderr with the dialog
@@ -38,7 +41,9 @@ struct UIExtensionTests {
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     #expect(result.stdout == "Got pong.\n", "\(result)")
-    #expect(result.stderr.contains("UICrash (com.example.fixture.UICrash) crashed with SIGSEGV during configureView of value"), "\(result)")
+    #expect(
+      result.stderr.contains(
+        "UICrash (com.example.fixture.UICrash) crashed with SIGSEGV during configureView of value"), "\(result)")
     #expect(result.stderr.contains("Siri's default UI is shown instead"))
   }
 
@@ -57,7 +62,9 @@ struct UIExtensionTests {
     let (result, host) = try run(ui: "UIOversize", values: ["value=x"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
-    #expect(result.stderr.contains("asked for a 5000×5000 view, outside 0×0–398×600 points; it was clamped to 398×600"), "\(result)")
+    #expect(
+      result.stderr.contains("asked for a 5000×5000 view, outside 0×0–398×600 points; it was clamped to 398×600"),
+      "\(result)")
     #expect(result.stdout.contains("[UIOversize]\n  huge"), "\(result)")
   }
 }

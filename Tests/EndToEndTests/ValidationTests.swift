@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One fixture per validation rule: the example Rooms.app (which validates clean, the control) with one mistake
 /// made in it, checked through the real `assistant validate --json`.
@@ -60,7 +60,9 @@ struct ValidationTests {
 
   static let cases: [Case] = [
     Case(rule: "bundle-id-prefix", severity: "error", file: "\(appex)/Info.plist") { app in
-      try edit(app.appendingPathComponent("\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "com.other.RoomsIntents" }
+      try edit(app.appendingPathComponent("\(appex)/Info.plist")) {
+        $0["CFBundleIdentifier"] = "com.other.RoomsIntents"
+      }
     },
     Case(rule: "extension-point-unknown", severity: "error", file: "\(appex)/Info.plist") { app in
       try edit(app.appendingPathComponent("\(appex)/Info.plist")) { plist in
@@ -86,7 +88,8 @@ struct ValidationTests {
       try FileManager.default.removeItem(at: app.appendingPathComponent("\(appex)/RoomsIntents"))
     },
     Case(rule: "executable-not-executable", severity: "error", file: "Info.plist") { app in
-      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: app.appendingPathComponent("rooms").path)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o644], ofItemAtPath: app.appendingPathComponent("rooms").path)
     },
     Case(rule: "intent-undefined", severity: "error", file: "\(appex)/Info.plist") { app in
       try editExtension(app) { $0["IntentsSupported"] = ["BookRoomIntent", "BookDeskIntent"] }
@@ -110,8 +113,9 @@ struct ValidationTests {
         to: app.appendingPathComponent("Base.lproj/AppIntentVocabulary.plist"))
     },
     Case(rule: "duplicate-definition", severity: "error", file: "\(appex)/Base.lproj/Intents.intentdefinition") { app in
-      var plist = try PropertyListSerialization.propertyList(
-        from: Data(contentsOf: app.appendingPathComponent("Base.lproj/Intents.intentdefinition")), format: nil)
+      var plist =
+        try PropertyListSerialization.propertyList(
+          from: Data(contentsOf: app.appendingPathComponent("Base.lproj/Intents.intentdefinition")), format: nil)
         as! [String: Any]
       var intents = plist["INIntents"] as! [[String: Any]]
       intents[0]["INIntentParameters"] = [] as [Any]
@@ -121,7 +125,8 @@ struct ValidationTests {
     Case(rule: "intent-supported-twice", severity: "error", file: "\(appex)/Info.plist") { app in
       let more = app.appendingPathComponent("PlugIns/MoreIntents.appex")
       try FileManager.default.copyItem(at: app.appendingPathComponent(appex), to: more)
-      try FileManager.default.moveItem(at: more.appendingPathComponent("RoomsIntents"), to: more.appendingPathComponent("MoreIntents"))
+      try FileManager.default.moveItem(
+        at: more.appendingPathComponent("RoomsIntents"), to: more.appendingPathComponent("MoreIntents"))
       try FileManager.default.removeItem(at: more.appendingPathComponent("RoomsIntents.entitlements"))
       try edit(more.appendingPathComponent("Info.plist")) {
         $0["CFBundleIdentifier"] = "com.example.rooms.MoreIntents"
@@ -132,7 +137,9 @@ struct ValidationTests {
       try editExtension(app) { $0["IntentsSupported"] = ["BookRoomIntent", "BookRoomIntent"] }
     },
     Case(rule: "build-setting-unresolved", severity: "error", file: "\(appex)/Info.plist") { app in
-      try edit(app.appendingPathComponent("\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "$(PRODUCT_BUNDLE_IDENTIFIER)" }
+      try edit(app.appendingPathComponent("\(appex)/Info.plist")) {
+        $0["CFBundleIdentifier"] = "$(PRODUCT_BUNDLE_IDENTIFIER)"
+      }
     },
     Case(rule: "bundle-id-missing", severity: "error", file: "Info.plist") { app in
       try edit(app.appendingPathComponent("Info.plist")) { $0["CFBundleIdentifier"] = nil }
@@ -177,7 +184,9 @@ struct ValidationTests {
     },
     Case(rule: "combination-unknown-parameter", severity: "error", file: "Base.lproj/Intents.intentdefinition") { app in
       try editIntent(app) { intent in
-        intent["INIntentParameterCombinations"] = ["roomNumber,floor": ["INIntentParameterCombinationTitle": "Book ${roomNumber}"]]
+        intent["INIntentParameterCombinations"] = [
+          "roomNumber,floor": ["INIntentParameterCombinationTitle": "Book ${roomNumber}"]
+        ]
       }
     },
     Case(rule: "template-unknown-name", severity: "warning", file: "Base.lproj/Intents.intentdefinition") { app in
@@ -198,7 +207,8 @@ struct ValidationTests {
       }
     },
     Case(rule: "strings-stale-key", severity: "note", file: "fr.lproj/Intents.strings") { app in
-      try FileManager.default.createDirectory(at: app.appendingPathComponent("fr.lproj"), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: app.appendingPathComponent("fr.lproj"), withIntermediateDirectories: true)
       try "\"zzzzzz\" = \"Réserver\";\n".write(
         to: app.appendingPathComponent("fr.lproj/Intents.strings"), atomically: true, encoding: .utf8)
     },
@@ -257,11 +267,19 @@ struct ValidationTests {
 
   @Test(arguments: [
     ("<?xml version=\"1.0\"?><plist><dict><key>CFBundleIdentifier</key></plist>", "is not a valid property list"),
-    ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleIdentifier</key>\n\t<str", "is not a valid property list"),
+    (
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleIdentifier</key>\n\t<str",
+      "is not a valid property list"
+    ),
     ("", "is empty"),
-    ("<?xml version=\"1.0\"?><plist><array><string>a</string></array></plist>", "has an array at its root, expected a dictionary"),
-    ("<?xml version=\"1.0\"?><plist><dict><key>CFBundleIdentifier</key><integer>7</integer></dict></plist>",
-     "CFBundleIdentifier: error: is a number, expected a string"),
+    (
+      "<?xml version=\"1.0\"?><plist><array><string>a</string></array></plist>",
+      "has an array at its root, expected a dictionary"
+    ),
+    (
+      "<?xml version=\"1.0\"?><plist><dict><key>CFBundleIdentifier</key><integer>7</integer></dict></plist>",
+      "CFBundleIdentifier: error: is a number, expected a string"
+    ),
   ])
   func brokenFilesGetAClearErrorNotACrash(text: String, expected: String) throws {
     let host = try HostFixture()

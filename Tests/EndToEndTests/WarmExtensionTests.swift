@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A kept-alive extension serves many intents: one process, every intent answered, state shared through the group.
 @Suite(.serialized)
@@ -14,7 +14,10 @@ struct WarmExtensionTests {
     // 20 warm-up runs and 30 measured ones: rooms 1...50 are booked, all by one RoomsIntents process.
     let result = try runCommand(
       PackagePaths.executable("intenthost-bench"),
-      ["warm", host.home, "30", "Rooms", "BookRoom", "roomNumber={n}", "bookedBy=Warm", "isCancellationOfBooking={cancel}"],
+      [
+        "warm", host.home, "30", "Rooms", "BookRoom", "roomNumber={n}", "bookedBy=Warm",
+        "isCancellationOfBooking={cancel}",
+      ],
       environment: environment)
     #expect(result.code == 0, "\(result)")
     #expect(result.stdout.contains("warm: one intent, kept-alive extension"), "\(result)")

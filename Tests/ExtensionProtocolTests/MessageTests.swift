@@ -13,21 +13,30 @@ struct MessageGoldenTests {
 
   @Test func requestsMatchTheirGoldenJSON() throws {
     #expect(
-      try encode(RequestEnvelope(id: .number(2), method: ResolveParameterRequest.method,
-        params: ResolveParameterRequest(intent: Self.intent, parameter: "roomNumber")))
-        == #"{"id":2,"jsonrpc":"2.0","method":"intent/resolve","params":{"intent":{"identifier":"ID-1","name":"BookRoomIntent","parameters":{"bookedBy":{"type":"string","value":"Ada"},"isCancellationOfBooking":{"type":"boolean","value":false},"roomNumber":{"type":"integer","value":12}}},"parameter":"roomNumber"}}"#)
+      try encode(
+        RequestEnvelope(
+          id: .number(2), method: ResolveParameterRequest.method,
+          params: ResolveParameterRequest(intent: Self.intent, parameter: "roomNumber")))
+        == #"{"id":2,"jsonrpc":"2.0","method":"intent/resolve","params":{"intent":{"identifier":"ID-1","name":"BookRoomIntent","parameters":{"bookedBy":{"type":"string","value":"Ada"},"isCancellationOfBooking":{"type":"boolean","value":false},"roomNumber":{"type":"integer","value":12}}},"parameter":"roomNumber"}}"#
+    )
     #expect(
-      try encode(RequestEnvelope(id: .number(1), method: InitializeRequest.method, params: InitializeRequest(
-        host: "IntentHost 0.1.0", bundleIdentifier: "com.example.rooms.RoomsIntents",
-        extensionPoint: "com.apple.intents-service", bundlePath: "/b", containerPath: "/c",
-        appGroups: [AppGroupLocation(identifier: "group.com.example.rooms", path: "/g")], locale: "en_US")))
-        == #"{"id":1,"jsonrpc":"2.0","method":"initialize","params":{"appGroups":[{"identifier":"group.com.example.rooms","path":"/g"}],"bundleIdentifier":"com.example.rooms.RoomsIntents","bundlePath":"/b","containerPath":"/c","extensionPoint":"com.apple.intents-service","host":"IntentHost 0.1.0","locale":"en_US","protocolVersion":1}}"#)
+      try encode(
+        RequestEnvelope(
+          id: .number(1), method: InitializeRequest.method,
+          params: InitializeRequest(
+            host: "IntentHost 0.1.0", bundleIdentifier: "com.example.rooms.RoomsIntents",
+            extensionPoint: "com.apple.intents-service", bundlePath: "/b", containerPath: "/c",
+            appGroups: [AppGroupLocation(identifier: "group.com.example.rooms", path: "/g")], locale: "en_US")))
+        == #"{"id":1,"jsonrpc":"2.0","method":"initialize","params":{"appGroups":[{"identifier":"group.com.example.rooms","path":"/g"}],"bundleIdentifier":"com.example.rooms.RoomsIntents","bundlePath":"/b","containerPath":"/c","extensionPoint":"com.apple.intents-service","host":"IntentHost 0.1.0","locale":"en_US","protocolVersion":1}}"#
+    )
     #expect(
       try encode(RequestEnvelope(id: .number(9), method: ShutdownRequest.method, params: ShutdownRequest()))
         == #"{"id":9,"jsonrpc":"2.0","method":"shutdown","params":{}}"#)
     #expect(
-      try encode(NotificationEnvelope(method: CancelRequestNotification.method,
-        params: CancelRequestNotification(id: .string("a"))))
+      try encode(
+        NotificationEnvelope(
+          method: CancelRequestNotification.method,
+          params: CancelRequestNotification(id: .string("a"))))
         == #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"a"}}"#)
   }
 
@@ -39,12 +48,16 @@ struct MessageGoldenTests {
       parameters: ["value"], minimumSize: .zero, maximumSize: ViewSize(width: 398, height: 600))
     #expect(
       try encode(RequestEnvelope(id: .number(5), method: ConfigureViewRequest.method, params: request))
-        == #"{"id":5,"jsonrpc":"2.0","method":"ui/configureView","params":{"context":"siriSnippet","interaction":{"handlingStatus":"success","intent":{"identifier":"ID-2","name":"PingIntent","parameters":{"value":{"type":"string","value":"x"}}},"response":{"code":"success","parameters":{}}},"maximumSize":{"height":600,"width":398},"minimumSize":{"height":0,"width":0},"parameters":["value"]}}"#)
+        == #"{"id":5,"jsonrpc":"2.0","method":"ui/configureView","params":{"context":"siriSnippet","interaction":{"handlingStatus":"success","intent":{"identifier":"ID-2","name":"PingIntent","parameters":{"value":{"type":"string","value":"x"}}},"response":{"code":"success","parameters":{}}},"maximumSize":{"height":600,"width":398},"minimumSize":{"height":0,"width":0},"parameters":["value"]}}"#
+    )
     let view = ConfiguredView(
       success: true, parameters: ["value"], size: ViewSize(width: 300, height: 40),
       snippet: .stack([.text("Ping"), .row(label: "Value", value: "x")]))
     let json = try encode(ResultEnvelope(id: .number(5), result: view))
-    #expect(json == #"{"id":5,"jsonrpc":"2.0","result":{"parameters":["value"],"size":{"height":40,"width":300},"snippet":{"stack":[{"text":"Ping"},{"row":{"label":"Value","value":"x"}}]},"success":true}}"#)
+    #expect(
+      json
+        == #"{"id":5,"jsonrpc":"2.0","result":{"parameters":["value"],"size":{"height":40,"width":300},"snippet":{"stack":[{"text":"Ping"},{"row":{"label":"Value","value":"x"}}]},"success":true}}"#
+    )
     let decoded = try WireCoding.decoder().decode(ResultEnvelope<ConfiguredView>.self, from: Data(json.utf8)).result
     #expect(decoded == view)
     #expect(view.snippet?.lines == ["Ping", "Value: x"])
@@ -52,13 +65,22 @@ struct MessageGoldenTests {
 
   @Test func resultsAndErrorsMatchTheirGoldenJSON() throws {
     #expect(
-      try encode(ResultEnvelope(id: .number(4), result: IntentResponse(
-        code: "successCancelledBooking", parameters: ["roomNumber": .integer(12)])))
-        == #"{"id":4,"jsonrpc":"2.0","result":{"code":"successCancelledBooking","parameters":{"roomNumber":{"type":"integer","value":12}}}}"#)
+      try encode(
+        ResultEnvelope(
+          id: .number(4),
+          result: IntentResponse(
+            code: "successCancelledBooking", parameters: ["roomNumber": .integer(12)])))
+        == #"{"id":4,"jsonrpc":"2.0","result":{"code":"successCancelledBooking","parameters":{"roomNumber":{"type":"integer","value":12}}}}"#
+    )
     #expect(
-      try encode(ResultEnvelope(id: .number(3), result: ResolutionResult.disambiguation([
-        .object(ObjectValue(identifier: "r12", displayString: "Room 12"))])))
-        == #"{"id":3,"jsonrpc":"2.0","result":{"candidates":[{"type":"object","value":{"displayString":"Room 12","identifier":"r12"}}],"kind":"disambiguation"}}"#)
+      try encode(
+        ResultEnvelope(
+          id: .number(3),
+          result: ResolutionResult.disambiguation([
+            .object(ObjectValue(identifier: "r12", displayString: "Room 12"))
+          ])))
+        == #"{"id":3,"jsonrpc":"2.0","result":{"candidates":[{"type":"object","value":{"displayString":"Room 12","identifier":"r12"}}],"kind":"disambiguation"}}"#
+    )
     #expect(
       try encode(ErrorEnvelope(id: nil, error: ResponseError(.parseError, "bad")))
         == #"{"error":{"code":-32700,"message":"bad"},"id":null,"jsonrpc":"2.0"}"#)
@@ -81,10 +103,16 @@ struct MessageGoldenTests {
   }
 
   @Test(arguments: [
-    (#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#, MessageHeader.Kind.request(.number(1), method: "initialize")),
+    (
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+      MessageHeader.Kind.request(.number(1), method: "initialize")
+    ),
     (#"{"jsonrpc":"2.0","method":"exit"}"#, .notification(method: "exit")),
     (#"{"jsonrpc":"2.0","id":"x","result":{}}"#, .response(.string("x"))),
-    (#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#, .errorResponse(nil, ResponseError(.parseError, "m"))),
+    (
+      #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#,
+      .errorResponse(nil, ResponseError(.parseError, "m"))
+    ),
   ])
   func headersClassifyMessages(line: String, kind: MessageHeader.Kind) throws {
     #expect(try WireCoding.decoder().decode(MessageHeader.self, from: Data(line.utf8)).kind == kind)

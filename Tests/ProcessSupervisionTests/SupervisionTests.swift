@@ -1,8 +1,8 @@
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized)
 struct SupervisionTests {
@@ -40,7 +40,8 @@ struct SupervisionTests {
   @Test func teardownKillsWhatTheChildLeftInItsGroup() async throws {
     let child = try start("sleep 60 & echo $! >&2; exit 0")
     #expect(await child.waitForExit() == .exited(0))
-    let grandchild = try #require(Int32(await child.stderrTail(waitingUpTo: .milliseconds(100)).split(separator: "\n").first ?? ""))
+    let grandchild = try #require(
+      Int32(await child.stderrTail(waitingUpTo: .milliseconds(100)).split(separator: "\n").first ?? ""))
     #expect(isAlive(grandchild))
     await child.tearDown(grace: .milliseconds(10))
     try await Task.sleep(for: .milliseconds(50))

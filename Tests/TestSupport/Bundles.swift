@@ -6,7 +6,10 @@ public enum TestBundles {
   public static func rooms(in directory: URL) throws -> URL {
     let result = try runCommand(
       "/bin/bash",
-      [PackagePaths.root.appendingPathComponent("Scripts/assemble-bundles").path, PackagePaths.binaries.path, directory.path])
+      [
+        PackagePaths.root.appendingPathComponent("Scripts/assemble-bundles").path, PackagePaths.binaries.path,
+        directory.path,
+      ])
     guard result.code == 0 else { throw BundleError(message: "assemble-bundles failed: \(result)") }
     return directory.appendingPathComponent("Rooms.app")
   }
@@ -29,7 +32,8 @@ public enum TestBundles {
     try? fm.removeItem(at: app)
     let appex = app.appendingPathComponent("PlugIns/\(extensionName).appex")
     try fm.createDirectory(at: appex, withIntermediateDirectories: true)
-    try fm.copyItem(atPath: PackagePaths.executable("FaultyExtension"), toPath: app.appendingPathComponent("fixture").path)
+    try fm.copyItem(
+      atPath: PackagePaths.executable("FaultyExtension"), toPath: app.appendingPathComponent("fixture").path)
     let binary = PackagePaths.executable(binary)
     if let appMode { try appMode.write(to: app.appendingPathComponent("app-mode"), atomically: true, encoding: .utf8) }
     try fm.createSymbolicLink(atPath: appex.appendingPathComponent("FaultyExtension").path, withDestinationPath: binary)
@@ -51,7 +55,8 @@ public enum TestBundles {
       let ui = app.appendingPathComponent("PlugIns/\(uiExtensionName).appex")
       try fm.createDirectory(at: ui, withIntermediateDirectories: true)
       try fm.createSymbolicLink(
-        atPath: ui.appendingPathComponent("FaultyExtension").path, withDestinationPath: PackagePaths.executable("FaultyExtension"))
+        atPath: ui.appendingPathComponent("FaultyExtension").path,
+        withDestinationPath: PackagePaths.executable("FaultyExtension"))
       try writePlist(
         [
           "CFBundleIdentifier": "com.example.fixture.\(uiExtensionName)", "CFBundleExecutable": "FaultyExtension",
@@ -77,8 +82,10 @@ public enum TestBundles {
             ],
             "INIntentResponse": [
               "INIntentResponseCodes": [
-                ["INIntentResponseCodeName": "success", "INIntentResponseCodeSuccess": true,
-                 "INIntentResponseCodeFormatString": "Got ${value}."],
+                [
+                  "INIntentResponseCodeName": "success", "INIntentResponseCodeSuccess": true,
+                  "INIntentResponseCodeFormatString": "Got ${value}.",
+                ],
                 ["INIntentResponseCodeName": "failure"],
               ],
               "INIntentResponseParameters": [

@@ -1,10 +1,11 @@
+import ExtensionSDK
+import RoomsKit
+
 // The Rooms app: book, cancel and list study rooms. Launched by the assistant (`assistant open Rooms -- ARGS`),
 // which gives it its container and the Rooms app group.
 #if canImport(Glibc)
   import Glibc
 #endif
-import ExtensionSDK
-import RoomsKit
 
 let usage = """
   usage: rooms book ROOM --by NAME

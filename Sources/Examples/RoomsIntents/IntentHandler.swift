@@ -1,11 +1,12 @@
+import ExtensionSDK
+import RoomsKit
+
 // The Rooms Intents extension: resolves, confirms and handles BookRoomIntent through RoomsKit.
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import ExtensionSDK
-import RoomsKit
 
 @main
 struct RoomsIntentsExtension: IntentsExtension {

@@ -1,9 +1,10 @@
+import AppGroupStore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import AppGroupStore
 
 /// A booking of one room.
 public struct Booking: Codable, Sendable, Equatable {
@@ -41,7 +42,8 @@ public enum BookingError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .noSuchRoom(let room): return "there is no room \(room); rooms are numbered \(Rooms.all.lowerBound) to \(Rooms.all.upperBound)"
+    case .noSuchRoom(let room):
+      return "there is no room \(room); rooms are numbered \(Rooms.all.lowerBound) to \(Rooms.all.upperBound)"
     case .alreadyBooked(let room, let by): return "room \(room) is already booked by \(by)"
     case .notBooked(let room): return "room \(room) is not booked"
     case .bookedBySomeoneElse(let room, let by): return "room \(room) is booked by \(by), not by you"

@@ -14,7 +14,9 @@ struct RoomCard: IntentViewController {
       return ConfiguredView(success: false, parameters: [], size: .zero, snippet: nil)
     }
     let who: String = { if case .string(let name)? = intent["bookedBy"] { return name } else { return "nobody" } }()
-    let cancelling: Bool = { if case .boolean(let flag)? = intent["isCancellationOfBooking"] { return flag } else { return false } }()
+    let cancelling: Bool = {
+      if case .boolean(let flag)? = intent["isCancellationOfBooking"] { return flag } else { return false }
+    }()
     let succeeded = interaction.handlingStatus == "success"
     let status: String
     switch (cancelling, succeeded) {

@@ -78,7 +78,8 @@ public indirect enum SnippetNode: Codable, Sendable, Hashable {
       self = .stack(stack)
     } else {
       throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "a snippet node is {\"text\"}, {\"row\"} or {\"stack\"}"))
+        .init(
+          codingPath: decoder.codingPath, debugDescription: "a snippet node is {\"text\"}, {\"row\"} or {\"stack\"}"))
     }
   }
 

@@ -52,7 +52,10 @@ func spawnBench(home: AssistantHome, count: Int, app name: String, extension ext
   let variants: [(String, LaunchSpecification)] = [
     ("launch: plain spawn", try home.launchSpecification(of: app, extensionNamed: extensionName, policy: plain)),
     ("launch: sandboxed (no cgroup)", noCgroup),
-    ("launch: sandboxed + memory cgroup", try home.launchSpecification(of: app, extensionNamed: extensionName, policy: SandboxPolicy())),
+    (
+      "launch: sandboxed + memory cgroup",
+      try home.launchSpecification(of: app, extensionNamed: extensionName, policy: SandboxPolicy())
+    ),
   ]
   var samples = Array(repeating: [Double](), count: variants.count)
   let clock = ContinuousClock()
@@ -83,7 +86,8 @@ func main() async -> Int32 {
   let arguments = Array(CommandLine.arguments.dropFirst())
   if arguments.first == "spawn", arguments.count == 5, let count = Int(arguments[2]) {
     do {
-      try await spawnBench(home: try AssistantHome(root: arguments[1]), count: count, app: arguments[3], extension: arguments[4])
+      try await spawnBench(
+        home: try AssistantHome(root: arguments[1]), count: count, app: arguments[3], extension: arguments[4])
       return 0
     } catch {
       FileHandle.standardError.write(Data("intenthost-bench: \(error)\n".utf8))

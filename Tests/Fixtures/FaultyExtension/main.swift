@@ -1,10 +1,11 @@
+import ExtensionSDK
+import Foundation
+
 // A misbehaving Intents extension for the fault tests. Its fault is chosen by argv[0], which the host sets to the
 // extension bundle's name (FixtureName.appex). It speaks the protocol by hand, to break it precisely.
 #if canImport(Glibc)
   import Glibc
 #endif
-import ExtensionSDK
-import Foundation
 
 let mode = (CommandLine.arguments.first ?? "").split(separator: "/").last.map(String.init) ?? ""
 func send(_ line: String) {
@@ -95,7 +96,9 @@ while let line = readLine() {
       // Opens an app group its entitlements do not list: the SDK must refuse, as iOS returns no container.
       do {
         _ = try AppContext.current().appGroup("group.com.example.other")
-        send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"opened"}}}}"#)
+        send(
+          #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"opened"}}}}"#
+        )
       } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"failure","parameters":{}}}"#)
@@ -105,7 +108,9 @@ while let line = readLine() {
     case "UnknownCode":
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"exploded","parameters":{}}}"#)
     default:
-      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"pong"}}}}"#)
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"pong"}}}}"#
+      )
     }
   case "ui/configureView":
     struct Asked: Decodable {
@@ -120,11 +125,15 @@ while let line = readLine() {
       marker("drawing")
       while true { sleep(1000) }
     case "UIOversize":
-      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"success":true,"parameters":\#(names),"size":{"width":5000,"height":5000},"snippet":{"text":"huge"}}}"#)
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"success":true,"parameters":\#(names),"size":{"width":5000,"height":5000},"snippet":{"text":"huge"}}}"#
+      )
     default:
       // Shows exactly the parameters it is asked for, so the host asks again for each one.
       let text = "showing " + asked.joined(separator: ", ")
-      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"success":true,"parameters":\#(names),"size":{"width":300,"height":40},"snippet":{"text":"\#(text)"}}}"#)
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"success":true,"parameters":\#(names),"size":{"width":300,"height":40},"snippet":{"text":"\#(text)"}}}"#
+      )
     }
   case "shutdown":
     send(#"{"jsonrpc":"2.0","id":\#(id),"result":{}}"#)

@@ -1,3 +1,7 @@
+import CHostileCalls
+import ExtensionSDK
+import Foundation
+
 // HostileExtension: an Intents extension that attacks its sandbox. The attack is chosen by argv[0] (the .appex
 // name the host passes); the target (a path, a port, a pid) is the PingIntent's `value`. `handle` answers success
 // with "done: …" when the attack worked and "refused: …" with the errno when it did not, so a test can show both
@@ -6,9 +10,6 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import CHostileCalls
-import ExtensionSDK
-import Foundation
 
 let attack = (CommandLine.arguments.first ?? "").split(separator: "/").last.map(String.init) ?? ""
 
@@ -178,7 +179,8 @@ struct Attack: IntentHandler {
     case "KillHost":
       outcome = kill(getppid(), SIGKILL) != 0 ? failure("kill host \(getppid())") : "done: killed the host"
     case "TraceHost":
-      outcome = hostile_ptrace_attach(getppid()) != 0
+      outcome =
+        hostile_ptrace_attach(getppid()) != 0
         ? failure("ptrace attach \(getppid())") : "done: attached to the host"
     case "Spin":
       var x: UInt64 = 0

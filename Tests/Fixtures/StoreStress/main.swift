@@ -1,3 +1,5 @@
+@_spi(Testing) import AppGroupStore
+
 // store-stress: one process of the store's multi-process tests and benchmark.
 //
 //   store-stress increment DOCUMENT COUNT [--no-lock] [--in-place] [--compact-every N] [--quiet]
@@ -10,7 +12,6 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-@_spi(Testing) import AppGroupStore
 
 struct Counter: DocumentContent {
   static let schemaVersion = 1
@@ -30,7 +31,8 @@ func fail(_ text: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: store-stress increment DOCUMENT COUNT [--no-lock] [--in-place] [--compact-every N] [--quiet] | read DOCUMENT"
+let usage =
+  "usage: store-stress increment DOCUMENT COUNT [--no-lock] [--in-place] [--compact-every N] [--quiet] | read DOCUMENT"
 guard arguments.count >= 2 else { fail(usage) }
 var document = Document<Counter>(path: arguments[1])
 switch arguments[0] {
