@@ -141,7 +141,14 @@ public final class SupervisedProcess: Sendable {
       if let limit = specification.memoryLimit {
         controlGroup = ControlGroup.create(
           name: specification.name, memoryLimit: limit, processLimit: specification.processLimit)
-        if let controlGroup { sandbox.cgroupProcs = controlGroup.procsFiles } else { watchdogLimit = limit }
+        if let controlGroup {
+          sandbox.cgroupProcs = controlGroup.procsFiles
+        } else {
+          watchdogLimit = limit
+          // Without pids.max, cap threads with RLIMIT_NPROC, which counts every process and thread of the uid:
+          // only sound when the child has a uid of its own (never the host's user).
+          if sandbox.identity != nil && sandbox.processes == 0 { sandbox.processes = specification.processLimit }
+        }
       }
       options.sandbox = sandbox
     }
