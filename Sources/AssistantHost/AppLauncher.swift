@@ -35,7 +35,9 @@ public struct AppLauncher: Sendable {
     case .exited(let code):
       return code
     case .signalled(let signal):
-      throw HostError(.extensionFault, "\(app.name) (\(identifier)) \(describeKill(signal, process: process))")
+      let message = "\(app.name) (\(identifier)) \(describeKill(signal, process: process))"
+      appendHostLine("fault: \(message)", toLogOf: process)
+      throw HostError(.extensionFault, message)
     }
   }
 }

@@ -226,12 +226,17 @@ final class ExtensionSession: Sendable {
 
   /// A line in the extension's log, beside its stderr.
   func appendToLog(_ line: String) {
-    guard let path = process.specification.logPath,
-      let fd = try? FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT, mode: 0o600)
-    else { return }
-    try? fd.writeAll(Array("--- host: \(line)\n".utf8))
-    fd.close()
+    appendHostLine(line, toLogOf: process)
   }
+}
+
+/// A line of the host's (a fault, a warning) in a child's log, beside its stderr.
+func appendHostLine(_ line: String, toLogOf process: SupervisedProcess) {
+  guard let path = process.specification.logPath,
+    let fd = try? FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT, mode: 0o600)
+  else { return }
+  try? fd.writeAll(Array("--- host: \(line)\n".utf8))
+  fd.close()
 }
 
 /// Starts a supervised child, turning a sandbox setup failure into a refusal (exit 77) and any other failure into
