@@ -270,6 +270,10 @@ func validate(_ arguments: [String], json: Bool) throws -> Int32 {
   var paths: [String] = []
   var index = 0
   while index < arguments.count {
+    if arguments[index] == "-h" || arguments[index] == "--help" {
+      print("usage: assistant validate [--json] [--setting NAME=VALUE] PATH...  (rules: docs/VALIDATION.md)")
+      return 0
+    }
     if arguments[index] == "--setting" {
       index += 1
       guard index < arguments.count, let equals = arguments[index].firstIndex(of: "=") else {
