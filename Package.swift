@@ -1,11 +1,13 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The example app and extension link the Swift runtime statically in every build, as shipped extensions should:
 // they start faster, use less memory, and need only the C libraries in their sandbox (docs/SANDBOX.md). The static
-// FoundationEssentials needs its two helper libraries named, which `--static-swift-stdlib` would add.
+// FoundationEssentials needs its two helper libraries named, which `--static-swift-stdlib` would add. They link with
+// lld: GNU ld prints a warning on every link for a `mktemp` inside the static Foundation (not called by our code).
 let staticSwiftRuntime: [LinkerSetting] = [
-  .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux]))
+  .unsafeFlags(
+    ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld"], .when(platforms: [.linux]))
 ]
 
 // Layers, leaves first. Each target's purpose is the comment above it; README.md repeats the list.
@@ -92,3 +94,14 @@ let package = Package(
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
   ]
 )
+
+// Every target is ours (the package has no dependencies): a warning is an error, so the build stays warning-free.
+for target in package.targets {
+  switch target.type {
+  case .regular, .executable, .test:
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+  default:
+    break
+  }
+}

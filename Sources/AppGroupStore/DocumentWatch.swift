@@ -1,4 +1,5 @@
 import IntentHostSystem
+import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -11,6 +12,9 @@ import IntentHostSystem
 
 /// Waits for another process to change a document, the way an app observes what its extension wrote.
 ///
+/// `next(timeout:)` blocks its thread: call it from a thread of your own. From async code, iterate
+/// `Document.changes()` instead, which runs a `DocumentWatch` on a thread of its own.
+///
 /// On Linux it sleeps on inotify events for the container directory and then compares the document's sequence
 /// number; elsewhere, or when inotify is unavailable or `polling` is asked for, it checks the sequence every
 /// `interval`. Each committed update is seen at least once (several quick ones may arrive as one change).
@@ -22,6 +26,8 @@ public final class DocumentWatch<Content: DocumentContent> {
   public let usesInotify: Bool
   private let interval: Duration
   private var notifications: FileDescriptor?
+  /// Wakes a waiting `next` for good (`stop()`).
+  let stopper: Stopper
   /// The sequence last returned (or seen at start).
   public private(set) var sequence: UInt64
 
@@ -52,18 +58,68 @@ public final class DocumentWatch<Content: DocumentContent> {
     self.notifications = notifications
     usesInotify = notifications != nil
     sequence = 0
-    sequence = try document.snapshot().sequence
+    do {
+      stopper = try Stopper()
+    } catch {
+      notifications?.close()
+      throw .io(error)
+    }
+    do {
+      sequence = try document.snapshot().sequence
+    } catch {
+      notifications?.close()
+      stopper.close()
+      throw error
+    }
   }
 
-  deinit { notifications?.close() }
+  deinit {
+    notifications?.close()
+    stopper.close()
+  }
+
+  /// Whether `stop()` was called; `next` then returns nil at once.
+  public var isStopped: Bool { stopper.isStopped }
+
+  /// Makes a waiting (or the next) `next` return nil; callable from any thread.
+  public func stop() { stopper.stop() }
+
+  /// A pipe whose write end wakes the watcher's `poll`, and the flag it announces.
+  final class Stopper: Sendable {
+    private let pipe: (read: FileDescriptor, write: FileDescriptor)
+    private let state = Mutex((stopped: false, closed: false))
+
+    init() throws(SystemError) { pipe = try FileDescriptor.pipe() }
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+    var wakeDescriptor: FileDescriptor { pipe.read }
+
+    func stop() {
+      state.withLock { state in
+        guard !state.stopped else { return }
+        state.stopped = true
+        if !state.closed { _ = try? pipe.write.writeAll([1]) }
+      }
+    }
+
+    func close() {
+      state.withLock { state in
+        guard !state.closed else { return }
+        state.closed = true
+        pipe.read.close()
+        pipe.write.close()
+      }
+    }
+  }
 
   /// Waits until the document's sequence differs from the last one seen, and returns the new state.
   /// - Parameter timeout: nil waits for ever.
-  /// - Returns: the new snapshot, or nil when `timeout` passed without a change.
+  /// - Returns: the new snapshot, or nil when `timeout` passed without a change or `stop()` was called.
   /// - Throws: `StoreError` when the document cannot be read.
   public func next(timeout: Duration? = nil) throws(StoreError) -> Document<Content>.Snapshot? {
     let deadline = timeout.map { ContinuousClock.now + $0 }
     while true {
+      if stopper.isStopped { return nil }
       let snapshot = try document.snapshot()
       if snapshot.sequence != sequence {
         sequence = snapshot.sequence
@@ -77,11 +133,9 @@ public final class DocumentWatch<Content: DocumentContent> {
       }
       let milliseconds = Int32(
         clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
-      if let notifications {
-        if (try? notifications.waitReadable(timeoutMilliseconds: milliseconds)) == true { drain(notifications) }
-      } else {
-        usleep(UInt32(milliseconds) * 1000)
-      }
+      let watched = (notifications.map { [$0] } ?? []) + [stopper.wakeDescriptor]
+      let ready = (try? pollReadable(watched, timeoutMilliseconds: milliseconds)) ?? []
+      if let notifications, ready.first == true { drain(notifications) }
     }
   }
 

@@ -13,23 +13,32 @@ public struct AppLauncher: Sendable {
   public init(home: AssistantHome) { self.home = home }
 
   /// Runs the app with `arguments`, relaying its stdout and stderr, and waits for it.
+  ///
+  /// When the calling task is cancelled (Ctrl-C), the app is killed and reaped, and this throws
+  /// `CancellationError`.
   /// - Returns: the app's exit status (a signal becomes 128 + signal, reported on stderr).
   /// - Throws: `HostError` when the app cannot be started.
   public func open(_ app: AppBundle, arguments: [String]) async throws -> Int32 {
     let identifier = app.info.bundleIdentifier
-    let container = try home.container(for: identifier)
-    let groups = try grantedAppGroups(app.entitlements, home: home)
-    var specification = LaunchSpecification(
-      name: app.info.executable, executable: app.executableURL.path, arguments: arguments,
-      environment: childEnvironment(
-        bundleIdentifier: identifier, bundlePath: app.url.path, container: container, appGroups: groups,
-        locale: locale),
-      workingDirectory: container.path, logPath: home.logFile(for: identifier).path, stdio: .relay)
-    try home.confine(
-      &specification, name: app.name, bundleIdentifier: identifier, bundlePath: app.url.path, kind: .app,
-      container: container, appGroups: groups, appIdentifier: identifier, policy: sandbox)
-    let process = try startProcess(specification, label: "\(app.name) (\(identifier))")
-    let termination = await process.waitForExit() ?? .exited(70)
+    // Preparing the container and the spawn block: off the cooperative pool.
+    let process = try await offloaded { () throws -> SupervisedProcess in
+      let container = try home.container(for: identifier)
+      let groups = try grantedAppGroups(app.entitlements, home: home)
+      var specification = LaunchSpecification(
+        name: app.info.executable, executable: app.executableURL.path, arguments: arguments,
+        environment: childEnvironment(
+          bundleIdentifier: identifier, bundlePath: app.url.path, container: container, appGroups: groups,
+          locale: locale),
+        workingDirectory: container.path, logPath: home.logFile(for: identifier).path, stdio: .relay)
+      try home.confine(
+        &specification, name: app.name, bundleIdentifier: identifier, bundlePath: app.url.path, kind: .app,
+        container: container, appGroups: groups, appIdentifier: identifier, policy: sandbox)
+      return try startProcess(specification, label: "\(app.name) (\(identifier))")
+    }
+    guard let termination = await process.waitForExit() else {
+      await process.kill()
+      throw CancellationError()
+    }
     _ = await process.stderrTail(waitingUpTo: .seconds(2))  // let the relayed output drain
     switch termination {
     case .exited(let code):

@@ -4,31 +4,37 @@ import IntentHostSystem
 import Synchronization
 
 /// How the assistant talks to the user: what it says, and how it asks.
+///
+/// Every requirement is async: a terminal is read and written off the cooperative pool, and an asking conversation
+/// ends with the task that waits for it (cancellation, e.g. Ctrl-C).
 public protocol Conversation: Sendable {
   /// Says something to the user (a dialog line).
-  func say(_ text: String)
+  func say(_ text: String) async
   /// Asks the user and returns the answer.
   /// - Parameter need: what is needed, for the message when the question cannot be asked.
-  /// - Throws: `HostError(.valueNeeded)` when there is nobody to ask.
-  func ask(_ prompt: String, need: String) throws -> String
+  /// - Throws: `HostError(.valueNeeded)` when there is nobody to ask, or input ended; `CancellationError` when the
+  ///   waiting task is cancelled.
+  func ask(_ prompt: String, need: String) async throws -> String
   /// Shows a view an Intents UI extension drew (a snippet under the dialog).
-  func show(_ view: ConfiguredView, from extensionName: String)
+  func show(_ view: ConfiguredView, from extensionName: String) async
 }
 
 extension Conversation {
-  public func show(_ view: ConfiguredView, from extensionName: String) {
+  public func show(_ view: ConfiguredView, from extensionName: String) async {
     guard let snippet = view.snippet else { return }
-    say("[\(extensionName)]\n" + snippet.lines.map { "  " + $0 }.joined(separator: "\n"))
+    await say("[\(extensionName)]\n" + snippet.lines.map { "  " + $0 }.joined(separator: "\n"))
   }
 }
 
 /// The shell: scripted answers (`--answer`) first, then the terminal; with neither, refuses with exit 75.
 ///
-/// Dialog goes to stdout, or to stderr when `quiet` (the `--json` mode, whose stdout is one JSON object).
+/// Dialog goes to stdout, or to stderr when `quiet` (the `--json` mode, whose stdout is one JSON object). Writes and
+/// terminal reads run on a dedicated thread (`offloaded`), never on the cooperative pool.
 public final class TerminalConversation: Conversation {
   private let answers: Mutex<[String]>
   private let interactive: Bool
   private let quiet: Bool
+  private let input: LineReader
 
   /// - Parameters:
   ///   - answers: scripted answers, used in order.
@@ -38,15 +44,16 @@ public final class TerminalConversation: Conversation {
     self.answers = Mutex(answers)
     self.interactive = interactive
     self.quiet = quiet
+    self.input = LineReader(.standardInput)
   }
 
-  public func say(_ text: String) {
-    emit(text + "\n")
+  public func say(_ text: String) async {
+    await emit(text + "\n")
   }
 
-  public func ask(_ prompt: String, need: String) throws -> String {
+  public func ask(_ prompt: String, need: String) async throws -> String {
     if let scripted = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-      emit("\(prompt) \(scripted)\n")
+      await emit("\(prompt) \(scripted)\n")
       return scripted
     }
     guard interactive else {
@@ -55,8 +62,9 @@ public final class TerminalConversation: Conversation {
         "\(need) is needed (\"\(prompt)\"), but there is no terminal to ask: give it on the command line or "
           + "with --answer VALUE")
     }
-    emit(prompt + " ")
-    guard let line = readLine(strippingNewline: true) else {
+    await emit(prompt + " ")
+    guard let line = try await input.nextLine() else {
+      await emit("\n")  // the error goes on a line of its own, not after the prompt
       throw HostError(.valueNeeded, "\(need) is needed (\"\(prompt)\"), but input ended")
     }
     return line
@@ -65,7 +73,74 @@ public final class TerminalConversation: Conversation {
   /// Unused scripted answers (a sign of a wrong script).
   public var unusedAnswers: [String] { answers.withLock { $0 } }
 
-  private func emit(_ text: String) {
-    try? (quiet ? FileDescriptor.standardError : FileDescriptor.standardOutput).writeAll(Array(text.utf8))
+  private func emit(_ text: String) async {
+    let target: FileDescriptor = quiet ? .standardError : .standardOutput
+    let bytes = Array(text.utf8)
+    _ = try? await offloaded { () throws(SystemError) in try target.writeAll(bytes) }
+  }
+}
+
+/// Reads lines from a descriptor (a terminal or a pipe) on a dedicated thread, one call at a time; a call ends
+/// early, with `CancellationError`, when its task is cancelled. Bytes after a line are kept for the next call.
+final class LineReader: Sendable {
+  private let fd: FileDescriptor
+  private let buffer = Mutex<[UInt8]>([])
+  /// The longest line accepted; the rest of a longer one is dropped.
+  let limit: Int
+
+  init(_ fd: FileDescriptor, limit: Int = 64 << 10) {
+    self.fd = fd
+    self.limit = limit
+  }
+
+  /// The next line without its newline, or nil at end of input.
+  func nextLine() async throws -> String? {
+    let (wake, waker) = try FileDescriptor.pipe()
+    let wakerOpen = Mutex(true)
+    defer {
+      wakerOpen.withLock { open in
+        if open { waker.close() }
+        open = false
+      }
+      wake.close()
+    }
+    let line = try await withTaskCancellationHandler {
+      try await offloaded { () throws(SystemError) in try self.readLine(wake: wake) }
+    } onCancel: {
+      wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
+    }
+    guard let line else {
+      if Task.isCancelled { throw CancellationError() }
+      return nil
+    }
+    return String(decoding: line, as: UTF8.self)
+  }
+
+  /// Blocks until a whole line, end of input (nil), or a byte on `wake` (nil).
+  private func readLine(wake: FileDescriptor) throws(SystemError) -> [UInt8]? {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let line = buffer.withLock { buffer -> [UInt8]? in
+        guard let newline = buffer.firstIndex(of: 0x0A) else { return nil }
+        defer { buffer.removeSubrange(...newline) }
+        return Array(buffer[..<newline].prefix(limit))
+      }
+      if let line { return line.last == 0x0D ? Array(line.dropLast()) : line }
+      let ready = try pollReadable([fd, wake], timeoutMilliseconds: -1)
+      if ready[1] { return nil }
+      let count = try fd.read(into: &chunk)
+      if count == 0 {
+        // End of input: a last line without a newline still counts.
+        return buffer.withLock { buffer -> [UInt8]? in
+          defer { buffer.removeAll() }
+          return buffer.isEmpty ? nil : Array(buffer.prefix(limit))
+        }
+      }
+      buffer.withLock { buffer in
+        buffer.append(contentsOf: chunk[..<count])
+        // Without a newline in sight, keep only what a line may hold.
+        if buffer.count > limit && !buffer.contains(0x0A) { buffer.removeSubrange(limit...) }
+      }
+    }
   }
 }

@@ -1,5 +1,6 @@
 import AppGroupStore
 import Foundation
+import IntentHostSystem
 
 /// `assistant defaults`: read, write, delete and watch what an app group holds, modelled on macOS `defaults`.
 ///
@@ -21,9 +22,42 @@ public struct DefaultsTool: Sendable {
     """
 
   /// Runs one `defaults` command, printing with `print`.
+  ///
+  /// The store's locks and syncs, and `watch`'s waiting, happen off the cooperative pool; `print` is called on a
+  /// dedicated thread and may block. `watch` ends when the calling task is cancelled.
   /// - Returns: the exit status.
   /// - Throws: `HostError`.
-  public func run(_ arguments: [String], print: (String) -> Void) throws -> Int32 {
+  public func run(_ arguments: [String], print: @escaping @Sendable (String) -> Void) async throws -> Int32 {
+    let step = try await offloaded { () throws -> Step in try self.runBlocking(arguments, print: print) }
+    switch step {
+    case .done(let status):
+      return status
+    case .watch(let watch):
+      do {
+        try await run(watch, print: print)
+      } catch let error as StoreError {
+        throw hostError(error, hint: watch.hint)
+      }
+      return 0
+    }
+  }
+
+  /// What is left to do after the blocking part.
+  private enum Step: Sendable {
+    case done(Int32)
+    case watch(Watch)
+  }
+
+  private struct Watch: Sendable {
+    var document: Document<AnyDocumentContent>
+    var key: String?
+    var count: Int?
+    var timeout: Double?
+    var polling: Bool
+    var hint: String
+  }
+
+  private func runBlocking(_ arguments: [String], print: (String) -> Void) throws -> Step {
     var positional: [String] = []
     var documentName: String? = nil
     var count: Int? = nil
@@ -50,14 +84,14 @@ public struct DefaultsTool: Sendable {
       case "--poll": polling = true
       case "-h", "--help":
         print(Self.usage)
-        return 0
+        return .done(0)
       default: positional.append(argument)
       }
       index += 1
     }
     guard let verb = positional.first else { throw HostError(.usage, Self.usage) }
     let rest = Array(positional.dropFirst())
-    if verb == "list" { return try list(rest.first, print: print) }
+    if verb == "list" { return .done(try list(rest.first, print: print)) }
     guard let group = rest.first else { throw HostError(.usage, "defaults \(verb) needs a GROUP\n\(Self.usage)") }
     let document = try self.document(group: group, name: documentName)
     let label = documentName.map { "\(group) \($0)" } ?? group
@@ -109,9 +143,10 @@ public struct DefaultsTool: Sendable {
         }
       case "watch":
         guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults watch GROUP [KEY]") }
-        try watch(
-          document, key: rest.count == 2 ? rest[1] : nil, count: count, timeout: timeout, polling: polling,
-          print: print)
+        return .watch(
+          Watch(
+            document: document, key: rest.count == 2 ? rest[1] : nil, count: count, timeout: timeout,
+            polling: polling, hint: hint))
       case "recover":
         let report = try document.recover()
         for step in report.steps { print(step) }
@@ -119,16 +154,20 @@ public struct DefaultsTool: Sendable {
         throw HostError(.usage, "unknown defaults command \"\(verb)\"\n\(Self.usage)")
       }
     } catch let error as StoreError {
-      switch error {
-      case .corrupt, .newerSchema:
-        throw HostError(.dataError, "\(error); to move it aside and start again from what is readable: `\(hint)`")
-      case .invalidGroupIdentifier, .notEntitled:
-        throw HostError(.usage, "\(error)")
-      case .io:
-        throw HostError(.refused, "\(error)")
-      }
+      throw hostError(error, hint: hint)
     }
-    return 0
+    return .done(0)
+  }
+
+  private func hostError(_ error: StoreError, hint: String) -> HostError {
+    switch error {
+    case .corrupt, .newerSchema:
+      return HostError(.dataError, "\(error); to move it aside and start again from what is readable: `\(hint)`")
+    case .invalidGroupIdentifier, .notEntitled:
+      return HostError(.usage, "\(error)")
+    case .io:
+      return HostError(.refused, "\(error)")
+    }
   }
 
   private func document(group: String, name: String?) throws -> Document<AnyDocumentContent> {
@@ -175,30 +214,35 @@ public struct DefaultsTool: Sendable {
     return 0
   }
 
-  private func watch(
-    _ document: Document<AnyDocumentContent>, key: String?, count: Int?, timeout: Double?, polling: Bool,
-    print: (String) -> Void
-  ) throws {
-    let watch = try DocumentWatch(document, polling: polling)
-    let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+  /// `defaults watch`: the current value, then each change, until `count` changes, `timeout`, or cancellation.
+  private func run(_ watch: Watch, print: @escaping @Sendable (String) -> Void) async throws {
+    let key = watch.key
     func shown(_ content: AnyDocumentContent) -> JSONValue {
       key.map { content.value[$0] ?? .null } ?? content.value
     }
-    var last = shown(try document.read())
-    print(last.jsonText())
-    var changes = 0
-    while count.map({ changes < $0 }) ?? true {
-      var left: Duration? = nil
-      if let deadline {
-        left = deadline - ContinuousClock.now
-        if left! <= .zero { return }
+    let changes = try watch.document.changes(polling: watch.polling)
+    let last = shown(try await watch.document.read())
+    let first = last.jsonText()
+    await offloaded { print(first) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { [last] in
+        var last = last
+        var seen = 0
+        for try await snapshot in changes {
+          let now = shown(snapshot.content)
+          if now == last { continue }
+          last = now
+          seen += 1
+          let line = now.jsonText()
+          await offloaded { print(line) }
+          if let count = watch.count, seen >= count { return }
+        }
       }
-      guard let snapshot = try watch.next(timeout: left) else { return }
-      let now = shown(snapshot.content)
-      if now == last { continue }
-      last = now
-      changes += 1
-      print(now.jsonText())
+      if let timeout = watch.timeout {
+        group.addTask { try await Task.sleep(for: .milliseconds(Int(timeout * 1000))) }
+      }
+      defer { group.cancelAll() }
+      try await group.next()
     }
   }
 

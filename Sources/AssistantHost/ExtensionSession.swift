@@ -83,104 +83,178 @@ struct SessionTarget: Sendable {
 /// The `extensionPoint` the host sends to a containing app it launched for `handleInApp`.
 let appExtensionPoint = "com.intenthost.app.handle-intent"
 
-/// One running extension (or app serving `handleInApp`): its supervised process and the connection to it.
+/// The other end of a session: the process the host supervises (`SupervisedProcess`), or in tests a server in the
+/// same process.
+protocol SessionPeer: Sendable {
+  var pid: Int32 { get }
+  /// How it ended, or nil while it runs.
+  var termination: Termination? { get }
+  /// Waits for it to end; nil when `timeout` passed first.
+  func waitForExit(timeout: Duration) async -> Termination?
+  /// Kills it at once and waits until it is gone.
+  @discardableResult func kill() async -> Termination
+  /// The timed teardown (wait, SIGTERM, SIGKILL); it is gone when this returns.
+  @discardableResult func tearDown(grace: Duration, termGrace: Duration) async -> Termination
+  /// The most telling line it wrote to stderr.
+  func lastStderrLine() async -> String?
+  /// Why it died by `signal`, in words ("crashed with SIGSEGV", "was killed for using too much memory (...)").
+  func describeKill(_ signal: Int32) -> String
+  /// Whether it was killed for going over its memory ceiling.
+  var wasKilledForMemory: Bool { get }
+  /// Adds a line of the host's to its log.
+  func appendToLog(_ line: String)
+}
+
+extension SupervisedProcess: SessionPeer {
+  func describeKill(_ signal: Int32) -> String { AssistantHost.describeKill(signal, process: self) }
+  var wasKilledForMemory: Bool { memoryReport?.killed == true }
+  func appendToLog(_ line: String) { appendHostLine(line, toLogOf: self) }
+}
+
+/// A started session's parts, before the handshake.
+struct LaunchedSession: Sendable {
+  var connection: Connection
+  var peer: any SessionPeer
+  var containerPath: String
+  var appGroups: [AppGroupLocation]
+}
+
+/// Starts what a run talks to: extensions, and apps launched to handle an intent.
+protocol SessionLauncher: Sendable {
+  /// Starts `target` and a started connection to it; the handshake is the caller's.
+  /// - Throws: `HostError` (`.refused` when it cannot be sandboxed, `.extensionFault` when it cannot start).
+  func launch(_ target: SessionTarget, home: AssistantHome, locale: String, sandbox: SandboxPolicy) async throws
+    -> LaunchedSession
+}
+
+/// The real launcher: a sandboxed child process per session, its stderr in its log.
+struct ProcessLauncher: SessionLauncher {
+  func launch(_ target: SessionTarget, home: AssistantHome, locale: String, sandbox: SandboxPolicy) async throws
+    -> LaunchedSession
+  {
+    // Preparing the container and the identity (file locks, syncs) and the spawn (which waits for the child's
+    // exec, and its cgroup join) block: they run off the cooperative pool.
+    let (process, container, groups) = try await offloaded {
+      () throws -> (SupervisedProcess, URL, [AppGroupLocation]) in
+      let identifier = target.bundleIdentifier
+      let container = try home.container(for: identifier)
+      let groups = try grantedAppGroups(target.entitlements, home: home)
+      var environment = childEnvironment(
+        bundleIdentifier: identifier, bundlePath: target.bundlePath, container: container, appGroups: groups,
+        locale: locale)
+      if target.extensionPoint == appExtensionPoint { environment["INTENTHOST_LAUNCH_REASON"] = "handleInApp" }
+      var specification = LaunchSpecification(
+        name: target.name, executable: target.executable, environment: environment,
+        workingDirectory: container.path, logPath: home.logFile(for: identifier).path)
+      try home.confine(
+        &specification, name: target.name, bundleIdentifier: identifier, bundlePath: target.bundlePath,
+        kind: target.kind, container: container, appGroups: groups, appIdentifier: target.appIdentifier,
+        policy: sandbox)
+      return (try startProcess(specification, label: "\(target.name) (\(identifier))"), container, groups)
+    }
+    let connection = Connection(
+      input: process.standardOutput!, output: process.standardInput!,
+      options: .init(peerName: target.name))  // MERGE: log late answers: process.appendToLog
+    connection.start()
+    return LaunchedSession(connection: connection, peer: process, containerPath: container.path, appGroups: groups)
+  }
+}
+
+/// One running extension (or app serving `handleInApp`): its peer (the supervised process) and the connection to
+/// it.
 final class ExtensionSession: Sendable {
   let target: SessionTarget
-  let process: SupervisedProcess
+  let peer: any SessionPeer
   let connection: Connection
   let deadlines: Deadlines
 
   /// A name for messages: "RoomsIntents (com.example.rooms.RoomsIntents)".
   var label: String { "\(target.name) (\(target.bundleIdentifier))" }
 
-  private init(target: SessionTarget, process: SupervisedProcess, connection: Connection, deadlines: Deadlines) {
+  private init(target: SessionTarget, peer: any SessionPeer, connection: Connection, deadlines: Deadlines) {
     self.target = target
-    self.process = process
+    self.peer = peer
     self.connection = connection
     self.deadlines = deadlines
   }
 
-  /// Starts the extension and performs the handshake.
-  /// - Throws: `HostError` (`.extensionFault` when it cannot start or answer).
-  /// Starts `target` (confined by `sandbox`) and performs the handshake.
+  /// Starts `target` (confined by `sandbox`) through `launcher` and performs the handshake.
+  /// - Throws: `HostError` (`.extensionFault` when it cannot start or answer, `.refused` when it cannot be
+  ///   sandboxed); whatever was started is gone when this throws.
   static func start(
-    _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines, sandbox: SandboxPolicy
+    _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines, sandbox: SandboxPolicy,
+    launcher: any SessionLauncher = ProcessLauncher()
   ) async throws -> ExtensionSession {
-    let identifier = target.bundleIdentifier
-    let container = try home.container(for: identifier)
-    let groups = try grantedAppGroups(target.entitlements, home: home)
-    var environment = childEnvironment(
-      bundleIdentifier: identifier, bundlePath: target.bundlePath, container: container, appGroups: groups,
-      locale: locale)
-    if target.extensionPoint == appExtensionPoint { environment["INTENTHOST_LAUNCH_REASON"] = "handleInApp" }
-    var specification = LaunchSpecification(
-      name: target.name, executable: target.executable, environment: environment,
-      workingDirectory: container.path, logPath: home.logFile(for: identifier).path)
-    try home.confine(
-      &specification, name: target.name, bundleIdentifier: identifier, bundlePath: target.bundlePath,
-      kind: target.kind, container: container, appGroups: groups, appIdentifier: target.appIdentifier, policy: sandbox)
-    let process = try startProcess(specification, label: "\(target.name) (\(identifier))")
-    let connection = Connection(
-      input: process.standardOutput!, output: process.standardInput!,
-      options: .init(peerName: target.name))
-    connection.start()
-    let session = ExtensionSession(target: target, process: process, connection: connection, deadlines: deadlines)
-    let result = try await session.request(
-      InitializeRequest(
-        host: "IntentHost \(hostVersion)", bundleIdentifier: identifier,
-        extensionPoint: target.extensionPoint, bundlePath: target.bundlePath,
-        containerPath: container.path, appGroups: groups, locale: locale),
-      phase: .handshake, what: "the handshake")
-    if result.protocolVersion != protocolVersion {
+    let launched = try await launcher.launch(target, home: home, locale: locale, sandbox: sandbox)
+    let session = ExtensionSession(
+      target: target, peer: launched.peer, connection: launched.connection, deadlines: deadlines)
+    do {
+      let result = try await session.request(
+        InitializeRequest(
+          host: "IntentHost \(hostVersion)", bundleIdentifier: target.bundleIdentifier,
+          extensionPoint: target.extensionPoint, bundlePath: target.bundlePath,
+          containerPath: launched.containerPath, appGroups: launched.appGroups, locale: locale),
+        phase: .handshake, what: "the handshake")
+      if result.protocolVersion != protocolVersion {
+        throw session.violation(
+          "speaks protocol version \(result.protocolVersion); this host speaks \(protocolVersion)")
+      }
+      return session
+    } catch {
       await session.abort()
-      throw HostError(
-        .extensionFault,
-        "\(session.label) speaks protocol version \(result.protocolVersion); this host speaks \(protocolVersion)")
+      throw error
     }
-    return session
   }
+
+  /// Whether the session can take another request.
+  var isHealthy: Bool { connection.failure == nil && peer.termination == nil }
 
   /// Sends a request within the phase's deadline.
   /// - Parameter what: the step for messages, e.g. "resolve of roomNumber".
-  /// - Throws: `HostError(.extensionFault)` describing what went wrong; the process is then gone.
+  /// - Throws: `HostError(.extensionFault)` describing what went wrong (the peer is then gone), or
+  ///   `CancellationError` when the calling task was cancelled (the peer is then killed).
   func request<R: RequestMessage>(_ request: R, phase: Phase, what: String) async throws -> R.Response {
     do {
       return try await connection.send(request, timeout: deadlines[phase])
+    } catch ConnectionError.cancelled {
+      await abort()
+      throw CancellationError()
     } catch let error as ConnectionError {
       throw await fault(error, phase: phase, what: what)
     }
   }
 
-  /// Turns a connection failure into a one-line fault, tearing the process down and logging the fault.
+  /// Turns a connection failure into a one-line fault, tearing the peer down and logging the fault.
   private func fault(_ error: ConnectionError, phase: Phase, what: String) async -> HostError {
     let message: String
     switch error {
     case .timedOut:
-      await process.kill()
+      connection.close()
+      await peer.kill()
       message =
         "\(label) did not answer \(what) within \(deadlines[phase].shortDescription) "
         + "(the \(phase.rawValue) deadline; change it with --deadline \(phase.rawValue)=SECONDS) and was killed"
     case .closed, .io:
       connection.close()
-      var termination = await process.waitForExit(timeout: .seconds(2))
+      var termination = await peer.waitForExit(timeout: .seconds(2))
       let stillRunning = termination == nil
-      if stillRunning { termination = await process.kill() }
-      let last = await process.lastStderrLine()
+      if stillRunning { termination = await peer.kill() }
+      let last = await peer.lastStderrLine()
       let detail = last.map { "; its last words on stderr: \($0)" } ?? ""
-      if stillRunning && process.memoryReport?.killed != true {
+      if stillRunning && !peer.wasKilledForMemory {
         message = "\(label) closed its output during \(what) without answering, kept running, and was killed\(detail)"
-        appendToLog("fault: \(message)")
+        peer.appendToLog("fault: \(message)")
         return HostError(.extensionFault, message)
       }
       switch termination ?? .signalled(SIGKILL) {
       case .signalled(let signal):
-        message = "\(label) \(describeKill(signal, process: process)) during \(what)\(detail)"
+        message = "\(label) \(peer.describeKill(signal)) during \(what)\(detail)"
       case .exited(let code):
         message = "\(label) exited with status \(code) during \(what) without answering\(detail)"
       }
     case .protocolViolation(let what2):
       connection.close()
-      await process.kill()
+      await peer.kill()
       message = "\(label) broke the protocol during \(what): \(what2)"
     case .remote(let remote):
       // The extension is alive and answered with an error: shut it down cleanly.
@@ -196,37 +270,40 @@ final class ExtensionSession: Sendable {
         " (the extension answered handleInApp, so the app was launched to handle the intent; it must serve "
         + "it with InAppIntentHandling.serve, see docs/PROTOCOL.md, \"Apps\")"
     }
-    appendToLog("fault: \(full)")
+    peer.appendToLog("fault: \(full)")
     return HostError(.extensionFault, full)
   }
 
   /// A fault in what the extension answered (valid JSON-RPC, wrong content), logged and ready to throw.
   func violation(_ what: String) -> HostError {
     let message = "\(label) \(what)"
-    appendToLog("fault: \(message)")
+    peer.appendToLog("fault: \(message)")
     return HostError(.extensionFault, message)
   }
 
-  /// The orderly end: `shutdown`, `exit`, close stdin, then the timed teardown.
+  /// The orderly end: `shutdown`, `exit`, close stdin, then the timed teardown. It runs to its end even when the
+  /// calling task is cancelled; the peer is gone when it returns.
   func shutdown() async {
-    if connection.failure == nil {
-      _ = try? await connection.send(ShutdownRequest(), timeout: deadlines.shutdown)
-      try? connection.notify(ExitNotification())
+    await withUncancelledTask { [self] in
+      if connection.failure == nil {
+        _ = try? await connection.send(ShutdownRequest(), timeout: deadlines.shutdown)
+        try? connection.notify(ExitNotification())
+      }
+      connection.closeOutput()
+      await peer.tearDown(grace: deadlines.shutdown, termGrace: .milliseconds(500))
+      connection.close()
     }
-    connection.closeOutput()
-    await process.tearDown(grace: deadlines.shutdown, termGrace: .milliseconds(500))
-    connection.close()
   }
 
-  /// Kills the extension at once.
+  /// Kills the peer at once; it is gone when this returns.
   func abort() async {
     connection.close()
-    await process.kill()
+    await peer.kill()
   }
 
   /// A line in the extension's log, beside its stderr.
   func appendToLog(_ line: String) {
-    appendHostLine(line, toLogOf: process)
+    peer.appendToLog(line)
   }
 }
 

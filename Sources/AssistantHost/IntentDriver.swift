@@ -2,6 +2,7 @@ import BundleManifest
 import ExtensionProtocol
 import Foundation
 import IntentHostSystem
+import Synchronization
 
 /// What the user asked for: an app, an intent of it, and the values given so far.
 public struct IntentInvocation: Sendable {
@@ -78,8 +79,14 @@ public struct IntentDriver: Sendable {
     self.conversation = conversation
   }
 
+  /// How sessions are started: sandboxed child processes (tests serve them in-process).
+  var launcher: any SessionLauncher = ProcessLauncher()
+
   /// Runs the invocation to its end.
-  /// - Throws: `HostError` with the exit status to use.
+  ///
+  /// Every extension and app the run starts is shut down (or kept in `warm`) and reaped before this returns, on
+  /// every path: success, failure, a fault, a refusal, and cancellation (Ctrl-C).
+  /// - Throws: `HostError` with the exit status to use, or `CancellationError` when the calling task was cancelled.
   public func run(_ invocation: IntentInvocation) async throws -> IntentOutcome {
     let app = invocation.app.localized(for: locale)
     guard let bundle = app.intentsExtension(for: invocation.intentClass) else {
@@ -88,46 +95,57 @@ public struct IntentDriver: Sendable {
         "\(app.name) has no Intents extension that supports \(invocation.intentClass); it supports "
           + listOrNone(app.supportedIntents))
     }
+    // The UI extension starts beside the Intents extension (its start-up overlaps the conversation), in a child
+    // task of this run, and is asked to draw once the intent is answered. Whatever happens, the group waits for
+    // the start, and a started UI extension that was not used is shut down before the run returns.
+    let ui = app.extensions.first {
+      $0.extensionInfo.point == .intentsUIService && $0.extensionInfo.intentsSupported.contains(invocation.intentClass)
+    }
+    let uiSlot = SessionSlot()
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      if let ui {
+        group.addTask { uiSlot.fill(await self.startSession(SessionTarget(ui, app: app))) }
+      }
+      let result: Result<IntentOutcome, any Error>
+      do {
+        result = .success(try await converse(invocation, app: app, bundle: bundle, ui: ui, uiSlot: uiSlot))
+      } catch {
+        result = .failure(error)
+      }
+      try await group.waitForAll()
+      if let unused = uiSlot.takeIfUnused() { await finish(unused) }
+      return try result.get()
+    }
+  }
+
+  /// A kept session of `target`, or a new one; a failure to start is returned, not thrown.
+  private func startSession(_ target: SessionTarget) async -> Result<ExtensionSession, HostError> {
+    if let kept = await warm?.take(target.bundleIdentifier) { return .success(kept) }
+    do {
+      return .success(
+        try await ExtensionSession.start(
+          target, home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher))
+    } catch let error as HostError {
+      return .failure(error)
+    } catch is CancellationError {
+      return .failure(HostError(.extensionFault, "\(target.name) was not started: the run was cancelled"))
+    } catch {
+      return .failure(HostError(.extensionFault, "\(target.name): \(error)"))
+    }
+  }
+
+  /// Resolve, confirm, handle, and the answer, with the Intents extension; the UI extension draws the answer.
+  private func converse(
+    _ invocation: IntentInvocation, app: AppBundle, bundle: ExtensionBundle, ui: ExtensionBundle?,
+    uiSlot: SessionSlot
+  ) async throws -> IntentOutcome {
     let specAndDefinition = app.runnableSpec(className: invocation.intentClass)
     let spec = specAndDefinition?.spec
     let interpreter = ValueInterpreter(
       intentClass: invocation.intentClass, definition: specAndDefinition?.definition, vocabularies: app.vocabularies)
     var intent = Intent(name: invocation.intentClass, identifier: UUID().uuidString, parameters: invocation.values)
 
-    // The UI extension starts beside the Intents extension (its start-up overlaps the conversation), and is asked
-    // to draw once the intent is answered.
-    let ui = app.extensions.first {
-      $0.extensionInfo.point == .intentsUIService && $0.extensionInfo.intentsSupported.contains(invocation.intentClass)
-    }
-    let uiSession: Task<Result<ExtensionSession, HostError>, Never>? = ui.map { ui in
-      Task { [self] in
-        if let kept = await warm?.take(ui.info.bundleIdentifier) { return .success(kept) }
-        do {
-          return .success(
-            try await ExtensionSession.start(
-              SessionTarget(ui, app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox))
-        } catch let error as HostError {
-          return .failure(error)
-        } catch {
-          return .failure(HostError(.extensionFault, "\(ui.name): \(error)"))
-        }
-      }
-    }
-    var uiUsed = false
-    defer {
-      // An intent that ended early leaves the prepared UI extension unused: shut it down.
-      if !uiUsed, let uiSession {
-        Task { if case .success(let session) = await uiSession.value { await session.shutdown() } }
-      }
-    }
-
-    let session: ExtensionSession
-    if let kept = await warm?.take(bundle.info.bundleIdentifier) {
-      session = kept
-    } else {
-      session = try await ExtensionSession.start(
-        SessionTarget(bundle, app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox)
-    }
+    let session = try await startSession(SessionTarget(bundle, app: app)).get()
     do {
       for parameter in spec?.parameters ?? [] where parameter.supportsResolution {
         intent[parameter.name] = try await resolve(
@@ -135,10 +153,10 @@ public struct IntentDriver: Sendable {
       }
       if spec?.userConfirmationRequired == true {
         let title = spec?.title ?? invocation.intentClass
-        let answer = try conversation.ask("Do you want to \(title.lowercased())?", need: "a confirmation")
+        let answer = try await conversation.ask("Do you want to \(title.lowercased())?", need: "a confirmation")
         if parseYesNo(answer) != true {
           await finish(session)
-          conversation.say("OK, I won't.")
+          await conversation.say("OK, I won't.")
           return IntentOutcome(
             app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser",
             isSuccess: false, dialog: "OK, I won't.")
@@ -165,18 +183,17 @@ public struct IntentDriver: Sendable {
         final = try await handOver(intent, to: app, spec: spec)
       }
       // Otherwise the extension's shutdown overlaps the answer and the UI extension's drawing.
-      let finishing = Task { if !handedOver { await finish(session) } }
-      var result = outcome(final, intent: intent, app: app, spec: spec, interpreter: interpreter)
-      if let ui, let uiSession {
-        uiUsed = true
+      async let finishing: Void = finish(handedOver ? nil : session)
+      var result = await outcome(final, intent: intent, app: app, spec: spec, interpreter: interpreter)
+      if let ui, let started = await uiSlot.take() {
         result.views = await presentCustomUI(
           Interaction(intent: intent, response: final, handlingStatus: result.isSuccess ? "success" : "failure"),
-          ui: ui, session: await uiSession.value, spec: spec)
+          ui: ui, session: started, spec: spec)
       }
-      await finishing.value
+      await finishing
       return result
     } catch {
-      if session.process.termination == nil { await session.shutdown() }
+      if session.peer.termination == nil { await session.shutdown() }
       throw error
     }
   }
@@ -204,10 +221,11 @@ public struct IntentDriver: Sendable {
     switch started {
     case .success(let running): session = running
     case .failure(let error):
-      reportUIFailure(error.message)
+      await reportUIFailure(error.message)
       return []
     }
     for parameters in sets where !parameters.contains(where: ledger.contains) {
+      if Task.isCancelled { break }
       do {
         var view = try await session.request(
           ConfigureViewRequest(
@@ -227,16 +245,16 @@ public struct IntentDriver: Sendable {
             + "\(Int(viewSizeLimits.maximum.width))×\(Int(viewSizeLimits.maximum.height)) points; it was clamped to "
             + "\(Int(clamped.width))×\(Int(clamped.height))"
           session.appendToLog("warning: \(warning)")
-          reportUIFailure(warning, isFault: false)
+          await reportUIFailure(warning, isFault: false)
           view.size = clamped
         }
         views.append(view)
-        conversation.show(view, from: ui.name)
+        await conversation.show(view, from: ui.name)
       } catch let error as HostError {
-        reportUIFailure(error.message)
+        await reportUIFailure(error.message)
         return views
       } catch {
-        reportUIFailure("\(session.label): \(error)")
+        // Cancelled: the session was stopped by `request`.
         return views
       }
     }
@@ -244,13 +262,14 @@ public struct IntentDriver: Sendable {
     return views
   }
 
-  private func reportUIFailure(_ message: String, isFault: Bool = true) {
+  private func reportUIFailure(_ message: String, isFault: Bool = true) async {
     let suffix = isFault ? "; Siri's default UI is shown instead" : ""
-    try? FileDescriptor.standardError.writeAll(Array("assistant: \(message)\(suffix)\n".utf8))
+    await writeDiagnostic("assistant: \(message)\(suffix)")
   }
 
-  /// The end of an intent for its extension: kept warm, or shut down.
-  private func finish(_ session: ExtensionSession) async {
+  /// The end of an intent for its extension: kept warm, or shut down (nil: nothing to do).
+  private func finish(_ session: ExtensionSession?) async {
+    guard let session else { return }
     if let warm { await warm.give(session) } else { await session.shutdown() }
   }
 
@@ -258,7 +277,7 @@ public struct IntentDriver: Sendable {
   /// (`application(_:handle:completionHandler:)`); its answer is the intent's response.
   private func handOver(_ intent: Intent, to app: AppBundle, spec: IntentSpec?) async throws -> IntentResponse {
     let session = try await ExtensionSession.start(
-      SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox)
+      SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher)
     do {
       let response = try await session.request(
         HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)")
@@ -271,7 +290,7 @@ public struct IntentDriver: Sendable {
       await session.shutdown()
       return response
     } catch {
-      if session.process.termination == nil { await session.shutdown() }
+      if session.peer.termination == nil { await session.shutdown() }
       throw error
     }
   }
@@ -286,7 +305,7 @@ public struct IntentDriver: Sendable {
 
   private func outcome(
     _ response: IntentResponse, intent: Intent, app: AppBundle, spec: IntentSpec?, interpreter: ValueInterpreter
-  ) -> IntentOutcome {
+  ) async -> IntentOutcome {
     let codeSpec = spec?.response?.code(named: response.code.rawValue)
     let isSuccess = codeSpec?.isSuccess ?? (response.code == .success)
     var dialog: String
@@ -313,7 +332,7 @@ public struct IntentDriver: Sendable {
       default: dialog = isSuccess ? "Done." : "Sorry, there was a problem with \(app.name)."
       }
     }
-    conversation.say(dialog)
+    await conversation.say(dialog)
     return IntentOutcome(
       app: app.name, intent: intent.name, parameters: intent.parameters, code: response.code, isSuccess: isSuccess,
       dialog: dialog)
@@ -336,23 +355,23 @@ public struct IntentDriver: Sendable {
       case .notRequired:
         return intent[parameter.name]
       case .needsValue:
-        intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+        intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
       case .unsupported:
         let template = result.reason.flatMap { parameter.unsupportedReasons[$0] }.flatMap { $0.isEmpty ? nil : $0 }
-        conversation.say(
+        await conversation.say(
           template.map { fill($0, parameter: parameter, intent: intent, interpreter: interpreter) }
             ?? result.message ?? "Sorry, that \(parameter.label.lowercased()) can't be used.")
-        intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+        intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
       case .disambiguation:
         let candidates = result.candidates ?? []
         guard !candidates.isEmpty else {
           throw session.violation("asked to disambiguate \(parameter.name) between no candidates")
         }
-        intent[parameter.name] = try choose(
+        intent[parameter.name] = try await choose(
           among: candidates, for: parameter, intent: intent, interpreter: interpreter, need: need)
       case .confirmationRequired:
         guard let value = result.value ?? intent[parameter.name] else {
-          intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+          intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
           continue
         }
         var shown = intent
@@ -364,9 +383,9 @@ public struct IntentDriver: Sendable {
           template.map {
             fill($0, parameter: parameter, intent: shown, interpreter: interpreter)
           } ?? "Just to confirm, you wanted \(interpreter.words(for: value, parameterType: types(parameter)))?"
-        let answer = try conversation.ask(prompt, need: "a confirmation of \(need)")
+        let answer = try await conversation.ask(prompt, need: "a confirmation of \(need)")
         if parseYesNo(answer) == true { return value }
-        intent[parameter.name] = try askValue(for: parameter, interpreter: interpreter, need: need)
+        intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
       }
     }
     throw HostError(
@@ -389,14 +408,14 @@ public struct IntentDriver: Sendable {
     }.text
   }
 
-  private func askValue(for parameter: ParameterSpec, interpreter: ValueInterpreter, need: String) throws
+  private func askValue(for parameter: ParameterSpec, interpreter: ValueInterpreter, need: String) async throws
     -> ParameterValue
   {
     let prompt = parameter.prompts["Primary"] ?? "What's the \(parameter.label.lowercased())?"
     for _ in 0..<maximumAttempts {
-      let answer = try conversation.ask(prompt, need: need)
+      let answer = try await conversation.ask(prompt, need: need)
       if let value = interpreter.parse(answer, for: parameter) { return value }
-      conversation.say("Sorry, \(parameter.label.lowercased()) needs \(interpreter.expectation(for: parameter)).")
+      await conversation.say("Sorry, \(parameter.label.lowercased()) needs \(interpreter.expectation(for: parameter)).")
     }
     throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
   }
@@ -404,24 +423,24 @@ public struct IntentDriver: Sendable {
   private func choose(
     among candidates: [ParameterValue], for parameter: ParameterSpec, intent: Intent,
     interpreter: ValueInterpreter, need: String
-  ) throws -> ParameterValue {
+  ) async throws -> ParameterValue {
     var context = intent
     context[parameter.name] = nil
     let introduction =
       parameter.prompts["DisambiguationIntroduction"].map {
         renderTemplate($0) { $0 == "count" ? String(candidates.count) : nil }.text
       } ?? "Which \(parameter.label.lowercased())?"
-    conversation.say(introduction)
+    await conversation.say(introduction)
     let names = candidates.map { interpreter.words(for: $0, parameterType: types(parameter)) }
-    for (index, name) in names.enumerated() { conversation.say("  \(index + 1). \(name)") }
+    for (index, name) in names.enumerated() { await conversation.say("  \(index + 1). \(name)") }
     for _ in 0..<maximumAttempts {
-      let answer = try conversation.ask("Choose 1-\(candidates.count):", need: need).trimmingCharacters(
+      let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need).trimmingCharacters(
         in: .whitespaces)
       if let number = Int(answer), candidates.indices.contains(number - 1) { return candidates[number - 1] }
       if let index = names.firstIndex(where: { $0.caseInsensitiveCompare(answer) == .orderedSame }) {
         return candidates[index]
       }
-      conversation.say("Please answer with a number from 1 to \(candidates.count) or one of the names.")
+      await conversation.say("Please answer with a number from 1 to \(candidates.count) or one of the names.")
     }
     throw HostError(.valueNeeded, "no choice made for \(need) after \(maximumAttempts) tries")
   }
@@ -429,4 +448,57 @@ public struct IntentDriver: Sendable {
 
 func listOrNone(_ items: [String]) -> String {
   items.isEmpty ? "none" : items.joined(separator: ", ")
+}
+
+/// A session started beside the run (the UI extension's), handed over once: to the step that uses it, or at the
+/// end of the run to its cleanup.
+final class SessionSlot: Sendable {
+  private struct State {
+    var result: Result<ExtensionSession, HostError>?
+    var waiters: [CheckedContinuation<Result<ExtensionSession, HostError>, Never>] = []
+    var taken = false
+  }
+  private let state = Mutex(State())
+
+  /// Stores the start's result and wakes whoever waits for it.
+  func fill(_ result: Result<ExtensionSession, HostError>) {
+    let waiters = state.withLock { state in
+      state.result = result
+      defer { state.waiters.removeAll() }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume(returning: result) }
+  }
+
+  /// Waits for the start and takes its result; nil when it was already taken. The caller then owns the session.
+  func take() async -> Result<ExtensionSession, HostError>? {
+    let first = state.withLock { state -> Bool in
+      defer { state.taken = true }
+      return !state.taken
+    }
+    guard first else { return nil }
+    return await withCheckedContinuation { continuation in
+      let ready = state.withLock { state -> Result<ExtensionSession, HostError>? in
+        if let result = state.result { return result }
+        state.waiters.append(continuation)
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  /// After the start has ended: the started session, if nobody took it.
+  func takeIfUnused() -> ExtensionSession? {
+    state.withLock { state in
+      guard !state.taken, case .success(let session)? = state.result else { return nil }
+      state.taken = true
+      return session
+    }
+  }
+}
+
+/// Writes a line of the host's own (a warning, a fault) to stderr, off the cooperative pool.
+func writeDiagnostic(_ line: String) async {
+  let bytes = Array((line + "\n").utf8)
+  _ = try? await offloaded { () throws(SystemError) in try FileDescriptor.standardError.writeAll(bytes) }
 }

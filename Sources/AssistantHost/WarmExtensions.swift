@@ -12,19 +12,19 @@ public final class WarmExtensions: Sendable {
   public var count: Int { sessions.withLock { $0.count } }
 
   /// The process ids of the extensions running now (for measurements such as resident memory).
-  public var processIDs: [Int32] { sessions.withLock { $0.values.map(\.process.pid) } }
+  public var processIDs: [Int32] { sessions.withLock { $0.values.map(\.peer.pid) } }
 
   /// Takes the running session of `bundleIdentifier`, if it is still healthy.
   func take(_ bundleIdentifier: String) async -> ExtensionSession? {
     guard let session = sessions.withLock({ $0.removeValue(forKey: bundleIdentifier) }) else { return nil }
-    if session.connection.failure == nil && session.process.termination == nil { return session }
+    if session.isHealthy { return session }
     await session.abort()
     return nil
   }
 
   /// Keeps a healthy session for the next intent; shuts down one that is no longer usable.
   func give(_ session: ExtensionSession) async {
-    guard session.connection.failure == nil && session.process.termination == nil else {
+    guard session.isHealthy else {
       await session.abort()
       return
     }

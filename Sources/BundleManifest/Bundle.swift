@@ -63,7 +63,7 @@ public struct AppBundle: Sendable, Equatable {
   /// gets the catalog's response codes.
   public func runnableSpec(className: String) -> (spec: IntentSpec, definition: IntentDefinition?)? {
     let system = SystemIntent.named(className)?.spec
-    if var (spec, definition) = intentSpec(className: className) {
+    if case (var spec, let definition)? = intentSpec(className: className) {
       if spec.response == nil, let response = system?.response { spec.response = response }
       return (spec, definition)
     }

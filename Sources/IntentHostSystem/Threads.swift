@@ -1,4 +1,6 @@
 import CIntentHostSystem
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -10,8 +12,14 @@ private final class ThreadBody {
 }
 
 /// Starts a detached POSIX thread running `body`. Used for blocking reads, which must not occupy the Swift
-/// concurrency pool. The corresponding C function is `pthread_create`.
+/// concurrency pool. When no thread can be made, `body` runs on the calling thread rather than be lost.
+/// The corresponding C function is `pthread_create`.
 public func detachThread(_ body: @escaping @Sendable () -> Void) {
+  if !startThread(body) { body() }
+}
+
+/// Starts a detached POSIX thread running `body`; false (and `body` not run) when no thread can be made.
+public func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
   let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
   var attributes = pthread_attr_t()
   pthread_attr_init(&attributes)
@@ -25,9 +33,10 @@ public func detachThread(_ body: @escaping @Sendable () -> Void) {
     }, context)
   pthread_attr_destroy(&attributes)
   if code != 0 {
-    // No thread: run inline rather than lose the work.
-    Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().body()
+    Unmanaged<ThreadBody>.fromOpaque(context).release()
+    return false
   }
+  return true
 }
 
 /// Waits until any of `fds` is readable or hung up, up to `timeoutMilliseconds` (-1 forever).
@@ -41,4 +50,122 @@ public func pollReadable(_ fds: [FileDescriptor], timeoutMilliseconds: Int32) th
     if error.code != EINTR { throw error }
   }
   return entries.map { $0.revents != 0 }
+}
+
+/// Runs `body` on a dedicated thread (never on Swift's cooperative pool) and waits for its result without holding a
+/// pool thread. For every call that can wait on another party or on the disk: `flock`, `fdatasync`, a read of a
+/// pipe or a terminal, `waitpid`, `poll`, a spawn that waits for its child to exec.
+///
+/// The threads are kept in `BlockingThreads.shared`: an idle one is reused, and a new one is started when all are
+/// busy, so a blocked call never delays another.
+///
+/// - Important: `body` is not cancelled when the calling task is; it runs to its end, and its result is returned.
+public func offloaded<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+  // `body` (and all it captured) is released before the caller resumes.
+  let work = Mutex<(@Sendable () throws(E) -> T)?>(body)
+  let result: Result<T, E> = await withCheckedContinuation { continuation in
+    BlockingThreads.shared.run {
+      let result = { () -> Result<T, E> in
+        guard let body = work.withLock({ $0.take() }) else { fatalError("offloaded work ran twice") }
+        do throws(E) {
+          return .success(try body())
+        } catch {
+          return .failure(error)
+        }
+      }()
+      continuation.resume(returning: result)
+    }
+  }
+  return try result.get()
+}
+
+/// Runs `body` in a new task that does not inherit the caller's cancellation, and waits for it: cleanup that must
+/// finish (a teardown's timed steps, a shutdown's handshake) even when the work it cleans up after was cancelled.
+/// The task is awaited, so this is structured in effect: `body` has ended when this returns.
+public func withUncancelledTask<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+  await Task { await body() }.value
+}
+
+/// The threads behind `offloaded`: up to `idleLimit` idle threads wait for work; more start when all are busy, and
+/// a thread idle for `idleTimeout` ends.
+public final class BlockingThreads: Sendable {
+  public static let shared = BlockingThreads()
+
+  /// One idle thread: the semaphore wakes it, `job` is what it should run (nil: end).
+  private final class Worker: Sendable {
+    let wake = DispatchSemaphore(value: 0)
+    let job = Mutex<(@Sendable () -> Void)?>(nil)
+  }
+
+  private let idle = Mutex<[Worker]>([])
+  private let idleLimit: Int
+  private let idleTimeout: Duration
+
+  public init(idleLimit: Int = 4, idleTimeout: Duration = .seconds(10)) {
+    self.idleLimit = idleLimit
+    self.idleTimeout = idleTimeout
+  }
+
+  /// The number of threads waiting for work now.
+  public var idleCount: Int { idle.withLock { $0.count } }
+
+  /// Runs `job` on an idle thread, or on a new one.
+  public func run(_ job: @escaping @Sendable () -> Void) {
+    if let worker = idle.withLock({ $0.popLast() }) {
+      worker.job.withLock { $0 = job }
+      worker.wake.signal()
+      return
+    }
+    let worker = Worker()
+    worker.job.withLock { $0 = job }
+    if !startThread({ [self] in serve(worker) }) {
+      // No thread can be made: run the job here rather than lose it.
+      worker.job.withLock { $0.take() }?()
+    }
+  }
+
+  private func serve(_ worker: Worker) {
+    var next = worker.job.withLock { $0.take() }
+    while true {
+      // The job (and all it captured) is released before the thread parks.
+      if let job = next {
+        next = nil
+        job()
+      }
+      let parked = idle.withLock { idle -> Bool in
+        guard idle.count < idleLimit else { return false }
+        idle.append(worker)
+        return true
+      }
+      guard parked else { return }
+      let timeout = idleTimeout.components
+      let waited = worker.wake.wait(
+        timeout: .now() + .nanoseconds(Int(timeout.seconds) * 1_000_000_000 + Int(timeout.attoseconds / 1_000_000_000)))
+      if waited == .timedOut {
+        // Leave the idle list, unless `run` took this worker in the meantime (then its job is on the way).
+        let left = idle.withLock { idle -> Bool in
+          guard let index = idle.firstIndex(where: { $0 === worker }) else { return false }
+          idle.remove(at: index)
+          return true
+        }
+        if left { return }
+        worker.wake.wait()
+      }
+      next = worker.job.withLock { $0.take() }
+      if next == nil { return }
+    }
+  }
+}
+
+extension FileDescriptor {
+  /// Writes all of `bytes`, off the cooperative pool: a write to a pipe or a terminal waits while its reader is
+  /// behind. In an async context Swift picks this overload of `writeAll`.
+  public func writeAll(_ bytes: [UInt8]) async throws(SystemError) {
+    try await offloaded { () throws(SystemError) in try self.writeAll(bytes, timeoutMilliseconds: -1) }
+  }
+
+  /// Writes `text` as UTF-8, off the cooperative pool; a failure (a closed pipe) is ignored, as `print` ignores it.
+  public func write(_ text: String) async {
+    _ = try? await writeAll(Array(text.utf8))
+  }
 }

@@ -74,7 +74,9 @@ public final class SupervisedProcess: Sendable {
     var stderrTail: [UInt8] = []
     var stderrBytes = 0
     var openStreams = 1
-    var stderrWaiters: [CheckedContinuation<Void, Never>] = []
+    var stderrWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Waiters whose task was cancelled before they were registered.
+    var cancelledWaiters: Set<Int> = []
     var peakFootprint = 0
     var killedForMemory = false
   }
@@ -91,7 +93,6 @@ public final class SupervisedProcess: Sendable {
   }
 
   private let state: Mutex<State>
-  private let queue: DispatchQueue
   private let log: FileDescriptor?
   private let controlGroup: ControlGroup?
   /// Set when memory is watched from here rather than by a cgroup.
@@ -104,7 +105,6 @@ public final class SupervisedProcess: Sendable {
   /// - Throws: `SpawnError` (cannot execute, no such file, …) or `SystemError` for pipes and the log.
   public init(_ specification: LaunchSpecification) throws {
     self.specification = specification
-    self.queue = DispatchQueue(label: "intenthost.process.\(specification.name)")
     var log: FileDescriptor? = nil
     if let logPath = specification.logPath {
       log = try FileDescriptor.open(logPath, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
@@ -263,7 +263,7 @@ public final class SupervisedProcess: Sendable {
       state.openStreams -= 1
       guard state.openStreams == 0 else { return [] }
       defer { state.stderrWaiters.removeAll() }
-      return state.stderrWaiters
+      return Array(state.stderrWaiters.values)
     }
     for waiter in waiters { waiter.resume() }
   }
@@ -323,53 +323,82 @@ public final class SupervisedProcess: Sendable {
   /// How the child ended, or nil while it runs.
   public var termination: Termination? { state.withLock { $0.termination } }
 
-  /// Waits for the child to end.
-  /// - Parameter timeout: nil waits forever.
-  /// - Returns: the termination, or nil when the timeout passed first.
-  public func waitForExit(timeout: Duration? = nil) async -> Termination? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Termination?, Never>) in
-      let ticket = state.withLock { state -> Int? in
-        if state.termination != nil { return nil }
-        state.nextWaiter += 1
-        state.exitWaiters[state.nextWaiter] = continuation
-        return state.nextWaiter
-      }
-      guard let ticket else {
-        continuation.resume(returning: termination)
-        return
-      }
-      if let timeout {
-        queue.asyncAfter(deadline: .now() + timeout.seconds) { [weak self] in
-          guard let self else { return }
-          let waiter = state.withLock { $0.exitWaiters.removeValue(forKey: ticket) }
-          waiter?.resume(returning: nil)
+  /// Waits for the child to end, as long as it takes.
+  /// - Returns: the termination, or nil when the calling task is cancelled first.
+  public func waitForExit() async -> Termination? {
+    let ticket = state.withLock { state -> Int in
+      state.nextWaiter += 1
+      return state.nextWaiter
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Termination?, Never>) in
+        let ended = state.withLock { state -> Termination?? in
+          if let termination = state.termination { return .some(termination) }
+          if state.cancelledWaiters.remove(ticket) != nil { return .some(nil) }
+          state.exitWaiters[ticket] = continuation
+          return nil
         }
+        if let ended { continuation.resume(returning: ended) }
       }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        let waiter = state.exitWaiters.removeValue(forKey: ticket)
+        if waiter == nil && state.termination == nil { state.cancelledWaiters.insert(ticket) }
+        return waiter
+      }
+      waiter?.resume(returning: nil)
+    }
+  }
+
+  /// Waits for the child to end, racing `timeout` (a `Task.sleep`) in a task group.
+  /// - Returns: the termination, or nil when the timeout passed first (or the calling task was cancelled).
+  public func waitForExit(timeout: Duration) async -> Termination? {
+    await withTaskGroup(of: Termination?.self) { group in
+      group.addTask { await self.waitForExit() }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first ?? termination
     }
   }
 
   /// The last few KiB the child wrote to stderr, after waiting up to `timeout` for it to close its output streams.
   public func stderrTail(waitingUpTo timeout: Duration = .milliseconds(200)) async -> String {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let closed = state.withLock { state -> Bool in
-        if state.openStreams == 0 { return true }
-        state.stderrWaiters.append(continuation)
-        return false
-      }
-      if closed {
-        continuation.resume()
-        return
-      }
-      queue.asyncAfter(deadline: .now() + timeout.seconds) { [weak self] in
-        guard let self else { return }
-        let waiters = state.withLock { state in
-          defer { state.stderrWaiters.removeAll() }
-          return state.stderrWaiters
-        }
-        for waiter in waiters { waiter.resume() }
-      }
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.streamsClosed() }
+      group.addTask { try? await Task.sleep(for: timeout) }
+      await group.next()
+      group.cancelAll()
     }
     return String(decoding: state.withLock { $0.stderrTail }, as: UTF8.self)
+  }
+
+  /// Returns once the child's output streams are closed (or the calling task is cancelled).
+  private func streamsClosed() async {
+    let ticket = state.withLock { state -> Int in
+      state.nextWaiter += 1
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let done = state.withLock { state -> Bool in
+          if state.openStreams == 0 || state.cancelledWaiters.remove(ticket) != nil { return true }
+          state.stderrWaiters[ticket] = continuation
+          return false
+        }
+        if done { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        let waiter = state.stderrWaiters.removeValue(forKey: ticket)
+        if waiter == nil && state.openStreams > 0 { state.cancelledWaiters.insert(ticket) }
+        return waiter
+      }
+      waiter?.resume()
+    }
   }
 
   /// The most telling stderr line for a one-line fault message: the last Swift runtime "Fatal error" line if
@@ -392,10 +421,17 @@ public final class SupervisedProcess: Sendable {
   /// The timed teardown: wait `grace` for the child to exit by itself (its stdin should already be closed), then
   /// SIGTERM to its process group and wait `termGrace`, then SIGKILL. Always ends with the child reaped and
   /// anything left in its process group killed.
+  ///
+  /// It runs to its end even when the calling task is cancelled (an interrupted run still stops its children in
+  /// order and reaps them).
   @discardableResult
   public func tearDown(grace: Duration = .milliseconds(500), termGrace: Duration = .milliseconds(500)) async
     -> Termination
   {
+    await withUncancelledTask { await self.tearDownSteps(grace: grace, termGrace: termGrace) }
+  }
+
+  private func tearDownSteps(grace: Duration, termGrace: Duration) async -> Termination {
     if let ended = await waitForExit(timeout: grace) { return sweepGroup(ended) }
     signalGroup(SIGTERM)
     if let ended = await waitForExit(timeout: termGrace) { return sweepGroup(ended) }
@@ -408,9 +444,13 @@ public final class SupervisedProcess: Sendable {
     return termination
   }
 
-  /// SIGKILL to the process group, then waits until reaped.
+  /// SIGKILL to the process group, then waits until reaped (even when the calling task is cancelled).
   @discardableResult
   public func kill() async -> Termination {
+    await withUncancelledTask { await self.killSteps() }
+  }
+
+  private func killSteps() async -> Termination {
     signalGroup(SIGKILL)
     if let ended = await waitForExit(timeout: .seconds(5)) { return sweepGroup(ended) }
     // Unreachable in practice: SIGKILL cannot be ignored. Keep the answer typed rather than hang.

@@ -4,6 +4,7 @@ import BundleManifest
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
+import Synchronization
 
 let help = """
   usage: assistant [OPTIONS] "UTTERANCE"                 say something, e.g. "Book room 12 for Ada with Rooms"
@@ -105,20 +106,22 @@ func parseOptions(_ arguments: [String]) throws -> Options {
   return options
 }
 
-func report(_ outcome: IntentOutcome, json: Bool) -> Int32 {
-  if json { print(outcome.json()) }
+/// Prints a line on stdout, off the cooperative pool (a pipe's reader may be slow).
+func output(_ line: String) async {
+  await FileDescriptor.standardOutput.write(line + "\n")
+}
+
+func report(_ outcome: IntentOutcome, json: Bool) async -> Int32 {
+  if json { await output(outcome.json()) }
   return outcome.isSuccess ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
 }
 
 /// Whether a failure of this run is also printed as JSON on stdout (`--json` with run or an utterance).
 nonisolated(unsafe) var jsonOutput = false  // set once, before any other thread reads it
 
+/// Runs the command line. Everything it starts is stopped and reaped before it returns, on every path; Ctrl-C
+/// cancels it (see the end of this file).
 func main() async -> Int32 {
-  FileDescriptor.ensureStandardDescriptorsOpen()
-  ignoreBrokenPipeSignal()
-  ProcessRegistry.shared.installInterruptHandler { signal in
-    try? FileDescriptor.standardError.writeAll(Array("\nassistant: interrupted; every extension was stopped\n".utf8))
-  }
   do {
     let options = try parseOptions(Array(CommandLine.arguments.dropFirst()))
     jsonOutput = options.json && ["run", "ask"].contains(options.rest.first ?? "ask")
@@ -136,7 +139,7 @@ func main() async -> Int32 {
       || !options.sandbox.enabled
         && !["list", "install", "uninstall", "validate", "defaults"].contains(command)
     {
-      try? FileDescriptor.standardError.writeAll(Array((SandboxPolicy.warning + "\n").utf8))
+      await FileDescriptor.standardError.write(SandboxPolicy.warning + "\n")
     }
     let arguments = Array(options.rest.dropFirst())
 
@@ -147,10 +150,12 @@ func main() async -> Int32 {
       let app = try router.app(named: arguments[0])
       let intentClass = try router.intentClass(named: arguments[1], in: app)
       let values = try router.values(Array(arguments.dropFirst(2)), intentClass: intentClass, in: app)
-      return report(
+      return await report(
         try await driver.run(IntentInvocation(app: app, intentClass: intentClass, values: values)), json: options.json)
     case "list":
       let apps = try home.installedApps().map { $0.localized(for: options.locale) }
+      var lines: [String] = []
+      func print(_ line: String) { lines.append(line) }
       if apps.isEmpty { print("No apps are installed in \(home.root.path). Install one with `assistant install`.") }
       for app in apps {
         print("\(app.name) (\(app.info.bundleIdentifier))")
@@ -169,6 +174,7 @@ func main() async -> Int32 {
           print("  app groups: \(app.entitlements.applicationGroups.joined(separator: ", "))")
         }
       }
+      for line in lines { await output(line) }
       return 0
     case "open":
       guard let name = arguments.first else { throw HostError(.usage, "usage: assistant open APP [-- ARGS...]") }
@@ -181,38 +187,40 @@ func main() async -> Int32 {
       return try await launcher.open(app, arguments: appArguments)
     case "sandbox-profile":
       guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant sandbox-profile APP|EXTENSION") }
-      print(try sandboxProfiles(arguments[0], home: home, policy: options.sandbox, deadlines: options.deadlines))
+      await output(try sandboxProfiles(arguments[0], home: home, policy: options.sandbox, deadlines: options.deadlines))
       return 0
     case "install":
       guard !arguments.isEmpty else { throw HostError(.usage, "usage: assistant install BUNDLE.app...") }
       for path in arguments {
-        let (app, diagnostics) = try home.install(from: URL(fileURLWithPath: path))
+        let (app, diagnostics) = try await offloaded { try home.install(from: URL(fileURLWithPath: path)) }
         for diagnostic in diagnostics where diagnostic.severity == .warning {
-          try? FileDescriptor.standardError.writeAll(Array("\(diagnostic)\n".utf8))
+          await FileDescriptor.standardError.write("\(diagnostic)\n")
         }
-        print("Installed \(app.name) (\(app.info.bundleIdentifier)) in \(app.url.path)")
+        await output("Installed \(app.name) (\(app.info.bundleIdentifier)) in \(app.url.path)")
       }
       return 0
     case "validate":
-      return try validate(arguments, json: options.json)
+      return try await validate(arguments, json: options.json)
     case "uninstall":
       guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant uninstall APP|BUNDLE-ID") }
-      let app = try home.uninstall(arguments[0])
-      print("Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept")
+      let app = try await offloaded { try home.uninstall(arguments[0]) }
+      await output("Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept")
       return 0
     case "defaults":
-      return try DefaultsTool(home: home).run(arguments) { line in
-        // Unbuffered, so `defaults watch` output reaches a pipe as it happens.
-        try? FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8))
+      return try await DefaultsTool(home: home).run(arguments) { line in
+        // Called on a dedicated thread; unbuffered, so `defaults watch` output reaches a pipe as it happens.
+        try? FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
       }
     case "ask":
       return try await understand(arguments.joined(separator: " "), home: home, driver: driver, json: options.json)
     default:
       return try await understand(options.rest.joined(separator: " "), home: home, driver: driver, json: options.json)
     }
+  } catch is CancellationError {
+    return 128 + (ProcessRegistry.shared.interruptSignal ?? SIGINT)
   } catch let error as HostError {
-    if ProcessRegistry.shared.isInterrupted { return 130 }
-    try? FileDescriptor.standardError.writeAll(Array("assistant: \(error.message)\n".utf8))
+    if let signal = ProcessRegistry.shared.interruptSignal { return 128 + signal }
+    await FileDescriptor.standardError.write("assistant: \(error.message)\n")
     if jsonOutput {
       // The same line, for scripts: {"error": {"message", "status", "kind"}}.
       let object: [String: Any] = [
@@ -221,12 +229,13 @@ func main() async -> Int32 {
       if let data = try? JSONSerialization.data(
         withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
       {
-        print(String(decoding: data, as: UTF8.self))
+        await output(String(decoding: data, as: UTF8.self))
       }
     }
     return error.status.rawValue
   } catch {
-    try? FileDescriptor.standardError.writeAll(Array("assistant: \(error)\n".utf8))
+    if let signal = ProcessRegistry.shared.interruptSignal { return 128 + signal }
+    await FileDescriptor.standardError.write("assistant: \(error)\n")
     return ExitStatus.extensionFault.rawValue
   }
 }
@@ -265,13 +274,13 @@ func sandboxProfiles(_ name: String, home: AssistantHome, policy: SandboxPolicy,
 }
 
 /// `assistant validate [--setting NAME=VALUE] PATH...`.
-func validate(_ arguments: [String], json: Bool) throws -> Int32 {
+func validate(_ arguments: [String], json: Bool) async throws -> Int32 {
   var settings: [String: String] = [:]
   var paths: [String] = []
   var index = 0
   while index < arguments.count {
     if arguments[index] == "-h" || arguments[index] == "--help" {
-      print("usage: assistant validate [--json] [--setting NAME=VALUE] PATH...  (rules: docs/VALIDATION.md)")
+      await output("usage: assistant validate [--json] [--setting NAME=VALUE] PATH...  (rules: docs/VALIDATION.md)")
       return 0
     }
     if arguments[index] == "--setting" {
@@ -290,7 +299,7 @@ func validate(_ arguments: [String], json: Bool) throws -> Int32 {
   }
   let validator = Validator(settings: settings)
   var diagnostics: [Diagnostic] = []
-  for path in paths { diagnostics += validator.validate(path: path) }
+  for path in paths { diagnostics += await offloaded { validator.validate(path: path) } }
   let errors = diagnostics.errors.count
   let warnings = diagnostics.filter { $0.severity == .warning }.count
   if json {
@@ -303,11 +312,11 @@ func validate(_ arguments: [String], json: Bool) throws -> Int32 {
       var diagnostics: [Diagnostic]
     }
     let data = try encoder.encode(Report(paths: paths, errors: errors, warnings: warnings, diagnostics: diagnostics))
-    print(String(decoding: data, as: UTF8.self))
+    await output(String(decoding: data, as: UTF8.self))
   } else {
-    for diagnostic in diagnostics { print(diagnostic) }
+    for diagnostic in diagnostics { await output("\(diagnostic)") }
     let notes = diagnostics.count - errors - warnings
-    print(
+    await output(
       "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : "") + " in \(paths.joined(separator: ", "))")
   }
@@ -316,12 +325,50 @@ func validate(_ arguments: [String], json: Bool) throws -> Int32 {
 
 func understand(_ utterance: String, home: AssistantHome, driver: IntentDriver, json: Bool) async throws -> Int32 {
   let match = try UtteranceMatcher(apps: try home.installedApps()).match(utterance)
-  return report(
+  return await report(
     try await driver.run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)),
     json: json)
 }
 
-let status = await main()
-// An interrupt kills the extensions, which the engine may report as a fault first: let the handler exit with 128+N.
-while ProcessRegistry.shared.isInterrupted { sleep(1) }
+/// The command's task, cancellable by the interrupt handler even before it has started.
+final class CancellableRun: Sendable {
+  private let state = Mutex<(task: Task<Int32, Never>?, cancelled: Bool)>((nil, false))
+
+  /// Starts `body` in a task and waits for it.
+  func start(_ body: @escaping @Sendable () async -> Int32) async -> Int32 {
+    let task = Task { await body() }
+    let cancelled = state.withLock { state -> Bool in
+      state.task = task
+      return state.cancelled
+    }
+    if cancelled { task.cancel() }
+    return await task.value
+  }
+
+  func cancel() {
+    let task = state.withLock { state -> Task<Int32, Never>? in
+      state.cancelled = true
+      return state.task
+    }
+    task?.cancel()
+  }
+}
+
+// Ctrl-C (or SIGTERM, SIGHUP) cancels the run: its structured cleanup shuts down and reaps every extension and app
+// it started, and the host exits with 128 + the signal. A second signal, or a cleanup still running 3 s later, kills
+// every child at once instead.
+FileDescriptor.ensureStandardDescriptorsOpen()
+ignoreBrokenPipeSignal()
+let run = CancellableRun()
+ProcessRegistry.shared.installInterruptHandler(
+  onInterrupt: { _ in run.cancel() },
+  beforeExit: { _ in
+    try? FileDescriptor.standardError.writeAll(
+      Array("\nassistant: interrupted; every extension was killed\n".utf8), timeoutMilliseconds: 1000)
+  })
+let status = await run.start { await main() }
+if let signal = ProcessRegistry.shared.interruptSignal {
+  await FileDescriptor.standardError.write("\nassistant: interrupted; every extension was stopped\n")
+  exit(128 + signal)
+}
 exit(status)

@@ -12,23 +12,23 @@ struct DescriptorTests {
     }.count
   }
 
-  @Test func droppedDocumentsCloseTheirFiles() throws {
+  @Test func droppedDocumentsCloseTheirFiles() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     for _ in 0..<200 {
       let document = Document<Counter>(path: dir.file("counter.json").path)
-      try document.update { $0.count += 1 }
-      _ = try document.read()
+      try await document.update { $0.count += 1 }
+      _ = try await document.read()
     }
     #expect(Self.openDescriptors(under: dir.path) == 0)
-    #expect(try Document<Counter>(path: dir.file("counter.json").path).read().count == 200)
+    #expect(try await Document<Counter>(path: dir.file("counter.json").path).read().count == 200)
   }
 }
 
 struct AsyncDescriptorTests {
   func work(_ path: String) async throws {
     let document = Document<Counter>(path: path)
-    try document.update { content in
+    try await document.update { content in
       content.count += 1
       if content.count % 2 == 0 { throw CancellationError() }
     }

@@ -108,7 +108,7 @@ struct ConnectionTests {
     client.start()
     defer { client.close(); toClient.write.close(); fromClient.read.close() }
     let pending = Task { try await client.send(ShutdownRequest(), timeout: .seconds(5)) }
-    try toClient.write.writeAll(Array(garbage.utf8))
+    try await toClient.write.writeAll(Array(garbage.utf8))
     do {
       _ = try await pending.value
       Issue.record("the request should have failed")

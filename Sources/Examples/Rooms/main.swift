@@ -55,15 +55,15 @@ do {
   case "book":
     let room = roomNumber(arguments.dropFirst().first)
     let who = name(arguments.dropFirst(2))
-    try rooms.book(room: room, by: who)
+    try await rooms.book(room: room, by: who)
     print("Room \(room) is now booked by \(who).")
   case "cancel":
     let room = roomNumber(arguments.dropFirst().first)
     let who = name(arguments.dropFirst(2))
-    try rooms.cancel(room: room, by: who)
+    try await rooms.cancel(room: room, by: who)
     print("The booking of room \(room) by \(who) is cancelled.")
   case "list":
-    let bookings = try rooms.bookings()
+    let bookings = try await rooms.bookings()
     for room in bookings.keys.sorted() {
       print("Room \(room): booked by \(bookings[room]!.bookedBy)")
     }
@@ -71,7 +71,7 @@ do {
     print(free.isEmpty ? "No room is free." : "Free: rooms \(Rooms.ranges(free))")
   case "show":
     let room = roomNumber(arguments.dropFirst().first)
-    if let booking = try rooms.booking(of: room) {
+    if let booking = try await rooms.booking(of: room) {
       print("Room \(room) is booked by \(booking.bookedBy) (since \(booking.bookedAt)).")
     } else {
       print("Room \(room) is free.")

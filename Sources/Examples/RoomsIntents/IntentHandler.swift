@@ -46,10 +46,10 @@ struct BookRoomHandler: IntentHandler {
     let rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier))
     do {
       if cancel {
-        try rooms.cancel(room: room, by: name)
+        try await rooms.cancel(room: room, by: name)
         return IntentResponse(code: "successCancelledBooking", parameters: parameters)
       } else {
-        try rooms.book(room: room, by: name)
+        try await rooms.book(room: room, by: name)
         return IntentResponse(code: .success, parameters: parameters)
       }
     } catch let error as BookingError {

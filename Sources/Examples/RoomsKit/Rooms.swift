@@ -53,6 +53,9 @@ public enum BookingError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The Rooms booking logic, shared by the app and its Intents extension (the seed's shared framework).
+///
+/// Every operation is async: the store's lock and sync run off Swift's cooperative pool (AppGroupStore's async
+/// overloads), so an extension's handler never blocks it.
 public struct Rooms: Sendable {
   /// The app group both the app and the extension are entitled to.
   public static let appGroupIdentifier = "group.com.example.rooms"
@@ -67,24 +70,24 @@ public struct Rooms: Sendable {
 
   /// Books `room` for `name`.
   /// - Throws: `BookingError` when the room does not exist or is booked; `StoreError` when the data cannot be read.
-  public func book(room: Int, by name: String, at date: Date = Date()) throws {
+  public func book(room: Int, by name: String, at date: Date = Date()) async throws {
     let name = try Self.normalized(name)
     guard Self.all.contains(room) else { throw BookingError.noSuchRoom(room) }
-    try document.update { content in
+    let bookedAt = date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+    try await document.update { content in
       if let existing = content.bookings[String(room)] {
         throw BookingError.alreadyBooked(room: room, by: existing.bookedBy)
       }
-      content.bookings[String(room)] = Booking(
-        bookedBy: name, bookedAt: date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)))
+      content.bookings[String(room)] = Booking(bookedBy: name, bookedAt: bookedAt)
     }
   }
 
   /// Cancels `name`'s booking of `room`.
   /// - Throws: `BookingError` when the room is free or booked by someone else.
-  public func cancel(room: Int, by name: String) throws {
+  public func cancel(room: Int, by name: String) async throws {
     let name = try Self.normalized(name)
     guard Self.all.contains(room) else { throw BookingError.noSuchRoom(room) }
-    try document.update { content in
+    try await document.update { content in
       guard let existing = content.bookings[String(room)] else { throw BookingError.notBooked(room: room) }
       guard existing.bookedBy.lowercased() == name.lowercased() else {
         throw BookingError.bookedBySomeoneElse(room: room, by: existing.bookedBy)
@@ -94,18 +97,18 @@ public struct Rooms: Sendable {
   }
 
   /// Every booking, by room number.
-  public func bookings() throws -> [Int: Booking] {
+  public func bookings() async throws -> [Int: Booking] {
     var result: [Int: Booking] = [:]
-    for (key, booking) in try document.read().bookings {
+    for (key, booking) in try await document.read().bookings {
       if let room = Int(key) { result[room] = booking }
     }
     return result
   }
 
   /// The booking of `room`, or nil when it is free.
-  public func booking(of room: Int) throws -> Booking? {
+  public func booking(of room: Int) async throws -> Booking? {
     guard Self.all.contains(room) else { throw BookingError.noSuchRoom(room) }
-    return try document.read().bookings[String(room)]
+    return try await document.read().bookings[String(room)]
   }
 
   private static func normalized(_ name: String) throws -> String {

@@ -20,7 +20,7 @@ struct Header: Decodable {
 
 func marker(_ name: String, _ text: String = "") {
   let home = ProcessInfo.processInfo.environment["HOME"] ?? "/tmp"
-  FileManager.default.createFile(atPath: home + "/" + name, contents: Data(text.utf8))
+  _ = FileManager.default.createFile(atPath: home + "/" + name, contents: Data(text.utf8))
 }
 
 if mode == "ExitEarly" { exit(3) }
@@ -32,7 +32,7 @@ struct PingInApp: IntentHandler {
   let appMode: String
   func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
     if appMode == "crash" { fatalError("the fixture app gave up") }
-    FileManager.default.createFile(atPath: context.containerPath + "/handled-in-app", contents: Data())
+    _ = FileManager.default.createFile(atPath: context.containerPath + "/handled-in-app", contents: Data())
     let value = intent["value"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? ""
     return IntentResponse(code: .success, parameters: ["value": .string("\(value) from the app")])
   }

@@ -123,9 +123,11 @@ func fileDescriptors() -> String {
 /// The fd the SDK keeps the protocol's stdout on: the pipe that is neither stdin nor stderr.
 func protocolDescriptor() -> Int32? {
   func link(_ fd: Int32) -> String {
-    var buffer = [CChar](repeating: 0, count: 256)
-    let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-    return count > 0 ? String(cString: buffer) : ""
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let count = buffer.withUnsafeMutableBufferPointer { raw in
+      raw.withMemoryRebound(to: CChar.self) { readlink("/proc/self/fd/\(fd)", $0.baseAddress!, $0.count - 1) }
+    }
+    return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
   }
   let taken = [link(0), link(2)]
   return (Int32(3)..<Int32(64)).first { fd in
@@ -199,12 +201,13 @@ struct Attack: IntentHandler {
       for _ in 0..<100 { if write(fd, chunk, chunk.count) < 0 { break } }
       outcome = "done: wrote a huge line"
     case "CloseStdout":
-      if let fd = protocolDescriptor() { close(fd) }
-      close(1)
-      // Unlike the SDK, ignore the host hanging up: stdin becomes a pipe nobody closes.
+      // Unlike the SDK, ignore the host hanging up: stdin becomes a pipe nobody closes. This comes first, so the
+      // SDK's reader cannot see the host's answer to the close (its end of stdin) as end of input.
       var fds: [Int32] = [0, 0]
       _ = pipe(&fds)
       _ = dup2(fds[0], 0)
+      if let fd = protocolDescriptor() { close(fd) }
+      close(1)
       while true { sleep(1000) }
     default: outcome = "unknown attack \(attack)"
     }
