@@ -21,7 +21,7 @@ let package = Package(
   targets: [
     // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds).
     .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
-    // purpose: typed Swift wrappers over CIntentHostSystem: file descriptors, errno, spawning, termination.
+    // purpose: typed Swift wrappers over CIntentHostSystem: file descriptors, errno, spawning, termination, threads for blocking calls.
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
     // purpose: the wire protocol: intent model, resolution results, response codes and every JSON-RPC message.
     .target(name: "ExtensionProtocol", path: "Sources/ExtensionProtocol"),
