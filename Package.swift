@@ -92,6 +92,11 @@ let package = Package(
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    .testTarget(
+      name: "AssistantHostTests",
+      dependencies: [
+        "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport", "IntentHostSystem", "TestSupport",
+      ]),
   ]
 )
 

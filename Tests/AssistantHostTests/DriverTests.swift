@@ -1,0 +1,453 @@
+import BundleManifest
+import ExtensionProtocol
+import ExtensionTransport
+import Foundation
+import IntentHostSystem
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import AssistantHost
+
+/// The resolve-confirm-handle driver, in-process: its extensions are servers in this process, each at the far end of
+/// a pair of pipes with a real `Connection` on both sides, and the user is a scripted conversation.
+@Suite(.serialized)
+struct DriverTests {
+  @Test func aBookingAsksForTheMissingNameAndTheUIDraws() async throws {
+    let rig = try Rig()
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: ["Ada"])
+    let outcome = try await rig.driver(conversation).run(rig.invocation(["roomNumber": .integer(12)]))
+    #expect(outcome.isSuccess)
+    #expect(outcome.code == .success)
+    #expect(outcome.dialog == "Room 12 is now booked by Ada.")
+    #expect(conversation.asked == ["Who is the booking for?"])
+    #expect(conversation.said == ["Room 12 is now booked by Ada.", "[RoomsUI]\n  Room 12 (drawn in-process)"])
+    #expect(outcome.views.count == 1)
+    // Every session got shutdown and exit, in that order, and nothing else after.
+    #expect(rig.launcher.transcript("RoomsIntents").suffix(2) == ["shutdown", "exit"])
+    #expect(rig.launcher.transcript("RoomsUI").suffix(2) == ["shutdown", "exit"])
+    #expect(rig.launcher.allEnded)
+    #expect(
+      rig.launcher.transcript("RoomsIntents").filter { $0.hasPrefix("intent/") } == [
+        // bookedBy: needsValue, then the user's answer is resolved again.
+        "intent/resolve roomNumber", "intent/resolve bookedBy", "intent/resolve bookedBy",
+        "intent/resolve isCancellationOfBooking",
+        "intent/confirm", "intent/handle",
+      ])
+  }
+
+  /// Exit 75: nobody to ask. The UI extension started beside the intent is shut down before `run` throws.
+  @Test func aValueNobodyCanGiveStopsBothExtensions() async throws {
+    let rig = try Rig()
+    defer { rig.remove() }
+    await #expect(throws: HostError.self) {
+      try await rig.driver(ScriptedConversation(answers: [])).run(rig.invocation(["roomNumber": .integer(12)]))
+    }
+    #expect(rig.launcher.launched.sorted() == ["RoomsIntents", "RoomsUI"])
+    #expect(rig.launcher.transcript("RoomsUI").suffix(2) == ["shutdown", "exit"])
+    #expect(rig.launcher.transcript("RoomsIntents").suffix(2) == ["shutdown", "exit"])
+    #expect(rig.launcher.allEnded)
+  }
+
+  /// Exit 70: an answer the definition does not allow. Both sessions end; the fault names the extension.
+  @Test func anUndefinedResponseCodeIsAFaultAndStopsBoth() async throws {
+    let rig = try Rig(handle: { _ in IntentResponse(code: "exploded") })
+    defer { rig.remove() }
+    do {
+      _ = try await rig.driver(ScriptedConversation(answers: [])).run(
+        rig.invocation(["roomNumber": .integer(3), "bookedBy": .string("Ada")]))
+      Issue.record("the run should have failed")
+    } catch let error as HostError {
+      #expect(error.status == .extensionFault)
+      #expect(error.message.contains("RoomsIntents (com.example.rooms.RoomsIntents) answered response code"))
+    }
+    #expect(rig.launcher.allEnded)
+    #expect(rig.launcher.transcript("RoomsUI").suffix(2) == ["shutdown", "exit"])
+  }
+
+  /// A missed deadline kills the extension (the in-process peer records the kill) and says which deadline.
+  @Test func aMissedDeadlineKillsTheExtension() async throws {
+    let rig = try Rig(silentOn: "intent/handle")
+    defer { rig.remove() }
+    var driver = rig.driver(ScriptedConversation(answers: []))
+    try driver.deadlines.set("handle=0.2")
+    do {
+      _ = try await driver.run(rig.invocation(["roomNumber": .integer(3), "bookedBy": .string("Ada")]))
+      Issue.record("the run should have failed")
+    } catch let error as HostError {
+      #expect(error.status == .extensionFault)
+      #expect(error.message.contains("did not answer handle of BookRoomIntent within 0.2 s"), "\(error.message)")
+    }
+    #expect(rig.launcher.killed == ["RoomsIntents"])
+    #expect(rig.launcher.allEnded)
+  }
+
+  /// Cancelling the run (Ctrl-C) while it waits for the user: `run` throws `CancellationError` only after both
+  /// sessions are stopped.
+  @Test func cancellationWhileAskingStopsBothExtensions() async throws {
+    let rig = try Rig()
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: [], waitForever: true)
+    let driver = rig.driver(conversation)
+    let invocation = try rig.invocation(["roomNumber": .integer(12)])
+    let run = Task { try await driver.run(invocation) }
+    await conversation.waitUntilAsked()
+    run.cancel()
+    await #expect(throws: CancellationError.self) { _ = try await run.value }
+    #expect(rig.launcher.allEnded)
+    #expect(rig.launcher.launched.sorted() == ["RoomsIntents", "RoomsUI"])
+  }
+
+  /// With every cooperative-pool thread blocked while a request is in flight (the peer blocks them, on purpose, as
+  /// a blocking test used to do to its neighbours), the driver still meets a tight deadline: the connections answer,
+  /// time out and write on their own threads, so nothing waits for the pool within a deadline.
+  @Test func aTightDeadlineHoldsWhileThePoolIsBusy() async throws {
+    let rig = try Rig(blockThePoolOn: HandleIntentRequest.method)
+    defer { rig.remove() }
+    var driver = rig.driver(ScriptedConversation(answers: []))
+    try driver.deadlines.set("all=0.15")
+    let outcome = try await driver.run(rig.invocation(["roomNumber": .integer(4), "bookedBy": .string("Ada")]))
+    await rig.launcher.blockersDone()
+    #expect(rig.launcher.poolWasBlocked)
+    #expect(outcome.isSuccess)
+  }
+
+  /// Control for the test above: a peer that answers from a task on the pool misses the same deadline while the
+  /// pool is blocked, so that test can fail.
+  @Test func aPeerThatNeedsThePoolMissesItsDeadlineWhileThePoolIsBusy() async throws {
+    let rig = try Rig(blockThePoolOn: HandleIntentRequest.method, answersFromThePool: true)
+    defer { rig.remove() }
+    var driver = rig.driver(ScriptedConversation(answers: []))
+    try driver.deadlines.set("all=0.15")
+    do {
+      _ = try await driver.run(rig.invocation(["roomNumber": .integer(4), "bookedBy": .string("Ada")]))
+      Issue.record("the control should have missed its deadline")
+    } catch let error as HostError {
+      #expect(error.message.contains("did not answer handle of BookRoomIntent within 0.15 s"), "\(error.message)")
+    }
+    await rig.launcher.blockersDone()
+    #expect(rig.launcher.allEnded)
+  }
+}
+
+// MARK: - The rig
+
+/// A temporary home with a Rooms bundle made from the example's real manifests (its executables are never run),
+/// and an in-process launcher.
+struct Rig {
+  let directory: TemporaryDirectory
+  let home: AssistantHome
+  let app: AppBundle
+  let launcher: InProcessLauncher
+
+  init(
+    handle: (@Sendable (Intent) -> IntentResponse)? = nil, silentOn silent: String? = nil,
+    blockThePoolOn: String? = nil, answersFromThePool: Bool = false
+  ) throws {
+    directory = try TemporaryDirectory("intenthost-driver")
+    let bundle = directory.file("Rooms.app")
+    let examples = PackagePaths.root.appendingPathComponent("Sources/Examples")
+    let fm = FileManager.default
+    try fm.createDirectory(at: bundle.appendingPathComponent("PlugIns"), withIntermediateDirectories: true)
+    for item in ["Info.plist", "Rooms.entitlements", "Base.lproj", "fr.lproj"] {
+      try fm.copyItem(
+        at: examples.appendingPathComponent("Rooms/\(item)"), to: bundle.appendingPathComponent(item))
+    }
+    for (name, files) in [("RoomsIntents", ["Info.plist", "RoomsIntents.entitlements"]), ("RoomsUI", ["Info.plist"])] {
+      let appex = bundle.appendingPathComponent("PlugIns/\(name).appex")
+      try fm.createDirectory(at: appex, withIntermediateDirectories: true)
+      for file in files {
+        try fm.copyItem(at: examples.appendingPathComponent("\(name)/\(file)"), to: appex.appendingPathComponent(file))
+      }
+      try Self.placeholderExecutable(appex.appendingPathComponent(name))
+    }
+    try Self.placeholderExecutable(bundle.appendingPathComponent("rooms"))
+    home = try AssistantHome(
+      root: directory.file("home").path, environment: ["ASSISTANT_APP_GROUPS": directory.file("groups").path])
+    app = try home.install(from: bundle).app
+    launcher = InProcessLauncher(
+      behaviour: Behaviour(
+        handle: handle, silentOn: silent, blockThePoolOn: blockThePoolOn, answersFromThePool: answersFromThePool))
+  }
+
+  static func placeholderExecutable(_ url: URL) throws {
+    try Data("#!/bin/false\n".utf8).write(to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+  }
+
+  func driver(_ conversation: ScriptedConversation) -> IntentDriver {
+    var driver = IntentDriver(home: home, conversation: conversation)
+    driver.launcher = launcher
+    return driver
+  }
+
+  func invocation(_ values: [String: ParameterValue]) throws -> IntentInvocation {
+    IntentInvocation(app: app, intentClass: "BookRoomIntent", values: values)
+  }
+
+  func remove() { directory.remove() }
+}
+
+/// How the in-process extensions answer.
+struct Behaviour: Sendable {
+  var handle: (@Sendable (Intent) -> IntentResponse)?
+  /// A method never answered.
+  var silentOn: String?
+  /// A method on whose arrival every cooperative-pool thread is blocked for 400 ms, before it is answered.
+  var blockThePoolOn: String?
+  /// Answer from a task on the cooperative pool instead of the reader thread (the control of the starvation test).
+  var answersFromThePool = false
+}
+
+/// Starts each session as a server in this process, over two pipes.
+final class InProcessLauncher: SessionLauncher {
+  let behaviour: Behaviour
+  private let peers = Mutex<[InProcessPeer]>([])
+
+  init(behaviour: Behaviour) { self.behaviour = behaviour }
+
+  func launch(_ target: SessionTarget, home: AssistantHome, locale: String, sandbox: SandboxPolicy) async throws
+    -> LaunchedSession
+  {
+    let toPeer = try FileDescriptor.pipe()
+    let fromPeer = try FileDescriptor.pipe()
+    let host = Connection(input: fromPeer.read, output: toPeer.write, options: .init(peerName: target.name))
+    let server = Connection(input: toPeer.read, output: fromPeer.write, options: .init(peerName: "host"))
+    let peer = InProcessPeer(name: target.name, connection: server, behaviour: behaviour, launcher: self)
+    peers.withLock { $0.append(peer) }
+    peer.start()
+    host.start()
+    return LaunchedSession(connection: host, peer: peer, containerPath: "/nonexistent", appGroups: [])
+  }
+
+  private let blockers = Mutex<[Task<Void, Never>]>([])
+
+  /// Blocks every cooperative-pool thread for `duration`, with tasks that `blockersDone` awaits.
+  func blockThePool(for duration: Duration) {
+    let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    let tasks = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
+      Task { _ = usleep(UInt32(micros)) }  // blocks its pool thread, on purpose
+    }
+    blockers.withLock { $0 += tasks }
+  }
+
+  var poolWasBlocked: Bool { blockers.withLock { !$0.isEmpty } }
+
+  func blockersDone() async {
+    for task in blockers.withLock({ $0 }) { await task.value }
+  }
+
+  var launched: [String] { peers.withLock { $0.map(\.name) } }
+  var killed: [String] { peers.withLock { $0.filter(\.wasKilled).map(\.name) } }
+  var allEnded: Bool { peers.withLock { $0.allSatisfy { $0.termination != nil } } }
+  func transcript(_ name: String) -> [String] {
+    peers.withLock { $0.first { $0.name == name }?.transcript ?? [] }
+  }
+}
+
+/// An extension served in this process: it answers on its connection's reader thread, like the SDK, and "exits"
+/// on `exit` or at the end of its input.
+final class InProcessPeer: SessionPeer {
+  let name: String
+  private let connection: Connection
+  private let behaviour: Behaviour
+  private struct State {
+    var termination: Termination?
+    var waiters: [CheckedContinuation<Void, Never>] = []
+    var transcript: [String] = []
+    var killed = false
+  }
+  private let state = Mutex(State())
+
+  private let launcher: InProcessLauncher
+
+  init(name: String, connection: Connection, behaviour: Behaviour, launcher: InProcessLauncher) {
+    self.name = name
+    self.connection = connection
+    self.behaviour = behaviour
+    self.launcher = launcher
+  }
+
+  var pid: Int32 { getpid() }
+  var termination: Termination? { state.withLock { $0.termination } }
+  var transcript: [String] { state.withLock { $0.transcript } }
+  var wasKilled: Bool { state.withLock { $0.killed } }
+  var wasKilledForMemory: Bool { false }
+
+  func start() {
+    connection.start { [self] message in
+      guard let message else { return end(.exited(1)) }
+      if message.method == behaviour.blockThePoolOn { launcher.blockThePool(for: .milliseconds(400)) }
+      if behaviour.answersFromThePool {
+        Task { self.receive(message) }
+      } else {
+        receive(message)
+      }
+    }
+  }
+
+  private func receive(_ message: InboundMessage) {
+    var entry = message.method
+    if message.method == ResolveParameterRequest.method, let request = try? message.params(ResolveParameterRequest.self)
+    {
+      entry += " " + request.parameter
+    }
+    state.withLock { $0.transcript.append(entry) }
+    guard case .request(let id) = message.kind else {
+      if message.method == ExitNotification.method { end(.exited(0)) }
+      return
+    }
+    if message.method == behaviour.silentOn { return }
+    do {
+      switch message.method {
+      case InitializeRequest.method:
+        try connection.reply(to: id, with: InitializeResult(implementation: "in-process"))
+      case ResolveParameterRequest.method:
+        let request = try message.params(ResolveParameterRequest.self)
+        let value = request.intent[request.parameter]
+        let result: ResolutionResult =
+          switch request.parameter {
+          case "isCancellationOfBooking": .notRequired
+          default: value.map { .success($0) } ?? .needsValue
+          }
+        try connection.reply(to: id, with: result)
+      case ConfirmIntentRequest.method:
+        try connection.reply(to: id, with: IntentResponse(code: .ready))
+      case HandleIntentRequest.method:
+        let intent = try message.params(HandleIntentRequest.self).intent
+        let response =
+          behaviour.handle?(intent) ?? IntentResponse(code: .success, parameters: intent.parameters)
+        try connection.reply(to: id, with: response)
+      case ConfigureViewRequest.method:
+        let request = try message.params(ConfigureViewRequest.self)
+        guard case .integer(let room)? = request.interaction.intent["roomNumber"] else {
+          return try connection.reply(
+            to: id, with: ConfiguredView(success: false, parameters: [], size: .zero, snippet: nil))
+        }
+        try connection.reply(
+          to: id,
+          with: ConfiguredView(
+            success: true, parameters: ["roomNumber", "bookedBy", "isCancellationOfBooking"],
+            size: ViewSize(width: 320, height: 40), snippet: .text("Room \(room) (drawn in-process)")))
+      case ShutdownRequest.method:
+        try connection.reply(to: id, with: EmptyObject())
+      default:
+        try connection.reply(to: id, error: ResponseError(.methodNotFound, message.method))
+      }
+    } catch {
+      try? connection.reply(to: id, error: ResponseError(.internalError, "\(error)"))
+    }
+  }
+
+  private func end(_ termination: Termination) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      guard state.termination == nil else { return [] }
+      state.termination = termination
+      defer { state.waiters.removeAll() }
+      return state.waiters
+    }
+    connection.close()
+    for waiter in waiters { waiter.resume() }
+  }
+
+  private func ended() async {
+    await withCheckedContinuation { continuation in
+      let done = state.withLock { state -> Bool in
+        if state.termination != nil { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  func waitForExit(timeout: Duration) async -> Termination? {
+    await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        await self.ended()
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return false
+      }
+      _ = await group.next()
+      group.cancelAll()
+      // Wake the waiter if the timeout won.
+      if termination == nil {
+        let waiters = state.withLock { state in
+          defer { state.waiters.removeAll() }
+          return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+      }
+      return termination
+    }
+  }
+
+  func kill() async -> Termination {
+    state.withLock { $0.killed = true }
+    end(.signalled(SIGKILL))
+    connection.close()
+    return termination ?? .signalled(SIGKILL)
+  }
+
+  func tearDown(grace: Duration, termGrace: Duration) async -> Termination {
+    if let ended = await waitForExit(timeout: grace) { return ended }
+    return await kill()
+  }
+
+  func lastStderrLine() async -> String? { nil }
+  func describeKill(_ signal: Int32) -> String { "was killed by \(signalName(signal))" }
+  func appendToLog(_ line: String) { state.withLock { $0.transcript.append("log: \(line)") } }
+}
+
+/// A user who answers from a script, and remembers what was said and asked.
+final class ScriptedConversation: Conversation {
+  private struct State {
+    var answers: [String]
+    var said: [String] = []
+    var asked: [String] = []
+    var askWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+  private let state: Mutex<State>
+  private let waitForever: Bool
+
+  init(answers: [String], waitForever: Bool = false) {
+    state = Mutex(State(answers: answers))
+    self.waitForever = waitForever
+  }
+
+  var said: [String] { state.withLock { $0.said } }
+  var asked: [String] { state.withLock { $0.asked } }
+
+  func say(_ text: String) async { state.withLock { $0.said.append(text) } }
+
+  func ask(_ prompt: String, need: String) async throws -> String {
+    let (answer, waiters) = state.withLock { state -> (String?, [CheckedContinuation<Void, Never>]) in
+      state.asked.append(prompt)
+      defer { state.askWaiters.removeAll() }
+      return (state.answers.isEmpty ? nil : state.answers.removeFirst(), state.askWaiters)
+    }
+    for waiter in waiters { waiter.resume() }
+    if let answer { return answer }
+    if waitForever {
+      // Like a person who never answers: until the run is cancelled.
+      while true { try await Task.sleep(for: .seconds(60)) }
+    }
+    throw HostError(.valueNeeded, "\(need) is needed (\"\(prompt)\"), but the script has no answer left")
+  }
+
+  /// Returns once the first question has been asked.
+  func waitUntilAsked() async {
+    await withCheckedContinuation { continuation in
+      let asked = state.withLock { state -> Bool in
+        if !state.asked.isEmpty { return true }
+        state.askWaiters.append(continuation)
+        return false
+      }
+      if asked { continuation.resume() }
+    }
+  }
+}
