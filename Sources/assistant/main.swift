@@ -187,7 +187,10 @@ func main() async -> Int32 {
       return try await launcher.open(app, arguments: appArguments)
     case "sandbox-profile":
       guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant sandbox-profile APP|EXTENSION") }
-      await output(try sandboxProfiles(arguments[0], home: home, policy: options.sandbox, deadlines: options.deadlines))
+      // Computing a profile may record the app's identity (a locked, synced update): off the pool.
+      let (name, policy, deadlines) = (arguments[0], options.sandbox, options.deadlines)
+      await output(
+        try await offloaded { try sandboxProfiles(name, home: home, policy: policy, deadlines: deadlines) })
       return 0
     case "install":
       guard !arguments.isEmpty else { throw HostError(.usage, "usage: assistant install BUNDLE.app...") }
