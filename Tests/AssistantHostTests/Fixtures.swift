@@ -1,5 +1,6 @@
 import AssistantHost
 import BundleManifest
+import ExtensionProtocol
 import Foundation
 import TestSupport
 
@@ -91,10 +92,12 @@ enum Rooms {
 
 /// A minimal app bundle with one Intents extension, written in-process: `<name>.app` (bundle id
 /// `com.example.<lowercased name without spaces>`) whose extension supports `intents`, each defined with one String
-/// parameter `value` and the title `title` (a Shortcuts title, `${value}` allowed).
+/// parameter `value` and the title `title` (a Shortcuts title, `${value}` allowed), and Apple's `systemIntents`
+/// (which need no definition).
 enum SmallApp {
   static func build(
-    name: String, intents: [(name: String, title: String)], alternativeNames: [String] = [], in directory: URL
+    name: String, intents: [(name: String, title: String)], systemIntents: [String] = [],
+    alternativeNames: [String] = [], in directory: URL
   ) throws -> URL {
     let identifier = "com.example." + name.lowercased().filter { $0.isLetter || $0.isNumber }
     let executable = name.filter { !$0.isWhitespace }.lowercased()
@@ -115,13 +118,16 @@ enum SmallApp {
         "CFBundlePackageType": "XPC!",
         "NSExtension": [
           "NSExtensionPointIdentifier": "com.apple.intents-service",
-          "NSExtensionAttributes": ["IntentsSupported": intents.map { $0.name + "Intent" }],
+          "NSExtensionAttributes": ["IntentsSupported": intents.map { $0.name + "Intent" } + systemIntents],
         ] as [String: Any],
       ], to: appex.appendingPathComponent("Info.plist"))
     try writePlist(
       [
         "IntentPhrases": intents.map {
-          ["IntentName": $0.name + "Intent", "IntentExamples": ["\($0.title) with \(name)"]]
+          [
+            "IntentName": $0.name + "Intent",
+            "IntentExamples": [$0.title.replacingOccurrences(of: "${value}", with: "it") + " with \(name)"],
+          ]
         }
       ], to: app.appendingPathComponent("Base.lproj/AppIntentVocabulary.plist"))
     try writePlist(
@@ -143,4 +149,13 @@ enum SmallApp {
       ], to: app.appendingPathComponent("Base.lproj/Intents.intentdefinition"))
     return app
   }
+}
+
+/// Literals for the tables: `12`, `"Ada"`, `true`.
+extension ParameterValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
+  ExpressibleByBooleanLiteral
+{
+  public init(integerLiteral value: Int) { self = .integer(value) }
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(booleanLiteral value: Bool) { self = .boolean(value) }
 }
