@@ -1,0 +1,751 @@
+import BundleManifest
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AssistantHost
+
+/// One case per rule of docs/VALIDATION.md, in-process: the example Rooms.app (or its sources), which validates
+/// clean (the control), with one mistake made in it, checked by `Validator.validate(path:)`.
+@Suite struct ValidatorTests {
+  /// What is validated: the assembled bundle, the folder of sources (a copy of `Sources/Examples`), or one file of
+  /// that folder.
+  enum Subject: Sendable, CustomStringConvertible {
+    case bundle
+    case sources
+    case file(String)
+
+    /// Builds the fixture in `directory`: `Rooms.app` for a bundle, else a copy of `Sources/Examples`.
+    func fixture(in directory: URL) throws -> URL {
+      switch self {
+      case .bundle:
+        return try TestBundles.roomsManifests(in: directory)
+      case .sources, .file:
+        let copy = directory.appendingPathComponent("Examples")
+        try FileManager.default.copyItem(
+          at: PackagePaths.root.appendingPathComponent("Sources/Examples"), to: copy)
+        return copy
+      }
+    }
+
+    func path(in root: URL) -> String {
+      if case .file(let relative) = self { return root.appendingPathComponent(relative).path }
+      return root.path
+    }
+
+    var description: String {
+      switch self {
+      case .bundle: return "bundle"
+      case .sources: return "sources"
+      case .file(let relative): return relative
+      }
+    }
+  }
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    var rule: String
+    var severity: Diagnostic.Severity
+    var subject: Subject = .bundle
+    /// The file the diagnostic names, relative to the fixture (Rooms.app or the sources folder).
+    var file: String
+    /// The key path inside it, when the rule names one.
+    var keyPath: String?
+    /// Words the message must contain (the thing that is wrong).
+    var says: String
+    /// Words the fix must contain; nil when the diagnostic has no fix.
+    var fix: String?
+    /// Tells cases of one rule apart.
+    var variant = ""
+    var mutate: @Sendable (URL) throws -> Void
+
+    var testDescription: String { "\(rule) [\(subject)\(variant.isEmpty ? "" : ", " + variant)]" }
+  }
+
+  static let appex = Edit.appex
+  static let definition = "Base.lproj/Intents.intentdefinition"
+
+  static func url(_ root: URL, _ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+  static let cases: [Case] = [
+    // plist
+    Case(
+      rule: "plist", severity: .error, file: "Info.plist", says: "is empty", fix: "write a property list into it",
+      variant: "empty"
+    ) { root in
+      try Data().write(to: url(root, "Info.plist"))
+    },
+    Case(
+      rule: "plist", severity: .error, file: "\(appex)/Info.plist", says: "is not a valid property list",
+      fix: "plutil -lint", variant: "truncated XML"
+    ) { root in
+      try Data("<?xml version=\"1.0\"?><plist><dict><key>CFBundleIdentifier</key></plist>".utf8)
+        .write(to: url(root, "\(appex)/Info.plist"))
+    },
+    Case(
+      rule: "plist", severity: .error, file: "Info.plist", says: "has an array at its root, expected a dictionary",
+      fix: nil, variant: "array root"
+    ) { root in
+      try PropertyListSerialization.data(fromPropertyList: ["a"], format: .xml, options: 0)
+        .write(to: url(root, "Info.plist"))
+    },
+    Case(
+      rule: "plist", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "is a number, expected a string", fix: nil, variant: "wrong type"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = 7 }
+    },
+    Case(
+      rule: "plist", severity: .error, subject: .file("Rooms/Info.plist"), file: "Rooms/Info.plist",
+      says: "is not a valid property list", fix: "plutil -lint"
+    ) { root in
+      try Data("<?xml version=\"1.0\"?><plist><dict><key>CFBundleName".utf8)
+        .write(to: url(root, "Rooms/Info.plist"))
+    },
+    // build-setting-unresolved: an error in a bundle, a note in sources
+    Case(
+      rule: "build-setting-unresolved", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
+      says: "is $(PRODUCT_BUNDLE_IDENTIFIER), a build setting with no value",
+      fix: "define PRODUCT_BUNDLE_IDENTIFIER in BuildSettings.xcconfig"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "$(PRODUCT_BUNDLE_IDENTIFIER)" }
+    },
+    Case(
+      rule: "build-setting-unresolved", severity: .error, file: "Rooms.entitlements",
+      keyPath: "com.apple.security.application-groups[0]", says: "refers to $(GROUP_ID), which has no value",
+      fix: "pass --setting GROUP_ID=group.com.example.app", variant: "entitlements"
+    ) { root in
+      try Edit.plist(url(root, "Rooms.entitlements")) { $0["com.apple.security.application-groups"] = ["$(GROUP_ID)"] }
+    },
+    Case(
+      rule: "build-setting-unresolved", severity: .note, subject: .sources, file: "RoomsIntents/Info.plist",
+      keyPath: "CFBundleIdentifier", says: "a build setting with no value", fix: "--setting PRODUCT_BUNDLE_IDENTIFIER="
+    ) { root in
+      try Edit.plist(url(root, "RoomsIntents/Info.plist")) {
+        $0["CFBundleIdentifier"] = "$(PRODUCT_BUNDLE_IDENTIFIER)"
+      }
+    },
+    Case(
+      rule: "build-setting-unresolved", severity: .note, subject: .file("RoomsUI/Info.plist"),
+      file: "RoomsUI/Info.plist", keyPath: "CFBundleDisplayName",
+      says: "\"${APP_NAME} UI\" refers to $(APP_NAME), which has no value", fix: "define APP_NAME"
+    ) { root in
+      try Edit.plist(url(root, "RoomsUI/Info.plist")) { $0["CFBundleDisplayName"] = "${APP_NAME} UI" }
+    },
+    // bundle-id-missing: an error in a bundle, else a warning
+    Case(
+      rule: "bundle-id-missing", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "is missing", fix: "add CFBundleIdentifier"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = nil }
+    },
+    Case(
+      rule: "bundle-id-missing", severity: .warning, subject: .sources, file: "Rooms/Info.plist",
+      keyPath: "CFBundleIdentifier", says: "is missing", fix: "or PRODUCT_BUNDLE_IDENTIFIER in BuildSettings.xcconfig"
+    ) { root in
+      try Edit.plist(url(root, "Rooms/Info.plist")) { $0["CFBundleIdentifier"] = nil }
+    },
+    Case(
+      rule: "bundle-id-missing", severity: .warning, subject: .file("RoomsIntents/Info.plist"),
+      file: "RoomsIntents/Info.plist", keyPath: "CFBundleIdentifier", says: "is missing", fix: "add CFBundleIdentifier"
+    ) { root in
+      try Edit.plist(url(root, "RoomsIntents/Info.plist")) { $0["CFBundleIdentifier"] = nil }
+    },
+    // executable-missing cannot fire through the Validator: every folder implies EXECUTABLE_NAME (see
+    // `anExecutableNameIsAlwaysImplied`); the missing file is reported instead.
+    Case(
+      rule: "executable-from-settings", severity: .note, file: "\(appex)/Info.plist", keyPath: "CFBundleExecutable",
+      says: "is not in the file; using EXECUTABLE_NAME (RoomsIntents)", fix: nil, variant: "no CFBundleExecutable"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleExecutable"] = nil }
+    },
+    Case(
+      rule: "executable-missing-file", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleExecutable",
+      says: "names RoomsIntents, which is not in the bundle", fix: "build the executable into"
+    ) { root in
+      try FileManager.default.removeItem(at: url(root, "\(appex)/RoomsIntents"))
+    },
+    Case(
+      rule: "executable-missing-file", severity: .error, file: "Info.plist", keyPath: "CFBundleExecutable",
+      says: "names Rooms, which is not in the bundle", fix: "build the executable into",
+      variant: "implied name"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleExecutable"] = nil }
+    },
+    Case(
+      rule: "executable-not-executable", severity: .error, file: "Info.plist", keyPath: "CFBundleExecutable",
+      says: "names rooms, which is not executable", fix: "chmod +x"
+    ) { root in
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url(root, "rooms").path)
+    },
+    // bundle-id-prefix
+    Case(
+      rule: "bundle-id-prefix", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
+      says: "\"com.other.RoomsIntents\" is not prefixed with the app's identifier plus a dot (\"com.example.rooms.\")",
+      fix: "name it com.example.rooms.RoomsIntents"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "com.other.RoomsIntents" }
+    },
+    Case(
+      rule: "bundle-id-prefix", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
+      says: "\"com.example.roomsIntents\" is not prefixed", fix: "name it com.example.rooms.RoomsIntents",
+      variant: "no dot"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "com.example.roomsIntents" }
+    },
+    // extension-point-missing, extension-point-unknown
+    Case(
+      rule: "extension-point-missing", severity: .error, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionPointIdentifier", says: "is missing",
+      fix: "use com.apple.intents-service or com.apple.intents-ui-service"
+    ) { root in
+      try Edit.extensionInfo(url(root, "\(appex)/Info.plist")) { $0["NSExtensionPointIdentifier"] = nil }
+    },
+    Case(
+      rule: "extension-point-unknown", severity: .error, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionPointIdentifier",
+      says: "is \"com.apple.widgetkit-extension\", which is not an extension point IntentHost runs",
+      fix: "use com.apple.intents-service (Intents) or com.apple.intents-ui-service (Intents UI)"
+    ) { root in
+      try Edit.extensionInfo(url(root, "\(appex)/Info.plist")) {
+        $0["NSExtensionPointIdentifier"] = "com.apple.widgetkit-extension"
+      }
+    },
+    // restricted-not-supported
+    Case(
+      rule: "restricted-not-supported", severity: .error, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsRestrictedWhileLocked[0]",
+      says: "lists INSendPaymentIntent, which is not in IntentsSupported (Apple: "
+        + "INIntentError.restrictedIntentsNotSupportedByExtension)",
+      fix: "add INSendPaymentIntent to IntentsSupported, or remove it from IntentsRestrictedWhileLocked"
+    ) { root in
+      try Edit.attributes(url(root, "\(appex)/Info.plist")) {
+        $0["IntentsRestrictedWhileLocked"] = ["INSendPaymentIntent"]
+      }
+    },
+    Case(
+      rule: "restricted-not-supported", severity: .error, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsRestrictedWhileProtectedDataUnavailable[1]",
+      says: "lists INPlayMediaIntent, which is not in IntentsSupported",
+      fix: "remove it from IntentsRestrictedWhileProtectedDataUnavailable", variant: "protected data"
+    ) { root in
+      try Edit.attributes(url(root, "\(appex)/Info.plist")) {
+        $0["IntentsRestrictedWhileProtectedDataUnavailable"] = ["BookRoomIntent", "INPlayMediaIntent"]
+      }
+    },
+    Case(
+      rule: "restricted-not-supported", severity: .error, subject: .file("RoomsIntents/Info.plist"),
+      file: "RoomsIntents/Info.plist", keyPath: "NSExtension.NSExtensionAttributes.IntentsRestrictedWhileLocked[0]",
+      says: "lists INSendPaymentIntent", fix: "add INSendPaymentIntent to IntentsSupported"
+    ) { root in
+      try Edit.attributes(url(root, "RoomsIntents/Info.plist")) {
+        $0["IntentsRestrictedWhileLocked"] = ["INSendPaymentIntent"]
+      }
+    },
+    // app-group-identifier, app-group-not-shared
+    Case(
+      rule: "app-group-identifier", severity: .error, file: "Rooms.entitlements",
+      keyPath: "com.apple.security.application-groups[0]", says: "\"com.example.rooms\" does not start with \"group.\"",
+      fix: "use group. followed by a reverse-DNS name"
+    ) { root in
+      try Edit.plist(url(root, "Rooms.entitlements")) {
+        $0["com.apple.security.application-groups"] = ["com.example.rooms"]
+      }
+    },
+    Case(
+      rule: "app-group-identifier", severity: .error, file: "\(appex)/RoomsIntents.entitlements",
+      keyPath: "com.apple.security.application-groups[1]",
+      says: "\"group.rooms\" is not \"group.\" followed by a reverse-DNS name", fix: "such as group.com.example.app",
+      variant: "one label"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/RoomsIntents.entitlements")) {
+        $0["com.apple.security.application-groups"] = ["group.com.example.rooms", "group.rooms"]
+      }
+    },
+    Case(
+      rule: "app-group-identifier", severity: .error, subject: .file("Rooms/Rooms.entitlements"),
+      file: "Rooms/Rooms.entitlements", keyPath: "com.apple.security.application-groups[0]",
+      says: "is not \"group.\" followed by a reverse-DNS name", fix: "use group. followed by a reverse-DNS name"
+    ) { root in
+      try Edit.plist(url(root, "Rooms/Rooms.entitlements")) {
+        $0["com.apple.security.application-groups"] = ["group.com..rooms"]
+      }
+    },
+    Case(
+      rule: "app-group-not-shared", severity: .warning, file: "\(appex)/RoomsIntents.entitlements",
+      keyPath: "com.apple.security.application-groups",
+      says: "lists group.com.example.other, which the app's entitlements do not: the app cannot see what "
+        + "RoomsIntents writes there",
+      fix: "add group.com.example.other to the app's entitlements too"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/RoomsIntents.entitlements")) {
+        $0["com.apple.security.application-groups"] = ["group.com.example.rooms", "group.com.example.other"]
+      }
+    },
+    // intent-undefined
+    Case(
+      rule: "intent-undefined", severity: .error, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported[1]",
+      says: "lists BookDeskIntent, which no intent definition of the app defines and which is not a system intent",
+      fix: "define it in an Intents.intentdefinition (INIntentName BookDesk), or fix the name"
+    ) { root in
+      try Edit.attributes(url(root, "\(appex)/Info.plist")) {
+        $0["IntentsSupported"] = ["BookRoomIntent", "BookDeskIntent"]
+      }
+    },
+    Case(
+      rule: "intent-undefined", severity: .error, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported[0]", says: "lists BookRoom, which no intent",
+      fix: "class names end in \"Intent\": INIntentName BookRoom is listed as BookRoomIntent",
+      variant: "class name without Intent"
+    ) { root in
+      try Edit.attributes(url(root, "\(appex)/Info.plist")) { $0["IntentsSupported"] = ["BookRoom"] }
+    },
+    Case(
+      rule: "intent-undefined", severity: .error, file: "Info.plist", keyPath: "INIntentsSupported[0]",
+      says: "lists OpenRoomIntent, which no intent definition", fix: "INIntentName OpenRoom", variant: "app"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["INIntentsSupported"] = ["OpenRoomIntent"] }
+    },
+    Case(
+      rule: "intent-undefined", severity: .error, subject: .sources, file: "RoomsIntents/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported[1]", says: "lists BookDeskIntent",
+      fix: "INIntentName BookDesk"
+    ) { root in
+      try Edit.attributes(url(root, "RoomsIntents/Info.plist")) {
+        $0["IntentsSupported"] = ["BookRoomIntent", "BookDeskIntent"]
+      }
+    },
+    // intent-supported-twice
+    Case(
+      rule: "intent-supported-twice", severity: .error, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",
+      says: "lists BookRoomIntent, which", fix: "list each intent in one Intents extension"
+    ) { root in
+      let more = url(root, "PlugIns/MoreIntents.appex")
+      try FileManager.default.createDirectory(at: more, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: url(root, "\(appex)/Info.plist"), to: more.appendingPathComponent("Info.plist"))
+      try TestBundles.writeStandInExecutable(to: more.appendingPathComponent("MoreIntents"))
+      try Edit.plist(more.appendingPathComponent("Info.plist")) {
+        $0["CFBundleIdentifier"] = "com.example.rooms.MoreIntents"
+        $0["CFBundleExecutable"] = "MoreIntents"
+      }
+    },
+    // intent-listed-twice
+    Case(
+      rule: "intent-listed-twice", severity: .warning, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported", says: "lists BookRoomIntent more than once",
+      fix: "list it once"
+    ) { root in
+      try Edit.attributes(url(root, "\(appex)/Info.plist")) {
+        $0["IntentsSupported"] = ["BookRoomIntent", "BookRoomIntent"]
+      }
+    },
+    // ui-extension-unhandled-intent
+    Case(
+      rule: "ui-extension-unhandled-intent", severity: .error, file: "PlugIns/RoomsUI.appex/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",
+      says: "draws INStartWorkoutIntent, which no Intents extension of the app handles",
+      fix: "add INStartWorkoutIntent to the IntentsSupported of the app's Intents extension, or remove it here"
+    ) { root in
+      try Edit.attributes(url(root, "PlugIns/RoomsUI.appex/Info.plist")) {
+        $0["IntentsSupported"] = ["BookRoomIntent", "INStartWorkoutIntent"]
+      }
+    },
+    // intent-phrases-missing, vocabulary-unknown-intent, vocabulary-empty
+    Case(
+      rule: "intent-phrases-missing", severity: .warning, file: "\(appex)/Info.plist",
+      keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",
+      says: "BookRoomIntent has no example phrases in AppIntentVocabulary.plist", fix: "\"… with Rooms\""
+    ) { root in
+      try FileManager.default.removeItem(at: url(root, "Base.lproj/AppIntentVocabulary.plist"))
+    },
+    Case(
+      rule: "vocabulary-unknown-intent", severity: .warning, file: "Base.lproj/AppIntentVocabulary.plist",
+      keyPath: "IntentPhrases", says: "has phrases for INStartWorkoutIntent, which neither the app nor its extensions",
+      fix: "add INStartWorkoutIntent to an Intents extension's IntentsSupported"
+    ) { root in
+      try Edit.plist(url(root, "Base.lproj/AppIntentVocabulary.plist")) { plist in
+        var phrases = plist["IntentPhrases"] as! [[String: Any]]
+        phrases.append(["IntentName": "INStartWorkoutIntent", "IntentExamples": ["Start a run with Rooms"]])
+        plist["IntentPhrases"] = phrases
+      }
+    },
+    Case(
+      rule: "vocabulary-empty", severity: .warning, file: "Base.lproj/AppIntentVocabulary.plist",
+      says: "has no intent phrases and no parameter vocabulary", fix: "add IntentPhrases with IntentExamples"
+    ) { root in
+      try writePlist(
+        ["IntentPhrases": [["IntentName": "", "IntentExamples": [""]]]],
+        to: url(root, "Base.lproj/AppIntentVocabulary.plist"))
+    },
+    Case(
+      rule: "vocabulary-empty", severity: .warning, subject: .file("Rooms/Base.lproj/AppIntentVocabulary.plist"),
+      file: "Rooms/Base.lproj/AppIntentVocabulary.plist", says: "Xcode's unfilled template", fix: "or delete the file"
+    ) { root in
+      try writePlist([:], to: url(root, "Rooms/Base.lproj/AppIntentVocabulary.plist"))
+    },
+    // duplicate-definition: an error when the copies differ, else a warning
+    Case(
+      rule: "duplicate-definition", severity: .warning, file: "\(appex)/\(definition)",
+      keyPath: "INIntents[BookRoom]", says: "defines BookRoomIntent again (also in ",
+      fix: "keep one definition of each intent", variant: "same copy"
+    ) { root in
+      try FileManager.default.createDirectory(at: url(root, "\(appex)/Base.lproj"), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: url(root, definition), to: url(root, "\(appex)/\(definition)"))
+    },
+    Case(
+      rule: "duplicate-definition", severity: .error, file: "\(appex)/\(definition)", keyPath: "INIntents[BookRoom]",
+      says: "with other parameters or response codes", fix: "keep one definition of each intent",
+      variant: "differing copy"
+    ) { root in
+      try FileManager.default.createDirectory(at: url(root, "\(appex)/Base.lproj"), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: url(root, definition), to: url(root, "\(appex)/\(definition)"))
+      try Edit.parameters(url(root, "\(appex)/\(definition)")) { $0.removeLast() }
+    },
+    Case(
+      rule: "duplicate-definition", severity: .error, subject: .file("Rooms/\(definition)"),
+      file: "Rooms/\(definition)", keyPath: "INIntents[1] (BookRoom)", says: "defines BookRoomIntent twice",
+      fix: "remove one of them", variant: "one file"
+    ) { root in
+      try Edit.plist(url(root, "Rooms/\(definition)")) { plist in
+        let intents = plist["INIntents"] as! [[String: Any]]
+        plist["INIntents"] = intents + intents
+      }
+    },
+    // duplicate-parameter
+    Case(
+      rule: "duplicate-parameter", severity: .error, file: definition, keyPath: "INIntents[0] (BookRoom).roomNumber",
+      says: "is defined twice", fix: "rename one"
+    ) { root in
+      try Edit.parameters(url(root, definition)) { $0.append($0[0]) }
+    },
+    // enum-undefined, type-undefined
+    Case(
+      rule: "enum-undefined", severity: .error, file: definition,
+      keyPath: "INIntents[0] (BookRoom).roomNumber.INIntentParameterEnumType",
+      says: "names the enum Floor, which INEnums does not define", fix: "define Floor or pick another enum"
+    ) { root in
+      try Edit.parameters(url(root, definition)) { $0[0]["INIntentParameterEnumType"] = "Floor" }
+    },
+    Case(
+      rule: "type-undefined", severity: .error, file: definition,
+      keyPath: "INIntents[0] (BookRoom).bookedBy.INIntentParameterObjectType",
+      says: "names the type Person2, which INTypes does not define", fix: "define Person2 in INTypes"
+    ) { root in
+      try Edit.parameters(url(root, definition)) {
+        $0[1]["INIntentParameterType"] = "Object"
+        $0[1]["INIntentParameterObjectType"] = "Person2"
+      }
+    },
+    // relationship-parent, relationship-value
+    Case(
+      rule: "relationship-parent", severity: .error, file: definition,
+      keyPath: "INIntents[0] (BookRoom).bookedBy.INIntentParameterRelationship",
+      says: "depends on \"floor\", which is not a parameter of BookRoom",
+      fix: "name one of roomNumber, bookedBy, isCancellationOfBooking"
+    ) { root in
+      try Edit.parameters(url(root, definition)) {
+        $0[1]["INIntentParameterRelationship"] = [
+          "INIntentParameterRelationshipParentName": "floor",
+          "INIntentParameterRelationshipPredicateName": "EnumHasExactValue",
+        ]
+      }
+    },
+    Case(
+      rule: "relationship-value", severity: .error, file: definition,
+      keyPath: "INIntents[0] (BookRoom).bookedBy.INIntentParameterRelationship",
+      says: "depends on floor being \"roof\", which is not a case of Floor", fix: "use one of ground, first"
+    ) { root in
+      try Edit.plist(url(root, definition)) { plist in
+        plist["INEnums"] = [
+          [
+            "INEnumName": "Floor",
+            "INEnumValues": [["INEnumValueName": "ground"], ["INEnumValueName": "first", "INEnumValueIndex": 1]],
+          ] as [String: Any]
+        ]
+      }
+      try Edit.parameters(url(root, definition)) {
+        $0.append([
+          "INIntentParameterName": "floor", "INIntentParameterType": "Integer", "INIntentParameterEnumType": "Floor",
+        ])
+        $0[1]["INIntentParameterRelationship"] = [
+          "INIntentParameterRelationshipParentName": "floor",
+          "INIntentParameterRelationshipPredicateName": "EnumHasExactValue",
+          "INIntentParameterRelationshipPredicateValue": "roof",
+        ]
+      }
+    },
+    // combination-unknown-parameter
+    Case(
+      rule: "combination-unknown-parameter", severity: .error, file: definition,
+      keyPath: "INIntents[0] (BookRoom).INIntentParameterCombinations[\"roomNumber,floor\"]",
+      says: "names floor, which is not a parameter of BookRoom",
+      fix: "remove it from the combination, or add the parameter"
+    ) { root in
+      try Edit.intent(url(root, definition)) {
+        $0["INIntentParameterCombinations"] = [
+          "roomNumber,floor": ["INIntentParameterCombinationTitle": "Book ${roomNumber}"]
+        ]
+      }
+    },
+    // template-unknown-name: in a response template, and in a prompt
+    Case(
+      rule: "template-unknown-name", severity: .warning, file: definition,
+      keyPath: "INIntents[0] (BookRoom).INIntentResponse.success",
+      says: "refers to ${floor}, which is not a response parameter",
+      fix: "add a response parameter floor and set it in handle"
+    ) { root in
+      try Edit.responseCodes(url(root, definition)) {
+        $0[0]["INIntentResponseCodeFormatString"] = "Room ${roomNumber} is on floor ${floor}."
+      }
+    },
+    Case(
+      rule: "template-unknown-name", severity: .warning, file: definition,
+      keyPath: "INIntents[0] (BookRoom).roomNumber Primary prompt",
+      says: "refers to ${floor}, which is not a parameter of BookRoom",
+      fix: "use one of ${roomNumber}, ${bookedBy}, ${isCancellationOfBooking}", variant: "prompt"
+    ) { root in
+      try Edit.parameters(url(root, definition)) { parameters in
+        var dialogs = parameters[0]["INIntentParameterPromptDialogs"] as! [[String: Any]]
+        dialogs[1]["INIntentParameterPromptDialogFormatString"] = "Which room on ${floor}?"
+        parameters[0]["INIntentParameterPromptDialogs"] = dialogs
+      }
+    },
+    Case(
+      rule: "template-unknown-name", severity: .warning, file: definition,
+      keyPath: "INIntents[0] (BookRoom).INIntentResponse.failure", says: "refers to ${booking.floor}",
+      fix: "add a response parameter booking", variant: "property path"
+    ) { root in
+      try Edit.responseCodes(url(root, definition)) {
+        $0[1]["INIntentResponseCodeFormatString"] = "Sorry: ${reason} (floor ${booking.floor})."
+      }
+    },
+    // response-codes
+    Case(
+      rule: "response-codes", severity: .warning, file: definition,
+      keyPath: "INIntents[0] (BookRoom).INIntentResponse.INIntentResponseCodes",
+      says: "lacks failure; Xcode gives every custom intent both", fix: "add the success and failure codes"
+    ) { root in
+      try Edit.responseCodes(url(root, definition)) { $0.remove(at: 1) }
+    },
+    Case(
+      rule: "response-codes", severity: .warning, file: definition, keyPath: "INIntents[0] (BookRoom)",
+      says: "has no INIntentResponse", fix: "define the response in Xcode's intent editor", variant: "no response"
+    ) { root in
+      try Edit.intent(url(root, definition)) { $0["INIntentResponse"] = nil }
+    },
+    // package-type
+    Case(
+      rule: "package-type", severity: .warning, file: "\(appex)/Info.plist", keyPath: "CFBundlePackageType",
+      says: "is \"APPL\"; an extension's is XPC!", fix: "set it to XPC!"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundlePackageType"] = "APPL" }
+    },
+    Case(
+      rule: "package-type", severity: .warning, file: "Info.plist", keyPath: "CFBundlePackageType",
+      says: "is \"BNDL\"; an app's is APPL", fix: "set it to APPL", variant: "app"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundlePackageType"] = "BNDL" }
+    },
+    // siri-usage-description
+    Case(
+      rule: "siri-usage-description", severity: .warning, file: "Info.plist", keyPath: "NSSiriUsageDescription",
+      says: "is missing; iOS needs it to ask the user to allow Siri for the app", fix: "add NSSiriUsageDescription"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["NSSiriUsageDescription"] = nil }
+    },
+    // strings-stale-key
+    Case(
+      rule: "strings-stale-key", severity: .note, file: "fr.lproj/Intents.strings", keyPath: "zzzzzz",
+      says: "match no ID of the intent definitions", fix: "remove them, or re-export the strings from Xcode"
+    ) { root in
+      let handle = try FileHandle(forWritingTo: url(root, "fr.lproj/Intents.strings"))
+      defer { try? handle.close() }
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data("\"zzzzzz\" = \"Réserver\";\n".utf8))
+    },
+  ]
+
+  /// The controls: the example bundle and its sources break no rule, so each diagnostic below is its mistake's.
+  @Test(arguments: [Subject.bundle, .sources])
+  func theExampleIsClean(_ subject: Subject) throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    let root = try subject.fixture(in: directory.url)
+    let diagnostics = Validator().validate(path: subject.path(in: root))
+    #expect(diagnostics.isEmpty, "\(diagnostics.map(\.description))")
+  }
+
+  @Test(arguments: cases)
+  func eachRuleHasItsDiagnostic(_ rule: Case) throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    let root = try rule.subject.fixture(in: directory.url)
+    try rule.mutate(root)
+    let diagnostics = Validator().validate(path: rule.subject.path(in: root))
+    let all = diagnostics.map(\.description)
+    let found = diagnostics.filter { $0.rule == rule.rule }
+    let file = root.appendingPathComponent(rule.file).path
+    let diagnostic = try #require(found.first { $0.file == file }, "\(all)")
+
+    #expect(found.allSatisfy { $0.severity == rule.severity }, "\(all)")
+    if let keyPath = rule.keyPath { #expect(diagnostic.keyPath == keyPath) }
+    #expect(diagnostic.message.contains(rule.says), "\(diagnostic)")
+    if let fix = rule.fix {
+      #expect(diagnostic.fix?.contains(fix) == true, "\(diagnostic)")
+    } else {
+      #expect(diagnostic.fix == nil, "\(diagnostic)")
+    }
+    // What the user reads: `FILE: KEYPATH: severity: message [rule]`, then the fix on its own line.
+    let lines = diagnostic.description.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines[0].hasPrefix(file + ": "))
+    #expect(lines[0].hasSuffix(": \(rule.severity.rawValue): \(diagnostic.message) [\(rule.rule)]"))
+    #expect(lines.count == (rule.fix == nil ? 1 : 2))
+    if let fix = diagnostic.fix { #expect(lines.last == "    fix: \(fix)") }
+    // The mistake is an error exactly when its rule is (`assistant validate` exits 65).
+    #expect(diagnostics.hasErrors == (rule.severity == .error), "\(all)")
+  }
+
+  /// `assistant install` refuses a bundle with an error, with the same diagnostic, and installs one with only
+  /// warnings and notes, passing them on.
+  @Test(arguments: cases.filter { if case .bundle = $0.subject { true } else { false } })
+  func installRefusesExactlyTheErrors(_ rule: Case) throws {
+    let directory = try TemporaryDirectory("assistanthost-install")
+    defer { directory.remove() }
+    let app = try Subject.bundle.fixture(in: directory.file("bundles"))
+    try rule.mutate(app)
+    let home = try AssistantHome(root: directory.file("home").path, environment: [:])
+    if rule.severity == .error {
+      let error = try #require(throws: HostError.self) { try home.install(from: app) }
+      #expect(error.status == .dataError)
+      #expect(error.message.hasPrefix("cannot install \(app.path)"))
+      #expect(error.message.contains("[\(rule.rule)]"), "\(error)")
+      #expect(try home.installedApps().isEmpty)
+    } else {
+      let (installed, diagnostics) = try home.install(from: app)
+      #expect(diagnostics.contains { $0.rule == rule.rule && $0.severity == rule.severity })
+      #expect(installed.url.path == home.applications.appendingPathComponent("Rooms.app").path)
+      #expect(try home.installedApps().map(\.info.bundleIdentifier) == ["com.example.rooms"])
+    }
+  }
+}
+
+/// What `validate(path:)` does with each kind of path, and the rules' edges.
+@Suite struct ValidatorPathTests {
+  @Test func aMissingPathIsOneError() {
+    let diagnostics = Validator().validate(path: "/nonexistent/intenthost/My.app")
+    #expect(diagnostics.map(\.rule) == ["file-missing"])
+    #expect(diagnostics.first?.severity == .error)
+    #expect(diagnostics.first?.file == "/nonexistent/intenthost/My.app")
+    #expect(diagnostics.first?.fix == "check the path")
+  }
+
+  @Test func aFolderWithoutManifestsIsOneError() throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    try Data("// not a manifest\n".utf8).write(to: directory.file("main.swift"))
+    let diagnostics = Validator().validate(path: directory.path)
+    #expect(diagnostics.map(\.rule) == ["nothing-to-validate"])
+    #expect(diagnostics.first?.message.contains("holds no Info.plist") == true)
+  }
+
+  @Test func aPropertyListOfNoKnownKindIsAWarning() throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    try writePlist(["Key": "value"], to: directory.file("Settings.plist"))
+    let diagnostics = Validator().validate(path: directory.file("Settings.plist").path)
+    #expect(diagnostics.map(\.rule) == ["unknown-file"])
+    #expect(diagnostics.first?.severity == .warning)
+    #expect(diagnostics.first?.fix?.contains("name it Info.plist") == true)
+  }
+
+  /// Without exactly one app Info.plist a folder is not a project: each file is checked alone, so the rules that
+  /// need the definitions (intent-undefined) do not apply, and those of one file (restricted-not-supported) do.
+  @Test func aFolderWithoutOneAppIsCheckedFileByFile() throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    let info = directory.file("RoomsIntents/Info.plist")
+    try FileManager.default.createDirectory(
+      at: info.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: PackagePaths.root.appendingPathComponent("Sources/Examples/RoomsIntents/Info.plist"), to: info)
+    try Edit.attributes(info) {
+      $0["IntentsSupported"] = ["BookRoomIntent", "BookDeskIntent"]
+      $0["IntentsRestrictedWhileLocked"] = ["INSendPaymentIntent"]
+    }
+    let diagnostics = Validator().validate(path: directory.path)
+    #expect(diagnostics.map(\.rule) == ["restricted-not-supported"], "\(diagnostics.map(\.description))")
+  }
+
+  /// `executable-missing` (docs/VALIDATION.md) cannot fire through the Validator: every folder implies
+  /// EXECUTABLE_NAME (its own name), so a missing CFBundleExecutable is a note and the implied file is checked
+  /// instead. The model reports the rule only when no setting is given at all.
+  @Test func anExecutableNameIsAlwaysImplied() throws {
+    let plist = PlistDictionary(values: ["CFBundleIdentifier": "com.example.rooms"], file: "Rooms.app/Info.plist")
+    let bare = try InfoPlist(plist, settings: BuildSettings(), unresolved: .error)
+    #expect(bare.diagnostics.map(\.rule) == ["executable-missing"])
+    #expect(bare.diagnostics.first?.severity == .error)
+    #expect(bare.diagnostics.first?.fix == "name the executable file inside the bundle")
+    let lone = try InfoPlist(plist, settings: BuildSettings(), unresolved: .note)
+    #expect(lone.diagnostics.first?.severity == .warning)
+
+    let implied = try InfoPlist(plist, settings: BuildSettings.forBundle(at: URL(fileURLWithPath: "/x/Rooms.app")))
+    #expect(implied.executable == "Rooms")
+    #expect(implied.diagnostics.map(\.rule) == ["executable-from-settings"])
+  }
+
+  /// `--setting` and a bundle's BuildSettings.xcconfig give `$(NAME)` its value: no diagnostic is left.
+  @Test func buildSettingsResolveReferences() throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    let app = try TestBundles.roomsManifests(in: directory.url)
+    let appex = app.appendingPathComponent(Edit.appex)
+    try Edit.plist(appex.appendingPathComponent("Info.plist")) {
+      $0["CFBundleIdentifier"] = "$(PRODUCT_BUNDLE_IDENTIFIER)"
+    }
+    #expect(Validator().validate(path: app.path).map(\.rule) == ["build-setting-unresolved"])
+    let given = Validator(settings: ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.rooms.RoomsIntents"])
+    #expect(given.validate(path: app.path).isEmpty)
+    try Data("// the extension's settings\nPRODUCT_BUNDLE_IDENTIFIER = com.example.rooms.$(PRODUCT_NAME)\n".utf8)
+      .write(to: appex.appendingPathComponent("BuildSettings.xcconfig"))
+    let diagnostics = Validator().validate(path: app.path)
+    #expect(diagnostics.isEmpty, "\(diagnostics.map(\.description))")
+    #expect(
+      try AppBundle.load(from: app).extensions.map(\.info.bundleIdentifier).contains("com.example.rooms.RoomsIntents"))
+  }
+
+  @Test func aBinaryInfoPlistIsReadLikeXML() throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    let app = try TestBundles.roomsManifests(in: directory.url)
+    let url = app.appendingPathComponent("\(Edit.appex)/Info.plist")
+    try PropertyListSerialization.data(fromPropertyList: Edit.read(url), format: .binary, options: 0).write(to: url)
+    #expect(try Data(contentsOf: url).prefix(6) == Data("bplist".utf8))
+    #expect(Validator().validate(path: app.path).isEmpty)
+    #expect(Validator().validate(path: url.path).isEmpty)
+  }
+
+  /// `${orderDetails.total}` reads a property of a response parameter: only the head must be a response parameter.
+  @Test func aPropertyPathOfAResponseParameterIsKnown() throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    let app = try TestBundles.roomsManifests(in: directory.url)
+    try Edit.responseCodes(app.appendingPathComponent("Base.lproj/Intents.intentdefinition")) {
+      $0[0]["INIntentResponseCodeFormatString"] = "Room ${roomNumber} (${reason.text}) is booked."
+    }
+    #expect(Validator().validate(path: app.path).isEmpty)
+  }
+
+  @Test(arguments: [
+    ("Room ${roomNumber} for ${bookedBy}.", ["roomNumber", "bookedBy"]),
+    ("${orderDetails.total}", ["orderDetails.total"]),
+    ("no placeholders", []),
+    ("${a}${b}", ["a", "b"]),
+    ("unterminated ${name", []),
+    ("$roomNumber {x}", []),
+  ])
+  func placeholdersAreFoundInOrder(template: String, names: [String]) {
+    #expect(placeholders(template) == names)
+  }
+}
