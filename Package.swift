@@ -90,7 +90,6 @@ let package = Package(
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
-    .testTarget(name: "AssistantHostTests", dependencies: ["AssistantHost", "BundleManifest", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     .testTarget(
