@@ -1,5 +1,6 @@
 import Foundation
 import IntentHostSystem
+import Synchronization
 
 /// Where the package and its built products are.
 public enum PackagePaths {
@@ -61,6 +62,149 @@ public struct CommandResult: Sendable, CustomStringConvertible {
   public var description: String { "\(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 }
 
+// MARK: - Waiting off the cooperative pool
+
+/// Runs `body` on a dedicated thread and returns its result, so that a blocking call (a read of a pipe, `flock`,
+/// `fdatasync`, `poll`, `waitpid`, a sleep) waits off the cooperative pool.
+///
+/// The calling task is suspended, not blocked, while `body` runs.
+/// - Important: `body` runs to its end even if the task is cancelled: give it its own time limit.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws (nothing, for a body that cannot throw).
+public func offThePool<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+  let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+    detachThread { continuation.resume(returning: Result(catching: body)) }
+  }
+  return try result.get()
+}
+
+/// Checks `condition` until it holds or `timeout` has passed, sleeping `interval` between checks with
+/// `Task.sleep`, so that nothing waits on the cooperative pool.
+///
+/// Use it for a state another process reaches (a file appears, a process is gone); the last check comes after
+/// the time is up.
+/// - Important: `condition` runs on the pool: keep it cheap and non-blocking (a `stat`, a read of `/proc`). Anything
+///   that blocks goes through `offThePool`.
+/// - Returns: whether `condition` held in time.
+/// - Throws: `CancellationError` when the task is cancelled; what `condition` throws.
+@discardableResult
+public func eventually(
+  timeout: Duration = .seconds(10), interval: Duration = .milliseconds(20), _ condition: () async throws -> Bool
+) async throws -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while true {
+    if try await condition() { return true }
+    if ContinuousClock.now >= deadline { return false }
+    try await Task.sleep(for: interval)
+  }
+}
+
+/// Waits for `process` to end, reaps it and closes its pidfd, all on a dedicated thread (the wait is a `poll` of
+/// the pidfd, then `waitid`), so no thread of the cooperative pool waits.
+///
+/// After `timeout`, SIGKILL goes to the process group and the process and the wait goes on until it is reaped, so the
+/// result is then `.signalled(SIGKILL)`.
+/// - Returns: how the process ended.
+/// - Throws: `CancellationError` when the task is cancelled, after the process was killed and reaped; a
+///   `SystemError` when the pidfd cannot be waited for (the process is then killed, and its pidfd closed).
+public func waitForExit(_ process: SpawnedProcess, timeout: Duration = .seconds(120)) async throws -> Termination {
+  try await waitForEnding(of: process, limit: timeout).termination
+}
+
+/// How a wait for a child ended first.
+private enum Ending: Sendable {
+  case exited(Result<Termination, any Error>)
+  case timedOut
+  case cancelled
+}
+
+/// See `waitForExit(_:timeout:)`; also says whether the time limit killed the process.
+private func waitForEnding(
+  of process: SpawnedProcess, limit: Duration
+) async throws -> (termination: Termination, timedOut: Bool) {
+  let reaper = Reaper(process)
+  let (first, exit) = await withTaskGroup(of: Ending.self) { group in
+    group.addTask {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
+        detachThread { continuation.resume(returning: .exited(Result { try reaper.blockingWait() })) }
+      }
+    }
+    group.addTask {
+      do {
+        try await Task.sleep(for: limit)
+        return .timedOut
+      } catch {
+        return .cancelled
+      }
+    }
+    let first = await group.next()!
+    if case .exited(let exit) = first {
+      group.cancelAll()
+      return (first, exit)
+    }
+    // Timed out or cancelled: kill it, and still wait for the dedicated thread to reap it.
+    reaper.kill()
+    while let next = await group.next() {
+      if case .exited(let exit) = next { return (first, exit) }
+    }
+    fatalError("the waiting thread ended without an answer")
+  }
+  let termination = try exit.get()
+  if case .cancelled = first { throw CancellationError() }
+  if case .timedOut = first { return (termination, true) }
+  return (termination, false)
+}
+
+/// One child being waited for, and who may still signal it: nobody, once it is reaped (its pid and pidfd number
+/// can then belong to another process).
+private final class Reaper: Sendable {
+  let process: SpawnedProcess
+  /// Whether the child was reaped (or given up on). Signals are sent and the child reaped under this lock.
+  private let reaped = Mutex(false)
+
+  init(_ process: SpawnedProcess) { self.process = process }
+
+  /// SIGKILL to the child's process group and to the child, unless it is already reaped.
+  func kill() {
+    reaped.withLock { isReaped in
+      guard !isReaped else { return }
+      process.sendToGroup(SIGKILL)
+      process.send(SIGKILL)
+    }
+  }
+
+  /// Blocks until the child ends, reaps it and closes its pidfd. Runs on a dedicated thread only.
+  func blockingWait() throws -> Termination {
+    do {
+      while true {
+        _ = try process.pidfd.waitReadable(timeoutMilliseconds: -1)
+        let ended = try reaped.withLock { isReaped throws -> Termination? in
+          guard let termination = try process.reap() else { return nil }
+          isReaped = true
+          return termination
+        }
+        if let ended {
+          process.pidfd.close()
+          return ended
+        }
+      }
+    } catch {
+      // Not waitable: kill it rather than leave it running, and give up on it.
+      reaped.withLock { isReaped in
+        if !isReaped {
+          process.sendToGroup(SIGKILL)
+          process.send(SIGKILL)
+        }
+        isReaped = true
+      }
+      process.pidfd.close()
+      throw error
+    }
+  }
+}
+
+// MARK: - Commands
+
 /// Runs a built executable to its end, as a user would from a shell (stdin /dev/null unless `input` is given).
 /// - Parameters:
 ///   - onStart: called with the pid once the process runs (e.g. to signal it).
@@ -101,7 +245,9 @@ public func runCommand(
     stderr: (try? String(contentsOf: scratch.file("err"), encoding: .utf8)) ?? "", pid: process.pid)
 }
 
-/// Whether a process is alive (a zombie counts as dead).
+// MARK: - Processes and files
+
+/// Whether a process is alive (a zombie counts as dead). Reads `/proc/PID/stat`; it does not wait.
 public func isAlive(_ pid: pid_t) -> Bool {
   guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
   guard let close = stat.lastIndex(of: ")") else { return false }
