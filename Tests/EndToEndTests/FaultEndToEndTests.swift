@@ -5,17 +5,17 @@ import Testing
 /// Each fault gets its own fixture extension; the host must name it, say what happened, exit 70, and leave no child.
 @Suite(.serialized)
 struct FaultEndToEndTests {
-  func run(_ mode: String, _ extra: [String] = []) throws -> (CommandResult, HostFixture) {
+  func run(_ mode: String, _ extra: [String] = []) async throws -> (CommandResult, HostFixture) {
     let host = try HostFixture()
     let app = try TestBundles.fixture(extensionName: mode, in: host.directory.file("bundles"))
-    let installed = try host.assistant(["install", app.path])
+    let installed = try await host.assistant(["install", app.path])
     #expect(installed.code == 0, "\(installed)")
-    let result = try host.assistant(extra + ["run", "Fixture", "Ping", "value=x"])
+    let result = try await host.assistant(extra + ["run", "Fixture", "Ping", "value=x"])
     return (result, host)
   }
 
-  @Test func aWellBehavedFixturePasses() throws {
-    let (result, host) = try run("Polite")
+  @Test func aWellBehavedFixturePasses() async throws {
+    let (result, host) = try await run("Polite")
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     #expect(result.stdout == "Got pong.\n")
@@ -29,8 +29,8 @@ struct FaultEndToEndTests {
     ("FatalError", "crashed with SIGILL during handle of PingIntent"),
     ("UnknownCode", "answered response code \"exploded\", which PingIntent does not define"),
   ])
-  func faultIsReportedInOneLine(mode: String, expected: String) throws {
-    let (result, host) = try run(mode)
+  func faultIsReportedInOneLine(mode: String, expected: String) async throws {
+    let (result, host) = try await run(mode)
     defer { host.directory.remove() }
     #expect(result.code == 70, "\(result)")
     let lines = result.stderr.split(separator: "\n")
@@ -41,8 +41,8 @@ struct FaultEndToEndTests {
     #expect(log.contains("fault:"))
   }
 
-  @Test func aFaultIsAlsoJSONWithJSON() throws {
-    let (result, host) = try run("CrashOnResolve", ["--json"])
+  @Test func aFaultIsAlsoJSONWithJSON() async throws {
+    let (result, host) = try await run("CrashOnResolve", ["--json"])
     defer { host.directory.remove() }
     #expect(result.code == 70)
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -51,30 +51,30 @@ struct FaultEndToEndTests {
     #expect((error?["message"] as? String)?.contains("crashed with SIGSEGV during resolve of value") == true)
   }
 
-  @Test func fatalErrorMessageReachesTheUser() throws {
-    let (result, host) = try run("FatalError")
+  @Test func fatalErrorMessageReachesTheUser() async throws {
+    let (result, host) = try await run("FatalError")
     defer { host.directory.remove() }
     #expect(result.stderr.contains("the fixture gave up"), "\(result)")
   }
 
-  @Test func hangPastTheDeadlineIsKilled() throws {
-    let (result, host) = try run("HangOnHandle", ["--deadline", "handle=0.5"])
+  @Test func hangPastTheDeadlineIsKilled() async throws {
+    let (result, host) = try await run("HangOnHandle", ["--deadline", "handle=0.5"])
     defer { host.directory.remove() }
     #expect(result.code == 70, "\(result)")
     #expect(result.stderr.contains("did not answer handle of PingIntent within 0.5 s"), "\(result)")
     #expect(result.stderr.contains("was killed"))
   }
 
-  @Test func silentHandshakeHitsTheHandshakeDeadline() throws {
-    let (result, host) = try run("SilentHandshake", ["--deadline", "handshake=0.3"])
+  @Test func silentHandshakeHitsTheHandshakeDeadline() async throws {
+    let (result, host) = try await run("SilentHandshake", ["--deadline", "handshake=0.3"])
     defer { host.directory.remove() }
     #expect(result.code == 70, "\(result)")
     #expect(result.stderr.contains("did not answer the handshake within 0.3 s"), "\(result)")
   }
 
   /// Unconfined (the sandbox forbids the fork itself), a grandchild left in the extension's process group is swept.
-  @Test func noChildOutlivesTheHost() throws {
-    let (result, host) = try run("LeaveChild", ["--no-sandbox"])
+  @Test func noChildOutlivesTheHost() async throws {
+    let (result, host) = try await run("LeaveChild", ["--no-sandbox"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     let pidText = try String(
@@ -85,8 +85,8 @@ struct FaultEndToEndTests {
   }
 
   /// Sandboxed, the same extension cannot start a child at all.
-  @Test func aSandboxedExtensionCannotFork() throws {
-    let (result, host) = try run("LeaveChild")
+  @Test func aSandboxedExtensionCannotFork() async throws {
+    let (result, host) = try await run("LeaveChild")
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     let pidText = try String(
@@ -94,20 +94,43 @@ struct FaultEndToEndTests {
     #expect(pidText == "-1", "fork returned \(pidText)")
   }
 
-  @Test func interruptStopsTheExtension() throws {
+  @Test func interruptStopsTheExtension() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     let app = try TestBundles.fixture(extensionName: "HangOnHandle", in: host.directory.file("bundles"))
-    #expect(try host.assistant(["install", app.path]).code == 0)
+    #expect(try await host.assistant(["install", app.path]).code == 0)
     let marker = host.home + "/Containers/com.example.fixture.HangOnHandle/hanging"
-    let result = try host.assistant(["run", "Fixture", "Ping", "value=x"]) { pid in
-      Thread.detachNewThread {
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: marker) { usleep(25_000) }
-        kill(pid, SIGINT)
+    // A child task gets the host's pid and sends it SIGINT once the extension hangs in handle.
+    let (pids, pidSink) = AsyncStream.makeStream(of: pid_t.self)
+    let result = try await withThrowingTaskGroup(of: CommandResult?.self) { group in
+      group.addTask {
+        try await host.assistant(["run", "Fixture", "Ping", "value=x"]) { pid in
+          pidSink.yield(pid)
+          pidSink.finish()
+        }
       }
+      group.addTask {
+        for await pid in pids {
+          do {
+            try await eventually(interval: .milliseconds(25)) { FileManager.default.fileExists(atPath: marker) }
+          } catch {
+            return nil  // cancelled: the host ended before the marker appeared, so it must not be signalled
+          }
+          kill(pid, SIGINT)
+        }
+        return nil
+      }
+      var result: CommandResult? = nil
+      while let next = try await group.next() {
+        guard let next else { continue }
+        result = next
+        group.cancelAll()
+      }
+      return result
     }
-    #expect(result.code == 130, "\(result)")
-    #expect(result.stderr.contains("interrupted"))
+    let interrupted = try #require(result)
+    #expect(interrupted.code == 130, "\(interrupted)")
+    #expect(interrupted.stderr.contains("interrupted"))
     // No process of the fixture remains.
     let survivors = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
       isAlive(pid)

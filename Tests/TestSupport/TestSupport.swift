@@ -50,6 +50,8 @@ public struct CommandResult: Sendable, CustomStringConvertible {
   public var stdout: String
   public var stderr: String
   public var pid: pid_t
+  /// Whether the command outlived its time limit and was killed (its `status` is then SIGKILL).
+  public var timedOut = false
 
   /// The exit code, or 128 + signal.
   public var code: Int32 {
@@ -59,7 +61,9 @@ public struct CommandResult: Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String { "\(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+  public var description: String {
+    "\(status)\(timedOut ? " (timed out)" : "")\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+  }
 }
 
 // MARK: - Waiting off the cooperative pool
@@ -205,44 +209,78 @@ private final class Reaper: Sendable {
 
 // MARK: - Commands
 
-/// Runs a built executable to its end, as a user would from a shell (stdin /dev/null unless `input` is given).
+/// Runs a built executable to its end, as a user would from a shell (stdin /dev/null unless `input` is given), and
+/// waits for it off the cooperative pool: the spawn (which waits for the exec), the wait for its end (a `poll` of its
+/// pidfd, then `waitid`) and the read of its captured output all run on dedicated threads.
 /// - Parameters:
-///   - onStart: called with the pid once the process runs (e.g. to signal it).
+///   - environment: the whole environment; nil is this process's (`CI` is removed either way).
+///   - input: what the command reads on stdin.
+///   - timeout: how long it may run; then SIGKILL goes to its process group and to it, it is reaped, and the result
+///     says `timedOut`.
+///   - onStart: called with the pid once the process runs (e.g. to signal it). It runs on the pool: it must not
+///     block.
+/// - Returns: how it ended and what it wrote.
+/// - Throws: `CancellationError` when the task is cancelled (the process is killed and reaped first); a
+///   `SpawnError` when it cannot start; a `SystemError` when it cannot be waited for or its output read.
 public func runCommand(
   _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
-  timeoutSeconds: Double = 120, onStart: (@Sendable (pid_t) -> Void)? = nil
-) throws -> CommandResult {
-  let scratch = try TemporaryDirectory("intenthost-run")
-  defer { scratch.remove() }
-  let out = try FileDescriptor.open(scratch.file("out").path, O_WRONLY | O_CREAT | O_TRUNC)
-  let err = try FileDescriptor.open(scratch.file("err").path, O_WRONLY | O_CREAT | O_TRUNC)
-  _ = FileManager.default.createFile(atPath: scratch.file("in").path, contents: Data((input ?? "").utf8))
-  let inFD = try FileDescriptor.open(input == nil ? "/dev/null" : scratch.file("in").path, O_RDONLY)
-  var env = environment ?? ProcessInfo.processInfo.environment
-  env["CI"] = nil
-  var options = SpawnOptions(
-    executable: executable, arguments: [executable] + arguments, environment: env, standardInput: inFD,
-    standardOutput: out, standardError: err)
-  options.newSession = true
-  let process = try spawn(options)
-  inFD.close()
-  out.close()
-  err.close()
-  onStart?(process.pid)
-  var status: Termination? = nil
-  let deadline = Date().addingTimeInterval(timeoutSeconds)
-  while status == nil {
-    _ = try process.pidfd.waitReadable(timeoutMilliseconds: 100)
-    status = try process.reap()
-    if status == nil && Date() > deadline {
-      process.sendToGroup(SIGKILL)
-      process.send(SIGKILL)
-    }
+  timeout: Duration = .seconds(120), onStart: (@Sendable (pid_t) -> Void)? = nil
+) async throws -> CommandResult {
+  try Task.checkCancellation()
+  var environment = environment ?? ProcessInfo.processInfo.environment
+  environment["CI"] = nil
+  let started = try await offThePool { [environment] in
+    try StartedCommand(executable, arguments, environment: environment, input: input)
   }
-  process.pidfd.close()
-  return CommandResult(
-    status: status!, stdout: (try? String(contentsOf: scratch.file("out"), encoding: .utf8)) ?? "",
-    stderr: (try? String(contentsOf: scratch.file("err"), encoding: .utf8)) ?? "", pid: process.pid)
+  onStart?(started.process.pid)
+  let ending: (termination: Termination, timedOut: Bool)
+  do {
+    ending = try await waitForEnding(of: started.process, limit: timeout)
+  } catch {
+    await offThePool { started.scratch.remove() }
+    throw error
+  }
+  return try await offThePool {
+    defer { started.scratch.remove() }
+    return CommandResult(
+      status: ending.termination, stdout: try started.captured("out"), stderr: try started.captured("err"),
+      pid: started.process.pid, timedOut: ending.timedOut)
+  }
+}
+
+/// A spawned command and the scratch folder holding its input and captured output.
+private struct StartedCommand: Sendable {
+  let scratch: TemporaryDirectory
+  let process: SpawnedProcess
+
+  /// Spawns `executable` leading its own session, stdout and stderr to files in a new scratch folder. Blocks until
+  /// the exec: call it off the pool.
+  init(_ executable: String, _ arguments: [String], environment: [String: String], input: String?) throws {
+    let scratch = try TemporaryDirectory("intenthost-run")
+    do {
+      let out = try FileDescriptor.open(scratch.file("out").path, O_WRONLY | O_CREAT | O_TRUNC)
+      defer { out.close() }
+      let err = try FileDescriptor.open(scratch.file("err").path, O_WRONLY | O_CREAT | O_TRUNC)
+      defer { err.close() }
+      if let input { try Data(input.utf8).write(to: scratch.file("in")) }
+      let inFD = try FileDescriptor.open(input == nil ? "/dev/null" : scratch.file("in").path, O_RDONLY)
+      defer { inFD.close() }
+      var options = SpawnOptions(
+        executable: executable, arguments: [executable] + arguments, environment: environment, standardInput: inFD,
+        standardOutput: out, standardError: err)
+      options.newSession = true
+      process = try spawn(options)
+    } catch {
+      scratch.remove()
+      throw error
+    }
+    self.scratch = scratch
+  }
+
+  /// What the command wrote to `name` ("out" or "err"), invalid UTF-8 repaired. Reads a file: call it off the pool.
+  func captured(_ name: String) throws -> String {
+    String(decoding: try Data(contentsOf: scratch.file(name)), as: UTF8.self)
+  }
 }
 
 // MARK: - Processes and files
