@@ -195,13 +195,18 @@ struct AppGroupEndToEndTests {
           standardOutput: outFD, standardError: devNull))
     }
     func output() -> String { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
-    // The first line is the current value: the watch is established once it appears.
-    try await eventually(timeout: .seconds(6)) { !output().isEmpty }
-    #expect(output() == "1\n")
-    #expect(try await host.assistant(["defaults", "write", group, "other", "-int", "9"]).code == 0)  // not watched
-    #expect(try await host.assistant(["defaults", "write", group, "launches", "-int", "2"]).code == 0)
-    try await eventually(timeout: .seconds(6)) { output() == "1\n2\n" }
-    #expect(try await host.assistant(["defaults", "delete", group, "launches"]).code == 0)
+    do {
+      // The first line is the current value: the watch is established once it appears.
+      try await eventually(timeout: .seconds(6)) { !output().isEmpty }
+      #expect(output() == "1\n")
+      #expect(try await host.assistant(["defaults", "write", group, "other", "-int", "9"]).code == 0)  // not watched
+      #expect(try await host.assistant(["defaults", "write", group, "launches", "-int", "2"]).code == 0)
+      try await eventually(timeout: .seconds(6)) { output() == "1\n2\n" }
+      #expect(try await host.assistant(["defaults", "delete", group, "launches"]).code == 0)
+    } catch {
+      _ = try? await waitForExit(watcher, timeout: .zero)  // no time left: killed and reaped before the test ends
+      throw error
+    }
     let status = try await waitForExit(watcher, timeout: .seconds(30))
     #expect(status == .exited(0))
     #expect(output() == "1\n2\nnull\n")

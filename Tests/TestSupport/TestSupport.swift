@@ -108,6 +108,8 @@ public func eventually(
 ///
 /// After `timeout`, SIGKILL goes to the process group and the process and the wait goes on until it is reaped, so the
 /// result is then `.signalled(SIGKILL)`.
+/// - Important: Call it once per process. It closes the pidfd, so nothing may signal the process afterwards. A
+///   timeout of zero kills and reaps at once.
 /// - Returns: how the process ended.
 /// - Throws: `CancellationError` when the task is cancelled, after the process was killed and reaped; a
 ///   `SystemError` when the pidfd cannot be waited for (the process is then killed, and its pidfd closed).
