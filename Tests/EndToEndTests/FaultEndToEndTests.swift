@@ -81,6 +81,8 @@ struct FaultEndToEndTests {
       contentsOfFile: host.home + "/Containers/com.example.fixture.LeaveChild/grandchild.pid", encoding: .utf8)
     let pid = try #require(Int32(pidText))
     #expect(pid > 0, "the fixture could not fork, so this test shows nothing")
+    // The host swept its group with SIGKILL as it ended; the grandchild dies once it is next scheduled.
+    try await eventually(timeout: .seconds(5)) { !isAlive(pid) }
     #expect(!isAlive(pid), "the extension's child \(pid) outlived the host")
   }
 
@@ -101,13 +103,19 @@ struct FaultEndToEndTests {
     #expect(try await host.assistant(["install", app.path]).code == 0)
     let marker = host.home + "/Containers/com.example.fixture.HangOnHandle/hanging"
     // A child task gets the host's pid and sends it SIGINT once the extension hangs in handle.
+    enum Step: Sendable {
+      case finished(CommandResult)
+      /// SIGINT was sent while these processes of the fixture were alive.
+      case interrupted(hanging: [pid_t])
+    }
     let (pids, pidSink) = AsyncStream.makeStream(of: pid_t.self)
-    let result = try await withThrowingTaskGroup(of: CommandResult?.self) { group in
+    let steps = try await withThrowingTaskGroup(of: Step?.self) { group in
       group.addTask {
-        try await host.assistant(["run", "Fixture", "Ping", "value=x"]) { pid in
-          pidSink.yield(pid)
-          pidSink.finish()
-        }
+        .finished(
+          try await host.assistant(["run", "Fixture", "Ping", "value=x"]) { pid in
+            pidSink.yield(pid)
+            pidSink.finish()
+          })
       }
       group.addTask {
         for await pid in pids {
@@ -116,26 +124,29 @@ struct FaultEndToEndTests {
           } catch {
             return nil  // cancelled: the host ended before the marker appeared, so it must not be signalled
           }
+          let hanging = livingProcesses(named: "HangOnHandle", under: host.directory.path)
           kill(pid, SIGINT)
+          return .interrupted(hanging: hanging)
         }
         return nil
       }
-      var result: CommandResult? = nil
+      var steps: [Step] = []
       while let next = try await group.next() {
         guard let next else { continue }
-        result = next
-        group.cancelAll()
+        steps.append(next)
+        if case .finished = next { group.cancelAll() }
       }
-      return result
+      return steps
     }
-    let interrupted = try #require(result)
-    #expect(interrupted.code == 130, "\(interrupted)")
-    #expect(interrupted.stderr.contains("interrupted"))
+    let result = try #require(
+      steps.lazy.compactMap { if case .finished(let result) = $0 { result } else { nil } }.first)
+    let hanging = steps.lazy.compactMap { if case .interrupted(let hanging) = $0 { hanging } else { nil } }.first
+    #expect(result.code == 130, "\(result)")
+    #expect(result.stderr.contains("interrupted"))
+    // Control: while it hung, the search below found the extension, so it can see one left behind.
+    #expect(hanging?.isEmpty == false, "the extension was not found while it hung: \(String(describing: hanging))")
     // No process of the fixture remains.
-    let survivors = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
-      isAlive(pid)
-        && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix("HangOnHandle")
-    }
+    let survivors = livingProcesses(named: "HangOnHandle", under: host.directory.path)
     #expect(survivors.isEmpty, "left behind: \(survivors)")
   }
 }

@@ -27,6 +27,10 @@ struct HostileExtensionTests {
       }
     }
 
+    /// The fixture's processes still alive: those named `name` working in this scene's directory (other test runs
+    /// on the machine start the same fixtures in theirs).
+    func survivors(_ name: String) -> [Int32] { livingProcesses(named: name, under: host.directory.path) }
+
     func snapshot() -> [String: String] {
       var files: [String: String] = [:]
       for path in [otherGroupFile, stateFile, userFile] {
@@ -62,21 +66,14 @@ struct HostileExtensionTests {
     let refused = try await scene.run(name, value(scene), options)
     sandboxed(refused, scene)
     #expect(scene.snapshot() == before, "the sandboxed \(name) changed something it must not")
-    #expect(survivors(name).isEmpty, "left behind: \(survivors(name))")
+    #expect(scene.survivors(name).isEmpty, "left behind: \(scene.survivors(name)) after \(refused)")
 
     let unconfined = try await scene.run(name, value(scene), options + ["--no-sandbox"])
     #expect(unconfined.stderr.contains("warning: --no-sandbox"), "\(unconfined)")
     control(unconfined, scene)
     // A control may leave children briefly.
-    try await eventually(timeout: .seconds(3), interval: .milliseconds(30)) { survivors(name).isEmpty }
-    #expect(survivors(name).isEmpty, "left behind: \(survivors(name))")
-  }
-
-  func survivors(_ name: String) -> [Int32] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
-      isAlive(pid)
-        && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix(name + "\0")
-    }
+    try await eventually(timeout: .seconds(3), interval: .milliseconds(30)) { scene.survivors(name).isEmpty }
+    #expect(scene.survivors(name).isEmpty, "left behind: \(scene.survivors(name)) after \(unconfined)")
   }
 
   func refusedWith(_ error: String) -> (CommandResult, Scene) -> Void {
@@ -131,7 +128,7 @@ struct HostileExtensionTests {
     #expect(refused.code == 77, "\(refused)")
     #expect(refused.stderr.contains("this kernel has no Landlock"), "\(refused)")
     #expect(refused.stderr.contains("--no-sandbox"), "\(refused)")
-    #expect(survivors("ReadFile").isEmpty)
+    #expect(scene.survivors("ReadFile").isEmpty)
     let unconfined = try await scene.host.assistant(
       ["--no-sandbox", "run", "Fixture", "Ping", "value=\(scene.stateFile)"],
       environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
@@ -295,7 +292,7 @@ struct HostileExtensionTests {
     let result = try await scene.run("HugeLine", "x")
     #expect(result.code == 70, "\(result)")
     #expect(result.stderr.contains("longer than the 4194304-byte message limit"), "\(result)")
-    #expect(survivors("HugeLine").isEmpty)
+    #expect(scene.survivors("HugeLine").isEmpty)
   }
 
   @Test func closingStdoutAndLingeringIsKilled() async throws {
@@ -306,7 +303,7 @@ struct HostileExtensionTests {
     #expect(
       result.stderr.contains(
         "closed its output during handle of PingIntent without answering, kept running, and was killed"), "\(result)")
-    #expect(survivors("CloseStdout").isEmpty)
+    #expect(scene.survivors("CloseStdout").isEmpty)
   }
 
   @Test func floodingStderrIsCappedInTheLog() async throws {

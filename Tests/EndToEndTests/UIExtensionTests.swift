@@ -52,10 +52,7 @@ struct UIExtensionTests {
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     #expect(result.stderr.contains("did not answer configureView of value within 0.5 s (the ui deadline"), "\(result)")
-    let survivors = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter {
-      isAlive($0) && ((try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8)) ?? "").hasPrefix("UIHang\0")
-    }
-    #expect(survivors.isEmpty)
+    #expect(livingProcesses(named: "UIHang", under: host.directory.path).isEmpty)
   }
 
   @Test func anOversizedViewIsClampedAndReported() async throws {

@@ -295,6 +295,21 @@ public func isAlive(_ pid: pid_t) -> Bool {
   return state != "Z" && state != "X"
 }
 
+/// The living processes whose `argv[0]` is `name` and whose working directory is `directory` or inside it: the
+/// extensions a test's host started in containers under that test's temporary home. Other test runs on the machine
+/// start the same fixtures elsewhere; the directory keeps their processes out. Reads `/proc`; it does not wait.
+public func livingProcesses(named name: String, under directory: String) -> [pid_t] {
+  let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.compactMap { pid_t($0) }.filter { pid in
+    guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+      command.hasPrefix(name + "\0"), isAlive(pid),
+      let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")
+    else { return false }
+    return cwd == root || cwd.hasPrefix(root + "/")
+  }
+}
+
 /// Writes a property list (XML) from a dictionary.
 public func writePlist(_ value: [String: Any], to url: URL) throws {
   let data = try PropertyListSerialization.data(fromPropertyList: value, format: .xml, options: 0)
