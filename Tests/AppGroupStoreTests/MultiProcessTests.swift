@@ -10,7 +10,7 @@ import Testing
 struct MultiProcessTests {
   let helper = PackagePaths.executable("store-stress")
 
-  /// Starts `count` helpers at once and waits for all of them.
+  /// Starts `count` helpers at once (a task group of `runCommand`s) and waits for all of them off the cooperative pool.
   func together(_ count: Int, _ arguments: [String]) async -> [CommandResult] {
     let helper = helper
     let outcomes = await withTaskGroup(of: Result<CommandResult, any Error>.self) { group in

@@ -6,7 +6,8 @@ import Testing
 /// The app group through the real binaries: concurrent `rooms` processes, `assistant defaults`, entitlements.
 @Suite(.serialized)
 struct AppGroupEndToEndTests {
-  /// Runs the installed `rooms` app directly, with the environment the host gives it.
+  /// Runs the installed `rooms` app directly, with the environment the host gives it. Waits off the cooperative pool
+  /// (`runCommand`).
   func rooms(_ host: HostFixture, _ arguments: [String]) async throws -> CommandResult {
     let app = host.home + "/Applications/Rooms.app"
     return try await runCommand(
@@ -101,7 +102,7 @@ struct AppGroupEndToEndTests {
   }
 
   /// Writes `text` as Rooms' bookings document and checks that the app and the extension refuse it, naming the file
-  /// and the problem, and leave it as it was.
+  /// and the problem, and leave it as it was. Waits for the commands off the cooperative pool.
   func refusedByRooms(_ text: String, message: String) async throws -> (HostFixture, String) {
     let host = try HostFixture()
     try await host.installRooms()

@@ -5,6 +5,7 @@ import Testing
 /// Each fault gets its own fixture extension; the host must name it, say what happened, exit 70, and leave no child.
 @Suite(.serialized)
 struct FaultEndToEndTests {
+  /// Installs a fixture whose extension runs `mode` and asks it to handle Ping; waits off the cooperative pool.
   func run(_ mode: String, _ extra: [String] = []) async throws -> (CommandResult, HostFixture) {
     let host = try HostFixture()
     let app = try TestBundles.fixture(extensionName: mode, in: host.directory.file("bundles"))

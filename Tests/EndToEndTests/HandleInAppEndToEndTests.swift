@@ -5,6 +5,7 @@ import Testing
 /// `handleInApp`: the extension hands the intent to its containing app, which the host launches in the background.
 @Suite(.serialized)
 struct HandleInAppEndToEndTests {
+  /// Installs a fixture with these modes and asks it to handle Ping (JSON output); waits off the cooperative pool.
   func run(extensionMode: String, appMode: String?) async throws -> (CommandResult, HostFixture) {
     let host = try HostFixture()
     let app = try TestBundles.fixture(extensionName: extensionMode, appMode: appMode, in: host.directory.file("b"))

@@ -44,7 +44,8 @@ struct HostileExtensionTests {
       return files
     }
 
-    /// Installs Fixture.app whose extension runs `attack`, and asks it to handle Ping with `value`.
+    /// Installs Fixture.app whose extension runs `attack`, and asks it to handle Ping with `value`. Waits off the
+    /// cooperative pool.
     func run(_ attack: String, _ value: String, _ options: [String] = []) async throws -> CommandResult {
       let app = try TestBundles.fixture(
         extensionName: attack, binary: "HostileExtension", in: host.directory.file("bundles"))
@@ -55,7 +56,8 @@ struct HostileExtensionTests {
   }
 
   /// Runs `attack` sandboxed and unsandboxed; checks the secrets are unchanged after the sandboxed run and that no
-  /// process of the fixture remains after either.
+  /// process of the fixture remains after either. Waits off the cooperative pool (commands through `runCommand`,
+  /// survivors polled with `Task.sleep`).
   func attack(
     _ name: String, _ value: (Scene) -> String, options: [String] = [],
     sandboxed: (CommandResult, Scene) -> Void, control: (CommandResult, Scene) -> Void

@@ -12,6 +12,8 @@ struct HostFixture {
     directory = try TemporaryDirectory("intenthost-e2e")
   }
 
+  /// Runs `assistant --home HOME` with `arguments`, the groups folder in `ASSISTANT_APP_GROUPS` and `extra` in its
+  /// environment. Waits off the cooperative pool (`runCommand`); `onStart` gets the host's pid and must not block.
   func assistant(
     _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
     onStart: (@Sendable (pid_t) -> Void)? = nil
@@ -24,6 +26,7 @@ struct HostFixture {
       onStart: onStart)
   }
 
+  /// Assembles the example Rooms.app and installs it; waits off the cooperative pool.
   func installRooms() async throws {
     let app = try await TestBundles.rooms(in: directory.file("bundles"))
     let result = try await assistant(["install", app.path])

@@ -6,6 +6,7 @@ import Testing
 /// faults that leave the intent's result alone.
 @Suite(.serialized)
 struct UIExtensionTests {
+  /// Installs a fixture with the UI extension `ui` and asks it to handle Ping; waits off the cooperative pool.
   func run(ui: String, _ extra: [String] = [], values: [String] = ["value=x", "note=y"]) async throws -> (
     CommandResult, HostFixture
   ) {

@@ -228,6 +228,7 @@ struct ValidationTests {
     var diagnostics: [Item]
   }
 
+  /// `assistant --json validate` of `app`, decoded; waits off the cooperative pool.
   func validate(_ app: URL, host: HostFixture) async throws -> (CommandResult, Report) {
     let result = try await host.assistant(["--json", "validate", app.path])
     let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
