@@ -5,17 +5,18 @@ import Testing
 /// Each fault gets its own fixture extension; the host must name it, say what happened, exit 70, and leave no child.
 @Suite(.serialized)
 struct FaultEndToEndTests {
-  func run(_ mode: String, _ extra: [String] = []) throws -> (CommandResult, HostFixture) {
+  /// Installs a fixture whose extension runs `mode` and asks it to handle Ping; waits off the cooperative pool.
+  func run(_ mode: String, _ extra: [String] = []) async throws -> (CommandResult, HostFixture) {
     let host = try HostFixture()
     let app = try TestBundles.fixture(extensionName: mode, in: host.directory.file("bundles"))
-    let installed = try host.assistant(["install", app.path])
+    let installed = try await host.assistant(["install", app.path])
     #expect(installed.code == 0, "\(installed)")
-    let result = try host.assistant(extra + ["run", "Fixture", "Ping", "value=x"])
+    let result = try await host.assistant(extra + ["run", "Fixture", "Ping", "value=x"])
     return (result, host)
   }
 
-  @Test func aWellBehavedFixturePasses() throws {
-    let (result, host) = try run("Polite")
+  @Test func aWellBehavedFixturePasses() async throws {
+    let (result, host) = try await run("Polite")
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     #expect(result.stdout == "Got pong.\n")
@@ -29,8 +30,8 @@ struct FaultEndToEndTests {
     ("FatalError", "crashed with SIGILL during handle of PingIntent"),
     ("UnknownCode", "answered response code \"exploded\", which PingIntent does not define"),
   ])
-  func faultIsReportedInOneLine(mode: String, expected: String) throws {
-    let (result, host) = try run(mode)
+  func faultIsReportedInOneLine(mode: String, expected: String) async throws {
+    let (result, host) = try await run(mode)
     defer { host.directory.remove() }
     #expect(result.code == 70, "\(result)")
     let lines = result.stderr.split(separator: "\n")
@@ -41,8 +42,8 @@ struct FaultEndToEndTests {
     #expect(log.contains("fault:"))
   }
 
-  @Test func aFaultIsAlsoJSONWithJSON() throws {
-    let (result, host) = try run("CrashOnResolve", ["--json"])
+  @Test func aFaultIsAlsoJSONWithJSON() async throws {
+    let (result, host) = try await run("CrashOnResolve", ["--json"])
     defer { host.directory.remove() }
     #expect(result.code == 70)
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -51,42 +52,44 @@ struct FaultEndToEndTests {
     #expect((error?["message"] as? String)?.contains("crashed with SIGSEGV during resolve of value") == true)
   }
 
-  @Test func fatalErrorMessageReachesTheUser() throws {
-    let (result, host) = try run("FatalError")
+  @Test func fatalErrorMessageReachesTheUser() async throws {
+    let (result, host) = try await run("FatalError")
     defer { host.directory.remove() }
     #expect(result.stderr.contains("the fixture gave up"), "\(result)")
   }
 
-  @Test func hangPastTheDeadlineIsKilled() throws {
-    let (result, host) = try run("HangOnHandle", ["--deadline", "handle=0.5"])
+  @Test func hangPastTheDeadlineIsKilled() async throws {
+    let (result, host) = try await run("HangOnHandle", ["--deadline", "handle=0.5"])
     defer { host.directory.remove() }
     #expect(result.code == 70, "\(result)")
     #expect(result.stderr.contains("did not answer handle of PingIntent within 0.5 s"), "\(result)")
     #expect(result.stderr.contains("was killed"))
   }
 
-  @Test func silentHandshakeHitsTheHandshakeDeadline() throws {
-    let (result, host) = try run("SilentHandshake", ["--deadline", "handshake=0.3"])
+  @Test func silentHandshakeHitsTheHandshakeDeadline() async throws {
+    let (result, host) = try await run("SilentHandshake", ["--deadline", "handshake=0.3"])
     defer { host.directory.remove() }
     #expect(result.code == 70, "\(result)")
     #expect(result.stderr.contains("did not answer the handshake within 0.3 s"), "\(result)")
   }
 
   /// Unconfined (the sandbox forbids the fork itself), a grandchild left in the extension's process group is swept.
-  @Test func noChildOutlivesTheHost() throws {
-    let (result, host) = try run("LeaveChild", ["--no-sandbox"])
+  @Test func noChildOutlivesTheHost() async throws {
+    let (result, host) = try await run("LeaveChild", ["--no-sandbox"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     let pidText = try String(
       contentsOfFile: host.home + "/Containers/com.example.fixture.LeaveChild/grandchild.pid", encoding: .utf8)
     let pid = try #require(Int32(pidText))
     #expect(pid > 0, "the fixture could not fork, so this test shows nothing")
+    // The host swept its group with SIGKILL as it ended; the grandchild dies once it is next scheduled.
+    try await eventually(timeout: .seconds(5)) { !isAlive(pid) }
     #expect(!isAlive(pid), "the extension's child \(pid) outlived the host")
   }
 
   /// Sandboxed, the same extension cannot start a child at all.
-  @Test func aSandboxedExtensionCannotFork() throws {
-    let (result, host) = try run("LeaveChild")
+  @Test func aSandboxedExtensionCannotFork() async throws {
+    let (result, host) = try await run("LeaveChild")
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     let pidText = try String(
@@ -94,25 +97,57 @@ struct FaultEndToEndTests {
     #expect(pidText == "-1", "fork returned \(pidText)")
   }
 
-  @Test func interruptStopsTheExtension() throws {
+  @Test func interruptStopsTheExtension() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     let app = try TestBundles.fixture(extensionName: "HangOnHandle", in: host.directory.file("bundles"))
-    #expect(try host.assistant(["install", app.path]).code == 0)
+    #expect(try await host.assistant(["install", app.path]).code == 0)
     let marker = host.home + "/Containers/com.example.fixture.HangOnHandle/hanging"
-    let result = try host.assistant(["run", "Fixture", "Ping", "value=x"]) { pid in
-      Thread.detachNewThread {
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: marker) { usleep(25_000) }
-        kill(pid, SIGINT)
-      }
+    // A child task gets the host's pid and sends it SIGINT once the extension hangs in handle.
+    enum Step: Sendable {
+      case finished(CommandResult)
+      /// SIGINT was sent while these processes of the fixture were alive.
+      case interrupted(hanging: [pid_t])
     }
+    let (pids, pidSink) = AsyncStream.makeStream(of: pid_t.self)
+    let steps = try await withThrowingTaskGroup(of: Step?.self) { group in
+      group.addTask {
+        .finished(
+          try await host.assistant(["run", "Fixture", "Ping", "value=x"]) { pid in
+            pidSink.yield(pid)
+            pidSink.finish()
+          })
+      }
+      group.addTask {
+        for await pid in pids {
+          do {
+            try await eventually(interval: .milliseconds(25)) { FileManager.default.fileExists(atPath: marker) }
+          } catch {
+            return nil  // cancelled: the host ended before the marker appeared, so it must not be signalled
+          }
+          let hanging = livingProcesses(named: "HangOnHandle", under: host.directory.path)
+          kill(pid, SIGINT)
+          return .interrupted(hanging: hanging)
+        }
+        return nil
+      }
+      var steps: [Step] = []
+      while let next = try await group.next() {
+        guard let next else { continue }
+        steps.append(next)
+        if case .finished = next { group.cancelAll() }
+      }
+      return steps
+    }
+    let result = try #require(
+      steps.lazy.compactMap { if case .finished(let result) = $0 { result } else { nil } }.first)
+    let hanging = steps.lazy.compactMap { if case .interrupted(let hanging) = $0 { hanging } else { nil } }.first
     #expect(result.code == 130, "\(result)")
     #expect(result.stderr.contains("interrupted"))
+    // Control: while it hung, the search below found the extension, so it can see one left behind.
+    #expect(hanging?.isEmpty == false, "the extension was not found while it hung: \(String(describing: hanging))")
     // No process of the fixture remains.
-    let survivors = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
-      isAlive(pid)
-        && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix("HangOnHandle")
-    }
+    let survivors = livingProcesses(named: "HangOnHandle", under: host.directory.path)
     #expect(survivors.isEmpty, "left behind: \(survivors)")
   }
 }

@@ -27,6 +27,10 @@ struct HostileExtensionTests {
       }
     }
 
+    /// The fixture's processes still alive: those named `name` working in this scene's directory (other test runs
+    /// on the machine start the same fixtures in theirs).
+    func survivors(_ name: String) -> [Int32] { livingProcesses(named: name, under: host.directory.path) }
+
     func snapshot() -> [String: String] {
       var files: [String: String] = [:]
       for path in [otherGroupFile, stateFile, userFile] {
@@ -40,42 +44,38 @@ struct HostileExtensionTests {
       return files
     }
 
-    /// Installs Fixture.app whose extension runs `attack`, and asks it to handle Ping with `value`.
-    func run(_ attack: String, _ value: String, _ options: [String] = []) throws -> CommandResult {
+    /// Installs Fixture.app whose extension runs `attack`, and asks it to handle Ping with `value`. Waits off the
+    /// cooperative pool.
+    func run(_ attack: String, _ value: String, _ options: [String] = []) async throws -> CommandResult {
       let app = try TestBundles.fixture(
         extensionName: attack, binary: "HostileExtension", in: host.directory.file("bundles"))
-      let installed = try host.assistant(["install", app.path])
+      let installed = try await host.assistant(["install", app.path])
       #expect(installed.code == 0, "\(installed)")
-      return try host.assistant(options + ["run", "Fixture", "Ping", "value=\(value)"])
+      return try await host.assistant(options + ["run", "Fixture", "Ping", "value=\(value)"])
     }
   }
 
   /// Runs `attack` sandboxed and unsandboxed; checks the secrets are unchanged after the sandboxed run and that no
-  /// process of the fixture remains after either.
+  /// process of the fixture remains after either. Waits off the cooperative pool (commands through `runCommand`,
+  /// survivors polled with `Task.sleep`).
   func attack(
     _ name: String, _ value: (Scene) -> String, options: [String] = [],
     sandboxed: (CommandResult, Scene) -> Void, control: (CommandResult, Scene) -> Void
-  ) throws {
+  ) async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let before = scene.snapshot()
-    let refused = try scene.run(name, value(scene), options)
+    let refused = try await scene.run(name, value(scene), options)
     sandboxed(refused, scene)
     #expect(scene.snapshot() == before, "the sandboxed \(name) changed something it must not")
-    #expect(survivors(name).isEmpty, "left behind: \(survivors(name))")
+    #expect(scene.survivors(name).isEmpty, "left behind: \(scene.survivors(name)) after \(refused)")
 
-    let unconfined = try scene.run(name, value(scene), options + ["--no-sandbox"])
+    let unconfined = try await scene.run(name, value(scene), options + ["--no-sandbox"])
     #expect(unconfined.stderr.contains("warning: --no-sandbox"), "\(unconfined)")
     control(unconfined, scene)
-    for _ in 0..<100 where !survivors(name).isEmpty { usleep(30_000) }  // a control may leave children briefly
-    #expect(survivors(name).isEmpty, "left behind: \(survivors(name))")
-  }
-
-  func survivors(_ name: String) -> [Int32] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
-      isAlive(pid)
-        && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix(name + "\0")
-    }
+    // A control may leave children briefly.
+    try await eventually(timeout: .seconds(3), interval: .milliseconds(30)) { scene.survivors(name).isEmpty }
+    #expect(scene.survivors(name).isEmpty, "left behind: \(scene.survivors(name)) after \(unconfined)")
   }
 
   func refusedWith(_ error: String) -> (CommandResult, Scene) -> Void {
@@ -93,52 +93,53 @@ struct HostileExtensionTests {
     }
   }
 
-  @Test func readingAnotherAppsGroupIsDenied() throws {
-    try attack("ReadFile", { $0.otherGroupFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
+  @Test func readingAnotherAppsGroupIsDenied() async throws {
+    try await attack(
+      "ReadFile", { $0.otherGroupFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
   }
 
-  @Test func readingTheHostsStateIsDenied() throws {
-    try attack("ReadFile", { $0.stateFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
+  @Test func readingTheHostsStateIsDenied() async throws {
+    try await attack("ReadFile", { $0.stateFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
   }
 
-  @Test func readingTheUsersFilesIsDenied() throws {
-    try attack("ReadFile", { $0.userFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
+  @Test func readingTheUsersFilesIsDenied() async throws {
+    try await attack("ReadFile", { $0.userFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
   }
 
-  @Test func readingThroughProcSelfRootIsDenied() throws {
-    try attack(
+  @Test func readingThroughProcSelfRootIsDenied() async throws {
+    try await attack(
       "ReadFile", { "/proc/self/root" + $0.stateFile }, sandboxed: refusedWith("Permission denied"),
       control: succeeded())
   }
 
   /// As root, the host runs the extension as the app's own uid, so /proc does not show it the host's environment.
   @Test(.enabled(if: geteuid() == 0, "the uid drop needs a root host"))
-  func readingTheHostsEnvironmentIsDenied() throws {
-    try attack(
+  func readingTheHostsEnvironmentIsDenied() async throws {
+    try await attack(
       "ReadHostEnvironment", { _ in "x" }, sandboxed: refusedWith("Permission denied"), control: succeeded())
   }
 
-  @Test func aKernelWithoutLandlockIsRefusedUnlessNoSandbox() throws {
+  @Test func aKernelWithoutLandlockIsRefusedUnlessNoSandbox() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let app = try TestBundles.fixture(
       extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
-    #expect(try scene.host.assistant(["install", app.path]).code == 0)
-    let refused = try scene.host.assistant(
+    #expect(try await scene.host.assistant(["install", app.path]).code == 0)
+    let refused = try await scene.host.assistant(
       ["run", "Fixture", "Ping", "value=\(scene.stateFile)"], environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
     #expect(refused.code == 77, "\(refused)")
     #expect(refused.stderr.contains("this kernel has no Landlock"), "\(refused)")
     #expect(refused.stderr.contains("--no-sandbox"), "\(refused)")
-    #expect(survivors("ReadFile").isEmpty)
-    let unconfined = try scene.host.assistant(
+    #expect(scene.survivors("ReadFile").isEmpty)
+    let unconfined = try await scene.host.assistant(
       ["--no-sandbox", "run", "Fixture", "Ping", "value=\(scene.stateFile)"],
       environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
     #expect(unconfined.code == 0, "\(unconfined)")
     #expect(unconfined.stderr.contains("warning: --no-sandbox"))
   }
 
-  @Test func writingOutsideTheContainerIsDenied() throws {
-    try attack(
+  @Test func writingOutsideTheContainerIsDenied() async throws {
+    try await attack(
       "WriteFile", { $0.outsideFile }, sandboxed: refusedWith("Permission denied"),
       control: { result, scene in
         #expect(result.stdout.contains("Got done: wrote"), "\(result)")
@@ -146,10 +147,10 @@ struct HostileExtensionTests {
       })
   }
 
-  @Test func tcpToTheHostsListenerIsDenied() throws {
+  @Test func tcpToTheHostsListenerIsDenied() async throws {
     let listener = try Listener(.tcp)
     defer { listener.close() }
-    try attack(
+    try await attack(
       "TCPConnect", { _ in String(listener.port) },
       sandboxed: { result, scene in
         refusedWith("socket")(result, scene)
@@ -161,10 +162,10 @@ struct HostileExtensionTests {
       })
   }
 
-  @Test func udpToTheHostIsDenied() throws {
+  @Test func udpToTheHostIsDenied() async throws {
     let listener = try Listener(.udp)
     defer { listener.close() }
-    try attack(
+    try await attack(
       "UDPSend", { _ in String(listener.port) },
       sandboxed: { result, scene in
         refusedWith("socket")(result, scene)
@@ -177,10 +178,10 @@ struct HostileExtensionTests {
   }
 
   @Test(arguments: [false, true])
-  func unixSocketsOfTheHostAreDenied(abstract: Bool) throws {
+  func unixSocketsOfTheHostAreDenied(abstract: Bool) async throws {
     let listener = try Listener(abstract ? .abstractUnix : .pathUnix)
     defer { listener.close() }
-    try attack(
+    try await attack(
       "UnixConnect", { _ in listener.unixName },
       sandboxed: { result, scene in
         refusedWith("socket")(result, scene)
@@ -192,8 +193,8 @@ struct HostileExtensionTests {
       })
   }
 
-  @Test func runningAShellIsDenied() throws {
-    try attack(
+  @Test func runningAShellIsDenied() async throws {
+    try await attack(
       "RunShell", { $0.outsideFile }, sandboxed: refusedWith("execve /bin/sh: Permission denied"),
       control: { result, scene in
         // The shell replaced the extension, wrote its file and exited: a fault for the host, a success for the attack.
@@ -202,14 +203,14 @@ struct HostileExtensionTests {
       })
   }
 
-  @Test func aForkBombIsDenied() throws {
-    try attack(
+  @Test func aForkBombIsDenied() async throws {
+    try await attack(
       "ForkBomb", { _ in "x" }, sandboxed: refusedWith("fork: Operation not permitted"),
       control: succeeded("Got done: forked"))
   }
 
-  @Test func fiveHundredMegabytesIsKilledForMemory() throws {
-    try attack(
+  @Test func fiveHundredMegabytesIsKilledForMemory() async throws {
+    try await attack(
       "Allocate", { _ in "500" },
       sandboxed: { result, _ in
         #expect(result.code == 70, "\(result)")
@@ -222,26 +223,26 @@ struct HostileExtensionTests {
   }
 
   /// Where no cgroup can be made, the host's footprint watchdog enforces the same ceiling.
-  @Test func theWatchdogKillsWhenThereIsNoCgroup() throws {
+  @Test func theWatchdogKillsWhenThereIsNoCgroup() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let app = try TestBundles.fixture(
       extensionName: "Allocate", binary: "HostileExtension", in: scene.host.directory.file("b"))
-    #expect(try scene.host.assistant(["install", app.path]).code == 0)
-    let result = try scene.host.assistant(
+    #expect(try await scene.host.assistant(["install", app.path]).code == 0)
+    let result = try await scene.host.assistant(
       ["run", "Fixture", "Ping", "value=500"], environment: ["INTENTHOST_TEST_NO_CGROUP": "1"])
     #expect(result.code == 70, "\(result)")
     #expect(result.stderr.contains("was killed for using too much memory"), "\(result)")
     #expect(result.stderr.contains("footprint watchdog"), "\(result)")
     // Control: a ceiling above what it allocates lets it finish under the same watchdog.
-    let roomy = try scene.host.assistant(
+    let roomy = try await scene.host.assistant(
       ["--memory-limit", "800", "run", "Fixture", "Ping", "value=100"], environment: ["INTENTHOST_TEST_NO_CGROUP": "1"])
     #expect(roomy.code == 0, "\(roomy)")
     #expect(roomy.stdout.contains("Got done: allocated 100 MB"))
   }
 
-  @Test func spinningIsKilledAtTheCPULimit() throws {
-    try attack(
+  @Test func spinningIsKilledAtTheCPULimit() async throws {
+    try await attack(
       "Spin", { _ in "x" }, options: ["--cpu-limit", "1", "--deadline", "handle=6"],
       sandboxed: { result, _ in
         #expect(result.code == 70, "\(result)")
@@ -254,62 +255,63 @@ struct HostileExtensionTests {
       })
   }
 
-  @Test func signallingTheHostIsDenied() throws {
-    try attack(
+  @Test func signallingTheHostIsDenied() async throws {
+    try await attack(
       "KillHost", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"),
       control: { result, _ in #expect(result.status == .signalled(SIGKILL), "\(result)") })
   }
 
-  @Test func tracingTheHostIsDenied() throws {
-    try attack(
+  @Test func tracingTheHostIsDenied() async throws {
+    try await attack(
       "TraceHost", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"),
       control: succeeded("Got done: attached to the host"))
   }
 
-  @Test func ioUringIsDenied() throws {
-    try attack("IOUring", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
+  @Test func ioUringIsDenied() async throws {
+    try await attack("IOUring", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
   }
 
-  @Test func raisingItsOwnLimitsIsDenied() throws {
-    try attack("RaiseLimit", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
+  @Test func raisingItsOwnLimitsIsDenied() async throws {
+    try await attack(
+      "RaiseLimit", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
   }
 
-  @Test func onlyStandardDescriptorsAreInherited() throws {
+  @Test func onlyStandardDescriptorsAreInherited() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     // The test process holds a descriptor open (not close-on-exec) that a careless spawn would leak.
     let leak = open(scene.stateFile, O_RDONLY)
     defer { close(leak) }
     for options in [[], ["--no-sandbox"]] {
-      let result = try scene.run("FileDescriptors", "x", options)
+      let result = try await scene.run("FileDescriptors", "x", options)
       #expect(result.stdout.contains("Got done: open fds 0,1,2."), "\(result)")
     }
   }
 
-  @Test func aHugeLineOnStdoutIsRefused() throws {
+  @Test func aHugeLineOnStdoutIsRefused() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let result = try scene.run("HugeLine", "x")
+    let result = try await scene.run("HugeLine", "x")
     #expect(result.code == 70, "\(result)")
     #expect(result.stderr.contains("longer than the 4194304-byte message limit"), "\(result)")
-    #expect(survivors("HugeLine").isEmpty)
+    #expect(scene.survivors("HugeLine").isEmpty)
   }
 
-  @Test func closingStdoutAndLingeringIsKilled() throws {
+  @Test func closingStdoutAndLingeringIsKilled() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let result = try scene.run("CloseStdout", "x")
+    let result = try await scene.run("CloseStdout", "x")
     #expect(result.code == 70, "\(result)")
     #expect(
       result.stderr.contains(
         "closed its output during handle of PingIntent without answering, kept running, and was killed"), "\(result)")
-    #expect(survivors("CloseStdout").isEmpty)
+    #expect(scene.survivors("CloseStdout").isEmpty)
   }
 
-  @Test func floodingStderrIsCappedInTheLog() throws {
+  @Test func floodingStderrIsCappedInTheLog() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let result = try scene.run("FloodStderr", "x")
+    let result = try await scene.run("FloodStderr", "x")
     #expect(result.code == 0, "\(result)")
     let log = scene.host.home + "/Logs/com.example.fixture.FloodStderr.log"
     let size = (try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
@@ -318,13 +320,13 @@ struct HostileExtensionTests {
     #expect(text.contains("[stderr beyond 1048576 bytes not logged]"), "log of \(size) bytes ends: \(text.suffix(300))")
   }
 
-  @Test func sandboxProfileShowsTheRules() throws {
+  @Test func sandboxProfileShowsTheRules() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let app = try TestBundles.fixture(
       extensionName: "ReadFile", binary: "HostileExtension", in: scene.host.directory.file("b"))
-    #expect(try scene.host.assistant(["install", app.path]).code == 0)
-    let profile = try scene.host.assistant(["--deadline", "handle=3", "sandbox-profile", "ReadFile"])
+    #expect(try await scene.host.assistant(["install", app.path]).code == 0)
+    let profile = try await scene.host.assistant(["--deadline", "handle=3", "sandbox-profile", "ReadFile"])
     #expect(profile.code == 0, "\(profile)")
     #expect(profile.stdout.contains("ReadFile (com.example.fixture.ReadFile): Intents extension"))
     #expect(profile.stdout.contains(scene.host.home + "/Containers/com.example.fixture.ReadFile"))
@@ -337,7 +339,7 @@ struct HostileExtensionTests {
 
 /// A socket the test listens on, to see whether an extension reached it.
 final class Listener: @unchecked Sendable {
-  // @unchecked: used from the test's thread only.
+  // @unchecked: used by the one test task that made it, never from two tasks at once.
   enum Kind { case tcp, udp, pathUnix, abstractUnix }
   let fd: Int32
   let kind: Kind

@@ -50,12 +50,12 @@ struct SoupChefTests {
   }
 
   @Test(.enabled(if: present, skipped))
-  func soupChefValidatesInstallsAndSpeaksWithItsOwnPrompts() throws {
+  func soupChefValidatesInstallsAndSpeaksWithItsOwnPrompts() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     let app = try Self.assemble(in: host.directory.url)
 
-    let validated = try host.assistant(["validate", app.path])
+    let validated = try await host.assistant(["validate", app.path])
     #expect(validated.code == 0, "\(validated)")
     #expect(validated.stdout.contains("0 errors"), "\(validated)")
     // SoupChef ships no AppIntentVocabulary.plist: the one warning Apple's rules give it.
@@ -63,18 +63,18 @@ struct SoupChefTests {
       validated.stdout.contains(
         "OrderSoupIntent has no example phrases in AppIntentVocabulary.plist [intent-phrases-missing]"))
 
-    let installed = try host.assistant(["install", app.path])
+    let installed = try await host.assistant(["install", app.path])
     #expect(installed.code == 0, "\(installed)")
     #expect(installed.stdout.contains("Installed Soup Chef (info.kgomes.SoupChef)"), "\(installed)")
 
-    let list = try host.assistant(["list"])
+    let list = try await host.assistant(["list"])
     #expect(
       list.stdout.contains(
         "OrderSoupIntent (soup, quantity, toppings, orderType, deliveryLocation, storeLocation): Order Soup"), "\(list)"
     )
 
     // quantity is missing: SoupChef's own Primary prompt asks for it; 20 is refused with SoupChef's custom reason.
-    let ordered = try host.assistant([
+    let ordered = try await host.assistant([
       "--answer", "20", "--answer", "2", "--answer", "yes", "run", "Soup Chef", "OrderSoup", "soup=Clam Chowder",
     ])
     #expect(ordered.code == 0, "\(ordered)")

@@ -6,19 +6,20 @@ import Testing
 /// faults that leave the intent's result alone.
 @Suite(.serialized)
 struct UIExtensionTests {
-  func run(ui: String, _ extra: [String] = [], values: [String] = ["value=x", "note=y"]) throws -> (
+  /// Installs a fixture with the UI extension `ui` and asks it to handle Ping; waits off the cooperative pool.
+  func run(ui: String, _ extra: [String] = [], values: [String] = ["value=x", "note=y"]) async throws -> (
     CommandResult, HostFixture
   ) {
     let host = try HostFixture()
     let app = try TestBundles.fixture(extensionName: "Polite", uiExtensionName: ui, in: host.directory.file("bundles"))
-    let installed = try host.assistant(["install", app.path])
+    let installed = try await host.assistant(["install", app.path])
     #expect(installed.code == 0, "\(installed)")
-    return (try host.assistant(extra + ["run", "Fixture", "Ping"] + values), host)
+    return (try await host.assistant(extra + ["run", "Fixture", "Ping"] + values), host)
   }
 
-  @Test func eachParameterGetsAViewUnlessAlreadyShown() throws {
+  @Test func eachParameterGetsAViewUnlessAlreadyShown() async throws {
     // The fixture view shows only what it is asked: one call per parameter.
-    let (result, host) = try run(ui: "UIOneAtATime", ["--json"])
+    let (result, host) = try await run(ui: "UIOneAtATime", ["--json"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -27,8 +28,8 @@ struct UIExtensionTests {
     // Rooms' card shows all three parameters at once: the ledger means one call.
     let rooms = try HostFixture()
     defer { rooms.directory.remove() }
-    try rooms.installRooms()
-    let booked = try rooms.assistant(["--json", "run", "Rooms", "BookRoom", "roomNumber=9", "bookedBy=Ada"])
+    try await rooms.installRooms()
+    let booked = try await rooms.assistant(["--json", "run", "Rooms", "BookRoom", "roomNumber=9", "bookedBy=Ada"])
     let roomViews =
       (try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any])?["views"]
       as? [[String: Any]] ?? []
@@ -36,8 +37,8 @@ struct UIExtensionTests {
     #expect(booked.stderr.contains("Room 9"), "\(booked)")  // with --json the card goes to stderr with the dialog
   }
 
-  @Test func aCrashingUIExtensionLeavesTheDefaultUI() throws {
-    let (result, host) = try run(ui: "UICrash")
+  @Test func aCrashingUIExtensionLeavesTheDefaultUI() async throws {
+    let (result, host) = try await run(ui: "UICrash")
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     #expect(result.stdout == "Got pong.\n", "\(result)")
@@ -47,19 +48,16 @@ struct UIExtensionTests {
     #expect(result.stderr.contains("Siri's default UI is shown instead"))
   }
 
-  @Test func aHangingUIExtensionMissesTheUIDeadline() throws {
-    let (result, host) = try run(ui: "UIHang", ["--deadline", "ui=0.5"])
+  @Test func aHangingUIExtensionMissesTheUIDeadline() async throws {
+    let (result, host) = try await run(ui: "UIHang", ["--deadline", "ui=0.5"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     #expect(result.stderr.contains("did not answer configureView of value within 0.5 s (the ui deadline"), "\(result)")
-    let survivors = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter {
-      isAlive($0) && ((try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8)) ?? "").hasPrefix("UIHang\0")
-    }
-    #expect(survivors.isEmpty)
+    #expect(livingProcesses(named: "UIHang", under: host.directory.path).isEmpty)
   }
 
-  @Test func anOversizedViewIsClampedAndReported() throws {
-    let (result, host) = try run(ui: "UIOversize", values: ["value=x"])
+  @Test func anOversizedViewIsClampedAndReported() async throws {
+    let (result, host) = try await run(ui: "UIOversize", values: ["value=x"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     #expect(

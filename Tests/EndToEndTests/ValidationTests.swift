@@ -228,29 +228,30 @@ struct ValidationTests {
     var diagnostics: [Item]
   }
 
-  func validate(_ app: URL, host: HostFixture) throws -> (CommandResult, Report) {
-    let result = try host.assistant(["--json", "validate", app.path])
+  /// `assistant --json validate` of `app`, decoded; waits off the cooperative pool.
+  func validate(_ app: URL, host: HostFixture) async throws -> (CommandResult, Report) {
+    let result = try await host.assistant(["--json", "validate", app.path])
     let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
     return (result, report)
   }
 
   /// The control: the example bundle breaks no rule.
-  @Test func theExampleBundleIsClean() throws {
+  @Test func theExampleBundleIsClean() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
-    let app = try TestBundles.rooms(in: host.directory.file("bundles"))
-    let (result, report) = try validate(app, host: host)
+    let app = try await TestBundles.rooms(in: host.directory.file("bundles"))
+    let (result, report) = try await validate(app, host: host)
     #expect(result.code == 0)
     #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map { "\($0.rule): \($0.message)" })")
   }
 
   @Test(arguments: cases)
-  func eachRuleHasItsDiagnostic(_ rule: Case) throws {
+  func eachRuleHasItsDiagnostic(_ rule: Case) async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
-    let app = try TestBundles.rooms(in: host.directory.file("bundles"))
+    let app = try await TestBundles.rooms(in: host.directory.file("bundles"))
     try rule.mutate(app)
-    let (result, report) = try validate(app, host: host)
+    let (result, report) = try await validate(app, host: host)
     let found = report.diagnostics.filter { $0.rule == rule.rule }
     #expect(!found.isEmpty, "\(report.diagnostics.map { "\($0.rule): \($0.message)" })")
     #expect(found.allSatisfy { $0.severity == rule.severity })
@@ -259,7 +260,7 @@ struct ValidationTests {
     #expect(result.code == (rule.severity == "error" ? 65 : 0), "\(result)")
     if rule.severity == "error" {
       // install refuses with the same diagnostic
-      let install = try host.assistant(["install", app.path])
+      let install = try await host.assistant(["install", app.path])
       #expect(install.code == 65)
       #expect(install.stderr.contains("[\(rule.rule)]"), "\(install)")
     }
@@ -281,38 +282,40 @@ struct ValidationTests {
       "CFBundleIdentifier: error: is a number, expected a string"
     ),
   ])
-  func brokenFilesGetAClearErrorNotACrash(text: String, expected: String) throws {
+  func brokenFilesGetAClearErrorNotACrash(text: String, expected: String) async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
-    let app = try TestBundles.rooms(in: host.directory.file("bundles"))
+    let app = try await TestBundles.rooms(in: host.directory.file("bundles"))
     try Data(text.utf8).write(to: app.appendingPathComponent("Info.plist"))
-    let result = try host.assistant(["validate", app.path])
+    let result = try await host.assistant(["validate", app.path])
     #expect(result.code == 65, "\(result)")
     #expect(result.stdout.contains(app.appendingPathComponent("Info.plist").path), "\(result)")
     #expect(result.stdout.contains(expected), "\(result)")
-    let single = try host.assistant(["validate", app.appendingPathComponent("Info.plist").path])
+    let single = try await host.assistant(["validate", app.appendingPathComponent("Info.plist").path])
     #expect(single.code == 65, "\(single)")
   }
 
-  @Test func aBinaryInfoPlistIsRead() throws {
+  @Test func aBinaryInfoPlistIsRead() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
-    let app = try TestBundles.rooms(in: host.directory.file("bundles"))
+    let app = try await TestBundles.rooms(in: host.directory.file("bundles"))
     let url = app.appendingPathComponent("\(Self.appex)/Info.plist")
     let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil)
     try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: url)
     #expect(try Data(contentsOf: url).prefix(6) == Data("bplist".utf8))
-    let (result, report) = try validate(app, host: host)
+    let (result, report) = try await validate(app, host: host)
     #expect(result.code == 0)
     #expect(report.diagnostics.isEmpty)
-    #expect(try host.assistant(["install", app.path]).code == 0)
-    #expect(try host.assistant(["run", "Rooms", "BookRoom", "roomNumber=3", "bookedBy=Ada"]).code == 0)
+    #expect(try await host.assistant(["install", app.path]).code == 0)
+    #expect(try await host.assistant(["run", "Rooms", "BookRoom", "roomNumber=3", "bookedBy=Ada"]).code == 0)
   }
 
-  @Test func aSourceFolderIsCheckedAsAProject() throws {
+  @Test func aSourceFolderIsCheckedAsAProject() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
-    let result = try host.assistant(["validate", PackagePaths.root.appendingPathComponent("Sources/Examples").path])
+    let result = try await host.assistant([
+      "validate", PackagePaths.root.appendingPathComponent("Sources/Examples").path,
+    ])
     #expect(result.code == 0, "\(result)")
     #expect(result.stdout.hasPrefix("0 errors, 0 warnings"), "\(result)")
   }

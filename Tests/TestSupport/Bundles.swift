@@ -2,9 +2,10 @@ import Foundation
 
 /// Builds app bundles for tests.
 public enum TestBundles {
-  /// Assembles the example Rooms.app (Scripts/assemble-bundles) into `directory` and returns its path.
-  public static func rooms(in directory: URL) throws -> URL {
-    let result = try runCommand(
+  /// Assembles the example Rooms.app (Scripts/assemble-bundles) into `directory` and returns its path. The script
+  /// runs through `runCommand`, so the wait for it is off the cooperative pool.
+  public static func rooms(in directory: URL) async throws -> URL {
+    let result = try await runCommand(
       "/bin/bash",
       [
         PackagePaths.root.appendingPathComponent("Scripts/assemble-bundles").path, PackagePaths.binaries.path,

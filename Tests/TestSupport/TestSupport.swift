@@ -1,5 +1,6 @@
 import Foundation
 import IntentHostSystem
+import Synchronization
 
 /// Where the package and its built products are.
 public enum PackagePaths {
@@ -49,6 +50,8 @@ public struct CommandResult: Sendable, CustomStringConvertible {
   public var stdout: String
   public var stderr: String
   public var pid: pid_t
+  /// Whether the command outlived its time limit and was killed (its `status` is then SIGKILL).
+  public var timedOut = false
 
   /// The exit code, or 128 + signal.
   public var code: Int32 {
@@ -58,55 +61,253 @@ public struct CommandResult: Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String { "\(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+  public var description: String {
+    "\(status)\(timedOut ? " (timed out)" : "")\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+  }
 }
 
-/// Runs a built executable to its end, as a user would from a shell (stdin /dev/null unless `input` is given).
-/// - Parameters:
-///   - onStart: called with the pid once the process runs (e.g. to signal it).
-public func runCommand(
-  _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
-  timeoutSeconds: Double = 120, onStart: (@Sendable (pid_t) -> Void)? = nil
-) throws -> CommandResult {
-  let scratch = try TemporaryDirectory("intenthost-run")
-  defer { scratch.remove() }
-  let out = try FileDescriptor.open(scratch.file("out").path, O_WRONLY | O_CREAT | O_TRUNC)
-  let err = try FileDescriptor.open(scratch.file("err").path, O_WRONLY | O_CREAT | O_TRUNC)
-  _ = FileManager.default.createFile(atPath: scratch.file("in").path, contents: Data((input ?? "").utf8))
-  let inFD = try FileDescriptor.open(input == nil ? "/dev/null" : scratch.file("in").path, O_RDONLY)
-  var env = environment ?? ProcessInfo.processInfo.environment
-  env["CI"] = nil
-  var options = SpawnOptions(
-    executable: executable, arguments: [executable] + arguments, environment: env, standardInput: inFD,
-    standardOutput: out, standardError: err)
-  options.newSession = true
-  let process = try spawn(options)
-  inFD.close()
-  out.close()
-  err.close()
-  onStart?(process.pid)
-  var status: Termination? = nil
-  let deadline = Date().addingTimeInterval(timeoutSeconds)
-  while status == nil {
-    _ = try process.pidfd.waitReadable(timeoutMilliseconds: 100)
-    status = try process.reap()
-    if status == nil && Date() > deadline {
+// MARK: - Waiting off the cooperative pool
+
+/// Runs `body` on a dedicated thread and returns its result, so that a blocking call (a read of a pipe, `flock`,
+/// `fdatasync`, `poll`, `waitpid`, a sleep) waits off the cooperative pool.
+///
+/// The calling task is suspended, not blocked, while `body` runs.
+/// - Important: `body` runs to its end even if the task is cancelled: give it its own time limit.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws (nothing, for a body that cannot throw).
+public func offThePool<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+  let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+    detachThread { continuation.resume(returning: Result(catching: body)) }
+  }
+  return try result.get()
+}
+
+/// Checks `condition` until it holds or `timeout` has passed, sleeping `interval` between checks with
+/// `Task.sleep`, so that nothing waits on the cooperative pool.
+///
+/// Use it for a state another process reaches (a file appears, a process is gone); the last check comes after
+/// the time is up.
+/// - Important: `condition` runs on the pool: keep it cheap and non-blocking (a `stat`, a read of `/proc`). Anything
+///   that blocks goes through `offThePool`.
+/// - Returns: whether `condition` held in time.
+/// - Throws: `CancellationError` when the task is cancelled; what `condition` throws.
+@discardableResult
+public func eventually(
+  timeout: Duration = .seconds(10), interval: Duration = .milliseconds(20), _ condition: () async throws -> Bool
+) async throws -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while true {
+    if try await condition() { return true }
+    if ContinuousClock.now >= deadline { return false }
+    try await Task.sleep(for: interval)
+  }
+}
+
+/// Waits for `process` to end, reaps it and closes its pidfd, all on a dedicated thread (the wait is a `poll` of
+/// the pidfd, then `waitid`), so no thread of the cooperative pool waits.
+///
+/// After `timeout`, SIGKILL goes to the process group and the process and the wait goes on until it is reaped, so the
+/// result is then `.signalled(SIGKILL)`.
+/// - Important: Call it once per process. It closes the pidfd, so nothing may signal the process afterwards. A
+///   timeout of zero kills and reaps at once.
+/// - Returns: how the process ended.
+/// - Throws: `CancellationError` when the task is cancelled, after the process was killed and reaped; a
+///   `SystemError` when the pidfd cannot be waited for (the process is then killed, and its pidfd closed).
+public func waitForExit(_ process: SpawnedProcess, timeout: Duration = .seconds(120)) async throws -> Termination {
+  try await waitForEnding(of: process, limit: timeout).termination
+}
+
+/// How a wait for a child ended first.
+private enum Ending: Sendable {
+  case exited(Result<Termination, any Error>)
+  case timedOut
+  case cancelled
+}
+
+/// See `waitForExit(_:timeout:)`; also says whether the time limit killed the process.
+private func waitForEnding(
+  of process: SpawnedProcess, limit: Duration
+) async throws -> (termination: Termination, timedOut: Bool) {
+  let reaper = Reaper(process)
+  let (first, exit) = await withTaskGroup(of: Ending.self) { group in
+    group.addTask {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
+        detachThread { continuation.resume(returning: .exited(Result { try reaper.blockingWait() })) }
+      }
+    }
+    group.addTask {
+      do {
+        try await Task.sleep(for: limit)
+        return .timedOut
+      } catch {
+        return .cancelled
+      }
+    }
+    let first = await group.next()!
+    if case .exited(let exit) = first {
+      group.cancelAll()
+      return (first, exit)
+    }
+    // Timed out or cancelled: kill it, and still wait for the dedicated thread to reap it.
+    reaper.kill()
+    while let next = await group.next() {
+      if case .exited(let exit) = next { return (first, exit) }
+    }
+    fatalError("the waiting thread ended without an answer")
+  }
+  let termination = try exit.get()
+  if case .cancelled = first { throw CancellationError() }
+  if case .timedOut = first { return (termination, true) }
+  return (termination, false)
+}
+
+/// One child being waited for, and who may still signal it: nobody, once it is reaped (its pid and pidfd number
+/// can then belong to another process).
+private final class Reaper: Sendable {
+  let process: SpawnedProcess
+  /// Whether the child was reaped (or given up on). Signals are sent and the child reaped under this lock.
+  private let reaped = Mutex(false)
+
+  init(_ process: SpawnedProcess) { self.process = process }
+
+  /// SIGKILL to the child's process group and to the child, unless it is already reaped.
+  func kill() {
+    reaped.withLock { isReaped in
+      guard !isReaped else { return }
       process.sendToGroup(SIGKILL)
       process.send(SIGKILL)
     }
   }
-  process.pidfd.close()
-  return CommandResult(
-    status: status!, stdout: (try? String(contentsOf: scratch.file("out"), encoding: .utf8)) ?? "",
-    stderr: (try? String(contentsOf: scratch.file("err"), encoding: .utf8)) ?? "", pid: process.pid)
+
+  /// Blocks until the child ends, reaps it and closes its pidfd. Runs on a dedicated thread only.
+  func blockingWait() throws -> Termination {
+    do {
+      while true {
+        _ = try process.pidfd.waitReadable(timeoutMilliseconds: -1)
+        let ended = try reaped.withLock { isReaped throws -> Termination? in
+          guard let termination = try process.reap() else { return nil }
+          isReaped = true
+          return termination
+        }
+        if let ended {
+          process.pidfd.close()
+          return ended
+        }
+      }
+    } catch {
+      // Not waitable: kill it rather than leave it running, and give up on it.
+      reaped.withLock { isReaped in
+        if !isReaped {
+          process.sendToGroup(SIGKILL)
+          process.send(SIGKILL)
+        }
+        isReaped = true
+      }
+      process.pidfd.close()
+      throw error
+    }
+  }
 }
 
-/// Whether a process is alive (a zombie counts as dead).
+// MARK: - Commands
+
+/// Runs a built executable to its end, as a user would from a shell (stdin /dev/null unless `input` is given), and
+/// waits for it off the cooperative pool: the spawn (which waits for the exec), the wait for its end (a `poll` of its
+/// pidfd, then `waitid`) and the read of its captured output all run on dedicated threads.
+/// - Parameters:
+///   - environment: the whole environment; nil is this process's (`CI` is removed either way).
+///   - input: what the command reads on stdin.
+///   - timeout: how long it may run; then SIGKILL goes to its process group and to it, it is reaped, and the result
+///     says `timedOut`.
+///   - onStart: called with the pid once the process runs (e.g. to signal it). It runs on the pool: it must not
+///     block.
+/// - Returns: how it ended and what it wrote.
+/// - Throws: `CancellationError` when the task is cancelled (the process is killed and reaped first); a
+///   `SpawnError` when it cannot start; a `SystemError` when it cannot be waited for or its output read.
+public func runCommand(
+  _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
+  timeout: Duration = .seconds(120), onStart: (@Sendable (pid_t) -> Void)? = nil
+) async throws -> CommandResult {
+  try Task.checkCancellation()
+  var environment = environment ?? ProcessInfo.processInfo.environment
+  environment["CI"] = nil
+  let started = try await offThePool { [environment] in
+    try StartedCommand(executable, arguments, environment: environment, input: input)
+  }
+  onStart?(started.process.pid)
+  let ending: (termination: Termination, timedOut: Bool)
+  do {
+    ending = try await waitForEnding(of: started.process, limit: timeout)
+  } catch {
+    await offThePool { started.scratch.remove() }
+    throw error
+  }
+  return try await offThePool {
+    defer { started.scratch.remove() }
+    return CommandResult(
+      status: ending.termination, stdout: try started.captured("out"), stderr: try started.captured("err"),
+      pid: started.process.pid, timedOut: ending.timedOut)
+  }
+}
+
+/// A spawned command and the scratch folder holding its input and captured output.
+private struct StartedCommand: Sendable {
+  let scratch: TemporaryDirectory
+  let process: SpawnedProcess
+
+  /// Spawns `executable` leading its own session, stdout and stderr to files in a new scratch folder. Blocks until
+  /// the exec: call it off the pool.
+  init(_ executable: String, _ arguments: [String], environment: [String: String], input: String?) throws {
+    let scratch = try TemporaryDirectory("intenthost-run")
+    do {
+      let out = try FileDescriptor.open(scratch.file("out").path, O_WRONLY | O_CREAT | O_TRUNC)
+      defer { out.close() }
+      let err = try FileDescriptor.open(scratch.file("err").path, O_WRONLY | O_CREAT | O_TRUNC)
+      defer { err.close() }
+      if let input { try Data(input.utf8).write(to: scratch.file("in")) }
+      let inFD = try FileDescriptor.open(input == nil ? "/dev/null" : scratch.file("in").path, O_RDONLY)
+      defer { inFD.close() }
+      var options = SpawnOptions(
+        executable: executable, arguments: [executable] + arguments, environment: environment, standardInput: inFD,
+        standardOutput: out, standardError: err)
+      options.newSession = true
+      process = try spawn(options)
+    } catch {
+      scratch.remove()
+      throw error
+    }
+    self.scratch = scratch
+  }
+
+  /// What the command wrote to `name` ("out" or "err"), invalid UTF-8 repaired. Reads a file: call it off the pool.
+  func captured(_ name: String) throws -> String {
+    String(decoding: try Data(contentsOf: scratch.file(name)), as: UTF8.self)
+  }
+}
+
+// MARK: - Processes and files
+
+/// Whether a process is alive (a zombie counts as dead). Reads `/proc/PID/stat`; it does not wait.
 public func isAlive(_ pid: pid_t) -> Bool {
   guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
   guard let close = stat.lastIndex(of: ")") else { return false }
   let state = stat[stat.index(close, offsetBy: 2)]
   return state != "Z" && state != "X"
+}
+
+/// The living processes whose `argv[0]` is `name` and whose working directory is `directory` or inside it: the
+/// extensions a test's host started in containers under that test's temporary home. Other test runs on the machine
+/// start the same fixtures elsewhere; the directory keeps their processes out. Reads `/proc`; it does not wait.
+public func livingProcesses(named name: String, under directory: String) -> [pid_t] {
+  let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.compactMap { pid_t($0) }.filter { pid in
+    guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+      command.hasPrefix(name + "\0"), isAlive(pid),
+      let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")
+    else { return false }
+    return cwd == root || cwd.hasPrefix(root + "/")
+  }
 }
 
 /// Writes a property list (XML) from a dictionary.
