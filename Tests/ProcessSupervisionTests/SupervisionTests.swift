@@ -6,20 +6,23 @@ import Testing
 
 @Suite(.serialized)
 struct SupervisionTests {
-  func start(_ script: String, environment: [String: String] = [:]) throws -> SupervisedProcess {
-    try SupervisedProcess(
-      LaunchSpecification(name: "sh", executable: "/bin/sh", arguments: ["-c", script], environment: environment))
+  /// Starts a supervised `sh -c script`; the spawn (which waits for the child's exec) runs off the pool.
+  func start(_ script: String, environment: [String: String] = [:]) async throws -> SupervisedProcess {
+    try await offloaded {
+      try SupervisedProcess(
+        LaunchSpecification(name: "sh", executable: "/bin/sh", arguments: ["-c", script], environment: environment))
+    }
   }
 
   @Test func terminationIsTyped() async throws {
-    let exits = try start("exit 3")
+    let exits = try await start("exit 3")
     #expect(await exits.waitForExit() == .exited(3))
-    let crashes = try start("kill -SEGV $$")
+    let crashes = try await start("kill -SEGV $$")
     #expect(await crashes.waitForExit() == .signalled(SIGSEGV))
   }
 
   @Test func childGetsOnlyStandardDescriptorsAndTheGivenEnvironment() async throws {
-    let child = try start(
+    let child = try await start(
       "ls /proc/self/fd >&2; echo ENV; env >&2", environment: ["ONLY": "this", "PATH": "/usr/bin:/bin"])
     #expect(await child.waitForExit() == .exited(0))
     let lines = await child.stderrTail().split(separator: "\n").map(String.init)
@@ -31,14 +34,14 @@ struct SupervisionTests {
   }
 
   @Test func teardownEscalatesToKill() async throws {
-    let child = try start("trap '' TERM; while :; do sleep 1; done")
+    let child = try await start("trap '' TERM; while :; do sleep 1; done")
     let termination = await child.tearDown(grace: .milliseconds(100), termGrace: .milliseconds(100))
     #expect(termination == .signalled(SIGKILL))
     #expect(!isAlive(child.pid))
   }
 
   @Test func teardownKillsWhatTheChildLeftInItsGroup() async throws {
-    let child = try start("sleep 60 & echo $! >&2; exit 0")
+    let child = try await start("sleep 60 & echo $! >&2; exit 0")
     #expect(await child.waitForExit() == .exited(0))
     let grandchild = try #require(
       Int32(await child.stderrTail(waitingUpTo: .milliseconds(100)).split(separator: "\n").first ?? ""))
@@ -48,16 +51,18 @@ struct SupervisionTests {
     #expect(!isAlive(grandchild))
   }
 
-  @Test func execFailureNamesTheFile() throws {
-    #expect {
-      try SupervisedProcess(LaunchSpecification(name: "x", executable: "/nonexistent/tool", environment: [:]))
+  @Test func execFailureNamesTheFile() async throws {
+    await #expect {
+      try await offloaded {
+        try SupervisedProcess(LaunchSpecification(name: "x", executable: "/nonexistent/tool", environment: [:]))
+      }
     } throws: { error in
       "\(error)" == "cannot execute /nonexistent/tool: No such file or directory"
     }
   }
 
   @Test func lastStderrLinePrefersTheFatalError() async throws {
-    let child = try start("echo 'Fatal error: boom' >&2; echo '0 0x1 frame' >&2; exit 1")
+    let child = try await start("echo 'Fatal error: boom' >&2; echo '0 0x1 frame' >&2; exit 1")
     _ = await child.waitForExit()
     #expect(await child.lastStderrLine() == "Fatal error: boom")
   }

@@ -69,17 +69,11 @@ public struct CommandResult: Sendable, CustomStringConvertible {
 // MARK: - Waiting off the cooperative pool
 
 /// Runs `body` on a dedicated thread and returns its result, so that a blocking call (a read of a pipe, `flock`,
-/// `fdatasync`, `poll`, `waitpid`, a sleep) waits off the cooperative pool.
-///
-/// The calling task is suspended, not blocked, while `body` runs.
+/// `fdatasync`, `poll`, `waitpid`, a sleep) waits off the cooperative pool: IntentHostSystem's `offloaded`, for
+/// test files that do not import it.
 /// - Important: `body` runs to its end even if the task is cancelled: give it its own time limit.
-/// - Returns: what `body` returns.
-/// - Throws: what `body` throws (nothing, for a body that cannot throw).
 public func offThePool<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-  let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
-    detachThread { continuation.resume(returning: Result(catching: body)) }
-  }
-  return try result.get()
+  try await offloaded(body)
 }
 
 /// Checks `condition` until it holds or `timeout` has passed, sleeping `interval` between checks with

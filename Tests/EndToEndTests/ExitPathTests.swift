@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// Whatever path `assistant run` ends by, every extension it started is shut down and reaped before it exits, and
+/// each one's log ends with its end line.
+@Suite(.serialized)
+struct ExitPathTests {
+  /// One launch recorded in a log: its pid, and whether the log has its end line ("--- NAME exited with status N" or
+  /// "--- NAME killed by signal N (...)") after the start line.
+  struct Launch: CustomStringConvertible {
+    var log: String
+    var name: String
+    var pid: Int32
+    var ended: Bool
+    var description: String { "\(name) pid \(pid) in \(log)\(ended ? "" : " (no end line)")" }
+  }
+
+  /// Every launch the logs of `home` record.
+  static func launches(in home: String) -> [Launch] {
+    let logs = home + "/Logs"
+    var launches: [Launch] = []
+    for file in ((try? FileManager.default.contentsOfDirectory(atPath: logs)) ?? []).sorted() {
+      let text = (try? String(contentsOfFile: logs + "/" + file, encoding: .utf8)) ?? ""
+      var open: [Int] = []  // indexes into `launches` of this log's launches without an end line yet
+      for line in text.split(separator: "\n").map(String.init) where line.hasPrefix("--- ") {
+        if let range = line.range(of: " started, pid ") {
+          let name = String(line[..<range.lowerBound].split(separator: " ").last ?? "")
+          launches.append(
+            Launch(log: file, name: name, pid: Int32(line[range.upperBound...]) ?? -1, ended: false))
+          open.append(launches.count - 1)
+        } else if line.contains(" exited with status ") || line.contains(" killed by signal "),
+          !line.hasPrefix("--- host:"), let index = open.popLast()
+        {
+          launches[index].ended = true
+        }
+      }
+    }
+    return launches
+  }
+
+  /// Checks that the run started `expected` (by name), and that none of its launches outlived it or lacks its end
+  /// line.
+  func expectAllStopped(_ host: HostFixture, started expected: Set<String>, _ result: CommandResult) {
+    let launches = Self.launches(in: host.home)
+    #expect(Set(launches.map(\.name)) == expected, "launches: \(launches)\n\(result)")
+    for launch in launches {
+      #expect(launch.ended, "\(launch) has no end line\n\(result)")
+      #expect(!isAlive(launch.pid), "\(launch) outlived the run\n\(result)")
+    }
+  }
+
+  /// A fixture app whose Intents extension behaves as `mode`, beside a well-behaved UI extension.
+  func fixture(_ mode: String, ui: String? = "UIOneAtATime") async throws -> HostFixture {
+    let host = try HostFixture()
+    let app = try TestBundles.fixture(extensionName: mode, uiExtensionName: ui, in: host.directory.file("bundles"))
+    let installed = try await host.assistant(["install", app.path])
+    #expect(installed.code == 0, "\(installed)")
+    return host
+  }
+
+  @Test func success0AndFailure1() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let booked = try await host.assistant(["run", "Rooms", "BookRoom", "roomNumber=5", "bookedBy=Ada"])
+    #expect(booked.code == 0, "\(booked)")
+    let again = try await host.assistant(["run", "Rooms", "BookRoom", "roomNumber=5", "bookedBy=Grace"])
+    #expect(again.code == 1, "\(again)")
+    expectAllStopped(host, started: ["RoomsIntents", "RoomsUI"], again)
+    #expect(Self.launches(in: host.home).count == 4)
+  }
+
+  /// 64 (a value that does not fit), 65 (an installed manifest that became unreadable), 69 (no such app): nothing
+  /// is started.
+  @Test func usage64DataError65AndNoMatch69StartNothing() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let usage = try await host.assistant(["run", "Rooms", "BookRoom", "roomNumber=twelve-ish"])
+    #expect(usage.code == 64, "\(usage)")
+    let unknown = try await host.assistant(["Book room 3 with Nowhere"])
+    #expect(unknown.code == 69, "\(unknown)")
+    try Data("not a plist".utf8).write(
+      to: URL(fileURLWithPath: host.home + "/Applications/Rooms.app/PlugIns/RoomsIntents.appex/Info.plist"))
+    let broken = try await host.assistant(["run", "Rooms", "BookRoom", "roomNumber=3", "bookedBy=Ada"])
+    #expect(broken.code == 65, "\(broken)")
+    expectAllStopped(host, started: [], broken)
+  }
+
+  @Test func fault70StopsTheUIExtensionStartedBeside() async throws {
+    let host = try await fixture("CrashOnResolve")
+    defer { host.directory.remove() }
+    let result = try await host.assistant(["run", "Fixture", "Ping", "value=x"])
+    #expect(result.code == 70, "\(result)")
+    expectAllStopped(host, started: ["CrashOnResolve", "UIOneAtATime"], result)
+  }
+
+  /// The case that used to leave the UI extension running: a value is needed and nobody can be asked.
+  @Test func valueNeeded75StopsTheUIExtensionStartedBeside() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let result = try await host.assistant(["Book room 14 with Rooms"])
+    #expect(result.code == 75, "\(result)")
+    expectAllStopped(host, started: ["RoomsIntents", "RoomsUI"], result)
+  }
+
+  @Test func refused77StartsNothing() async throws {
+    let host = try await fixture("Polite")
+    defer { host.directory.remove() }
+    let result = try await host.assistant(
+      ["run", "Fixture", "Ping", "value=x"], environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
+    #expect(result.code == 77, "\(result)")
+    expectAllStopped(host, started: [], result)
+  }
+
+  /// Ctrl-C while the extension handles: both extensions are stopped in order (the UI extension's log says it exited
+  /// by itself), and the host exits 130.
+  @Test func interrupt130StopsEveryExtension() async throws {
+    let host = try await fixture("HangOnHandle")
+    defer { host.directory.remove() }
+    let marker = host.home + "/Containers/com.example.fixture.HangOnHandle/hanging"
+    let pid = Mutex<pid_t?>(nil)
+    async let finished = host.assistant(["run", "Fixture", "Ping", "value=x"]) { started in
+      pid.withLock { $0 = started }
+    }
+    var signalled = false
+    for _ in 0..<400 {
+      if let started = pid.withLock({ $0 }), FileManager.default.fileExists(atPath: marker) {
+        kill(started, SIGINT)
+        signalled = true
+        break
+      }
+      try await Task.sleep(for: .milliseconds(25))
+    }
+    let result = try await finished
+    #expect(signalled, "the extension never started handling\n\(result)")
+    #expect(result.code == 130, "\(result)")
+    #expect(result.stderr.contains("interrupted"), "\(result)")
+    expectAllStopped(host, started: ["HangOnHandle", "UIOneAtATime"], result)
+    let ui = try String(contentsOfFile: host.home + "/Logs/com.example.fixture.UIOneAtATime.log", encoding: .utf8)
+    #expect(ui.contains("UIOneAtATime exited with status 0"), "\(ui)")
+  }
+
+  /// Control: the log reader sees a launch without its end line, so the checks above can fail.
+  @Test func aLaunchWithoutItsEndLineIsSeen() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try FileManager.default.createDirectory(atPath: directory.path + "/Logs", withIntermediateDirectories: true)
+    try Data("--- 2026-01-01T00:00:00Z X started, pid 1\n--- host: fault: X exited with status 3 (quoted)\n".utf8)
+      .write(to: URL(fileURLWithPath: directory.path + "/Logs/x.log"))
+    let launches = Self.launches(in: directory.path)
+    #expect(launches.count == 1)
+    #expect(launches.first?.ended == false)
+  }
+}
