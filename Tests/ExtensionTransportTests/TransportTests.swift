@@ -2,6 +2,7 @@ import ExtensionProtocol
 import ExtensionTransport
 import Foundation
 import IntentHostSystem
+import Synchronization
 import Testing
 
 struct LineFramerTests {
@@ -27,34 +28,146 @@ struct LineFramerTests {
   }
 }
 
-/// Two connections joined by pipes: `client` talks to `server`.
-func connectedPair() throws -> (client: Connection, server: Connection) {
+// MARK: - Helpers
+
+/// A numbered notification, with padding to make it as large as a test needs.
+struct Numbered: NotificationMessage {
+  static let method = "test/numbered"
+  var sender: Int
+  var index: Int
+  var padding: String = ""
+}
+
+/// Tells a test server that the moment it waits for has come.
+struct Go: NotificationMessage {
+  static let method = "test/go"
+}
+
+/// Two connections joined by pipes, not started: `client` talks to `server`.
+func makePair(
+  client clientOptions: Connection.Options = .init(peerName: "server"),
+  server serverOptions: Connection.Options = .init(peerName: "client")
+) throws -> (client: Connection, server: Connection) {
+  ignoreBrokenPipeSignal()
   let a = try FileDescriptor.pipe()
   let b = try FileDescriptor.pipe()
-  let client = Connection(input: b.read, output: a.write, options: .init(peerName: "server"))
-  let server = Connection(input: a.read, output: b.write, options: .init(peerName: "client"))
+  let client = Connection(input: b.read, output: a.write, options: clientOptions)
+  let server = Connection(input: a.read, output: b.write, options: serverOptions)
+  return (client, server)
+}
+
+/// Two started connections joined by pipes: `client` talks to `server`, whose messages arrive on `server.messages`.
+func connectedPair(
+  client clientOptions: Connection.Options = .init(peerName: "server"),
+  server serverOptions: Connection.Options = .init(peerName: "client")
+) throws -> (client: Connection, server: Connection) {
+  let (client, server) = try makePair(client: clientOptions, server: serverOptions)
   client.start()
   server.start()
   return (client, server)
 }
 
+/// Starts `server` so that `answer` sees each message on the server's reader thread, off the concurrency pool, and
+/// can reply there. Everything the server receives is also on the returned stream, which finishes when its reader
+/// stops.
+func serve(
+  _ server: Connection, answer: @escaping @Sendable (Connection, InboundMessage) -> Void = { _, _ in }
+) -> AsyncStream<InboundMessage> {
+  let (received, continuation) = AsyncStream.makeStream(of: InboundMessage.self)
+  server.start { message in
+    guard let message else {
+      continuation.finish()
+      return
+    }
+    continuation.yield(message)
+    answer(server, message)
+  }
+  return received
+}
+
+/// A client connection whose peer is the test itself: it writes the client's input and may read its output.
+struct RawPeer {
+  let client: Connection
+  /// The read end of the client's output.
+  let clientOutput: FileDescriptor
+  /// The write end of the client's input.
+  let clientInput: FileDescriptor
+
+  init(options: Connection.Options) throws {
+    ignoreBrokenPipeSignal()
+    let toClient = try FileDescriptor.pipe()
+    let fromClient = try FileDescriptor.pipe()
+    client = Connection(input: toClient.read, output: fromClient.write, options: options)
+    clientOutput = fromClient.read
+    clientInput = toClient.write
+    client.start()
+  }
+
+  /// Writes one line as the peer (small lines into an empty pipe do not block).
+  func send(_ line: String) throws {
+    try clientInput.writeAll(Array((line + "\n").utf8))
+  }
+
+  func close() {
+    client.close()
+    clientOutput.close()
+    clientInput.close()
+  }
+}
+
+/// The lines a connection logged, as they come.
+final class LogRecorder: Sendable {
+  let lines: AsyncStream<String>
+  private let continuation: AsyncStream<String>.Continuation
+
+  init() { (lines, continuation) = AsyncStream.makeStream(of: String.self) }
+
+  var callback: @Sendable (String) -> Void { { [continuation] line in continuation.yield(line) } }
+}
+
+/// A value behind a mutex that `@Sendable` closures can share.
+final class Shared<Value: Sendable>: Sendable {
+  let value: Mutex<Value>
+  init(_ initial: Value) { value = Mutex(initial) }
+}
+
+/// The request id of an inbound message, or nil for a notification.
+func requestID(_ message: InboundMessage?) -> RequestID? {
+  guard case .request(let id) = message?.kind else { return nil }
+  return id
+}
+
+/// What a request over `client` fails with: the violation's text, or a description of anything else.
+func violation(endingConnectionOf client: Connection) async -> String {
+  do {
+    _ = try await client.send(ShutdownRequest(), timeout: .seconds(5))
+    return "the request succeeded"
+  } catch ConnectionError.protocolViolation(let what) {
+    return what
+  } catch {
+    return "\(error)"
+  }
+}
+
+// MARK: - Pairing, deadlines, violations
+
 struct ConnectionTests {
   @Test func answersArePairedByIDEvenOutOfOrder() async throws {
-    let (client, server) = try connectedPair()
-    defer { client.close(); server.close() }
-    Task {
-      var held: [RequestID] = []
-      for await message in server.messages {
-        guard case .request(let id) = message.kind else { continue }
+    let (client, server) = try makePair()
+    client.start()
+    let held = Shared<[RequestID]>([])
+    _ = serve(server) { server, message in
+      guard let id = requestID(message) else { return }
+      let both = held.value.withLock { held -> [RequestID]? in
         held.append(id)
-        if held.count == 2 {
-          // Answer the second first.
-          for id in held.reversed() {
-            try server.reply(to: id, with: ResolutionResult.success(.string("answer to \(id)")))
-          }
-        }
+        return held.count == 2 ? held : nil
+      }
+      // Answer the second first.
+      for id in (both ?? []).reversed() {
+        _ = try? server.reply(to: id, with: ResolutionResult.success(.string("answer to \(id)")))
       }
     }
+    defer { client.close(); server.close() }
     let intent = Intent(name: "X", identifier: "1")
     async let first = client.send(ResolveParameterRequest(intent: intent, parameter: "a"), timeout: .seconds(5))
     async let second = client.send(ResolveParameterRequest(intent: intent, parameter: "b"), timeout: .seconds(5))
@@ -87,11 +200,10 @@ struct ConnectionTests {
   }
 
   @Test func endOfFileFailsPendingRequests() async throws {
-    let (client, server) = try connectedPair()
+    let (client, server) = try makePair()
+    client.start()
+    _ = serve(server) { server, _ in server.close() }
     defer { client.close() }
-    Task {
-      for await _ in server.messages { server.close() }
-    }
     await #expect(throws: ConnectionError.closed) { try await client.send(ShutdownRequest(), timeout: .seconds(5)) }
   }
 
@@ -122,17 +234,403 @@ struct ConnectionTests {
   }
 
   @Test func remoteErrorsArriveAsData() async throws {
-    let (client, server) = try connectedPair()
-    defer { client.close(); server.close() }
-    Task {
-      for await message in server.messages {
-        if case .request(let id) = message.kind {
-          try server.reply(to: id, error: ResponseError(.noHandler, "no handler for X"))
-        }
+    let (client, server) = try makePair()
+    client.start()
+    _ = serve(server) { server, message in
+      if let id = requestID(message) {
+        _ = try? server.reply(to: id, error: ResponseError(.noHandler, "no handler for X"))
       }
     }
+    defer { client.close(); server.close() }
     await #expect(throws: ConnectionError.remote(ResponseError(.noHandler, "no handler for X"))) {
       try await client.send(ShutdownRequest(), timeout: .seconds(5))
     }
+  }
+}
+
+// MARK: - Abandoned requests
+
+/// How a peer answers a request the connection already gave up on.
+enum LateAnswer: String, CaseIterable, Sendable {
+  case result
+  case error
+
+  func send(to id: RequestID, over server: Connection) throws {
+    switch self {
+    case .result: try server.reply(to: id, with: EmptyObject())
+    case .error: try server.reply(to: id, error: ResponseError(.requestCancelled, "cancelled"))
+    }
+  }
+}
+
+struct AbandonedRequestTests {
+  /// Sends a request that the test answers from `inbox`, to show that the connection still works.
+  func expectHealthy(
+    _ client: Connection, _ server: Connection, inbox: inout AsyncStream<InboundMessage>.Iterator
+  ) async throws {
+    async let answer = client.send(ShutdownRequest(), timeout: .seconds(5))
+    let request = await inbox.next()
+    let id = try #require(requestID(request))
+    try server.reply(to: id, with: EmptyObject())
+    #expect(try await answer == EmptyObject())
+    #expect(client.failure == nil)
+  }
+
+  @Test(arguments: LateAnswer.allCases)
+  func aLateAnswerToACancelledRequestIsDropped(late: LateAnswer) async throws {
+    let log = LogRecorder()
+    let (client, server) = try connectedPair(client: .init(peerName: "server", log: log.callback))
+    defer { client.close(); server.close() }
+    var inbox = server.messages.makeAsyncIterator()
+    let task = Task { try await client.send(ShutdownRequest()) }
+    let request = await inbox.next()
+    let id = try #require(requestID(request))
+    task.cancel()
+    await #expect(throws: ConnectionError.cancelled) { try await task.value }
+    let cancel = await inbox.next()
+    #expect(try cancel?.params(CancelRequestNotification.self).id == id)
+    // As docs/PROTOCOL.md asks, the peer still answers the cancelled request.
+    try late.send(to: id, over: server)
+    try await expectHealthy(client, server, inbox: &inbox)
+    var lines = log.lines.makeAsyncIterator()
+    #expect(await lines.next() == "dropped the late answer to request 1 (shutdown), which was cancelled")
+  }
+
+  @Test(arguments: LateAnswer.allCases)
+  func aLateAnswerToATimedOutRequestIsDropped(late: LateAnswer) async throws {
+    let log = LogRecorder()
+    let (client, server) = try connectedPair(client: .init(peerName: "server", log: log.callback))
+    defer { client.close(); server.close() }
+    var inbox = server.messages.makeAsyncIterator()
+    await #expect(throws: ConnectionError.timedOut(method: "shutdown", seconds: 0.05)) {
+      try await client.send(ShutdownRequest(), timeout: .milliseconds(50))
+    }
+    let request = await inbox.next()
+    let id = try #require(requestID(request))
+    try late.send(to: id, over: server)
+    try await expectHealthy(client, server, inbox: &inbox)
+    var lines = log.lines.makeAsyncIterator()
+    #expect(await lines.next() == "dropped the late answer to request 1 (shutdown), which had timed out")
+  }
+
+  /// The control: only abandoned ids are forgiven. An answer to an id never sent, a second answer to an abandoned
+  /// id, and an answer to an id forgotten (past `abandonedRequestLimit`) still end the connection.
+  @Test(arguments: [
+    ("never sent", [99], "line 1 answers request id 99, which is not pending"),
+    ("answered twice", [2, 2], "line 2 answers request id 2, which is not pending"),
+    ("forgotten", [1], "line 1 answers request id 1, which is not pending"),
+  ])
+  func answersToOtherIDsStillEndTheConnection(name: String, answered: [Int], expected: String) async throws {
+    let peer = try RawPeer(options: .init(abandonedRequestLimit: 1, peerName: "peer"))
+    defer { peer.close() }
+    // Requests 1 and 2 time out; with room for one abandoned id, only 2 is still remembered.
+    for _ in 0..<2 {
+      await #expect(throws: ConnectionError.timedOut(method: "shutdown", seconds: 0.02)) {
+        try await peer.client.send(ShutdownRequest(), timeout: .milliseconds(20))
+      }
+    }
+    for id in answered { try peer.send(#"{"jsonrpc":"2.0","id":\#(id),"result":{}}"#) }
+    let what = await violation(endingConnectionOf: peer.client)
+    #expect(what.contains(expected), "\(name): \(what)")
+  }
+}
+
+// MARK: - The writer
+
+struct WriterTests {
+  /// A notification of about `bytes` bytes on the wire.
+  func payload(_ index: Int, bytes: Int) -> Numbered {
+    Numbered(sender: 0, index: index, padding: String(repeating: "x", count: bytes))
+  }
+
+  @Test func sendingDoesNotWaitForAPeerThatNeverReads() async throws {
+    let peer = try RawPeer(options: .init(writeTimeout: .milliseconds(500), peerName: "peer"))
+    defer { peer.close() }
+    // 256 KiB, four times what a pipe holds: a caller that wrote would wait for the write timeout, then fail.
+    for index in 0..<4 { try peer.client.notify(payload(index, bytes: 64 << 10)) }
+    #expect(peer.client.failure == nil, "the calls returned only after the write timeout")
+    let what = await violation(endingConnectionOf: peer.client)
+    #expect(what == "it stopped reading its input (a write waited 500 ms)")
+    #expect(throws: ConnectionError.protocolViolation(what)) { try peer.client.notify(ExitNotification()) }
+  }
+
+  @Test func theQueueIsBounded() async throws {
+    let limit = 100_000
+    let peer = try RawPeer(options: .init(writeTimeout: .seconds(30), maximumQueuedBytes: limit, peerName: "peer"))
+    defer { peer.close() }
+    let pending = Task { try await peer.client.send(ShutdownRequest()) }
+    // The pipe takes 64 KiB and the queue 100 000 bytes; 1 MB cannot all be accepted.
+    var refusal: (any Error)? = nil
+    for index in 0..<1000 {
+      do { try peer.client.notify(payload(index, bytes: 1000)) } catch {
+        refusal = error
+        break
+      }
+    }
+    guard case .protocolViolation(let what) = refusal as? ConnectionError else {
+      Issue.record("expected the queue bound to end the connection, got \(String(describing: refusal))")
+      return
+    }
+    #expect(what.hasPrefix("it stopped reading its input ("), "\(what)")
+    #expect(what.hasSuffix("bytes would wait to be written, more than the 100000-byte limit)"), "\(what)")
+    await #expect(throws: ConnectionError.protocolViolation(what)) { try await pending.value }
+    #expect(peer.client.failure == .protocolViolation(what))
+  }
+
+  @Test func aPeerThatClosedItsInputEndsTheConnectionAsClosed() async throws {
+    let peer = try RawPeer(options: .init(peerName: "peer"))
+    defer { peer.client.close(); peer.clientInput.close() }
+    peer.clientOutput.close()
+    await #expect(throws: ConnectionError.closed) { try await peer.client.send(ShutdownRequest()) }
+    #expect(throws: ConnectionError.closed) { try peer.client.notify(ExitNotification()) }
+  }
+
+  @Test func closeStopsAWriterWaitingForThePeer() async throws {
+    let peer = try RawPeer(options: .init(writeTimeout: .seconds(30), peerName: "peer"))
+    defer { peer.close() }
+    try peer.client.notify(payload(0, bytes: 256 << 10))
+    let pending = Task { try await peer.client.send(ShutdownRequest()) }
+    peer.client.close()
+    await #expect(throws: ConnectionError.closed) { try await pending.value }
+    #expect(await peer.client.waitUntilOutputClosed() == .closed)
+    await peer.client.waitUntilFinished()
+  }
+
+  @Test func messageOrderIsTheOrderOfTheCalls() async throws {
+    let (client, server) = try connectedPair()
+    defer { client.close(); server.close() }
+    let senders = 8
+    let perSender = 250
+    // The shared counter gives the calls an order; each call is made holding it, which only works because a call
+    // never blocks.
+    let counter = Shared(0)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for sender in 0..<senders {
+        group.addTask {
+          for _ in 0..<perSender {
+            try counter.value.withLock { next in
+              try client.notify(Numbered(sender: sender, index: next))
+              next += 1
+            }
+            await Task.yield()
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    var received: [Int] = []
+    for await message in server.messages {
+      received.append(try message.params(Numbered.self).index)
+      if received.count == senders * perSender { break }
+    }
+    #expect(received == Array(0..<senders * perSender))
+  }
+
+  @Test func eachSendersOrderSurvivesConcurrentSenders() async throws {
+    let (client, server) = try connectedPair()
+    defer { client.close(); server.close() }
+    let senders = 8
+    let perSender = 250
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for sender in 0..<senders {
+        group.addTask {
+          for index in 0..<perSender {
+            try client.notify(Numbered(sender: sender, index: index))
+            if index % 16 == 0 { await Task.yield() }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    var next = [Int](repeating: 0, count: senders)
+    var count = 0
+    for await message in server.messages {
+      let numbered = try message.params(Numbered.self)
+      #expect(numbered.index == next[numbered.sender], "sender \(numbered.sender)")
+      next[numbered.sender] = numbered.index + 1
+      count += 1
+      if count == senders * perSender { break }
+    }
+    #expect(next == [Int](repeating: perSender, count: senders))
+  }
+
+  /// The host's orderly end: `shutdown`, `exit`, `closeOutput()`. What was queued reaches the peer, then end of file.
+  @Test func closeOutputWritesWhatWasQueuedFirst() async throws {
+    let (client, server) = try makePair()
+    client.start()
+    let received = serve(server) { server, message in
+      if let id = requestID(message) { _ = try? server.reply(to: id, with: EmptyObject()) }
+    }
+    defer { client.close(); server.close() }
+    _ = try await client.send(ShutdownRequest(), timeout: .seconds(5))
+    // 200 KiB: the writer is still writing when the output is closed.
+    for index in 0..<100 { try client.notify(payload(index, bytes: 2048)) }
+    try client.notify(ExitNotification())
+    client.closeOutput()
+    #expect(throws: ConnectionError.closed) { try client.notify(ExitNotification()) }
+    var methods: [String] = []
+    var indexes: [Int] = []
+    for await message in received {  // finishes at the end of file
+      methods.append(message.method)
+      if message.method == Numbered.method { indexes.append(try message.params(Numbered.self).index) }
+    }
+    #expect(methods.first == ShutdownRequest.method)
+    #expect(methods.last == ExitNotification.method)
+    #expect(indexes == Array(0..<100))
+    #expect(await client.waitUntilOutputClosed() == nil)
+    #expect(server.failure == .closed)
+  }
+}
+
+// MARK: - Lifetime
+
+struct LifetimeTests {
+  /// The inode of the pipe behind `descriptor`.
+  func pipeInode(_ descriptor: FileDescriptor) -> UInt {
+    var info = stat()
+    fstat(descriptor.rawValue, &info)
+    return UInt(info.st_ino)
+  }
+
+  /// Which of the pipes with `inodes` this process still has a descriptor for.
+  func openPipes(_ inodes: Set<UInt>) throws -> [String] {
+    let links = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+    }
+    return links.filter { link in inodes.contains { link == "pipe:[\($0)]" } }
+  }
+
+  @Test func closeEndsBothThreadsAndClosesEveryDescriptor() async throws {
+    ignoreBrokenPipeSignal()
+    let a = try FileDescriptor.pipe()
+    let b = try FileDescriptor.pipe()
+    let inodes = Set([a.read, b.read].map(pipeInode))
+    let client = Connection(input: b.read, output: a.write)
+    let server = Connection(input: a.read, output: b.write)
+    client.start()
+    _ = serve(server) { server, message in
+      if let id = requestID(message) { _ = try? server.reply(to: id, with: EmptyObject()) }
+    }
+    _ = try await client.send(ShutdownRequest(), timeout: .seconds(5))
+    #expect(try openPipes(inodes).count == 4)
+    client.close()
+    server.close()
+    await client.waitUntilFinished()
+    await server.waitUntilFinished()
+    #expect(try openPipes(inodes).isEmpty)
+  }
+
+  @Test func closeBeforeStartClosesTheDescriptors() async throws {
+    let a = try FileDescriptor.pipe()
+    let inodes = Set([pipeInode(a.read)])
+    let connection = Connection(input: a.read, output: a.write)
+    try connection.notify(ExitNotification())  // queued; never written
+    connection.close()
+    connection.start()  // does nothing after close()
+    await connection.waitUntilFinished()
+    #expect(try openPipes(inodes).isEmpty)
+    #expect(throws: ConnectionError.closed) { try connection.notify(ExitNotification()) }
+    await #expect(throws: ConnectionError.closed) { try await connection.send(ShutdownRequest()) }
+  }
+}
+
+// MARK: - A blocked pool
+
+/// Every thread of the cooperative pool blocked at once, to show that a connection needs none of them.
+@Suite(.serialized)
+struct PoolStarvationTests {
+  /// How long the pool is blocked; the request deadline below is shorter.
+  static let saturation = Duration.milliseconds(500)
+  static let deadline = Duration.milliseconds(400)
+
+  /// Blocks every pool thread (one per core) for `saturation`, deliberately. Once all are blocked, one of them calls
+  /// `whenAllBlocked`. Returns false when not every blocker got a thread within 2 s.
+  static func blockThePool(whenAllBlocked: @escaping @Sendable () -> Void) async -> Bool {
+    let width = ProcessInfo.processInfo.activeProcessorCount
+    let arrived = Shared(0)
+    return await withTaskGroup(of: Bool.self) { group in
+      for _ in 0..<width {
+        group.addTask {
+          let count = arrived.value.withLock { count in
+            count += 1
+            return count
+          }
+          let start = ContinuousClock.now
+          while arrived.value.withLock({ $0 }) < width && ContinuousClock.now - start < .seconds(2) { usleep(1000) }
+          let all = arrived.value.withLock { $0 } == width
+          if count == width { whenAllBlocked() }
+          usleep(
+            UInt32(saturation.components.attoseconds / 1_000_000_000_000 + saturation.components.seconds * 1_000_000))
+          return all
+        }
+      }
+      return await group.allSatisfy { $0 }
+    }
+  }
+
+  /// A server that holds the first `shutdown` until it is told `Go`, then answers it with `answer`; it answers any
+  /// later request at once, on its reader thread.
+  static func startServer(
+    _ server: Connection, answeringHeldRequest answer: @escaping @Sendable (Connection, RequestID) -> Void
+  ) -> AsyncStream<InboundMessage> {
+    let held = Shared<(id: RequestID?, count: Int)>((nil, 0))
+    return serve(server) { server, message in
+      if message.method == Go.method {
+        if let id = held.value.withLock({ $0.id }) { answer(server, id) }
+        return
+      }
+      guard let id = requestID(message) else { return }
+      let first = held.value.withLock { held in
+        held.count += 1
+        if held.count == 1 { held.id = id }
+        return held.count == 1
+      }
+      if !first { _ = try? server.reply(to: id, with: EmptyObject()) }
+    }
+  }
+
+  @Test func aPeerAnsweringOffThePoolMeetsTheDeadlineWhileThePoolIsBlocked() async throws {
+    let (client, server) = try makePair()
+    client.start()
+    let received = Self.startServer(server) { server, id in
+      _ = try? server.reply(to: id, with: EmptyObject())  // on the server's reader thread
+    }
+    defer { client.close(); server.close() }
+    async let answer = client.send(ShutdownRequest(), timeout: Self.deadline)
+    var inbox = received.makeAsyncIterator()
+    #expect(await inbox.next()?.method == ShutdownRequest.method)
+    let allBlocked = await Self.blockThePool {
+      do { try client.notify(Go()) } catch { Issue.record("notify failed: \(error)") }
+    }
+    #expect(allBlocked, "the pool is wider than one thread per core")
+    #expect(try await answer == EmptyObject())
+  }
+
+  /// The control: the same peer answering from a pool task cannot answer until the pool is free, after the deadline.
+  /// Its late answer is then dropped and the connection goes on.
+  @Test func aPeerAnsweringFromAPoolTaskMissesTheDeadline() async throws {
+    let log = LogRecorder()
+    let (client, server) = try makePair(client: .init(peerName: "server", log: log.callback))
+    client.start()
+    let received = Self.startServer(server) { server, id in
+      Task { _ = try? server.reply(to: id, with: EmptyObject()) }
+    }
+    defer { client.close(); server.close() }
+    async let answer = client.send(ShutdownRequest(), timeout: Self.deadline)
+    var inbox = received.makeAsyncIterator()
+    #expect(await inbox.next()?.method == ShutdownRequest.method)
+    let allBlocked = await Self.blockThePool {
+      do { try client.notify(Go()) } catch { Issue.record("notify failed: \(error)") }
+    }
+    #expect(allBlocked, "the pool is wider than one thread per core")
+    do {
+      _ = try await answer
+      Issue.record("the request should have missed its deadline")
+    } catch {
+      #expect(error as? ConnectionError == .timedOut(method: "shutdown", seconds: 0.4))
+    }
+    var lines = log.lines.makeAsyncIterator()
+    #expect(await lines.next() == "dropped the late answer to request 1 (shutdown), which had timed out")
+    #expect(try await client.send(ShutdownRequest(), timeout: .seconds(5)) == EmptyObject())
   }
 }
