@@ -115,14 +115,41 @@ struct RawPeer {
   }
 }
 
-/// The lines a connection logged, as they come.
+/// The lines a connection logged.
 final class LogRecorder: Sendable {
-  let lines: AsyncStream<String>
+  private let recorded = Mutex<[String]>([])
+  private let stream: AsyncStream<String>
   private let continuation: AsyncStream<String>.Continuation
 
-  init() { (lines, continuation) = AsyncStream.makeStream(of: String.self) }
+  init() { (stream, continuation) = AsyncStream.makeStream(of: String.self) }
 
-  var callback: @Sendable (String) -> Void { { [continuation] line in continuation.yield(line) } }
+  var callback: @Sendable (String) -> Void {
+    { [self] line in
+      recorded.withLock { $0.append(line) }
+      continuation.yield(line)
+    }
+  }
+
+  /// What was logged so far.
+  var lines: [String] { recorded.withLock { $0 } }
+
+  /// The first line logged, waiting for it at most `limit`; nil if none came. (The wait races a sleep in a task
+  /// group, so a missing line fails the test instead of hanging it.)
+  func firstLine(within limit: Duration) async -> String? {
+    await withTaskGroup(of: String?.self) { group in
+      group.addTask { [stream] in
+        for await line in stream { return line }
+        return nil
+      }
+      group.addTask {
+        try? await Task.sleep(for: limit)  // cancelled when the line comes first
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+  }
 }
 
 /// A value behind a mutex that `@Sendable` closures can share.
@@ -151,6 +178,7 @@ func violation(endingConnectionOf client: Connection) async -> String {
 
 // MARK: - Pairing, deadlines, violations
 
+@Suite(.timeLimit(.minutes(1)))  // a broken connection must fail a test, not hang the run
 struct ConnectionTests {
   @Test func answersArePairedByIDEvenOutOfOrder() async throws {
     let (client, server) = try makePair()
@@ -263,6 +291,7 @@ enum LateAnswer: String, CaseIterable, Sendable {
   }
 }
 
+@Suite(.timeLimit(.minutes(1)))  // a broken connection must fail a test, not hang the run
 struct AbandonedRequestTests {
   /// Sends a request that the test answers from `inbox`, to show that the connection still works.
   func expectHealthy(
@@ -292,8 +321,8 @@ struct AbandonedRequestTests {
     // As docs/PROTOCOL.md asks, the peer still answers the cancelled request.
     try late.send(to: id, over: server)
     try await expectHealthy(client, server, inbox: &inbox)
-    var lines = log.lines.makeAsyncIterator()
-    #expect(await lines.next() == "dropped the late answer to request 1 (shutdown), which was cancelled")
+    // The late answer came before the answer that `expectHealthy` waited for, so it was handled already.
+    #expect(log.lines == ["dropped the late answer to request 1 (shutdown), which was cancelled"])
   }
 
   @Test(arguments: LateAnswer.allCases)
@@ -309,8 +338,7 @@ struct AbandonedRequestTests {
     let id = try #require(requestID(request))
     try late.send(to: id, over: server)
     try await expectHealthy(client, server, inbox: &inbox)
-    var lines = log.lines.makeAsyncIterator()
-    #expect(await lines.next() == "dropped the late answer to request 1 (shutdown), which had timed out")
+    #expect(log.lines == ["dropped the late answer to request 1 (shutdown), which had timed out"])
   }
 
   /// The control: only abandoned ids are forgiven. An answer to an id never sent, a second answer to an abandoned
@@ -337,6 +365,7 @@ struct AbandonedRequestTests {
 
 // MARK: - The writer
 
+@Suite(.timeLimit(.minutes(1)))  // a broken connection must fail a test, not hang the run
 struct WriterTests {
   /// A notification of about `bytes` bytes on the wire.
   func payload(_ index: Int, bytes: Int) -> Numbered {
@@ -484,6 +513,7 @@ struct WriterTests {
 
 // MARK: - Lifetime
 
+@Suite(.timeLimit(.minutes(1)))  // a broken connection must fail a test, not hang the run
 struct LifetimeTests {
   /// The inode of the pipe behind `descriptor`.
   func pipeInode(_ descriptor: FileDescriptor) -> UInt {
@@ -537,7 +567,7 @@ struct LifetimeTests {
 // MARK: - A blocked pool
 
 /// Every thread of the cooperative pool blocked at once, to show that a connection needs none of them.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct PoolStarvationTests {
   /// How long the pool is blocked; the request deadline below is shorter.
   static let saturation = Duration.milliseconds(500)
@@ -629,8 +659,8 @@ struct PoolStarvationTests {
     } catch {
       #expect(error as? ConnectionError == .timedOut(method: "shutdown", seconds: 0.4))
     }
-    var lines = log.lines.makeAsyncIterator()
-    #expect(await lines.next() == "dropped the late answer to request 1 (shutdown), which had timed out")
+    let line = await log.firstLine(within: .seconds(5))
+    #expect(line == "dropped the late answer to request 1 (shutdown), which had timed out")
     #expect(try await client.send(ShutdownRequest(), timeout: .seconds(5)) == EmptyObject())
   }
 }
