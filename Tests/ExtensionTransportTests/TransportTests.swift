@@ -550,6 +550,33 @@ struct LifetimeTests {
     #expect(try openPipes(inodes).isEmpty)
   }
 
+  @Test func aConnectionDroppedWithoutCloseIsClosed() async throws {
+    let a = try FileDescriptor.pipe()
+    let b = try FileDescriptor.pipe()
+    defer { a.write.close(); b.read.close() }  // the peer's ends, open so the connection sees no end of file
+    let messages: AsyncStream<InboundMessage>
+    do {
+      let dropped = Connection(input: a.read, output: b.write)
+      dropped.start()
+      messages = dropped.messages
+    }
+    // `messages` finishes when the connection is closed; the race against a sleep keeps a failure from hanging.
+    let finished = await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        for await _ in messages {}
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(5))  // cancelled when the stream finishes first
+        return false
+      }
+      let first = await group.next() ?? false
+      group.cancelAll()
+      return first
+    }
+    #expect(finished)
+  }
+
   @Test func closeBeforeStartClosesTheDescriptors() async throws {
     let a = try FileDescriptor.pipe()
     let inodes = Set([pipeInode(a.read)])
