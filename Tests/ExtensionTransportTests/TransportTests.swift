@@ -69,7 +69,8 @@ func connectedPair(
 
 /// Starts `server` so that `answer` sees each message on the server's reader thread, off the concurrency pool, and
 /// can reply there. Everything the server receives is also on the returned stream, which finishes when its reader
-/// stops.
+/// stops. (The answers below use `try?`: a reply can only fail once the connection has, which the client side of
+/// each test sees and checks.)
 func serve(
   _ server: Connection, answer: @escaping @Sendable (Connection, InboundMessage) -> Void = { _, _ in }
 ) -> AsyncStream<InboundMessage> {
