@@ -1,14 +1,10 @@
 import ExtensionProtocol
 import IntentHostSystem
-import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
-#endif
-#if canImport(Glibc)
-  import Glibc
 #endif
 
 /// A message that arrived from the peer and is not a response: a request to answer or a notification.
@@ -41,320 +37,178 @@ public struct InboundMessage: Sendable {
 
 /// Newline-delimited JSON-RPC 2.0 over two file descriptors.
 ///
-/// The connection owns request/response pairing (an id table), per-request deadlines, cancellation and the maximum
-/// message size. Incoming requests and notifications are delivered on `messages` in arrival order; responses never
-/// appear there. Anything that is not the protocol (a non-JSON line, a response to an id never sent, an oversized
-/// line) ends the connection: every pending request fails with `.protocolViolation`.
+/// The connection owns request/response pairing (an id table), per-request deadlines, cancellation, the maximum
+/// message size and the order of its output. Incoming requests and notifications are delivered on `messages` (or to
+/// the `start(onMessage:)` callback) in arrival order; responses never appear there. Anything that is not the protocol
+/// (a non-JSON line, an answer to an id never sent or already answered, an oversized line) ends the connection:
+/// every pending request fails with `.protocolViolation`.
 ///
-/// - Important: the connection owns both descriptors and closes them in `close()`.
+/// `start` runs two threads of its own, so no blocking system call ever runs on the caller's thread (in particular
+/// not on the Swift concurrency pool):
+/// - the reader reads, frames and dispatches the peer's messages, and fails requests whose deadline has passed;
+/// - the writer writes the output queue. `send`, `notify` and `reply` only encode their message and append it to that
+///   queue, so they never wait for the peer; the wire order is the order of the calls. A peer that stops reading
+///   ends the connection: once a write makes no progress for `Options.writeTimeout`, or once more than
+///   `Options.maximumQueuedBytes` wait to be written.
+///
+/// A request the connection gave up on (its deadline passed, or its task was cancelled and the peer was sent
+/// `$/cancelRequest`) is remembered as abandoned (the last `Options.abandonedRequestLimit` of them): its answer, which
+/// the peer may still send, is dropped and reported to `Options.log` instead of ending the connection.
+///
+/// - Important: the connection owns both descriptors (which must be distinct) and closes each exactly once: the
+///   reader closes `input` when it stops and the writer closes `output` (after `closeOutput()` once the queue is
+///   written; after `close()` or a failure at once). A connection closed before `start` closes both in `close()`.
+///   A connection dropped without `close()` is closed by its deinit. The callback given to `start(onMessage:)` is held
+///   by the reader thread until the reader stops, so a connection it captures lives at least that long.
+///   Ignore SIGPIPE in the process (`ignoreBrokenPipeSignal()`), so a peer that is gone is an `EPIPE`, not a signal.
 public final class Connection: Sendable {
   public struct Options: Sendable {
     /// The largest message accepted, in bytes.
-    public var maximumMessageSize: Int = 4 << 20
-    /// How long one write may wait for the peer to drain the pipe.
-    public var writeTimeout: Duration = .seconds(5)
+    public var maximumMessageSize: Int
+    /// How long the writer waits for the peer to take any of its output before giving up on it.
+    public var writeTimeout: Duration
+    /// The most bytes that may wait in the output queue (including a message being written). A message that would
+    /// take the queue past it ends the connection: the peer is not reading. It must be at least the largest message
+    /// sent.
+    public var maximumQueuedBytes: Int
+    /// How many of the requests given up on (timed out or cancelled) are remembered, so that their late answers are
+    /// dropped rather than taken for answers to unknown ids. The oldest is forgotten first.
+    public var abandonedRequestLimit: Int
     /// The peer's name in error messages and logs.
-    public var peerName: String = "peer"
+    public var peerName: String
+    /// Where the connection reports what it tolerated (such as a dropped late answer), one line at a time. It is
+    /// called on the connection's threads and must not block.
+    public var log: (@Sendable (String) -> Void)?
 
-    public init(maximumMessageSize: Int = 4 << 20, writeTimeout: Duration = .seconds(5), peerName: String = "peer") {
+    /// - Parameters:
+    ///   - maximumMessageSize: the largest message accepted, in bytes (default 4 MiB).
+    ///   - writeTimeout: how long the peer may leave our output unread while we have something to write (default 5 s).
+    ///   - maximumQueuedBytes: the bound on bytes waiting to be written; nil means 4 × `maximumMessageSize`.
+    ///   - abandonedRequestLimit: how many abandoned request ids to remember (default 1024, at least 1).
+    ///   - peerName: the peer's name in messages.
+    ///   - log: where tolerated oddities are reported.
+    public init(
+      maximumMessageSize: Int = 4 << 20, writeTimeout: Duration = .seconds(5), maximumQueuedBytes: Int? = nil,
+      abandonedRequestLimit: Int = 1024, peerName: String = "peer", log: (@Sendable (String) -> Void)? = nil
+    ) {
       self.maximumMessageSize = maximumMessageSize
       self.writeTimeout = writeTimeout
+      self.maximumQueuedBytes = maximumQueuedBytes ?? 4 * maximumMessageSize
+      self.abandonedRequestLimit = abandonedRequestLimit
       self.peerName = peerName
+      self.log = log
     }
-  }
-
-  private struct Pending {
-    var method: String
-    var continuation: CheckedContinuation<Data, any Error>
-    /// When the request times out, checked by the reader thread (no timer thread is woken per request).
-    var deadline: ContinuousClock.Instant?
-    var timeout: Duration?
-  }
-
-  private struct State {
-    var nextID = 1
-    var pending: [RequestID: Pending] = [:]
-    var cancelledEarly: Set<RequestID> = []
-    var failure: ConnectionError?
-    var framer: LineFramer
-    var linesRead = 0
-    var closed = false
   }
 
   public let options: Options
-  private let input: FileDescriptor
-  private let output: FileDescriptor
-  private let state: Mutex<State>
-  /// Guards writes to `output` and whether it is still open (so it is closed exactly once).
-  private let writeLock = Mutex(true)
-  private let inboundContinuation: AsyncStream<InboundMessage>.Continuation
-  /// Incoming requests and notifications, in arrival order. Finishes when the connection ends.
+  /// Incoming requests and notifications, in arrival order, unless `start(onMessage:)` was given a callback.
+  /// Finishes when the connection ends.
   public let messages: AsyncStream<InboundMessage>
+  private let core: ConnectionCore
 
   /// - Parameters:
-  ///   - input: where the peer's messages come from (made non-blocking).
-  ///   - output: where ours go (made non-blocking; writes wait up to `options.writeTimeout`).
+  ///   - input: where the peer's messages come from (made blocking; the reader waits for it with a timeout).
+  ///   - output: where ours go (made non-blocking; only the writer thread writes it).
+  ///   - options: limits, timeouts, the peer's name and the log.
   public init(input: FileDescriptor, output: FileDescriptor, options: Options = Options()) {
-    self.input = input
-    self.output = output
     self.options = options
-    self.state = Mutex(State(framer: LineFramer(limit: options.maximumMessageSize)))
-    (messages, inboundContinuation) = AsyncStream.makeStream(of: InboundMessage.self)
+    let (messages, inbound) = AsyncStream.makeStream(of: InboundMessage.self)
+    self.messages = messages
+    core = ConnectionCore(input: input, output: output, options: options, inbound: inbound)
   }
 
-  /// Starts reading, on a thread of its own. Call once.
+  /// A connection dropped without `close()` is closed: its threads end and its descriptors are closed.
+  deinit {
+    core.close()
+  }
+
+  /// Starts the reader and the writer, each on a thread of its own. Only the first call does anything, and none after
+  /// `close()`. Messages queued before it are written once it runs.
   ///
   /// - Parameter onMessage: when given, incoming requests and notifications are handed to it on the reader thread
   ///   (in arrival order, one at a time; it must not block) instead of `messages`, and it receives nil once when the
-  ///   connection ends. This saves a thread hop per message, which is most of a round trip's cost.
+  ///   reader stops. This saves a thread hop per message, which is most of a round trip's cost. It may call `reply`
+  ///   and `notify`, which do not block.
   public func start(onMessage: (@Sendable (InboundMessage?) -> Void)? = nil) {
-    try? input.setNonBlocking(false)
-    try? output.setNonBlocking(true)
-    detachThread { [self] in
-      readLoop(onMessage)
-      onMessage?(nil)
-    }
+    core.start(onMessage: onMessage)
   }
 
   /// Why the connection ended, or nil while it is open.
-  public var failure: ConnectionError? { state.withLock { $0.failure } }
+  public var failure: ConnectionError? { core.failure }
 
-  /// Sends a request and waits for its result.
-  /// - Parameter timeout: the deadline for the answer; nil waits as long as the connection lives.
-  /// - Throws: `ConnectionError`.
+  /// Sends a request and waits for its result, without blocking: the request is queued for the writer thread.
+  ///
+  /// When the deadline passes or the calling task is cancelled, the request is abandoned (the peer is sent
+  /// `$/cancelRequest` on cancellation) and its answer, should it still come, is dropped.
+  ///
+  /// - Parameters:
+  ///   - request: the request; its `method` goes on the wire.
+  ///   - timeout: the deadline for the answer, counted from this call; nil waits as long as the connection lives.
+  /// - Returns: the decoded result.
+  /// - Throws: `ConnectionError`: `.timedOut`, `.cancelled`, `.remote` when the peer answered with an error, or why
+  ///   the connection ended (at once when it already had, or when the request would pass
+  ///   `Options.maximumQueuedBytes`).
   public func send<R: RequestMessage>(_ request: R, timeout: Duration? = nil) async throws -> R.Response {
-    let id = state.withLock { state -> RequestID in
-      defer { state.nextID += 1 }
-      return .number(state.nextID)
-    }
-    let line: [UInt8]
-    do {
-      line = try encodeLine(RequestEnvelope(id: id, method: R.method, params: request))
-    } catch {
-      throw ConnectionError.protocolViolation("cannot encode \(R.method): \(error)")
-    }
-    let data = try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-        let refusal: (any Error)? = state.withLock { state in
-          if let failure = state.failure { return failure }
-          if state.cancelledEarly.remove(id) != nil { return ConnectionError.cancelled }
-          state.pending[id] = Pending(
-            method: R.method, continuation: continuation, deadline: timeout.map { ContinuousClock.now + $0 },
-            timeout: timeout)
-          return nil
-        }
-        if let refusal {
-          continuation.resume(throwing: refusal)
-          return
-        }
-        do {
-          try write(line)
-        } catch {
-          resolve(id, with: .failure(error))
-        }
-      }
-    } onCancel: {
-      let wasPending = state.withLock { state -> Bool in
-        if state.pending[id] != nil { return true }
-        state.cancelledEarly.insert(id)
-        return false
-      }
-      if wasPending {
-        resolve(id, with: .failure(ConnectionError.cancelled))
-        try? notify(CancelRequestNotification(id: id))
-      }
-    }
-    do {
-      return try WireCoding.decoder().decode(ResultEnvelope<R.Response>.self, from: data).result
-    } catch {
-      throw ConnectionError.protocolViolation(
-        "its answer to \(R.method) is not a valid result: \(describeDecodingError(error))")
-    }
+    try await core.send(request, timeout: timeout)
   }
 
-  /// Sends a notification.
+  /// Queues a notification for the writer thread and returns at once.
+  /// - Throws: `ConnectionError` when the output is closed or the connection ended (`.closed` after `close()` or
+  ///   `closeOutput()`), or when the queue would pass `Options.maximumQueuedBytes` (which ends the connection);
+  ///   an encoding error when the notification cannot be encoded.
   public func notify<N: NotificationMessage>(_ notification: N) throws {
-    try write(try encodeLine(NotificationEnvelope(method: N.method, params: notification)))
+    try core.notify(notification)
   }
 
-  /// Answers request `id` with a result.
+  /// Queues the answer to request `id` with a result and returns at once.
+  /// - Throws: as `notify`.
   public func reply<Result: Codable & Sendable>(to id: RequestID, with result: Result) throws {
-    try write(try encodeLine(ResultEnvelope(id: id, result: result)))
+    try core.reply(to: id, with: result)
   }
 
-  /// Answers request `id` (or an unreadable request, with nil) with an error.
+  /// Queues the answer to request `id` (or to an unreadable request, with nil) with an error and returns at once.
+  /// - Throws: as `notify`.
   public func reply(to id: RequestID?, error: ResponseError) throws {
-    try write(try encodeLine(ErrorEnvelope(id: id, error: error)))
+    try core.reply(to: id, error: error)
   }
 
-  /// Stops reading, fails pending requests with `.closed`, and closes both descriptors.
+  /// Ends everything at once without blocking: drops the output queue, fails pending requests with `.closed`,
+  /// finishes `messages`, and makes both threads stop (the writer at once, the reader within 50 ms) and close their
+  /// descriptors. Later calls do nothing. `waitUntilFinished()` says when it is done.
   public func close() {
-    fail(.closed)
-    state.withLock { $0.closed = true }  // the reader sees it within 50 ms, stops and closes `input`
-    closeOutput()
+    core.close()
   }
 
-  /// Closes only our output, so the peer reads end of file, and keeps reading its answers.
+  /// Closes our output once everything queued before this call is written, so the peer reads it all and then end of
+  /// file; meanwhile the connection keeps reading the peer's answers. Returns at once; later messages are refused
+  /// with `.closed`. `waitUntilOutputClosed()` says when the descriptor is closed.
   public func closeOutput() {
-    writeLock.withLock { open in
-      if open { output.close() }
-      open = false
-    }
+    core.closeOutput()
   }
 
-  // MARK: - Internals
-
-  private func encodeLine<T: Encodable>(_ value: T) throws -> [UInt8] {
-    var bytes = [UInt8](try WireCoding.encoder().encode(value))
-    bytes.append(0x0A)
-    return bytes
+  /// Waits, without blocking a thread, until the writer has stopped and closed the output: after `closeOutput()`
+  /// once the queue is written, after `close()` or a failure at once.
+  /// - Returns: nil when everything queued was written; otherwise why the rest was dropped.
+  @discardableResult
+  public func waitUntilOutputClosed() async -> ConnectionError? {
+    await core.waitUntilOutputClosed()
   }
 
-  private func write(_ line: [UInt8]) throws {
-    if let failure = state.withLock({ $0.failure }), failure != .closed { throw failure }
-    let timeout = options.writeTimeout.components
-    let milliseconds = Int32(clamping: timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
-    let failure: SystemError? = writeLock.withLock { open in
-      guard open else { return SystemError(code: EPIPE, operation: "write") }
-      do throws(SystemError) {
-        try output.writeAll(line, timeoutMilliseconds: milliseconds)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    guard let error = failure else { return }
-    if error.code == EPIPE || error.code == EBADF { throw ConnectionError.closed }
-    if error.code == ETIMEDOUT {
-      throw ConnectionError.protocolViolation("it stopped reading its input (a write waited \(milliseconds) ms)")
-    }
-    throw ConnectionError.io(error)
-  }
-
-  private func resolve(_ id: RequestID, with result: Result<Data, any Error>) {
-    let pending = state.withLock { $0.pending.removeValue(forKey: id) }
-    guard let pending else { return }
-    pending.continuation.resume(with: result)
-  }
-
-  /// Fails the requests whose deadline has passed; returns how long until the next deadline.
-  private func expireOverdue() -> Duration? {
-    let now = ContinuousClock.now
-    let (overdue, next) = state.withLock { state -> ([(RequestID, Pending)], ContinuousClock.Instant?) in
-      var overdue: [(RequestID, Pending)] = []
-      var next: ContinuousClock.Instant? = nil
-      for (id, pending) in state.pending {
-        guard let deadline = pending.deadline else { continue }
-        if deadline <= now {
-          overdue.append((id, pending))
-        } else if next == nil || deadline < next! {
-          next = deadline
-        }
-      }
-      for (id, _) in overdue { state.pending[id] = nil }
-      return (overdue, next)
-    }
-    for (_, pending) in overdue {
-      pending.continuation.resume(
-        throwing: ConnectionError.timedOut(method: pending.method, seconds: pending.timeout?.timeInterval ?? 0))
-    }
-    return next.map { $0 - now }
-  }
-
-  /// Ends the connection with `error`: every pending request fails with it, and `messages` finishes.
-  private func fail(_ error: ConnectionError) {
-    let pending = state.withLock { state -> [Pending] in
-      if state.failure == nil { state.failure = error }
-      defer { state.pending.removeAll() }
-      return Array(state.pending.values)
-    }
-    for entry in pending {
-      entry.continuation.resume(throwing: error)
-    }
-    inboundContinuation.finish()
-  }
-
-  /// The reader thread: reads until end of file, a violation, or `close()`, then closes `input`. It also enforces
-  /// the request deadlines: it wakes at least every 50 ms, and sooner when a deadline is nearer.
-  private func readLoop(_ onMessage: (@Sendable (InboundMessage?) -> Void)?) {
-    defer { input.close() }
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while !state.withLock({ $0.closed }) {
-      do {
-        let untilDeadline = expireOverdue()
-        var wait: Int32 = 50
-        if let untilDeadline {
-          let milliseconds =
-            untilDeadline.components.seconds * 1000
-            + untilDeadline.components.attoseconds / 1_000_000_000_000_000 + 1
-          wait = Int32(clamping: max(1, min(50, milliseconds)))
-        }
-        guard try input.waitReadable(timeoutMilliseconds: wait) else { continue }
-        let count = try input.read(into: &buffer)
-        if count == 0 {
-          fail(.closed)
-          return
-        }
-        let events = state.withLock { $0.framer.feed(buffer[0..<count]) }
-        for event in events where !handle(event, onMessage) { return }
-      } catch {
-        if error.code == EAGAIN || error.code == EWOULDBLOCK { continue }
-        fail(.io(error))
-        return
-      }
-    }
-  }
-
-  /// Returns false when the event ended the connection.
-  private func handle(_ event: LineFramer.Event, _ onMessage: (@Sendable (InboundMessage?) -> Void)?) -> Bool {
-    let lineNumber = state.withLock { state -> Int in
-      state.linesRead += 1
-      return state.linesRead
-    }
-    switch event {
-    case .oversized(let limit):
-      fail(.protocolViolation("line \(lineNumber) is longer than the \(limit)-byte message limit"))
-      return false
-    case .message(let bytes):
-      let data = Data(bytes)
-      guard let header = try? WireCoding.decoder().decode(MessageHeader.self, from: data), let kind = header.kind
-      else {
-        fail(.protocolViolation("line \(lineNumber) is not a JSON-RPC message: \(preview(bytes))"))
-        return false
-      }
-      switch kind {
-      case .response(let id):
-        guard state.withLock({ $0.pending[id] != nil }) else {
-          fail(.protocolViolation("line \(lineNumber) answers request id \(id), which is not pending"))
-          return false
-        }
-        resolve(id, with: .success(data))
-      case .errorResponse(let id?, let error):
-        guard state.withLock({ $0.pending[id] != nil }) else {
-          fail(.protocolViolation("line \(lineNumber) answers request id \(id), which is not pending"))
-          return false
-        }
-        resolve(id, with: .failure(ConnectionError.remote(error)))
-      case .errorResponse(nil, let error):
-        fail(.remote(error))
-        return false
-      case .request(let id, let method):
-        deliver(InboundMessage(kind: .request(id), method: method, raw: data), onMessage)
-      case .notification(let method):
-        deliver(InboundMessage(kind: .notification, method: method, raw: data), onMessage)
-      }
-      return true
-    }
-  }
-
-  private func deliver(_ message: InboundMessage, _ onMessage: (@Sendable (InboundMessage?) -> Void)?) {
-    if let onMessage { onMessage(message) } else { inboundContinuation.yield(message) }
+  /// Waits, without blocking a thread, until both threads have ended and both descriptors are closed: after
+  /// `close()`, or once the output is closed and the peer's output has ended.
+  public func waitUntilFinished() async {
+    await core.waitUntilFinished()
   }
 }
 
 extension Duration {
   var timeInterval: Double {
     Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+
+  /// Whole milliseconds, rounded down.
+  var milliseconds: Int {
+    Int(clamping: components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
   }
 }
 
