@@ -154,7 +154,7 @@ struct ProcessLauncher: SessionLauncher {
     }
     let connection = Connection(
       input: process.standardOutput!, output: process.standardInput!,
-      options: .init(peerName: target.name))  // MERGE: log late answers: process.appendToLog
+      options: .init(peerName: target.name, log: { [process] line in process.appendToLog("note: \(line)") }))
     connection.start()
     return LaunchedSession(connection: connection, peer: process, containerPath: container.path, appGroups: groups)
   }

@@ -93,11 +93,11 @@ enum ExtensionRunner {
             return true
           }
           guard first else { throw ResponseError(.notInitialized, "initialize was already received") }
-          try? connection.reply(to: id, with: InitializeResult(implementation: sdkImplementation))
+          answerOrLog { try connection.reply(to: id, with: InitializeResult(implementation: sdkImplementation)) }
         } catch let error as ResponseError {
-          try? connection.reply(to: id, error: error)
+          answerOrLog { try connection.reply(to: id, error: error) }
         } catch {
-          try? connection.reply(to: id, error: ResponseError(.internalError, "\(error)"))
+          answerOrLog { try connection.reply(to: id, error: ResponseError(.internalError, "\(error)")) }
         }
         return
       }
@@ -108,14 +108,16 @@ enum ExtensionRunner {
         }
         Task {
           for task in running { await task.value }
-          try? connection.reply(to: id, with: EmptyObject())
+          answerOrLog { try connection.reply(to: id, with: EmptyObject()) }
         }
         return
       }
       let (context, shutDown) = state.values.withLock { ($0.context, $0.shutDown) }
       guard let context, !shutDown else {
         let reason = shutDown ? "the extension is shutting down" : "initialize must come first"
-        try? connection.reply(to: id, error: ResponseError(.notInitialized, "\(message.method): \(reason)"))
+        answerOrLog {
+          try connection.reply(to: id, error: ResponseError(.notInitialized, "\(message.method): \(reason)"))
+        }
         return
       }
       // The task is registered before it can finish, so its removal always follows its insertion.
@@ -167,9 +169,9 @@ enum ExtensionRunner {
         throw ResponseError(.methodNotFound, "unknown method \(message.method)")
       }
     } catch let error as ResponseError {
-      try? connection.reply(to: id, error: error)
+      answerOrLog { try connection.reply(to: id, error: error) }
     } catch {
-      try? connection.reply(to: id, error: ResponseError(.internalError, "\(error)"))
+      answerOrLog { try connection.reply(to: id, error: ResponseError(.internalError, "\(error)")) }
     }
   }
 
@@ -195,6 +197,16 @@ enum ExtensionRunner {
     } catch {
       throw ResponseError(.handlerFailed, String(describing: error))
     }
+  }
+}
+
+/// Queues an answer to the host; a failure (the connection has already ended, or the answer cannot be encoded) goes
+/// to stderr, which the host keeps in the extension's log.
+func answerOrLog(_ body: () throws -> Void) {
+  do {
+    try body()
+  } catch {
+    writeToStderr("\(CommandLine.arguments.first ?? "extension"): cannot answer the host: \(error)\n")
   }
 }
 

@@ -109,16 +109,21 @@ final class ConnectionCore: Sendable {
     } catch {
       fail(.io(error))  // the threads still start, to close the descriptors and report the end
     }
-    detachThread { [self] in
+    let reader: @Sendable () -> Void = { [self] in
       readLoop(onMessage)
       input.close()
       onMessage?(nil)
       threadEnded(reader: true)
     }
-    detachThread { [self] in
+    let writer: @Sendable () -> Void = { [self] in
       writeLoop()
       output.close()
       threadEnded(reader: false)
+    }
+    for body in [reader, writer] where !startThread(body) {
+      // No thread: the connection fails, and the loop runs here only to close its descriptor (it returns at once).
+      fail(.io(SystemError(code: EAGAIN, operation: "pthread_create")))
+      body()
     }
   }
 
