@@ -63,17 +63,7 @@ struct MultiProcessTests {
   /// the pool.
   func killedWriter(_ path: String, scratch: TemporaryDirectory, extra: [String] = []) async throws -> Int? {
     let out = scratch.file("out").path
-    let helper = helper
-    let process = try await offThePool {
-      let outFD = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC)
-      defer { outFD.close() }
-      let devNull = try FileDescriptor.open("/dev/null", O_RDWR)
-      defer { devNull.close() }
-      return try spawn(
-        SpawnOptions(
-          executable: helper, arguments: [helper, "increment", path, "1000000"] + extra, environment: [:],
-          standardInput: devNull, standardOutput: outFD, standardError: devNull))
-    }
+    let process = try await spawnWritingOutput(to: out, helper, ["increment", path, "1000000"] + extra)
     // The kill comes at a random point after the writer's first acknowledged increment, so every writer makes
     // progress however loaded the machine is. Cancelled, the waits end early: the writer is killed at once, and
     // waitForExit reaps it and throws.

@@ -146,34 +146,13 @@ struct Rig {
     blockThePoolOn: String? = nil, answersFromThePool: Bool = false
   ) throws {
     directory = try TemporaryDirectory("intenthost-driver")
-    let bundle = directory.file("Rooms.app")
-    let examples = PackagePaths.root.appendingPathComponent("Sources/Examples")
-    let fm = FileManager.default
-    try fm.createDirectory(at: bundle.appendingPathComponent("PlugIns"), withIntermediateDirectories: true)
-    for item in ["Info.plist", "Rooms.entitlements", "Base.lproj", "fr.lproj"] {
-      try fm.copyItem(
-        at: examples.appendingPathComponent("Rooms/\(item)"), to: bundle.appendingPathComponent(item))
-    }
-    for (name, files) in [("RoomsIntents", ["Info.plist", "RoomsIntents.entitlements"]), ("RoomsUI", ["Info.plist"])] {
-      let appex = bundle.appendingPathComponent("PlugIns/\(name).appex")
-      try fm.createDirectory(at: appex, withIntermediateDirectories: true)
-      for file in files {
-        try fm.copyItem(at: examples.appendingPathComponent("\(name)/\(file)"), to: appex.appendingPathComponent(file))
-      }
-      try Self.placeholderExecutable(appex.appendingPathComponent(name))
-    }
-    try Self.placeholderExecutable(bundle.appendingPathComponent("rooms"))
+    let bundle = try TestBundles.roomsManifests(in: directory.url)
     home = try AssistantHome(
       root: directory.file("home").path, environment: ["ASSISTANT_APP_GROUPS": directory.file("groups").path])
     app = try home.install(from: bundle).app
     launcher = InProcessLauncher(
       behaviour: Behaviour(
         handle: handle, silentOn: silent, blockThePoolOn: blockThePoolOn, answersFromThePool: answersFromThePool))
-  }
-
-  static func placeholderExecutable(_ url: URL) throws {
-    try Data("#!/bin/false\n".utf8).write(to: url)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
   }
 
   func driver(_ conversation: ScriptedConversation) -> IntentDriver {

@@ -181,20 +181,9 @@ struct AppGroupEndToEndTests {
     var environment = ProcessInfo.processInfo.environment
     environment["ASSISTANT_APP_GROUPS"] = host.groups
     let assistant = PackagePaths.executable("assistant")
-    let arguments = [
-      assistant, "--home", host.home, "defaults", "watch", group, "launches", "--count", "2", "--timeout", "30",
-    ]
-    // Its output goes to a file this test reads while it runs; the spawn waits for the exec, so off the pool.
-    let watcher = try await offThePool { [environment] in
-      let outFD = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC)
-      defer { outFD.close() }
-      let devNull = try FileDescriptor.open("/dev/null", O_RDWR)
-      defer { devNull.close() }
-      return try spawn(
-        SpawnOptions(
-          executable: assistant, arguments: arguments, environment: environment, standardInput: devNull,
-          standardOutput: outFD, standardError: devNull))
-    }
+    let arguments = ["--home", host.home, "defaults", "watch", group, "launches", "--count", "2", "--timeout", "30"]
+    // Its output goes to a file this test reads while it runs.
+    let watcher = try await spawnWritingOutput(to: out, assistant, arguments, environment: environment)
     func output() -> String { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
     do {
       // The first line is the current value: the watch is established once it appears.

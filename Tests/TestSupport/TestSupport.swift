@@ -310,3 +310,21 @@ public func writePlist(_ value: [String: Any], to url: URL) throws {
   try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
   try data.write(to: url)
 }
+
+/// Starts `executable` with stdout appended to a fresh file at `outputPath` (stdin and stderr `/dev/null`), for a test
+/// that reads the output while the process runs. The spawn waits for the exec, so it runs off the pool.
+/// - Returns: the process, to signal and to reap with `waitForExit`.
+public func spawnWritingOutput(
+  to outputPath: String, _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+) async throws -> SpawnedProcess {
+  try await offThePool {
+    let outFD = try FileDescriptor.open(outputPath, O_WRONLY | O_CREAT | O_TRUNC)
+    defer { outFD.close() }
+    let devNull = try FileDescriptor.open("/dev/null", O_RDWR)
+    defer { devNull.close() }
+    return try spawn(
+      SpawnOptions(
+        executable: executable, arguments: [executable] + arguments, environment: environment,
+        standardInput: devNull, standardOutput: outFD, standardError: devNull))
+  }
+}
