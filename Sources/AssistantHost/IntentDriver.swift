@@ -312,13 +312,8 @@ public struct IntentDriver: Sendable {
     if let template = codeSpec?.template, !template.isEmpty {
       dialog =
         renderTemplate(template) { name in
-          let path = name.split(separator: ".").map(String.init)
-          guard var value = response.parameters[path[0]] else { return nil }
-          for property in path.dropFirst() {
-            guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
-            value = next
-          }
-          let parameterSpec = path.count == 1 ? spec?.response?.parameters.first { $0.name == name } : nil
+          guard let value = parameterValue(at: name, in: response.parameters) else { return nil }
+          let parameterSpec = name.contains(".") ? nil : spec?.response?.parameters.first { $0.name == name }
           return interpreter.words(
             for: value,
             parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
@@ -501,4 +496,16 @@ final class SessionSlot: Sendable {
 func writeDiagnostic(_ line: String) async {
   let bytes = Array((line + "\n").utf8)
   _ = try? await offloaded { () throws(SystemError) in try FileDescriptor.standardError.writeAll(bytes) }
+}
+
+/// The value a template placeholder names: the first name is a parameter, each further name a property of the
+/// object before it (`${orderDetails.total}`); nil when any step is missing.
+func parameterValue(at name: String, in parameters: [String: ParameterValue]) -> ParameterValue? {
+  let path = name.split(separator: ".").map(String.init)
+  guard let head = path.first, var value = parameters[head] else { return nil }
+  for property in path.dropFirst() {
+    guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
+    value = next
+  }
+  return value
 }

@@ -384,19 +384,10 @@ enum Soup {
     #expect(rendered.missing == missing)
   }
 
-  /// The lookup the driver gives a response template: the first name is a response parameter, each further name a
-  /// property of the object before it (`${orderDetails.total}`).
+  /// The lookup the driver gives a response template (`parameterValue(at:in:)`, then the value's words).
   static func responseLookup(_ parameters: [String: ParameterValue]) -> (String) -> String? {
     let interpreter = ValueInterpreter(intentClass: "OrderSoupIntent", definition: nil, vocabularies: [])
-    return { name in
-      let path = name.split(separator: ".").map(String.init)
-      guard var value = parameters[path[0]] else { return nil }
-      for property in path.dropFirst() {
-        guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
-        value = next
-      }
-      return interpreter.words(for: value)
-    }
+    return { name in parameterValue(at: name, in: parameters).map { interpreter.words(for: $0) } }
   }
 
   static let order: [String: ParameterValue] = [
