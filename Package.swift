@@ -23,6 +23,8 @@ let package = Package(
     .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
     // purpose: typed Swift wrappers over CIntentHostSystem: file descriptors, errno, spawning, termination, threads for blocking calls.
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
+    // purpose: the one sanitizer that makes untrusted text safe for a terminal or a log line.
+    .target(name: "UntrustedText", path: "Sources/UntrustedText"),
     // purpose: the wire protocol: intent model, resolution results, response codes and every JSON-RPC message.
     .target(name: "ExtensionProtocol", path: "Sources/ExtensionProtocol"),
     // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, strings, build settings, system intents, bundles.
@@ -87,6 +89,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["BundleManifest", "IntentHostSystem"], path: "Tests/TestSupport"),
 
     .testTarget(name: "ExtensionProtocolTests", dependencies: ["ExtensionProtocol"]),
+    .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
