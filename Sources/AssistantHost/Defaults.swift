@@ -24,10 +24,11 @@ public struct DefaultsTool: Sendable {
   /// Runs one `defaults` command, printing with `print`.
   ///
   /// The store's locks and syncs, and `watch`'s waiting, happen off the cooperative pool; `print` is called on a
-  /// dedicated thread and may block. `watch` ends when the calling task is cancelled.
+  /// dedicated thread and may block. When `print` throws (its reader is gone: `defaults watch | head -1`), the
+  /// command stops and the error is rethrown, as a broken pipe ends `tail -f`. `watch` ends when the calling task is cancelled.
   /// - Returns: the exit status.
   /// - Throws: `HostError`.
-  public func run(_ arguments: [String], print: @escaping @Sendable (String) -> Void) async throws -> Int32 {
+  public func run(_ arguments: [String], print: @escaping @Sendable (String) throws -> Void) async throws -> Int32 {
     let step = try await offloaded { () throws -> Step in try self.runBlocking(arguments, print: print) }
     switch step {
     case .done(let status):
@@ -57,7 +58,7 @@ public struct DefaultsTool: Sendable {
     var hint: String
   }
 
-  private func runBlocking(_ arguments: [String], print: (String) -> Void) throws -> Step {
+  private func runBlocking(_ arguments: [String], print: (String) throws -> Void) throws -> Step {
     var positional: [String] = []
     var documentName: String? = nil
     var count: Int? = nil
@@ -83,7 +84,7 @@ public struct DefaultsTool: Sendable {
         timeout = s
       case "--poll": polling = true
       case "-h", "--help":
-        print(Self.usage)
+        try print(Self.usage)
         return .done(0)
       default: positional.append(argument)
       }
@@ -105,12 +106,12 @@ public struct DefaultsTool: Sendable {
           guard snapshot.sequence > 0 || documentExists(document) else {
             throw HostError(.noMatch, "\(label) does not exist yet (nothing was written to it)")
           }
-          print(render(snapshot.content.value))
+          try print(render(snapshot.content.value))
         } else {
           guard let found = snapshot.content.value[rest[1]] else {
             throw HostError(.noMatch, "\(label) has no key \"\(rest[1])\"")
           }
-          print(render(found))
+          try print(render(found))
         }
       case "write":
         guard rest.count == 3 || rest.count == 4 else {
@@ -149,7 +150,7 @@ public struct DefaultsTool: Sendable {
             polling: polling, hint: hint))
       case "recover":
         let report = try document.recover()
-        for step in report.steps { print(step) }
+        for step in report.steps { try print(step) }
       default:
         throw HostError(.usage, "unknown defaults command \"\(verb)\"\n\(Self.usage)")
       }
@@ -192,38 +193,38 @@ public struct DefaultsTool: Sendable {
       || FileManager.default.fileExists(atPath: document.journalPath)
   }
 
-  private func list(_ group: String?, print: (String) -> Void) throws -> Int32 {
+  private func list(_ group: String?, print: (String) throws -> Void) throws -> Int32 {
     let root = home.appGroupsRoot.path
     let groups =
       group.map { [$0] }
       ?? ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix("group.") }.sorted()
-    if groups.isEmpty { print("No app group has data in \(root) yet.") }
+    if groups.isEmpty { try print("No app group has data in \(root) yet.") }
     for identifier in groups {
       if let problem = AppGroupContainer.identifierProblem(identifier) {
         throw HostError(.usage, "invalid app group identifier: \(problem)")
       }
       let container = try AppGroupContainer(identifier: identifier, path: home.appGroupContainer(identifier).path)
-      print("\(identifier) (\(container.path))")
+      try print("\(identifier) (\(container.path))")
       if FileManager.default.fileExists(atPath: container.defaultsPath)
         || FileManager.default.fileExists(atPath: Document<DefaultsContent>(path: container.defaultsPath).journalPath)
       {
-        print("  defaults: Library/Preferences/\(identifier).json")
+        try print("  defaults: Library/Preferences/\(identifier).json")
       }
-      for name in container.documentNames() { print("  document: \(name)") }
+      for name in container.documentNames() { try print("  document: \(name)") }
     }
     return 0
   }
 
   /// `defaults watch`: the current value, then each change, until `count` changes, `timeout`, or cancellation.
-  private func run(_ watch: Watch, print: @escaping @Sendable (String) -> Void) async throws {
+  private func run(_ watch: Watch, print: @escaping @Sendable (String) throws -> Void) async throws {
     let key = watch.key
     func shown(_ content: AnyDocumentContent) -> JSONValue {
       key.map { content.value[$0] ?? .null } ?? content.value
     }
-    let changes = try watch.document.changes(polling: watch.polling)
+    let changes = try await watch.document.changes(polling: watch.polling)
     let last = shown(try await watch.document.read())
     let first = last.jsonText()
-    await offloaded { print(first) }
+    try await offloaded { try print(first) }
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [last] in
         var last = last
@@ -234,7 +235,7 @@ public struct DefaultsTool: Sendable {
           last = now
           seen += 1
           let line = now.jsonText()
-          await offloaded { print(line) }
+          try await offloaded { try print(line) }
           if let count = watch.count, seen >= count { return }
         }
       }

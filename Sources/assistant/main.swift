@@ -210,9 +210,13 @@ func main() async -> Int32 {
       await output("Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept")
       return 0
     case "defaults":
-      return try await DefaultsTool(home: home).run(arguments) { line in
-        // Called on a dedicated thread; unbuffered, so `defaults watch` output reaches a pipe as it happens.
-        try? FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
+      do {
+        return try await DefaultsTool(home: home).run(arguments) { line in
+          // Called on a dedicated thread; unbuffered, so `defaults watch` output reaches a pipe as it happens.
+          try FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
+        }
+      } catch let error as SystemError where error.code == EPIPE {
+        return 128 + SIGPIPE  // the reader is gone (`defaults watch ... | head -1`): end quietly, as SIGPIPE would
       }
     case "ask":
       return try await understand(arguments.joined(separator: " "), home: home, driver: driver, json: options.json)
@@ -364,14 +368,9 @@ FileDescriptor.ensureStandardDescriptorsOpen()
 ignoreBrokenPipeSignal()
 let run = CancellableRun()
 ProcessRegistry.shared.installInterruptHandler(
-  onInterrupt: { _ in run.cancel() },
-  beforeExit: { _ in
-    try? FileDescriptor.standardError.writeAll(
-      Array("\nassistant: interrupted; every extension was killed\n".utf8), timeoutMilliseconds: 1000)
-  })
+  forcedMessage: "\nassistant: interrupted; every extension was killed\n", onInterrupt: { _ in run.cancel() })
 let status = await run.start { await main() }
 if let signal = ProcessRegistry.shared.interruptSignal {
-  await FileDescriptor.standardError.write("\nassistant: interrupted; every extension was stopped\n")
-  exit(128 + signal)
+  ProcessRegistry.shared.exit(128 + signal, message: "\nassistant: interrupted; every extension was stopped\n")
 }
-exit(status)
+ProcessRegistry.shared.exit(status)

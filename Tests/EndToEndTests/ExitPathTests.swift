@@ -7,14 +7,18 @@ import Testing
 /// each one's log ends with its end line.
 @Suite(.serialized)
 struct ExitPathTests {
-  /// One launch recorded in a log: its pid, and whether the log has its end line ("--- NAME exited with status N" or
-  /// "--- NAME killed by signal N (...)") after the start line.
+  /// One launch recorded in a log: its pid, whether the log has its end line ("--- NAME exited with status N" or
+  /// "--- NAME killed by signal N (...)") after the start line, and whether anything but the host's own lines
+  /// ("--- host: ...") follows the end line before the next launch (the child's output must all come before it).
   struct Launch: CustomStringConvertible {
     var log: String
     var name: String
     var pid: Int32
     var ended: Bool
-    var description: String { "\(name) pid \(pid) in \(log)\(ended ? "" : " (no end line)")" }
+    var writtenAfterEnd = false
+    var description: String {
+      "\(name) pid \(pid) in \(log)\(ended ? "" : " (no end line)")\(writtenAfterEnd ? " (output after its end line)" : "")"
+    }
   }
 
   /// Every launch the logs of `home` record.
@@ -24,8 +28,14 @@ struct ExitPathTests {
     for file in ((try? FileManager.default.contentsOfDirectory(atPath: logs)) ?? []).sorted() {
       let text = (try? String(contentsOfFile: logs + "/" + file, encoding: .utf8)) ?? ""
       var open: [Int] = []  // indexes into `launches` of this log's launches without an end line yet
-      for line in text.split(separator: "\n").map(String.init) where line.hasPrefix("--- ") {
+      var lastEnded: Int? = nil  // the launch whose end line came last, until the next start
+      for line in text.split(separator: "\n").map(String.init) {
+        guard line.hasPrefix("--- ") else {
+          if open.isEmpty, let lastEnded, !line.isEmpty { launches[lastEnded].writtenAfterEnd = true }
+          continue
+        }
         if let range = line.range(of: " started, pid ") {
+          lastEnded = nil
           let name = String(line[..<range.lowerBound].split(separator: " ").last ?? "")
           launches.append(
             Launch(log: file, name: name, pid: Int32(line[range.upperBound...]) ?? -1, ended: false))
@@ -34,6 +44,7 @@ struct ExitPathTests {
           !line.hasPrefix("--- host:"), let index = open.popLast()
         {
           launches[index].ended = true
+          lastEnded = index
         }
       }
     }
@@ -47,6 +58,7 @@ struct ExitPathTests {
     #expect(Set(launches.map(\.name)) == expected, "launches: \(launches)\n\(result)")
     for launch in launches {
       #expect(launch.ended, "\(launch) has no end line\n\(result)")
+      #expect(!launch.writtenAfterEnd, "\(launch)\n\(result)")
       #expect(!isAlive(launch.pid), "\(launch) outlived the run\n\(result)")
     }
   }
@@ -154,5 +166,21 @@ struct ExitPathTests {
     let launches = Self.launches(in: directory.path)
     #expect(launches.count == 1)
     #expect(launches.first?.ended == false)
+    // And output after an end line.
+    try Data("--- T X started, pid 2\n--- X exited with status 0\nlate words\n--- host: note\n".utf8)
+      .write(to: URL(fileURLWithPath: directory.path + "/Logs/x.log"))
+    #expect(Self.launches(in: directory.path).first?.writtenAfterEnd == true)
+  }
+
+  /// An extension that writes much to stderr and exits at once: all of it is in the log before the end line.
+  @Test func theEndLineComesAfterEverythingTheChildWrote() async throws {
+    let host = try await fixture("StderrBurstThenExit", ui: nil)
+    defer { host.directory.remove() }
+    let result = try await host.assistant(["run", "Fixture", "Ping", "value=x"])
+    #expect(result.code == 70, "\(result)")
+    expectAllStopped(host, started: ["StderrBurstThenExit"], result)
+    let log = try String(
+      contentsOfFile: host.home + "/Logs/com.example.fixture.StderrBurstThenExit.log", encoding: .utf8)
+    #expect(log.contains("the last line of the burst"), "the burst was cut: \(log.suffix(300))")
   }
 }

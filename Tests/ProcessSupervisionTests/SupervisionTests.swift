@@ -40,15 +40,27 @@ struct SupervisionTests {
     #expect(!isAlive(child.pid))
   }
 
-  @Test func teardownKillsWhatTheChildLeftInItsGroup() async throws {
+  /// When the child ends, what it left in its process group is killed before its end is reported (and before its
+  /// stderr, which the grandchild shares, is drained to the end).
+  @Test func whatTheChildLeftInItsGroupIsKilledAtItsEnd() async throws {
     let child = try await start("sleep 60 & echo $! >&2; exit 0")
     #expect(await child.waitForExit() == .exited(0))
     let grandchild = try #require(
       Int32(await child.stderrTail(waitingUpTo: .milliseconds(100)).split(separator: "\n").first ?? ""))
+    #expect(try await eventually(timeout: .seconds(2)) { !isAlive(grandchild) }, "pid \(grandchild) outlived the child")
+  }
+
+  /// Control: the same grandchild outlives a plain spawn that nobody supervises, so the test above can fail.
+  @Test func aGrandchildOutlivesAnUnsupervisedChild() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let out = scratch.file("out").path
+    let process = try await spawnWritingOutput(to: out, "/bin/sh", ["-c", "sleep 60 & echo $!; exit 0"])
+    _ = try await waitForExit(process)
+    let grandchild = try #require(
+      Int32(try String(contentsOfFile: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(isAlive(grandchild))
-    await child.tearDown(grace: .milliseconds(10))
-    try await Task.sleep(for: .milliseconds(50))
-    #expect(!isAlive(grandchild))
+    kill(grandchild, SIGKILL)
   }
 
   @Test func execFailureNamesTheFile() async throws {

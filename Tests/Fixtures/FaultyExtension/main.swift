@@ -92,6 +92,13 @@ while let line = readLine() {
       while true { sleep(1000) }
     case "FatalError":
       fatalError("the fixture gave up")
+    case "StderrBurstThenExit":
+      // 200 KB on stderr, then exit at once: the host must log all of it before the end line.
+      let line = Array((String(repeating: "x", count: 199) + "\n").utf8)
+      for _ in 0..<1000 { _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) } }
+      let last = Array("the last line of the burst\n".utf8)
+      _ = last.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+      exit(4)
     case "ForeignGroup":
       // Opens an app group its entitlements do not list: the SDK must refuse, as iOS returns no container.
       do {
