@@ -1,4 +1,5 @@
 import Foundation
+import IntentHostSystem
 import Synchronization
 import TestSupport
 import Testing
@@ -154,6 +155,59 @@ struct ExitPathTests {
     expectAllStopped(host, started: ["HangOnHandle", "UIOneAtATime"], result)
     let ui = try String(contentsOfFile: host.home + "/Logs/com.example.fixture.UIOneAtATime.log", encoding: .utf8)
     #expect(ui.contains("UIOneAtATime exited with status 0"), "\(ui)")
+  }
+
+  /// `assistant open` with a reader that never reads (a paused pager): SIGTERM still stops the app in order, the
+  /// host exits 143 within the drain's 2 s, and the log has its end line.
+  @Test func aStalledReaderDoesNotHoldTheHostAfterSIGTERM() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let app = try TestBundles.fixture(extensionName: "Polite", appMode: "flood", in: host.directory.file("bundles"))
+    #expect(try await host.assistant(["install", app.path]).code == 0)
+    let stalled = try FileDescriptor.pipe()  // its read end is held and never read
+    defer { stalled.read.close() }
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = host.groups
+    let assistant = PackagePaths.executable("assistant")
+    let process = try await offThePool { [environment] in
+      let devNull = try FileDescriptor.open("/dev/null", O_RDWR)
+      defer { devNull.close() }
+      return try spawn(
+        SpawnOptions(
+          executable: assistant, arguments: [assistant, "--home", host.home, "open", "Fixture"],
+          environment: environment, standardInput: devNull, standardOutput: stalled.write, standardError: devNull))
+    }
+    stalled.write.close()
+    // Once the app runs, its output has filled the pipe and the relay waits for the reader.
+    let log = host.home + "/Logs/com.example.fixture.log"
+    try await eventually { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("started, pid") }
+    try await Task.sleep(for: .milliseconds(200))
+    process.send(SIGTERM)
+    let termination = try await waitForExit(process, timeout: .seconds(10))
+    #expect(termination == .exited(143))
+    let launches = Self.launches(in: host.home)
+    #expect(launches.count == 1 && launches.allSatisfy { $0.ended && !isAlive($0.pid) }, "\(launches)")
+  }
+
+  /// Signals that arrive while the host starts are never lost: each of 40 SIGTERMs sent 0-10 ms after the start
+  /// ends the host with 143 (a lost one would leave it waiting for the extension's 3 s handshake deadline, then 70).
+  @Test func earlySignalsAreNeverLost() async throws {
+    let host = try await fixture("SilentHandshake", ui: nil)
+    defer { host.directory.remove() }
+    for attempt in 0..<40 {
+      let pid = Mutex<pid_t?>(nil)
+      async let finished = host.assistant(["--deadline", "handshake=3", "run", "Fixture", "Ping", "value=x"]) {
+        started in pid.withLock { $0 = started }
+      }
+      while pid.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(1)) }
+      try await Task.sleep(for: .microseconds(Int.random(in: 0...10_000)))
+      kill(pid.withLock { $0 }!, SIGTERM)
+      let result = try await finished
+      #expect(result.code == 143, "attempt \(attempt): \(result)")
+    }
+    for launch in Self.launches(in: host.home) {
+      #expect(launch.ended && !isAlive(launch.pid), "\(launch)")
+    }
   }
 
   /// Control: the log reader sees a launch without its end line, so the checks above can fail.

@@ -27,7 +27,7 @@ if mode == "ExitEarly" { exit(3) }
 
 // The containing app ("Fixture", its CFBundleName): handles PingIntent in the app when the extension answers handleInApp. What it
 // does is chosen by the file `app-mode` in its bundle: "serve" (default), "ignore" (a plain app that does not
-// serve), "crash" (crashes in handle).
+// serve), "crash" (crashes in handle), "flood" (writes 4 MiB to stdout when opened).
 struct PingInApp: IntentHandler {
   let appMode: String
   func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
@@ -38,12 +38,18 @@ struct PingInApp: IntentHandler {
   }
 }
 
-if mode == "Fixture" {
+if mode == "Fixture" || mode == "fixture" {  // launched for handleInApp (its name) or by `open` (its executable)
   let bundle = ProcessInfo.processInfo.environment["INTENTHOST_BUNDLE_PATH"] ?? ""
   let appMode = ((try? String(contentsOfFile: bundle + "/app-mode", encoding: .utf8)) ?? "serve")
     .filter { !$0.isWhitespace }
   if InAppIntentHandling.isRequested && appMode != "ignore" {
     await InAppIntentHandling.serve { intent in intent.name == "PingIntent" ? PingInApp(appMode: appMode) : nil }
+  }
+  if appMode == "flood" {
+    // 4 MiB on stdout, for the tests of a reader that stalls or goes away.
+    let block = Array((String(repeating: "y", count: 4095) + "\n").utf8)
+    for _ in 0..<1024 { if (block.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }) < 0 { exit(1) } }
+    exit(0)
   }
   print("Fixture app: nothing to do")
   exit(0)
