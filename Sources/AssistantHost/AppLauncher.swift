@@ -45,7 +45,7 @@ public struct AppLauncher: Sendable {
       return code
     case .signalled(let signal):
       let message = "\(app.name) (\(identifier)) \(describeKill(signal, process: process))"
-      appendHostLine("fault: \(message)", toLogOf: process)
+      process.appendHostLine("fault: \(message)")
       throw HostError(.extensionFault, message)
     }
   }

@@ -1,6 +1,7 @@
 import Dispatch
 import IntentHostSystem
 import Synchronization
+import UntrustedText
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -20,10 +21,18 @@ public struct LaunchSpecification: Sendable {
   /// The child's whole environment; nothing is inherited from the host.
   public var environment: [String: String]
   public var workingDirectory: String?
-  /// Where the child's stderr is appended; nil discards it.
+  /// Where the child's stderr is appended, one `| ` line per line it wrote, beside the host's `--- ` lines
+  /// (`ExtensionLog`); nil discards it.
   public var logPath: String?
-  /// The most bytes of stderr written to the log per launch; the rest is drained and counted.
+  /// The most bytes of stderr lines written to the log per launch (as logged: prefixed and escaped); the rest is
+  /// drained and counted.
   public var logLimit: Int = 1 << 20
+  /// The most bytes of the host's own lines (faults, warnings, notes) written to the log per launch, beside its
+  /// start and end lines, which are always written.
+  public var hostLogLimit: Int = 64 << 10
+  /// A log holding this many bytes or more when the launch starts is first rotated to `<log>.1`
+  /// (`ExtensionLog.rotate`).
+  public var logRotationSize: Int = ExtensionLog.defaultRotationSize
   /// How the child's stdio is connected.
   public var stdio: Stdio = .protocolPipes
   /// The confinement applied before exec; nil runs the child unconfined.
@@ -72,7 +81,9 @@ public final class SupervisedProcess: Sendable {
     var exitWaiters: [Int: CheckedContinuation<Termination?, Never>] = [:]
     var nextWaiter = 0
     var stderrTail: [UInt8] = []
-    var stderrBytes = 0
+    /// Bytes of stderr lines and of host lines written to the log so far.
+    var loggedStderrBytes = 0
+    var loggedHostBytes = 0
     var openStreams = 1
     var stderrWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// Waiters whose task was cancelled before they were registered.
@@ -106,7 +117,9 @@ public final class SupervisedProcess: Sendable {
   public init(_ specification: LaunchSpecification) throws {
     self.specification = specification
     var log: FileDescriptor? = nil
+    var rotationFailure: SystemError? = nil
     if let logPath = specification.logPath {
+      rotationFailure = ExtensionLog.rotate(logPath, ifAtLeast: specification.logRotationSize)
       log = try FileDescriptor.open(logPath, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
     }
     self.log = log
@@ -175,18 +188,29 @@ public final class SupervisedProcess: Sendable {
     self.state = Mutex(State())
     if let log {
       let stamp = ParameterFreeClock.timestamp()
-      try? log.writeAll(Array("--- \(stamp) \(specification.name) started, pid \(spawned.pid)\n".utf8))
+      let name = Untrusted.shown(specification.name)
+      try? log.writeAll(Array("--- \(stamp) \(name) started, pid \(spawned.pid)\n".utf8))
+      if let rotationFailure { appendHostLine("warning: the log was not rotated: \(rotationFailure)") }
     }
     startWatching(stderr: stderrPipe.read, relayedOutput: relayedOut)
+  }
+
+  /// One of the child's output streams, as the watcher thread reads it.
+  private struct Stream {
+    var fd: FileDescriptor
+    /// Whether it goes to the log (stderr).
+    var logging: Bool
+    /// Where it is relayed (`.relay`), sanitized.
+    var target: FileDescriptor?
+    var logLines = ExtensionLog.LineAssembler()
+    var relayText = Untrusted.StreamSanitizer(multiline: true)
   }
 
   /// One watcher thread per child: drains its output streams and notices its exit (pidfd), with `poll`.
   private func startWatching(stderr: FileDescriptor, relayedOutput: FileDescriptor?) {
     let relay = specification.stdio == .relay
-    var streams: [(fd: FileDescriptor, logging: Bool, target: FileDescriptor?)] = [
-      (stderr, true, relay ? .standardError : nil)
-    ]
-    if let relayedOutput { streams.append((relayedOutput, false, .standardOutput)) }
+    var streams = [Stream(fd: stderr, logging: true, target: relay ? .standardError : nil)]
+    if let relayedOutput { streams.append(Stream(fd: relayedOutput, logging: false, target: .standardOutput)) }
     state.withLock { $0.openStreams = streams.count }
     let pidfd = process.pidfd
     detachThread { [self, streams] in
@@ -194,35 +218,47 @@ public final class SupervisedProcess: Sendable {
       var exited = false
       var drainDeadline: Int = 0  // polls left for the streams once the child is gone
       var buffer = [UInt8](repeating: 0, count: 65536)
-      while !open.isEmpty || !exited {
-        let fds = open.map(\.fd) + (exited ? [] : [pidfd])
-        let interval: Int32 = watchdogLimit != nil && !exited ? 10 : 50
-        let ready = (try? pollReadable(fds, timeoutMilliseconds: interval)) ?? Array(repeating: false, count: fds.count)
-        if !exited, let limit = watchdogLimit { watchMemory(limit: limit) }
-        if !exited && ready.last == true {
-          exited = childExited()
-          drainDeadline = 40  // 2 s for grandchildren holding the pipes to be swept
-        }
-        var index = 0
-        while index < open.count {
-          let stream = open[index]
+      /// Reads once from each stream that `ready` marks; closes those at their end, or past the drain deadline.
+      func service(_ ready: [Bool]) {
+        var kept: [Stream] = []
+        for (index, var stream) in open.enumerated() {
           var ended = false
           if ready[index] {
             let count = (try? stream.fd.read(into: &buffer)) ?? 0
             if count == 0 {
               ended = true
             } else {
-              record(buffer[0..<count], logging: stream.logging, relayTo: stream.target)
+              record(buffer[0..<count], from: &stream)
             }
           }
           if !ended && exited && drainDeadline <= 0 { ended = true }
           if ended {
+            finish(&stream)
             stream.fd.close()
-            open.remove(at: index)
             streamClosed()
           } else {
-            index += 1
+            kept.append(stream)
           }
+        }
+        open = kept
+      }
+      while !open.isEmpty || !exited {
+        let fds = open.map(\.fd) + (exited ? [] : [pidfd])
+        let interval: Int32 = watchdogLimit != nil && !exited ? 10 : 50
+        let ready = (try? pollReadable(fds, timeoutMilliseconds: interval)) ?? Array(repeating: false, count: fds.count)
+        if !exited, let limit = watchdogLimit { watchMemory(limit: limit) }
+        service(ready)
+        if !exited && ready.last == true {
+          // What the child wrote before it ended is logged before its end line (a bounded drain: a grandchild
+          // may still be writing).
+          for _ in 0..<32 {
+            guard !open.isEmpty, let more = try? pollReadable(open.map(\.fd), timeoutMilliseconds: 0),
+              more.contains(true)
+            else { break }
+            service(more)
+          }
+          exited = childExited()
+          drainDeadline = 40  // 2 s for grandchildren holding the pipes to be swept
         }
         if exited { drainDeadline -= 1 }
       }
@@ -268,24 +304,61 @@ public final class SupervisedProcess: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  private func record(_ chunk: ArraySlice<UInt8>, logging: Bool, relayTo target: FileDescriptor?) {
-    let count = chunk.count
-    if let target { try? target.writeAll(Array(chunk), timeoutMilliseconds: 5000) }
-    guard logging else { return }
-    let alreadyLogged = state.withLock { state -> Int in
-      let before = state.stderrBytes
-      state.stderrBytes += count
+  /// Relays (sanitized) and logs (as `| ` lines) a chunk the child wrote.
+  private func record(_ chunk: ArraySlice<UInt8>, from stream: inout Stream) {
+    if let target = stream.target {
+      let text = Untrusted.isBypassedForTesting ? Array(chunk) : Array(stream.relayText.text(chunk).utf8)
+      try? target.writeAll(text, timeoutMilliseconds: 5000)
+    }
+    guard stream.logging else { return }
+    state.withLock { state in
       state.stderrTail.append(contentsOf: chunk)
       if state.stderrTail.count > 4096 { state.stderrTail.removeFirst(state.stderrTail.count - 4096) }
-      return before
     }
-    guard let log else { return }
+    writeLogLines(stream.logLines.lines(chunk))
+  }
+
+  /// The end of a stream: what it left unfinished (an incomplete character, a line without its newline).
+  private func finish(_ stream: inout Stream) {
+    if let target = stream.target, !Untrusted.isBypassedForTesting {
+      let rest = stream.relayText.finish()
+      if !rest.isEmpty { try? target.writeAll(Array(rest.utf8), timeoutMilliseconds: 5000) }
+    }
+    if stream.logging { writeLogLines(stream.logLines.finish()) }
+  }
+
+  /// Writes whole stderr lines to the log while they fit in `logLimit`; the first that does not gets the marker.
+  private func writeLogLines(_ lines: [UInt8]) {
+    guard let log, !lines.isEmpty else { return }
     let limit = specification.logLimit
-    if alreadyLogged < limit { try? log.writeAll(Array(chunk.prefix(limit - alreadyLogged))) }
-    // The byte that first goes past the limit, in whichever chunk it comes, gets the marker.
-    if alreadyLogged <= limit && alreadyLogged + count > limit {
-      try? log.writeAll(Array("\n[stderr beyond \(limit) bytes not logged]\n".utf8))
+    let (fits, marks) = state.withLock { state -> (Int, Bool) in
+      let before = state.loggedStderrBytes
+      guard before <= limit else { return (0, false) }
+      var fits = min(lines.count, limit - before)
+      if fits < lines.count {
+        // Only whole lines: back up to the end of the last line that fits.
+        while fits > 0 && lines[fits - 1] != 0x0A { fits -= 1 }
+        state.loggedStderrBytes = limit + 1  // nothing more from this launch
+        return (fits, true)
+      }
+      state.loggedStderrBytes += fits
+      return (fits, false)
     }
+    if fits > 0 { try? log.writeAll(Array(lines[..<fits])) }
+    if marks { try? log.writeAll(Array(ExtensionLog.hostLine("stderr beyond \(limit) bytes not logged").utf8)) }
+  }
+
+  /// Adds a line of the host's (a fault, a warning, a note) to the child's log: `--- host: ` and `line`, sanitized
+  /// to one line. At most `hostLogLimit` bytes of them per launch.
+  public func appendHostLine(_ line: String) {
+    guard let log else { return }
+    let bytes = Array(ExtensionLog.hostLine(line).utf8)
+    let fits = state.withLock { state -> Bool in
+      guard state.loggedHostBytes + bytes.count <= specification.hostLogLimit else { return false }
+      state.loggedHostBytes += bytes.count
+      return true
+    }
+    if fits { try? log.writeAll(bytes) }
   }
 
   /// Reaps the child if it has ended and wakes the waiters. Returns whether it has ended.
@@ -314,7 +387,7 @@ public final class SupervisedProcess: Sendable {
     }
     ProcessRegistry.shared.forget(process)
     if let log {
-      try? log.writeAll(Array("--- \(specification.name) \(termination)\n".utf8))
+      try? log.writeAll(Array("--- \(Untrusted.shown(specification.name)) \(termination)\n".utf8))
     }
     for waiter in waiters { waiter.resume(returning: termination) }
     return true
