@@ -1,6 +1,7 @@
 import AppGroupStore
 import Foundation
 import IntentHostSystem
+import UntrustedText
 
 /// `assistant defaults`: read, write, delete and watch what an app group holds, modelled on macOS `defaults`.
 ///
@@ -25,9 +26,16 @@ public struct DefaultsTool: Sendable {
   ///
   /// The store's locks and syncs, and `watch`'s waiting, happen off the cooperative pool; `print` is called on a
   /// dedicated thread and may block. `watch` ends when the calling task is cancelled.
+  ///
+  /// What reaches `print` is safe for a terminal: stored strings and file names are sanitized (`Untrusted`; a
+  /// string read keeps its newlines and tabs, a file name is one line), and JSON carries JSON's own escapes for
+  /// control and bidirectional characters, so it stays exact.
   /// - Returns: the exit status.
   /// - Throws: `HostError`.
-  public func run(_ arguments: [String], print: @escaping @Sendable (String) -> Void) async throws -> Int32 {
+  public func run(_ arguments: [String], print unsafePrint: @escaping @Sendable (String) -> Void) async throws -> Int32
+  {
+    // The choke point: every line this command prints, sanitized (a no-op for text sanitized or escaped already).
+    let print: @Sendable (String) -> Void = { unsafePrint(Untrusted.shown($0, multiline: true)) }
     let step = try await offloaded { () throws -> Step in try self.runBlocking(arguments, print: print) }
     switch step {
     case .done(let status):
@@ -149,7 +157,7 @@ public struct DefaultsTool: Sendable {
             polling: polling, hint: hint))
       case "recover":
         let report = try document.recover()
-        for step in report.steps { print(step) }
+        for step in report.steps { print(Untrusted.shown(step)) }
       default:
         throw HostError(.usage, "unknown defaults command \"\(verb)\"\n\(Self.usage)")
       }
@@ -203,13 +211,13 @@ public struct DefaultsTool: Sendable {
         throw HostError(.usage, "invalid app group identifier: \(problem)")
       }
       let container = try AppGroupContainer(identifier: identifier, path: home.appGroupContainer(identifier).path)
-      print("\(identifier) (\(container.path))")
+      print("\(Untrusted.shown(identifier)) (\(Untrusted.shown(container.path)))")
       if FileManager.default.fileExists(atPath: container.defaultsPath)
         || FileManager.default.fileExists(atPath: Document<DefaultsContent>(path: container.defaultsPath).journalPath)
       {
-        print("  defaults: Library/Preferences/\(identifier).json")
+        print("  defaults: Library/Preferences/\(Untrusted.shown(identifier)).json")
       }
-      for name in container.documentNames() { print("  document: \(name)") }
+      for name in container.documentNames() { print("  document: \(Untrusted.shown(name))") }
     }
     return 0
   }
@@ -222,7 +230,7 @@ public struct DefaultsTool: Sendable {
     }
     let changes = try watch.document.changes(polling: watch.polling)
     let last = shown(try await watch.document.read())
-    let first = last.jsonText()
+    let first = Untrusted.shown(json: last.jsonText())
     await offloaded { print(first) }
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [last] in
@@ -233,7 +241,7 @@ public struct DefaultsTool: Sendable {
           if now == last { continue }
           last = now
           seen += 1
-          let line = now.jsonText()
+          let line = Untrusted.shown(json: now.jsonText())
           await offloaded { print(line) }
           if let count = watch.count, seen >= count { return }
         }
@@ -246,10 +254,11 @@ public struct DefaultsTool: Sendable {
     }
   }
 
-  /// A value as `defaults read` prints it: strings as they are, anything else as JSON.
+  /// A value as `defaults read` prints it: strings as they are (sanitized by the printer, newlines kept), anything
+  /// else as JSON with JSON's own escapes for control and bidirectional characters.
   private func render(_ value: JSONValue) -> String {
     if case .string(let text) = value { return text }
-    return value.jsonText(pretty: true)
+    return Untrusted.shown(json: value.jsonText(pretty: true))
   }
 
   private func kind(_ value: JSONValue) -> String {
