@@ -56,7 +56,8 @@ let package = Package(
       name: "assistant", dependencies: ["AssistantHost", "BundleManifest", "UntrustedText"], path: "Sources/assistant"),
     // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
     .executableTarget(
-      name: "intenthost-bench", dependencies: ["AssistantHost"], path: "Sources/Tools/intenthost-bench"),
+      name: "intenthost-bench", dependencies: ["AssistantHost", "UntrustedText"], path: "Sources/Tools/intenthost-bench"
+    ),
 
     // Examples: the Rooms booking app (seed 004).
     // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
