@@ -257,6 +257,9 @@ public final class SupervisedProcess: Sendable {
             else { break }
             service(more)
           }
+          // A line it left unfinished is finished by its end (another process that inherited the pipe for a moment
+          // may delay the end of the stream).
+          for index in open.indices where open[index].logging { writeLogLines(open[index].logLines.finish()) }
           exited = childExited()
           drainDeadline = 40  // 2 s for grandchildren holding the pipes to be swept
         }
