@@ -16,6 +16,14 @@ struct OutputTests {
     }
   }
 
+  /// A C1 control arrives from a pipe either as UTF-8 (C2 9B), escaped, or as a bare byte 9B, which is invalid
+  /// UTF-8 and becomes U+FFFD: neither reaches a terminal that reads 8-bit controls.
+  @Test func c1FromBytesIsNeverPassedOn() {
+    #expect(Untrusted.sanitized(bytes: [0x61, 0xC2, 0x9B, 0x32, 0x4A]) == "a\\u{9B}2J")
+    #expect(Untrusted.sanitized(bytes: [0x61, 0x9B, 0x32, 0x4A]) == "a\u{FFFD}2J")
+    #expect(Untrusted.sanitized(bytes: [0xE2, 0x80, 0xAE], multiline: true) == "\\u{202E}")
+  }
+
   /// JSON escaping keeps the value exact and leaves no unsafe scalar in the text, compact or pretty-printed.
   @Test func jsonEscapingKeepsTheValueExact() throws {
     let value: [String: Any] = ["text": Self.attack, "list": [Self.attack, "ok"], Self.attack: 1]
