@@ -49,7 +49,7 @@ public struct AppLauncher: Sendable {
       return 128 + SIGPIPE
     case .signalled(let signal):
       let message = "\(app.name) (\(identifier)) \(describeKill(signal, process: process))"
-      appendHostLine("fault: \(message)", toLogOf: process)
+      process.appendHostLine("fault: \(message)")
       throw HostError(.extensionFault, message)
     }
   }

@@ -1,6 +1,7 @@
 import AppGroupStore
 import Foundation
 import IntentHostSystem
+import UntrustedText
 
 /// `assistant defaults`: read, write, delete and watch what an app group holds, modelled on macOS `defaults`.
 ///
@@ -25,10 +26,19 @@ public struct DefaultsTool: Sendable {
   ///
   /// The store's locks and syncs, and `watch`'s waiting, happen off the cooperative pool; `print` is called on a
   /// dedicated thread and may block. When `print` throws (its reader is gone: `defaults watch | head -1`), the
-  /// command stops and the error is rethrown, as a broken pipe ends `tail -f`. `watch` ends when the calling task is cancelled.
+  /// command stops and the error is rethrown, as a broken pipe ends `tail -f`. `watch` ends when the calling task is
+  /// cancelled.
+  ///
+  /// What reaches `print` is safe for a terminal: stored strings and file names are sanitized (`Untrusted`; a
+  /// string read keeps its newlines and tabs, a file name is one line), and JSON carries JSON's own escapes for
+  /// control and bidirectional characters, so it stays exact.
   /// - Returns: the exit status.
   /// - Throws: `HostError`.
-  public func run(_ arguments: [String], print: @escaping @Sendable (String) throws -> Void) async throws -> Int32 {
+  public func run(_ arguments: [String], print unsafePrint: @escaping @Sendable (String) throws -> Void) async throws
+    -> Int32
+  {
+    // The choke point: every line this command prints, sanitized (a no-op for text sanitized or escaped already).
+    let print: @Sendable (String) throws -> Void = { try unsafePrint(Untrusted.shown($0, multiline: true)) }
     let step = try await offloaded { () throws -> Step in try self.runBlocking(arguments, print: print) }
     switch step {
     case .done(let status):
@@ -150,7 +160,7 @@ public struct DefaultsTool: Sendable {
             polling: polling, hint: hint))
       case "recover":
         let report = try document.recover()
-        for step in report.steps { try print(step) }
+        for step in report.steps { try print(Untrusted.shown(step)) }
       default:
         throw HostError(.usage, "unknown defaults command \"\(verb)\"\n\(Self.usage)")
       }
@@ -204,13 +214,13 @@ public struct DefaultsTool: Sendable {
         throw HostError(.usage, "invalid app group identifier: \(problem)")
       }
       let container = try AppGroupContainer(identifier: identifier, path: home.appGroupContainer(identifier).path)
-      try print("\(identifier) (\(container.path))")
+      try print("\(Untrusted.shown(identifier)) (\(Untrusted.shown(container.path)))")
       if FileManager.default.fileExists(atPath: container.defaultsPath)
         || FileManager.default.fileExists(atPath: Document<DefaultsContent>(path: container.defaultsPath).journalPath)
       {
-        try print("  defaults: Library/Preferences/\(identifier).json")
+        try print("  defaults: Library/Preferences/\(Untrusted.shown(identifier)).json")
       }
-      for name in container.documentNames() { try print("  document: \(name)") }
+      for name in container.documentNames() { try print("  document: \(Untrusted.shown(name))") }
     }
     return 0
   }
@@ -223,7 +233,7 @@ public struct DefaultsTool: Sendable {
     }
     let changes = try await watch.document.changes(polling: watch.polling)
     let last = shown(try await watch.document.read())
-    let first = last.jsonText()
+    let first = Untrusted.shown(json: last.jsonText())
     try await offloaded { try print(first) }
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [last] in
@@ -234,7 +244,7 @@ public struct DefaultsTool: Sendable {
           if now == last { continue }
           last = now
           seen += 1
-          let line = now.jsonText()
+          let line = Untrusted.shown(json: now.jsonText())
           try await offloaded { try print(line) }
           if let count = watch.count, seen >= count { return }
         }
@@ -247,10 +257,11 @@ public struct DefaultsTool: Sendable {
     }
   }
 
-  /// A value as `defaults read` prints it: strings as they are, anything else as JSON.
+  /// A value as `defaults read` prints it: strings as they are (sanitized by the printer, newlines kept), anything
+  /// else as JSON with JSON's own escapes for control and bidirectional characters.
   private func render(_ value: JSONValue) -> String {
     if case .string(let text) = value { return text }
-    return value.jsonText(pretty: true)
+    return Untrusted.shown(json: value.jsonText(pretty: true))
   }
 
   private func kind(_ value: JSONValue) -> String {

@@ -13,14 +13,14 @@ extension AssistantHome {
     do {
       app = try AppBundle.load(from: source)
     } catch let error as ManifestError {
-      throw HostError(.dataError, "cannot install \(source.path):\n" + Diagnostic(error).description)
+      throw HostError(.dataError, "cannot install \(source.path):\n" + Diagnostic(error).shown)
     }
     let diagnostics = Validator().validate(app)
     if diagnostics.hasErrors {
       throw HostError(
         .dataError,
         "cannot install \(source.path): \(diagnostics.errors.count) error\(diagnostics.errors.count == 1 ? "" : "s")\n"
-          + diagnostics.errors.map(\.description).joined(separator: "\n"))
+          + diagnostics.errors.map(\.shown).joined(separator: "\n"))
     }
     let fm = FileManager.default
     let others = try installedApps().filter { $0.info.bundleIdentifier != app.info.bundleIdentifier }

@@ -1,6 +1,7 @@
 import Dispatch
 import IntentHostSystem
 import Synchronization
+import UntrustedText
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -20,10 +21,18 @@ public struct LaunchSpecification: Sendable {
   /// The child's whole environment; nothing is inherited from the host.
   public var environment: [String: String]
   public var workingDirectory: String?
-  /// Where the child's stderr is appended; nil discards it.
+  /// Where the child's stderr is appended, one `| ` line per line it wrote, beside the host's `--- ` lines
+  /// (`ExtensionLog`); nil discards it.
   public var logPath: String?
-  /// The most bytes of stderr written to the log per launch; the rest is drained and counted.
+  /// The most bytes of stderr lines written to the log per launch (as logged: prefixed and escaped); the rest is
+  /// drained and counted.
   public var logLimit: Int = 1 << 20
+  /// The most bytes of the host's own lines (faults, warnings, notes) written to the log per launch, beside its
+  /// start and end lines, which are always written.
+  public var hostLogLimit: Int = 64 << 10
+  /// A log holding this many bytes or more when the launch starts is first rotated to `<log>.1`
+  /// (`ExtensionLog.rotate`).
+  public var logRotationSize: Int = ExtensionLog.defaultRotationSize
   /// How the child's stdio is connected.
   public var stdio: Stdio = .protocolPipes
   /// The confinement applied before exec; nil runs the child unconfined.
@@ -72,11 +81,11 @@ public final class SupervisedProcess: Sendable {
     var exitWaiters: [Int: CheckedContinuation<Termination?, Never>] = [:]
     var nextWaiter = 0
     var stderrTail: [UInt8] = []
-    var stderrBytes = 0
+    /// Bytes of stderr lines and of host lines written to the log so far.
+    var loggedStderrBytes = 0
+    var loggedHostBytes = 0
     /// Set once the child is reaped: no signal may go to its pid any more.
     var reaped = false
-    /// Whether the log's last byte (of the child's) is not a newline.
-    var logNeedsNewline = false
     var openStreams = 1
     var stderrWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// Waiters whose task was cancelled before they were registered.
@@ -119,7 +128,9 @@ public final class SupervisedProcess: Sendable {
     var watching = true
     do {
       var log: FileDescriptor? = nil
+      var rotationFailure: SystemError? = nil
       if let logPath = specification.logPath {
+        rotationFailure = ExtensionLog.rotate(logPath, ifAtLeast: specification.logRotationSize)
         log = keep(try FileDescriptor.open(logPath, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600))
       }
       let stderrPipe = try FileDescriptor.pipe()
@@ -178,7 +189,9 @@ public final class SupervisedProcess: Sendable {
       self.state = Mutex(State())
       if let log {
         let stamp = ParameterFreeClock.timestamp()
-        try? log.writeAll(Array("--- \(stamp) \(specification.name) started, pid \(spawned.pid)\n".utf8))
+        let name = Untrusted.shown(specification.name)
+        try? log.writeAll(Array("--- \(stamp) \(name) started, pid \(spawned.pid)\n".utf8))
+        if let rotationFailure { appendHostLine("warning: the log was not rotated: \(rotationFailure)") }
       }
       watching = startWatching(stderr: stderrPipe.read, relayedOutput: relayedOut)
       if !watching {
@@ -204,10 +217,12 @@ public final class SupervisedProcess: Sendable {
   /// One output stream of the child, drained by the watcher.
   private struct Stream {
     var fd: FileDescriptor
-    /// Whether it is stderr (logged and kept in the tail).
+    /// Whether it is stderr (logged as `| ` lines and kept in the tail).
     var logging: Bool
-    /// Where it is relayed (the host's own stdout or stderr), until that is gone.
+    /// Where it is relayed (the host's own stdout or stderr), sanitized, until that is gone.
     var target: FileDescriptor?
+    var logLines = ExtensionLog.LineAssembler()
+    var relayText = Untrusted.StreamSanitizer(multiline: true)
   }
 
   /// What the watcher knows of the child's end.
@@ -237,7 +252,7 @@ public final class SupervisedProcess: Sendable {
     var buffer = [UInt8](repeating: 0, count: 65536)
     while !open.isEmpty || ending.reaped == nil {
       if let until = ending.drainUntil, ContinuousClock.now >= until || ProcessRegistry.shared.isForcing {
-        for stream in open { closeStream(stream) }
+        for index in open.indices { closeStream(&open[index], ending: &ending) }
         open.removeAll()
         break
       }
@@ -260,7 +275,7 @@ public final class SupervisedProcess: Sendable {
           }
         }
         if ended {
-          closeStream(stream)
+          closeStream(&stream, ending: &ending)
           open.remove(at: index)
         } else {
           index += 1
@@ -271,7 +286,14 @@ public final class SupervisedProcess: Sendable {
     pidfd.close()
   }
 
-  private func closeStream(_ stream: Stream) {
+  /// The end of a stream: what it left unfinished (an incomplete character, a line without its newline) is relayed
+  /// and logged, then it is closed.
+  private func closeStream(_ stream: inout Stream, ending: inout Ending) {
+    if let target = stream.target, !Untrusted.isBypassedForTesting {
+      let rest = stream.relayText.finish()
+      if !rest.isEmpty { _ = relay(Array(rest.utf8)[...], to: target, ending: &ending) }
+    }
+    if stream.logging { writeLogLines(stream.logLines.finish()) }
     stream.fd.close()
     streamClosed()
   }
@@ -305,9 +327,8 @@ public final class SupervisedProcess: Sendable {
   /// (the forced exit) waits for the end line too.
   private func finish(_ termination: Termination) {
     if let log {
-      // On a line of its own, even after output that ended mid-line.
-      let newline = state.withLock { $0.logNeedsNewline } ? "\n" : ""
-      try? log.writeAll(Array("\(newline)--- \(specification.name) \(termination)\n".utf8))
+      // Every stream has been closed and its last, unfinished line logged: the end line is on a line of its own.
+      try? log.writeAll(Array("--- \(Untrusted.shown(specification.name)) \(termination)\n".utf8))
     }
     let waiters = state.withLock { state in
       state.termination = termination
@@ -357,36 +378,58 @@ public final class SupervisedProcess: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Relays and logs a chunk of the child's output.
+  /// Relays (sanitized) and logs (as `| ` lines) a chunk of the child's output.
   /// - Returns: false when the stream should be closed: its target is gone and it is not logged, so the child
   ///   should see a broken pipe, as it would writing to a closed pipe directly.
   private func record(_ chunk: ArraySlice<UInt8>, from stream: inout Stream, ending: inout Ending) -> Bool {
-    if let target = stream.target, !relay(chunk, to: target, ending: &ending) {
-      stream.target = nil
-      if !stream.logging { return false }
+    if let target = stream.target {
+      let text = Untrusted.isBypassedForTesting ? Array(chunk) : Array(stream.relayText.text(chunk).utf8)
+      if !relay(text[...], to: target, ending: &ending) {
+        stream.target = nil
+        if !stream.logging { return false }
+      }
     }
     guard stream.logging else { return true }
-    let count = chunk.count
-    let alreadyLogged = state.withLock { state -> Int in
-      let before = state.stderrBytes
-      state.stderrBytes += count
+    state.withLock { state in
       state.stderrTail.append(contentsOf: chunk)
       if state.stderrTail.count > 4096 { state.stderrTail.removeFirst(state.stderrTail.count - 4096) }
-      return before
     }
-    guard let log else { return true }
-    let limit = specification.logLimit
-    if alreadyLogged < limit {
-      let logged = chunk.prefix(limit - alreadyLogged)
-      try? log.writeAll(Array(logged))
-      state.withLock { $0.logNeedsNewline = logged.last != 0x0A }
-    }
-    // The byte that first goes past the limit, in whichever chunk it comes, gets the marker.
-    if alreadyLogged <= limit && alreadyLogged + count > limit {
-      try? log.writeAll(Array("\n[stderr beyond \(limit) bytes not logged]\n".utf8))
-      state.withLock { $0.logNeedsNewline = false }
-    }
+    writeLogLines(stream.logLines.lines(chunk))
     return true
+  }
+
+  /// Writes whole stderr lines to the log while they fit in `logLimit`; the first that does not gets the marker.
+  private func writeLogLines(_ lines: [UInt8]) {
+    guard let log, !lines.isEmpty else { return }
+    let limit = specification.logLimit
+    let (fits, marks) = state.withLock { state -> (Int, Bool) in
+      let before = state.loggedStderrBytes
+      guard before <= limit else { return (0, false) }
+      var fits = min(lines.count, limit - before)
+      if fits < lines.count {
+        // Only whole lines: back up to the end of the last line that fits.
+        while fits > 0 && lines[fits - 1] != 0x0A { fits -= 1 }
+        state.loggedStderrBytes = limit + 1  // nothing more from this launch
+        return (fits, true)
+      }
+      state.loggedStderrBytes += fits
+      return (fits, false)
+    }
+    if fits > 0 { try? log.writeAll(Array(lines[..<fits])) }
+    if marks { try? log.writeAll(Array(ExtensionLog.hostLine("stderr beyond \(limit) bytes not logged").utf8)) }
+  }
+
+  /// Adds a line of the host's (a fault, a warning, a note) to the child's log: `--- host: ` and `line`, sanitized
+  /// to one line. At most `hostLogLimit` bytes of them per launch.
+  public func appendHostLine(_ line: String) {
+    guard let log else { return }
+    let bytes = Array(ExtensionLog.hostLine(line).utf8)
+    let fits = state.withLock { state -> Bool in
+      guard state.loggedHostBytes + bytes.count <= specification.hostLogLimit else { return false }
+      state.loggedHostBytes += bytes.count
+      return true
+    }
+    if fits { try? log.writeAll(bytes) }
   }
 
   /// Writes `chunk` to the host's stdout or stderr, waiting for a slow reader (a pager) while the child runs, as a

@@ -22,7 +22,8 @@ struct ExitPathTests {
     }
   }
 
-  /// Every launch the logs of `home` record.
+  /// Every launch the logs of `home` record. Only the host's lines start with `--- `: every line an extension wrote
+  /// to stderr is logged as `| ` and the line (README, "Where things live"), so an extension cannot fake its end line.
   static func launches(in home: String) -> [Launch] {
     let logs = home + "/Logs"
     var launches: [Launch] = []
@@ -215,8 +216,10 @@ struct ExitPathTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     try FileManager.default.createDirectory(atPath: directory.path + "/Logs", withIntermediateDirectories: true)
-    try Data("--- 2026-01-01T00:00:00Z X started, pid 1\n--- host: fault: X exited with status 3 (quoted)\n".utf8)
-      .write(to: URL(fileURLWithPath: directory.path + "/Logs/x.log"))
+    try Data(
+      ("--- 2026-01-01T00:00:00Z X started, pid 1\n| --- X exited with status 0\n"
+        + "--- host: fault: X exited with status 3 (quoted)\n").utf8
+    ).write(to: URL(fileURLWithPath: directory.path + "/Logs/x.log"))
     let launches = Self.launches(in: directory.path)
     #expect(launches.count == 1)
     #expect(launches.first?.ended == false)
