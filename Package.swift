@@ -88,6 +88,7 @@ let package = Package(
     // purpose: test helpers: temporary homes and bundles, built-executable lookup, running the real binaries.
     .target(name: "TestSupport", dependencies: ["BundleManifest", "IntentHostSystem"], path: "Tests/TestSupport"),
 
+    .testTarget(name: "IntentHostSystemTests", dependencies: ["IntentHostSystem", "TestSupport"]),
     .testTarget(name: "ExtensionProtocolTests", dependencies: ["ExtensionProtocol"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
