@@ -21,8 +21,8 @@ public struct AppGroupContainer: Sendable {
   ///   container's descriptor, following no link; group-writable with the set-group-ID bit in a set-group-ID
   ///   container) when they do not exist. Without it nothing is made.
   /// - Throws: `StoreError.invalidGroupIdentifier` unless `identifier` is `group.` + a reverse-DNS name;
-  ///   `.unsafeFile` when `Library` or `Preferences` is a link or not a directory; `.io` when the directories cannot
-  ///   be made.
+  ///   `.unsafeFile` when the container itself is a link; `.io` when the directories cannot be made. A link or file
+  ///   planted in place of `Library` or `Preferences` is not an error here: the shared defaults report it when used.
   public init(identifier: String, path: String, creatingDirectories: Bool = true) throws(StoreError) {
     if let problem = Self.identifierProblem(identifier) {
       throw .invalidGroupIdentifier(identifier, problem: problem)
@@ -30,18 +30,26 @@ public struct AppGroupContainer: Sendable {
     self.identifier = identifier
     self.path = path
     guard creatingDirectories else { return }
+    let container: DirectoryDescriptor
     do throws(SystemError) {
       try makeDirectories(path)
-      let container = try DirectoryDescriptor.open(path)
-      defer { container.close() }
+      container = try DirectoryDescriptor.open(path)
+    } catch {
+      throw error.isUnsafeFileRefusal ? .unsafeFile(file: error.subject, detail: error.reason) : .io(error)
+    }
+    defer { container.close() }
+    do throws(SystemError) {
       let shared = try container.status().permissions & 0o2000 != 0
       let library = try container.makeDirectory("Library", mode: 0o770, permissions: shared ? 0o2770 : nil)
       library.directory.close()
       let preferences = try container.makeDirectory(
         "Library/Preferences", mode: 0o770, permissions: shared ? 0o2770 : nil)
       preferences.directory.close()
+    } catch  where error.isUnsafeFileRefusal || error.code == ENOTDIR {
+      // Something a member planted in place of `Library` or `Preferences` is left alone, and hurts only the shared
+      // defaults: their every use reports it (`StoreError.unsafeFile`); the group's other documents do not need it.
     } catch {
-      throw error.isUnsafeFileRefusal ? .unsafeFile(file: error.subject, detail: error.reason) : .io(error)
+      throw .io(error)
     }
   }
 

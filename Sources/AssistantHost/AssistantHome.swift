@@ -63,6 +63,7 @@ public struct AssistantHome: Sendable {
   /// `prepareAppGroup`), for `assistant defaults`.
   /// - Throws: `HostError` when the identifier is not one path component or the folder cannot be made.
   public func appGroupContainer(_ identifier: String) throws -> URL {
+    _ = try appGroupLocation(identifier)  // before anything is allocated for it
     let gid = geteuid() == 0 ? try groupIDs([identifier])[0] : nil
     return try prepareAppGroup(identifier, gid: gid)
   }
