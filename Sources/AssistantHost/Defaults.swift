@@ -223,8 +223,13 @@ public struct DefaultsTool: Sendable {
       let container = try AppGroupContainer(
         identifier: identifier, path: home.appGroupLocation(identifier).path, creatingDirectories: false)
       print("\(identifier) (\(container.path))")
+      // What a member planted in place of a folder or a file is reported, not followed; the rest is still listed.
       do {
         if try container.defaults.document.exists() { print("  defaults: Library/Preferences/\(identifier).json") }
+      } catch {
+        print("  refused: \(error.description(recoveryCommand: "assistant defaults recover \(identifier)"))")
+      }
+      do {
         for name in try container.documentNames() { print("  document: \(name)") }
       } catch {
         print("  refused: \(error)")
