@@ -204,7 +204,7 @@ public struct DefaultsTool: Sendable {
       groups = [group]
     } else {
       do throws(SystemError) {
-        let folder = try DirectoryDescriptor.open(root)
+        let folder = try DirectoryDescriptor.openTrusted(root)
         defer { folder.close() }
         var directories: [String] = []
         for name in try folder.entries().sorted() where name.hasPrefix("group.") {

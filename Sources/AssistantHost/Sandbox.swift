@@ -191,7 +191,8 @@ extension AssistantHome {
   ///   it cannot give its container away, nor change a group folder, which is root's.
   ///
   /// Nothing here follows a link an app or a group member could have planted: the parents (`Containers/`, the app
-  /// groups' root) are the host's, and each folder is opened beneath them with `O_NOFOLLOW` semantics.
+  /// groups' root) are the host's or the user's (opened as trusted, a link of the user's own followed), and each
+  /// folder is made and opened beneath them following no link.
   /// - Parameter identity: the app's uid and each group's gid when the host is root; nil otherwise.
   /// - Throws: `HostError(.refused)` naming the folder that cannot be made or opened (for example a link).
   func prepareDirectories(
@@ -207,7 +208,7 @@ extension AssistantHome {
   func prepareContainer(_ bundleIdentifier: String, owner: (uid: uid_t, gid: gid_t)?) throws {
     let name = try Self.pathComponent(bundleIdentifier, "bundle identifier")
     try preparing(containers.path + "/" + name) { () throws(SystemError) in
-      let containers = try DirectoryDescriptor.open(self.containers.path)
+      let containers = try DirectoryDescriptor.openTrusted(self.containers.path)
       defer { containers.close() }
       let (container, created) = try containers.makeDirectory(name, permissions: 0o700, owner: owner)
       defer { container.close() }
@@ -228,7 +229,7 @@ extension AssistantHome {
     let owner = gid.map { (uid: uid_t(0), gid: $0) }
     let permissions: mode_t = gid == nil ? 0o770 : 0o2770
     try preparing(location.path) { () throws(SystemError) in
-      let root = try DirectoryDescriptor.open(appGroupsRoot.path)
+      let root = try DirectoryDescriptor.openTrusted(appGroupsRoot.path)
       defer { root.close() }
       let (group, created) = try root.makeDirectory(location.lastPathComponent, permissions: permissions, owner: owner)
       defer { group.close() }
@@ -314,7 +315,7 @@ extension AssistantHome {
     let top = String(cString: resolved)
     free(resolved)
     let names = (top.split(separator: "/") + relative.split(separator: "/").dropLast()).map(String.init)
-    guard var current = try? DirectoryDescriptor.open("/") else { return }
+    guard var current = try? DirectoryDescriptor.openTrusted("/") else { return }
     defer { current.close() }
     for name in names where name != "." {
       guard let next = try? current.openDirectory(name) else { return }

@@ -182,6 +182,26 @@ public struct DirectoryDescriptor: Sendable, Hashable {
     }
   }
 
+  /// Opens the directory at `path`, a path the caller trusts entirely, its last component included: a root the
+  /// user chose (the host's home, `ASSISTANT_APP_GROUPS`) may well be reached through a link of the user's own.
+  /// Everything beneath it is then reached as usual, following nothing.
+  /// - Throws: `SystemError` (`ENOTDIR` for anything that is not a directory).
+  public static func openTrusted(_ path: String, resolution: PathResolution = .automatic) throws(SystemError)
+    -> DirectoryDescriptor
+  {
+    guard !path.isEmpty, !path.utf8.contains(0) else {
+      throw SystemError(code: EINVAL, operation: "open", subject: path, detail: "is not a path")
+    }
+    while true {
+      let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY)
+      if fd >= 0 {
+        return DirectoryDescriptor(descriptor: FileDescriptor(rawValue: fd), path: path, resolution: resolution)
+      }
+      let error = SystemError.current("open", path)
+      if error.code != EINTR { throw error }
+    }
+  }
+
   /// Opens the directory at `path` (see `open(_:resolution:)`), runs `body` with it, and closes it.
   public static func withOpened<Result>(
     _ path: String, resolution: PathResolution = .automatic, _ body: (DirectoryDescriptor) throws -> Result

@@ -122,7 +122,8 @@ struct DirectoryDescriptorTests {
   }
 
   /// The directory itself is opened without following a link at its last component. Control: FileManager lists the
-  /// directory the link leads to.
+  /// directory the link leads to. A root the caller trusts entirely (`openTrusted`) may be a link; what is beneath
+  /// it is still reached following none.
   @Test func theDirectoryItselfIsNotFollowed() throws {
     let scene = try Scene()
     defer { scene.scratch.remove() }
@@ -132,6 +133,11 @@ struct DirectoryDescriptorTests {
     #expect(error?.code == ELOOP)
     #expect(error?.description == "open \(link): is a symbolic link")
     #expect(try FileManager.default.contentsOfDirectory(atPath: link) == ["b"])
+    let trusted = try DirectoryDescriptor.openTrusted(link)
+    defer { trusted.close() }
+    #expect(try trusted.entries() == ["b"])
+    try FileManager.default.createSymbolicLink(atPath: scene.outside + "/l", withDestinationPath: scene.secret)
+    #expect(throws: SystemError.self) { try trusted.openFile("l", O_RDONLY).close() }
   }
 
   // MARK: - FIFOs, devices, sockets
