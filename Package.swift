@@ -19,9 +19,9 @@ let package = Package(
     .library(name: "ExtensionSDK", targets: ["ExtensionSDK"]),
   ],
   targets: [
-    // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds).
+    // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds, openat2).
     .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
-    // purpose: typed Swift wrappers over CIntentHostSystem: file descriptors, errno, spawning, termination, threads for blocking calls.
+    // purpose: typed Swift wrappers over CIntentHostSystem: file and directory descriptors, errno, spawning, termination, threads for blocking calls.
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
     // purpose: the one sanitizer that makes untrusted text safe for a terminal or a log line.
     .target(name: "UntrustedText", path: "Sources/UntrustedText"),
@@ -93,6 +93,7 @@ let package = Package(
     // purpose: test helpers: temporary homes and bundles, built-executable lookup, running the real binaries.
     .target(name: "TestSupport", dependencies: ["BundleManifest", "IntentHostSystem"], path: "Tests/TestSupport"),
 
+    .testTarget(name: "IntentHostSystemTests", dependencies: ["IntentHostSystem", "TestSupport"]),
     .testTarget(name: "ExtensionProtocolTests", dependencies: ["ExtensionProtocol"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),

@@ -44,6 +44,15 @@ extension DocumentContent {
 /// Updates hold an exclusive `flock` on `.NAME.lock` for their whole read-modify-write; reads hold a shared one.
 /// The kernel releases the lock when its holder dies, so a killed writer never blocks anyone; what it leaves (a torn
 /// journal tail, a temporary file) is ignored by readers and removed by the next writer.
+///
+/// Every member of an app group can write its folder, so nothing in it is trusted: the document's folder is opened
+/// once as a descriptor (`DirectoryDescriptor`) and every checkpoint, journal, lock and temporary file is opened,
+/// made, renamed and removed relative to it, never through a path, following no symbolic link and opening nothing but
+/// regular files. A link, FIFO, device or socket planted in place of one of them, or a journal with a second hard
+/// link, is refused with `StoreError.unsafeFile` naming it; nothing outside the folder is ever created, truncated or
+/// read. Only the folder's path up to `root` is trusted (see `init(in:at:)`). In a set-group-ID folder (an app group
+/// when the host runs as root) the files it makes are group-readable and -writable whatever the umask, so that every
+/// member can use them.
 public struct Document<Content: DocumentContent>: Sendable {
   /// The checkpoint's path.
   public let path: String
@@ -60,20 +69,50 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// does, to show that the crash test catches torn files.
   @_spi(Testing) public var writesInPlace = false
 
+  /// The directory trusted by path: opened as it is named, refused only when its last component is a symbolic link.
+  let root: String
+  /// The folders from `root` to the document's folder ("" when it is `root`), opened beneath `root` without following
+  /// a symbolic link.
+  let subdirectory: String
+  /// The document's folder, for messages.
   let directory: String
   let fileName: String
   /// The descriptors and checkpoint this process keeps between operations; shared by copies of this value.
   let files = DocumentFiles()
-  var lockPath: String { directory + "/." + fileName + ".lock" }
+  var lockName: String { "." + fileName + ".lock" }
+  var journalName: String { "." + fileName + ".journal" }
+  var lockPath: String { directory + "/" + lockName }
   /// The journal's path.
-  public var journalPath: String { directory + "/." + fileName + ".journal" }
+  public var journalPath: String { directory + "/" + journalName }
   private var temporaryPrefix: String { "." + fileName + ".tmp-" }
 
+  /// The document at `path`. The folder that holds it is trusted by path (it is opened as named, refused only when its
+  /// last component is a symbolic link); the document's files are reached through the folder's descriptor only.
   public init(path: String) {
     self.path = path
     let slash = path.lastIndex(of: "/")
-    directory = slash.map { String(path[..<$0]) } ?? "."
+    let folder = slash.map { String(path[..<$0]) } ?? "."
+    directory = folder.isEmpty ? "/" : folder
     fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    root = directory
+    subdirectory = ""
+  }
+
+  /// The document at `relativePath` inside the directory `root`, for example a group's shared defaults,
+  /// `Library/Preferences/GROUP.json` inside its container. Only `root` is trusted by path: the folders from it to
+  /// the document are opened beneath it without following a symbolic link, so whoever may write inside `root` cannot
+  /// lead the store anywhere else.
+  /// - Precondition: `relativePath` is relative, with no empty, `.` or `..` component.
+  public init(in root: String, at relativePath: String) {
+    let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+    precondition(
+      !components.isEmpty && !components.contains { $0.isEmpty || $0 == "." || $0 == ".." },
+      "a document's path inside its root is relative, with no empty, . or .. component")
+    self.root = root
+    subdirectory = components.dropLast().joined(separator: "/")
+    fileName = String(components.last!)
+    directory = subdirectory.isEmpty ? root : root + "/" + subdirectory
+    path = directory + "/" + fileName
   }
 
   /// The content with its sequence number.
@@ -93,11 +132,11 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.
   public func snapshot() throws(StoreError) -> Snapshot {
     try files.serializedStore { () throws(StoreError) -> Snapshot in
-      guard let lock = try acquireIfPresent(exclusive: false) else {
+      guard let (folder, lock) = try acquireIfPresent(exclusive: false) else {
         return Snapshot(content: Content(), sequence: 0)
       }
       defer { release(lock) }
-      let state = try load(journal: try cachedJournal())
+      let state = try load(in: folder, journal: try cachedJournal(in: folder))
       return Snapshot(content: state.content ?? Content(), sequence: state.sequence)
     }
   }
@@ -110,13 +149,13 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// - Important: `body` must not read or update the same document again: it would wait for the lock it holds.
   public func update<Result>(_ body: (inout Content) throws -> Result) throws -> Result {
     try files.serialized { () throws -> Result in
-      let lock = try acquire(exclusive: true)
+      let (folder, lock) = try acquire(exclusive: true)
       defer { release(lock) }
-      let journal = try cachedJournal()
-      let state = try load(journal: journal)
+      let journal = try cachedJournal(in: folder)
+      let state = try load(in: folder, journal: journal)
       var content = state.content ?? Content()
       let result = try body(&content)
-      try commit(content, after: state, journal: journal)
+      try commit(content, after: state, in: folder, journal: journal)
       return result
     }
   }
@@ -148,17 +187,17 @@ public struct Document<Content: DocumentContent>: Sendable {
 
   /// Reads the checkpoint and the journal. `journal`, when given, is the journal already open (the update path
   /// reads and writes through one descriptor).
-  func load(journal: FileDescriptor? = nil) throws(StoreError) -> State {
+  func load(in folder: DirectoryDescriptor, journal: FileDescriptor? = nil) throws(StoreError) -> State {
     var state = State()
     var checkpointBytes: [UInt8]? = nil
-    if let (bytes, header) = try cachedCheckpoint() {
+    if let (bytes, header) = try cachedCheckpoint(in: folder) {
       state.sequence = header.sequence
       state.checkpointSequence = header.sequence
       checkpointBytes = bytes
     }
     if let journal {
       try loadJournal(try readWhole(journal, file: journalPath), into: &state)
-    } else if let bytes = try readFile(journalPath) {
+    } else if let bytes = try readFile(journalName, in: folder) {
       try loadJournal(bytes, into: &state)
     }
     // The checkpoint's content is decoded only when no journal record is newer.
@@ -169,9 +208,9 @@ public struct Document<Content: DocumentContent>: Sendable {
   }
 
   /// The checkpoint alone.
-  func loadCheckpointState() throws(StoreError) -> State {
+  func loadCheckpointState(in folder: DirectoryDescriptor) throws(StoreError) -> State {
     var state = State()
-    if let bytes = try readFile(path) {
+    if let bytes = try readFile(fileName, in: folder) {
       let (content, sequence) = try decode(bytes[...], file: path, isJournal: false)
       state.content = content
       state.sequence = sequence
@@ -224,8 +263,10 @@ public struct Document<Content: DocumentContent>: Sendable {
 
   /// Reads the journal's current records into `state`.
   /// - Parameter withoutCheckpoint: take the chain from the first record on, whatever its sequence (recovery).
-  func loadJournal(into state: inout State, withoutCheckpoint: Bool = false) throws(StoreError) {
-    guard let bytes = try readFile(journalPath) else { return }
+  func loadJournal(into state: inout State, in folder: DirectoryDescriptor, withoutCheckpoint: Bool = false)
+    throws(StoreError)
+  {
+    guard let bytes = try readFile(journalName, in: folder) else { return }
     try loadJournal(bytes, into: &state, withoutCheckpoint: withoutCheckpoint)
   }
 
@@ -281,17 +322,23 @@ public struct Document<Content: DocumentContent>: Sendable {
     return (content, envelope.sequence ?? 0)
   }
 
-  /// The whole file, or nil when it does not exist.
-  private func readFile(_ file: String) throws(StoreError) -> [UInt8]? {
+  /// The whole regular file `name` in `folder`, or nil when it does not exist.
+  private func readFile(_ name: String, in folder: DirectoryDescriptor) throws(StoreError) -> [UInt8]? {
     let fd: FileDescriptor
     do {
-      fd = try FileDescriptor.open(file, O_RDONLY)
+      fd = try folder.openFile(name, O_RDONLY)
     } catch {
       if error.code == ENOENT { return nil }
-      throw .io(error)
+      throw storeError(error)
     }
     defer { fd.close() }
-    return try readAll(fd, file: file)
+    return try readAll(fd, file: folder.path(of: name))
+  }
+
+  /// `.unsafeFile` for a refusal of `DirectoryDescriptor` (a link, a FIFO, a device, a socket), else `.io`.
+  func storeError(_ error: SystemError) -> StoreError {
+    error.isUnsafeFileRefusal || (error.code == EMLINK && error.detail != nil)
+      ? .unsafeFile(file: error.subject, detail: error.reason) : .io(error)
   }
 
   private func readAll(_ fd: FileDescriptor, file: String) throws(StoreError) -> [UInt8] {
@@ -320,37 +367,62 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// Commits `content` as the next sequence: one journal record, or a new checkpoint when the journal is long.
   /// The journal open for reading and writing (kept open between operations: it is rewritten in place, never
   /// replaced), or nil when there is none yet. A journal deleted behind our back is reopened.
-  private func cachedJournal() throws(StoreError) -> FileDescriptor? {
+  private func cachedJournal(in folder: DirectoryDescriptor) throws(StoreError) -> FileDescriptor? {
     if let fd = files.journal {
-      if files.isStillNamed(fd, path: journalPath) { return fd }
+      if files.isStillNamed(fd, name: journalName, in: folder) { return fd }
       fd.close()
       files.journal = nil
     }
     do {
-      let fd = try FileDescriptor.open(journalPath, O_RDWR)
-      files.journal = fd
-      files.remember(fd)
+      let fd = try folder.openFile(journalName, O_RDWR)
+      try keepJournal(fd)
       return fd
     } catch {
       if error.code == ENOENT { return nil }
-      throw .io(error)
+      throw storeError(error)
     }
   }
 
-  /// The checkpoint's bytes and header, read again only when the file changed (another inode, size or time).
-  private func cachedCheckpoint() throws(StoreError) -> ([UInt8], (schemaVersion: Int, sequence: UInt64))? {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      let error = SystemError.current("stat", path)
-      if error.code == ENOENT {
-        files.checkpoint = nil
-        return nil
-      }
-      throw .io(error)
+  /// Keeps `fd` as the journal, unless the file has another name too: a hard link planted by someone who may not
+  /// write the file it names would make every update write there.
+  private func keepJournal(_ fd: FileDescriptor) throws(SystemError) {
+    let status: FileStatus
+    do throws(SystemError) {
+      status = try files.remember(fd)
+    } catch {
+      fd.close()
+      throw SystemError(code: error.code, operation: "fstat", subject: journalPath)
     }
-    let key = DocumentFiles.FileKey(info)
+    guard status.linkCount == 1 else {
+      files.forget(fd)
+      fd.close()
+      throw SystemError(
+        code: EMLINK, operation: "open", subject: journalPath,
+        detail: "has \(status.linkCount) hard links; a journal has one name only")
+    }
+    files.journal = fd
+  }
+
+  /// The checkpoint's bytes and header, read again only when the file changed (another inode, size or time).
+  private func cachedCheckpoint(in folder: DirectoryDescriptor) throws(StoreError)
+    -> ([UInt8], (schemaVersion: Int, sequence: UInt64))?
+  {
+    let found: FileStatus?
+    do {
+      found = try folder.status(of: fileName)
+    } catch {
+      throw storeError(error)
+    }
+    guard let status = found else {
+      files.checkpoint = nil
+      return nil
+    }
+    guard status.kind == .regular else {
+      throw .unsafeFile(file: path, detail: "is \(status.kind), not a regular file")
+    }
+    let key = DocumentFiles.FileKey(status)
     if let cached = files.checkpoint, cached.key == key { return (cached.bytes, cached.header) }
-    guard let bytes = try readFile(path) else { return nil }
+    guard let bytes = try readFile(fileName, in: folder) else { return nil }
     let header = try checkpointHeader(bytes)
     files.checkpoint = DocumentFiles.Checkpoint(key: key, bytes: bytes, header: header)
     return (bytes, header)
@@ -385,35 +457,37 @@ public struct Document<Content: DocumentContent>: Sendable {
     return bytes
   }
 
-  func commit(_ content: Content, after state: State, journal: FileDescriptor? = nil) throws(StoreError) {
+  func commit(_ content: Content, after state: State, in folder: DirectoryDescriptor, journal: FileDescriptor? = nil)
+    throws(StoreError)
+  {
     let sequence = state.sequence + 1
-    if writesInPlace { return try writeInPlace(content, sequence: sequence) }
+    if writesInPlace { return try writeInPlace(content, sequence: sequence, in: folder) }
     let record = Journal.encode(try encode(content, sequence: sequence, pretty: false), sequence: sequence)
     let end = state.journalKept + record.count
     // 64 KiB, or room for 16 records when they are large, in whole pages, at most compactionBytes.
     let capacity = min(compactionBytes, (max(64 << 10, record.count * 16) + 4095) / 4096 * 4096)
     if state.journalRecords + 1 >= compactionRecords || end > max(state.journalSize, capacity) {
-      try writeCheckpoint(content, sequence: sequence)
+      try writeCheckpoint(content, sequence: sequence, in: folder)
     } else {
       try append(
         record, at: state.journalKept, growingTo: end > state.journalSize ? capacity : nil, state: state,
-        journal: journal)
+        in: folder, journal: journal)
     }
   }
 
   /// Writes `record` at `offset` and syncs it. When `growingTo` is given, the file is first extended with zeros to
   /// that size (written, not sparse, so later records overwrite allocated blocks).
   private func append(
-    _ record: [UInt8], at offset: Int, growingTo size: Int?, state: State, journal: FileDescriptor?
+    _ record: [UInt8], at offset: Int, growingTo size: Int?, state: State, in folder: DirectoryDescriptor,
+    journal: FileDescriptor?
   ) throws(StoreError) {
     do throws(SystemError) {
       let fd: FileDescriptor
       if let journal {
         fd = journal
       } else {
-        fd = try FileDescriptor.open(journalPath, O_RDWR | O_CREAT, mode: 0o660)
-        files.journal = fd
-        files.remember(fd)
+        fd = try openMaking(journalName, in: folder, O_RDWR)
+        try keepJournal(fd)
       }
       if let size, size > state.journalSize {
         try positionalWrite(fd, [UInt8](repeating: 0, count: size - state.journalSize), at: state.journalSize)
@@ -421,10 +495,34 @@ public struct Document<Content: DocumentContent>: Sendable {
       try positionalWrite(fd, record, at: offset)
       if fdatasync(fd.rawValue) != 0 { throw SystemError.current("fdatasync", journalPath) }
       // A new journal is a new directory entry, which must be durable too.
-      if !state.journalExists { try syncDirectory() }
+      if !state.journalExists { try folder.synchronize() }
     } catch {
-      throw .io(error)
+      throw storeError(error)
     }
+  }
+
+  /// Opens the regular file `name` in `folder` with `flags`, making it when it does not exist (mode 0660 less the
+  /// umask; exactly 0660 in a shared, set-group-ID folder, so every member of the group can use it).
+  private func openMaking(_ name: String, in folder: DirectoryDescriptor, _ flags: Int32) throws(SystemError)
+    -> FileDescriptor
+  {
+    // Whoever makes it between the two opens wins; a third try takes whatever is there (still never a link).
+    for attempt in 0..<3 {
+      do throws(SystemError) {
+        return try folder.openFile(name, flags)
+      } catch  where error.code == ENOENT {}
+      do throws(SystemError) {
+        let fd = try folder.openFile(name, flags | O_CREAT | (attempt < 2 ? O_EXCL : 0), mode: 0o660)
+        if files.sharedFolder {
+          do throws(SystemError) { try fd.changeMode(0o660) } catch {
+            fd.close()
+            throw SystemError(code: error.code, operation: "fchmod", subject: folder.path(of: name))
+          }
+        }
+        return fd
+      } catch  where error.code == EEXIST {}
+    }
+    return try folder.openFile(name, flags)
   }
 
   private func positionalWrite(_ fd: FileDescriptor, _ bytes: [UInt8], at offset: Int) throws(SystemError) {
@@ -442,101 +540,194 @@ public struct Document<Content: DocumentContent>: Sendable {
     }
   }
 
-  /// Temporary file, fsync, rename over the checkpoint, fsync of the directory.
-  func writeCheckpoint(_ content: Content, sequence: UInt64) throws(StoreError) {
+  /// Temporary file (made new, `O_EXCL`), fsync, rename over the checkpoint, fsync of the folder.
+  func writeCheckpoint(_ content: Content, sequence: UInt64, in folder: DirectoryDescriptor) throws(StoreError) {
     var bytes = try encode(content, sequence: sequence, pretty: true)
     bytes.append(0x0A)
-    removeStaleTemporaries()
-    let temporary = directory + "/" + temporaryPrefix + String(getpid())
+    removeStaleTemporaries(in: folder)
+    let temporary = temporaryPrefix + String(getpid())
     do throws(SystemError) {
-      let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o660)
+      let fd: FileDescriptor
+      do {
+        fd = try folder.openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o660)
+      } catch  where error.code == EEXIST {
+        // Something took the name since the sweep: remove it (never follow it) and make the file again.
+        try folder.removeFile(temporary)
+        fd = try folder.openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o660)
+      }
       do throws(SystemError) {
         try fd.writeAll(bytes)
-        if fsync(fd.rawValue) != 0 { throw SystemError.current("fsync", temporary) }
+        if files.sharedFolder { try fd.changeMode(0o660) }
+        if fsync(fd.rawValue) != 0 { throw SystemError.current("fsync", folder.path(of: temporary)) }
       } catch {
         fd.close()
-        unlink(temporary)
+        removeLeftover(temporary, in: folder)
         throw error
       }
       fd.close()
-      if rename(temporary, path) != 0 {
-        let error = SystemError.current("rename", path)
-        unlink(temporary)
+      do {
+        try folder.rename(temporary, to: fileName)
+      } catch {
+        removeLeftover(temporary, in: folder)
         throw error
       }
-      try syncDirectory()
+      try folder.synchronize()
     } catch {
-      throw .io(error)
+      throw storeError(error)
     }
   }
 
-  private func writeInPlace(_ content: Content, sequence: UInt64) throws(StoreError) {
+  private func writeInPlace(_ content: Content, sequence: UInt64, in folder: DirectoryDescriptor) throws(StoreError) {
     let bytes = try encode(content, sequence: sequence, pretty: true)
     do throws(SystemError) {
-      let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o660)
+      let fd = try folder.openFile(fileName, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o660)
       defer { fd.close() }
       try fd.writeAll(Array(bytes[..<(bytes.count / 2)]))
       usleep(500)
       try fd.writeAll(Array(bytes[(bytes.count / 2)...]))
     } catch {
-      throw .io(error)
+      throw storeError(error)
     }
-  }
-
-  private func syncDirectory() throws(SystemError) {
-    let dir = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY)
-    defer { dir.close() }
-    if fsync(dir.rawValue) != 0 { throw SystemError.current("fsync", directory) }
   }
 
   /// Temporary files of writers that were killed while writing a checkpoint. Only called under the exclusive
   /// lock, so no living writer owns one.
-  private func removeStaleTemporaries() {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-    for name in names where name.hasPrefix(temporaryPrefix) { unlink(directory + "/" + name) }
+  private func removeStaleTemporaries(in folder: DirectoryDescriptor) {
+    let names: [String]
+    do {
+      names = try folder.entries()
+    } catch {
+      return  // the sweep is tidying only: the next writer tries again, and the checkpoint does not need it
+    }
+    for name in names where name.hasPrefix(temporaryPrefix) { removeLeftover(name, in: folder) }
+  }
+
+  /// Removes a temporary file; one that cannot be removed now is removed by the next writer's sweep.
+  private func removeLeftover(_ name: String, in folder: DirectoryDescriptor) {
+    do { try folder.removeFile(name) } catch {}
   }
 
   // MARK: - Locking
 
-  /// Opens and locks `.NAME.lock`. Returns nil when the directory does not exist (then there is no document
-  /// either).
-  func acquireIfPresent(exclusive: Bool) throws(StoreError) -> FileDescriptor? {
-    let lock: FileDescriptor
-    if let cached = files.lock, files.isStill(cached, at: lockPath) {
-      lock = cached
-    } else {
+  /// The document's folder, kept open between operations with everything else: opened again (and every kept
+  /// descriptor with it) when `root` is no longer the directory it was, or when `again` (a file in it went missing,
+  /// so it may have been deleted). Nil when the root or the folder does not exist.
+  func folder(again: Bool = false) throws(StoreError) -> DirectoryDescriptor? {
+    var info = stat()
+    let rootError = lstat(root, &info) == 0 ? nil : SystemError.current("stat", root)
+    if !again, rootError == nil, let folder = files.folder,
+      files.rootIdentity == [UInt64(info.st_dev), UInt64(info.st_ino)]
+    {
+      return folder
+    }
+    files.reset()
+    if let rootError {
+      if rootError.code == ENOENT || rootError.code == ENOTDIR { return nil }
+      throw .io(rootError)
+    }
+    do throws(SystemError) {
+      let top = try DirectoryDescriptor.open(root)
+      let folder: DirectoryDescriptor
+      let rootStatus: FileStatus
+      let folderStatus: FileStatus
+      do throws(SystemError) {
+        rootStatus = try top.status()
+        folder = subdirectory.isEmpty ? top : try top.openDirectory(subdirectory)
+        folderStatus = subdirectory.isEmpty ? rootStatus : try folder.status()
+      } catch {
+        top.close()
+        throw error
+      }
+      if !subdirectory.isEmpty { top.close() }
+      files.folder = folder
+      files.rootIdentity = [rootStatus.device, rootStatus.inode]
+      files.sharedFolder = folderStatus.permissions & 0o2000 != 0
+      return folder
+    } catch {
+      if error.code == ENOENT { return nil }
+      throw storeError(error)
+    }
+  }
+
+  /// Opens and locks `.NAME.lock`, and returns it with the document's folder. Returns nil when the folder does not
+  /// exist (then there is no document either).
+  func acquireIfPresent(exclusive: Bool) throws(StoreError) -> (DirectoryDescriptor, FileDescriptor)? {
+    var folder: DirectoryDescriptor
+    var lock: FileDescriptor
+    var again = false
+    while true {
+      guard let current = try self.folder(again: again) else { return nil }
+      folder = current
+      if let cached = files.lock, files.isStill(cached, named: lockName, in: folder) {
+        lock = cached
+        break
+      }
       files.lock?.close()
       files.lock = nil
       do {
-        lock = try FileDescriptor.open(lockPath, O_RDWR | O_CREAT, mode: 0o660)
+        lock = try openMaking(lockName, in: folder, O_RDWR)
+        _ = try files.remember(lock)
       } catch {
+        if error.code == ENOENT && !again {
+          again = true  // the folder may have been deleted: open it again, once
+          continue
+        }
         if error.code == ENOENT { return nil }
-        throw .io(error)
+        throw storeError(error)
       }
       files.lock = lock
-      files.remember(lock)
+      break
     }
-    if lockingDisabled { return lock }
+    if lockingDisabled { return (folder, lock) }
     do {
       // The holder's critical section is short (one fdatasync): try without blocking for a moment before sleeping
       // in the kernel, so that a release hands the lock over without a wakeup.
       for attempt in 0..<200 {
-        if try tryLockFile(lock, exclusive: exclusive) { return lock }
+        if try tryLockFile(lock, exclusive: exclusive) { return (folder, lock) }
         if attempt > 20 { sched_yield() }
       }
       try lockFile(lock, exclusive: exclusive)
     } catch {
       throw .io(error)
     }
-    return lock
+    return (folder, lock)
   }
 
-  /// Opens and locks `.NAME.lock`.
-  func acquire(exclusive: Bool) throws(StoreError) -> FileDescriptor {
-    guard let lock = try acquireIfPresent(exclusive: exclusive) else {
+  /// Opens and locks `.NAME.lock`, and returns it with the document's folder.
+  func acquire(exclusive: Bool) throws(StoreError) -> (DirectoryDescriptor, FileDescriptor) {
+    guard let acquired = try acquireIfPresent(exclusive: exclusive) else {
       throw .io(SystemError(code: ENOENT, operation: "open", subject: lockPath))
     }
-    return lock
+    return acquired
+  }
+
+  /// Whether the document has a checkpoint or a journal, looked up through its folder without following anything.
+  /// - Throws: `StoreError.unsafeFile` when a folder on the way is a symbolic link; `.io`.
+  public func exists() throws(StoreError) -> Bool {
+    try files.serializedStore { () throws(StoreError) -> Bool in
+      guard let folder = try folder() else { return false }
+      do throws(SystemError) {
+        if try folder.status(of: fileName) != nil { return true }
+        return try folder.status(of: journalName) != nil
+      } catch {
+        if error.code == ENOENT { return false }
+        throw storeError(error)
+      }
+    }
+  }
+
+  /// A descriptor of the document's folder of the caller's own (to close), opened as the store opens it; nil when
+  /// the folder does not exist.
+  func openFolder() throws(StoreError) -> DirectoryDescriptor? {
+    do throws(SystemError) {
+      let top = try DirectoryDescriptor.open(root)
+      if subdirectory.isEmpty { return top }
+      defer { top.close() }
+      return try top.openDirectory(subdirectory)
+    } catch {
+      if error.code == ENOENT { return nil }
+      throw storeError(error)
+    }
   }
 
   /// Releases the lock; the descriptor stays open for the next operation.
@@ -551,6 +742,11 @@ public struct Document<Content: DocumentContent>: Sendable {
 final class DocumentFiles: @unchecked Sendable {
   // @unchecked: every stored property is read and written only inside `serialized`, under `mutex`.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  /// The document's folder, and the device and inode of its root when it was opened.
+  var folder: DirectoryDescriptor?
+  var rootIdentity: [UInt64]?
+  /// Whether the folder is set-group-ID (an app group when the host is root): files made in it are group-writable.
+  var sharedFolder = false
   var lock: FileDescriptor?
   var journal: FileDescriptor?
   var checkpoint: Checkpoint?
@@ -559,15 +755,15 @@ final class DocumentFiles: @unchecked Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
-    var modified: [Int]
-    var changed: [Int]
+    var modified: Int64
+    var changed: Int64
 
-    init(_ info: stat) {
-      device = UInt64(info.st_dev)
-      inode = UInt64(info.st_ino)
-      size = Int64(info.st_size)
-      modified = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
-      changed = [info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+    init(_ status: FileStatus) {
+      device = status.device
+      inode = status.inode
+      size = status.size
+      modified = status.modified
+      changed = status.changed
     }
   }
 
@@ -583,6 +779,7 @@ final class DocumentFiles: @unchecked Sendable {
   }
 
   deinit {
+    folder?.close()
     lock?.close()
     journal?.close()
     pthread_mutex_destroy(mutex)
@@ -602,10 +799,13 @@ final class DocumentFiles: @unchecked Sendable {
     return try body()
   }
 
-  /// Forgets everything (after files were moved aside).
+  /// Forgets everything (after files were moved aside, or when the folder is opened again).
   func reset() {
+    folder?.close()
     lock?.close()
     journal?.close()
+    folder = nil
+    rootIdentity = nil
     lock = nil
     journal = nil
     checkpoint = nil
@@ -616,11 +816,18 @@ final class DocumentFiles: @unchecked Sendable {
   /// The device and inode of each descriptor kept open, taken when it was opened.
   var identities: [Int32: [UInt64]] = [:]
 
-  /// Remembers which file `fd` is.
-  func remember(_ fd: FileDescriptor) {
-    var info = stat()
-    if fstat(fd.rawValue, &info) == 0 { identities[fd.rawValue] = [UInt64(info.st_dev), UInt64(info.st_ino)] }
+  /// Remembers which file `fd` is, and returns what it is.
+  func remember(_ fd: FileDescriptor) throws(SystemError) -> FileStatus {
+    let status = try fd.status()
+    identities[fd.rawValue] = [status.device, status.inode]
     names[fd.rawValue] = Self.kernelName(of: fd)
+    return status
+  }
+
+  /// Forgets `fd` (before it is closed without being kept).
+  func forget(_ fd: FileDescriptor) {
+    identities[fd.rawValue] = nil
+    names[fd.rawValue] = nil
   }
 
   /// The names the kernel gave the kept descriptors when they were opened (`/proc/self/fd`).
@@ -634,19 +841,22 @@ final class DocumentFiles: @unchecked Sendable {
     return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// Whether `fd` is still open on `path` (not deleted, nor moved aside by a recovery), from the name the kernel
-  /// keeps for it, without asking for the file's attributes (see `readWhole`). Falls back to `isStill` where there
-  /// is no `/proc`.
-  func isStillNamed(_ fd: FileDescriptor, path: String) -> Bool {
-    guard let name = Self.kernelName(of: fd), let original = names[fd.rawValue] else { return isStill(fd, at: path) }
-    return name == original
+  /// Whether `fd` is still open on `name` in `folder` (not deleted, nor moved aside by a recovery or replaced), from
+  /// the name the kernel keeps for it, without asking for the file's attributes (see `readWhole`). Falls back to
+  /// `isStill` where there is no `/proc`.
+  func isStillNamed(_ fd: FileDescriptor, name: String, in folder: DirectoryDescriptor) -> Bool {
+    guard let current = Self.kernelName(of: fd), let original = names[fd.rawValue] else {
+      return isStill(fd, named: name, in: folder)
+    }
+    return current == original
   }
 
-  /// Whether `fd` is still the file at `path` (not deleted with its group's folder, nor moved aside by a recovery):
-  /// one `stat` of the path against the identity remembered at open.
-  func isStill(_ fd: FileDescriptor, at path: String) -> Bool {
-    var named = stat()
-    guard let identity = identities[fd.rawValue], stat(path, &named) == 0 else { return false }
-    return identity == [UInt64(named.st_dev), UInt64(named.st_ino)]
+  /// Whether `fd` is still the file named `name` in `folder` (not deleted with its group's folder, nor moved aside by
+  /// a recovery, nor replaced by a link): one `fstatat` of the name, not following it, against the identity
+  /// remembered at open.
+  func isStill(_ fd: FileDescriptor, named name: String, in folder: DirectoryDescriptor) -> Bool {
+    // Any failure here means "open it again", and the open reports it.
+    guard let identity = identities[fd.rawValue], let status = try? folder.status(of: name) else { return false }
+    return identity == [status.device, status.inode]
   }
 }

@@ -44,14 +44,19 @@ public final class DocumentWatch<Content: DocumentContent> {
     var notifications: FileDescriptor? = nil
     #if os(Linux)
       if !polling {
+        // The folder is watched through a descriptor opened as the store opens it (no link followed on the way), by
+        // the name /proc gives that descriptor; without /proc or the folder, the watch polls.
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         if fd >= 0 {
-          let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-          if inotify_add_watch(fd, document.directory, mask) >= 0 {
+          let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ONLYDIR)
+          let folder = try? document.openFolder()
+          if let folder = folder ?? nil, inotify_add_watch(fd, "/proc/self/fd/\(folder.descriptor.rawValue)", mask) >= 0
+          {
             notifications = FileDescriptor(rawValue: fd)
           } else {
             Glibc.close(fd)
           }
+          (folder ?? nil)?.close()
         }
       }
     #endif

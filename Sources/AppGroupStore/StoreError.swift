@@ -10,6 +10,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
   case corrupt(file: String, detail: String)
   /// The document was written by a newer schema than this reader knows. It was left untouched.
   case newerSchema(file: String, found: Int, known: Int)
+  /// Something other than a regular file (a symbolic link, a FIFO, a device, a socket), or a file with a second
+  /// name, is where the store keeps a document's file or a folder on the way to it: whoever can write the folder may
+  /// have planted it to lead the store elsewhere. It was neither followed nor opened, and was left as it is.
+  case unsafeFile(file: String, detail: String)
   case io(SystemError)
 
   public var description: String {
@@ -24,8 +28,18 @@ public enum StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     case .newerSchema(let file, let found, let known):
       return "\(file) has schema version \(found), newer than version \(known) this program knows; "
         + "update the program, it was left as it is"
+    case .unsafeFile:
+      return description(recoveryCommand: "assistant defaults recover")
     case .io(let error):
       return error.description
     }
+  }
+
+  /// The description, naming `recoveryCommand` (such as `assistant defaults recover GROUP --document NAME`) as the
+  /// way to move a planted file aside.
+  public func description(recoveryCommand: String) -> String {
+    guard case .unsafeFile(let file, let detail) = self else { return description }
+    return "\(file) \(detail): the store never follows a link or opens anything but a regular file there; "
+      + "remove it, or move the document's files aside with `\(recoveryCommand)`"
   }
 }

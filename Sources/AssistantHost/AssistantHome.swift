@@ -46,21 +46,40 @@ public struct AssistantHome: Sendable {
     }
   }
 
-  /// The private container of a bundle, created on first use.
+  /// Where the private container of a bundle is, `Containers/<bundle id>`. Nothing is made: a launch makes it
+  /// (`prepareDirectories`), with its final owner and mode.
+  /// - Throws: `HostError(.dataError)` when the identifier is not one path component.
   public func container(for bundleIdentifier: String) throws -> URL {
-    let url = containers.appendingPathComponent(bundleIdentifier)
-    for sub in ["Documents", "Library", "tmp"] {
-      try FileManager.default.createDirectory(
-        at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
-    }
-    return url
+    containers.appendingPathComponent(try Self.pathComponent(bundleIdentifier, "bundle identifier"))
   }
 
-  /// The shared container of an app group, created on first use.
+  /// Where the shared container of an app group is, `<app groups>/<group id>`. Nothing is made.
+  /// - Throws: `HostError(.dataError)` when the identifier is not one path component.
+  public func appGroupLocation(_ identifier: String) throws -> URL {
+    appGroupsRoot.appendingPathComponent(try Self.pathComponent(identifier, "app group identifier"))
+  }
+
+  /// The shared container of an app group, made on first use with its final owner and mode (see
+  /// `prepareAppGroup`), for `assistant defaults`.
+  /// - Throws: `HostError` when the identifier is not one path component or the folder cannot be made.
   public func appGroupContainer(_ identifier: String) throws -> URL {
-    let url = appGroupsRoot.appendingPathComponent(identifier)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    _ = try appGroupLocation(identifier)  // before anything is allocated for it
+    let gid = geteuid() == 0 ? try groupIDs([identifier])[0] : nil
+    return try prepareAppGroup(identifier, gid: gid)
+  }
+
+  /// `identifier`, checked to be exactly one path component: not empty, not `.` or `..`, no `/` and no NUL.
+  /// BundleManifest validates identifiers where they are parsed; this is the last check before one becomes part of a
+  /// path.
+  /// - Throws: `HostError(.dataError)` naming the identifier.
+  static func pathComponent(_ identifier: String, _ what: String) throws -> String {
+    guard !identifier.isEmpty, identifier != ".", identifier != "..", !identifier.contains("/"),
+      !identifier.utf8.contains(0)
+    else {
+      throw HostError(
+        .dataError, "the \(what) \"\(identifier)\" is not a single path component; refusing to build a path from it")
+    }
+    return identifier
   }
 
   public func logFile(for bundleIdentifier: String) -> URL {

@@ -104,16 +104,18 @@ public struct DefaultsTool: Sendable {
     let rest = Array(positional.dropFirst())
     if verb == "list" { return .done(try list(rest.first, print: print)) }
     guard let group = rest.first else { throw HostError(.usage, "defaults \(verb) needs a GROUP\n\(Self.usage)") }
-    let document = try self.document(group: group, name: documentName)
     let label = documentName.map { "\(group) \($0)" } ?? group
     let hint = "assistant defaults recover \(group)" + (documentName.map { " --document \($0)" } ?? "")
+    // `recover` makes what it needs itself, after moving aside whatever was planted in place of a folder.
+    let document = try self.document(
+      group: group, name: documentName, hint: hint, creatingFolders: documentName == nil && verb != "recover")
     do {
       switch verb {
       case "read":
         guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults read GROUP [KEY]") }
         let snapshot = try document.snapshot()
         if rest.count == 1 {
-          guard snapshot.sequence > 0 || documentExists(document) else {
+          guard try snapshot.sequence > 0 || document.exists() else {
             throw HostError(.noMatch, "\(label) does not exist yet (nothing was written to it)")
           }
           try print(render(snapshot.content.value))
@@ -174,6 +176,8 @@ public struct DefaultsTool: Sendable {
     switch error {
     case .corrupt, .newerSchema:
       return HostError(.dataError, "\(error); to move it aside and start again from what is readable: `\(hint)`")
+    case .unsafeFile:
+      return HostError(.dataError, error.description(recoveryCommand: hint))
     case .invalidGroupIdentifier, .notEntitled:
       return HostError(.usage, "\(error)")
     case .io:
@@ -181,46 +185,70 @@ public struct DefaultsTool: Sendable {
     }
   }
 
-  private func document(group: String, name: String?) throws -> Document<AnyDocumentContent> {
+  /// The document a command acts on. The group's folder is made when missing (`AssistantHome.appGroupContainer`),
+  /// and with `creatingFolders` its `Library/Preferences`, through the folder's descriptor.
+  private func document(group: String, name: String?, hint: String, creatingFolders: Bool) throws
+    -> Document<AnyDocumentContent>
+  {
     if let problem = AppGroupContainer.identifierProblem(group) {
       throw HostError(.usage, "invalid app group identifier: \(problem)")
     }
-    let container: AppGroupContainer
-    do {
-      container = try AppGroupContainer(identifier: group, path: try home.appGroupContainer(group).path)
-    } catch let error as StoreError {
-      throw HostError(.refused, "\(error)")
-    }
-    guard let name else { return Document(path: container.defaultsPath) }
-    guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+    if let name, name.isEmpty || name.contains("/") || name.hasPrefix(".") {
       throw HostError(.usage, "--document takes a file name in the group's container, such as bookings.json")
     }
+    let container: AppGroupContainer
+    do {
+      container = try AppGroupContainer(
+        identifier: group, path: try home.appGroupContainer(group).path, creatingDirectories: creatingFolders)
+    } catch let error as StoreError {
+      throw hostError(error, hint: hint)
+    }
+    guard let name else { return Document(in: container.path, at: "Library/Preferences/\(group).json") }
     return container.document(name)
   }
 
-  private func documentExists(_ document: Document<AnyDocumentContent>) -> Bool {
-    FileManager.default.fileExists(atPath: document.path)
-      || FileManager.default.fileExists(atPath: document.journalPath)
-  }
-
+  /// `defaults list`: the groups and their documents, looked up through descriptors; it makes nothing.
   private func list(_ group: String?, print: (String) throws -> Void) throws -> Int32 {
     let root = home.appGroupsRoot.path
-    let groups =
-      group.map { [$0] }
-      ?? ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix("group.") }.sorted()
+    let groups: [String]
+    if let group {
+      groups = [group]
+    } else {
+      do throws(SystemError) {
+        let folder = try DirectoryDescriptor.openTrusted(root)
+        defer { folder.close() }
+        var directories: [String] = []
+        for name in try folder.entries().sorted() where name.hasPrefix("group.") {
+          if try folder.status(of: name)?.kind == .directory { directories.append(name) }
+        }
+        groups = directories
+      } catch {
+        throw HostError(.refused, "cannot list the app groups in \(root): \(error)")
+      }
+    }
     if groups.isEmpty { try print("No app group has data in \(root) yet.") }
     for identifier in groups {
       if let problem = AppGroupContainer.identifierProblem(identifier) {
         throw HostError(.usage, "invalid app group identifier: \(problem)")
       }
-      let container = try AppGroupContainer(identifier: identifier, path: home.appGroupContainer(identifier).path)
+      let container = try AppGroupContainer(
+        identifier: identifier, path: home.appGroupLocation(identifier).path, creatingDirectories: false)
       try print("\(Untrusted.shown(identifier)) (\(Untrusted.shown(container.path)))")
-      if FileManager.default.fileExists(atPath: container.defaultsPath)
-        || FileManager.default.fileExists(atPath: Document<DefaultsContent>(path: container.defaultsPath).journalPath)
-      {
-        try print("  defaults: Library/Preferences/\(Untrusted.shown(identifier)).json")
+      // What a member planted in place of a folder or a file is reported, not followed; the rest is still listed.
+      do {
+        if try container.defaults.document.exists() {
+          try print("  defaults: Library/Preferences/\(Untrusted.shown(identifier)).json")
+        }
+      } catch let error as StoreError {
+        try print(
+          "  refused: \(Untrusted.shown(error.description(recoveryCommand: "assistant defaults recover \(identifier)")))"
+        )
       }
-      for name in container.documentNames() { try print("  document: \(Untrusted.shown(name))") }
+      do {
+        for name in try container.documentNames() { try print("  document: \(Untrusted.shown(name))") }
+      } catch let error as StoreError {
+        try print("  refused: \(Untrusted.shown("\(error)"))")
+      }
     }
     return 0
   }

@@ -30,7 +30,7 @@ func grantedAppGroups(_ entitlements: Entitlements, home: AssistantHome) throws 
     if let problem = AppGroupContainer.identifierProblem(identifier) {
       throw HostError(.dataError, "\(entitlements.file ?? "entitlements"): \(problem)")
     }
-    let path = try home.appGroupContainer(identifier).path
+    let path = try home.appGroupLocation(identifier).path
     if path.contains(":") {
       throw HostError(.dataError, "app group path \(path) contains \":\"; choose an ASSISTANT_APP_GROUPS without one")
     }
@@ -342,20 +342,32 @@ func describeKill(_ signal: Int32, process: SupervisedProcess) -> String {
 }
 
 extension AssistantHome {
-  /// Adds the sandbox of `policy` to a launch: the profile's paths and identity, its limits, its memory ceiling.
-  /// Nothing with `--no-sandbox`.
-  /// - Throws: `HostError(.refused)` when the sandbox is on but cannot be provided.
+  /// Gets the launch's container and app groups ready (`prepareDirectories`), then adds the sandbox of `policy`: the
+  /// profile's paths and identity, its limits, its memory ceiling. With `--no-sandbox`, only the folders.
+  /// - Throws: `HostError(.refused)` when a folder cannot be prepared, or the sandbox is on but cannot be provided.
   func confine(
     _ specification: inout LaunchSpecification, name: String, bundleIdentifier: String, bundlePath: String,
     kind: SandboxPolicy.Kind, container: URL, appGroups: [AppGroupLocation], appIdentifier: String,
     policy: SandboxPolicy
   ) throws {
+    // As root the folders belong to the app's uid and the groups' gids whether or not this launch is sandboxed, so
+    // that a later sandboxed launch finds them ready.
+    let identity = geteuid() == 0 ? try identities(app: appIdentifier, groups: appGroups.map(\.identifier)) : nil
+    try prepareDirectories(bundleIdentifier: bundleIdentifier, appGroups: appGroups, identity: identity)
     guard policy.enabled else { return }
     let abi = try policy.landlockABI()
     let profile = try sandboxProfile(
       name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
       kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy)
-    prepareDirectories(for: profile, appGroups: appGroups)
+    if profile.identity != nil {
+      // The app's uid must reach its folders and its bundle.
+      makeSearchable(ancestorsOf: container.lastPathComponent, inside: containers.path)
+      for group in appGroups { makeSearchable(ancestorsOf: group.identifier, inside: appGroupsRoot.path) }
+      let applicationsPath = applications.path + "/"
+      if bundlePath.hasPrefix(applicationsPath) {
+        makeSearchable(ancestorsOf: String(bundlePath.dropFirst(applicationsPath.count)), inside: applications.path)
+      }
+    }
     specification.sandbox = profile.spec(abi: abi)
     specification.memoryLimit = profile.limits.memory
     specification.processLimit = profile.limits.threads

@@ -16,11 +16,14 @@ public struct SystemError: Error, Sendable, CustomStringConvertible, Equatable {
   public var operation: String
   /// What we were doing it to, e.g. a path; empty when there is none.
   public var subject: String
+  /// Why, when `strerror`'s text would not say it (for example "is a FIFO, not a regular file"); nil otherwise.
+  public var detail: String?
 
-  public init(code: Int32, operation: String, subject: String = "") {
+  public init(code: Int32, operation: String, subject: String = "", detail: String? = nil) {
     self.code = code
     self.operation = operation
     self.subject = subject
+    self.detail = detail
   }
 
   /// The current thread's errno, captured right after a failed call.
@@ -28,8 +31,8 @@ public struct SystemError: Error, Sendable, CustomStringConvertible, Equatable {
     SystemError(code: ih_errno(), operation: operation, subject: subject)
   }
 
-  /// `strerror` text, e.g. "No such file or directory".
-  public var reason: String { String(cString: strerror(code)) }
+  /// `detail`, else the `strerror` text, e.g. "No such file or directory".
+  public var reason: String { detail ?? String(cString: strerror(code)) }
 
   public var description: String {
     subject.isEmpty ? "\(operation): \(reason)" : "\(operation) \(subject): \(reason)"

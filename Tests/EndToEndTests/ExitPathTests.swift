@@ -130,8 +130,7 @@ struct ExitPathTests {
     expectAllStopped(host, started: [], result)
   }
 
-  /// Ctrl-C while the extension handles: both extensions are stopped in order (the UI extension's log says it exited
-  /// by itself), and the host exits 130.
+  /// Ctrl-C while the extension handles: the run's own cleanup stops both extensions, and the host exits 130.
   @Test func interrupt130StopsEveryExtension() async throws {
     let host = try await fixture("HangOnHandle")
     defer { host.directory.remove() }
@@ -152,10 +151,14 @@ struct ExitPathTests {
     let result = try await finished
     #expect(signalled, "the extension never started handling\n\(result)")
     #expect(result.code == 130, "\(result)")
-    #expect(result.stderr.contains("interrupted"), "\(result)")
+    // The orderly path (the run's own cleanup), not the forced one ("every extension was killed").
+    #expect(result.stderr.contains("interrupted; every extension was stopped"), "\(result)")
     expectAllStopped(host, started: ["HangOnHandle", "UIOneAtATime"], result)
+    // A UI extension that had answered its handshake got shutdown and exit; one still starting (a loaded machine)
+    // had its start cancelled, which kills it. Either way it is gone, with its end line (checked above).
     let ui = try String(contentsOfFile: host.home + "/Logs/com.example.fixture.UIOneAtATime.log", encoding: .utf8)
-    #expect(ui.contains("UIOneAtATime exited with status 0"), "\(ui)")
+    #expect(
+      ui.contains("UIOneAtATime exited with status 0") || ui.contains("UIOneAtATime killed by signal 9"), "\(ui)")
   }
 
   /// `assistant open` with a reader that never reads (a paused pager): SIGTERM still stops the app in order, the

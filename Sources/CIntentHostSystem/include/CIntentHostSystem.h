@@ -96,6 +96,15 @@ int ih_flock(int fd, int operation);
 /// Returns 0 or an errno value.
 int ih_signal_pipe(const int *signals, int count, int *read_fd);
 
+/// `openat2(dirfd, path, {flags | O_CLOEXEC, mode, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS})`:
+/// opens `path` inside `dirfd` without following any symbolic link and without leaving `dirfd` (an absolute path or
+/// a `..` that climbs out fails with EXDEV, a symbolic link anywhere on the way with ELOOP), retrying EINTR.
+/// Returns the descriptor, or -errno (-ENOSYS on a kernel without openat2, before Linux 5.6).
+int ih_openat2_beneath(int dirfd, const char *path, int flags, unsigned int mode);
+
+/// `O_PATH`, which the C library declares only under _GNU_SOURCE.
+int ih_o_path(void);
+
 /// The calling thread's errno (Swift cannot read the thread-local macro reliably across modules).
 int ih_errno(void);
 

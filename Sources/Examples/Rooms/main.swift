@@ -83,7 +83,7 @@ do {
   fail("\(error)", 1)
 } catch let error as StoreError {
   switch error {
-  case .corrupt, .newerSchema: fail("\(error)", 65)
+  case .corrupt, .newerSchema, .unsafeFile: fail("\(error)", 65)
   default: fail("\(error)", 74)
   }
 } catch {
