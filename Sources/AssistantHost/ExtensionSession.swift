@@ -107,7 +107,7 @@ protocol SessionPeer: Sendable {
 
 extension SupervisedProcess: SessionPeer {
   func describeKill(_ signal: Int32) -> String { AssistantHost.describeKill(signal, process: self) }
-  var wasKilledForMemory: Bool { memoryReport?.killed == true }
+  var wasKilledForMemory: Bool { memoryReport?.killed == true || threadReport.killed }
   func appendToLog(_ line: String) { appendHostLine(line, toLogOf: self) }
 }
 
@@ -335,6 +335,10 @@ func describeKill(_ signal: Int32, process: SupervisedProcess) -> String {
   if let memory = process.memoryReport, memory.killed {
     let peak = memory.peak.map { "peak \(mib($0)), " } ?? ""
     return "was killed for using too much memory (\(peak)limit \(mib(memory.limit)), \(memory.mechanism))"
+  }
+  let threads = process.threadReport
+  if threads.killed {
+    return "was killed for running more than \(threads.limit) threads (\(threads.peak) seen by the watchdog)"
   }
   switch signal {
   case SIGXCPU:

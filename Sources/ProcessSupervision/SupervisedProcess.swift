@@ -79,6 +79,8 @@ public final class SupervisedProcess: Sendable {
     var cancelledWaiters: Set<Int> = []
     var peakFootprint = 0
     var killedForMemory = false
+    var peakThreads = 0
+    var killedForThreads = false
   }
 
   /// How the child stood against its memory ceiling.
@@ -145,9 +147,15 @@ public final class SupervisedProcess: Sendable {
           sandbox.cgroupProcs = controlGroup.procsFiles
         } else {
           watchdogLimit = limit
-          // Without pids.max, cap threads with RLIMIT_NPROC, which counts every process and thread of the uid:
-          // only sound when the child has a uid of its own (never the host's user).
-          if sandbox.identity != nil && sandbox.processes == 0 { sandbox.processes = specification.processLimit }
+          // Without pids.max, cap threads with RLIMIT_NPROC, which counts every process and thread of the uid: as
+          // is for a uid of the child's own; for the host's user, inside a user namespace of the child's own, where
+          // the count is the child's alone. The watchdog counts threads as well, for a kernel that refuses the
+          // namespace.
+          if sandbox.identity != nil {
+            if sandbox.processes == 0 { sandbox.processes = specification.processLimit }
+          } else if sandbox.namespaceProcesses == 0 {
+            sandbox.namespaceProcesses = specification.processLimit
+          }
         }
       }
       options.sandbox = sandbox
@@ -198,7 +206,7 @@ public final class SupervisedProcess: Sendable {
         let fds = open.map(\.fd) + (exited ? [] : [pidfd])
         let interval: Int32 = watchdogLimit != nil && !exited ? 10 : 50
         let ready = (try? pollReadable(fds, timeoutMilliseconds: interval)) ?? Array(repeating: false, count: fds.count)
-        if !exited, let limit = watchdogLimit { watchMemory(limit: limit) }
+        if !exited, let limit = watchdogLimit { watch(memoryLimit: limit) }
         if !exited && ready.last == true {
           exited = childExited()
           drainDeadline = 40  // 2 s for grandchildren holding the pipes to be swept
@@ -230,18 +238,31 @@ public final class SupervisedProcess: Sendable {
     }
   }
 
-  /// The footprint watchdog (no cgroup): kills the child once it uses more than `limit`.
-  private func watchMemory(limit: Int) {
-    guard let footprint = memoryFootprint(of: process.pid) else { return }
+  /// The watchdog (no cgroup): kills the child once it uses more memory than `limit`, or runs more threads than its
+  /// process limit (which RLIMIT_NPROC normally keeps it under; this catches a kernel that refused its namespace).
+  private func watch(memoryLimit limit: Int) {
+    guard let status = ProcessStatus.read(process.pid) else { return }
+    let threadLimit = specification.processLimit
     let over = state.withLock { state -> Bool in
-      state.peakFootprint = max(state.peakFootprint, footprint)
-      if footprint > limit && !state.killedForMemory {
+      state.peakFootprint = max(state.peakFootprint, status.footprint)
+      state.peakThreads = max(state.peakThreads, status.threads)
+      if state.killedForMemory || state.killedForThreads { return false }
+      if status.footprint > limit {
         state.killedForMemory = true
+        return true
+      }
+      if status.threads > threadLimit {
+        state.killedForThreads = true
         return true
       }
       return false
     }
     if over { process.send(SIGKILL) }
+  }
+
+  /// Whether the watchdog killed the child for running more threads than its process limit, and the most it saw.
+  public var threadReport: (killed: Bool, peak: Int, limit: Int) {
+    state.withLock { ($0.killedForThreads, $0.peakThreads, specification.processLimit) }
   }
 
   /// The child's memory against its ceiling; nil when it had none. Complete once the child has exited.
@@ -298,13 +319,14 @@ public final class SupervisedProcess: Sendable {
     }
     guard let termination else { return false }
     if let controlGroup {
-      // Read the counters before the group goes away.
+      // Read the counters before the group goes away; anything left in it dies with the child.
       let peak = controlGroup.peakMemory() ?? 0
       let killed = controlGroup.oomKills() > 0
       state.withLock { state in
         state.peakFootprint = peak
         state.killedForMemory = killed
       }
+      controlGroup.killAll()
       controlGroup.remove()
     }
     let waiters = state.withLock { state in
@@ -438,9 +460,11 @@ public final class SupervisedProcess: Sendable {
     return await kill()
   }
 
-  /// Kills whatever the child left behind in its process group (it led the group, so its pid is the group id).
+  /// Kills whatever the child left behind in its process group (it led the group, so its pid is the group id) and
+  /// in its cgroup.
   private func sweepGroup(_ termination: Termination) -> Termination {
     process.sendToGroup(SIGKILL)
+    controlGroup?.killAll()
     return termination
   }
 
@@ -452,6 +476,7 @@ public final class SupervisedProcess: Sendable {
 
   private func killSteps() async -> Termination {
     signalGroup(SIGKILL)
+    controlGroup?.killAll()
     if let ended = await waitForExit(timeout: .seconds(5)) { return sweepGroup(ended) }
     // Unreachable in practice: SIGKILL cannot be ignored. Keep the answer typed rather than hang.
     return .signalled(SIGKILL)
