@@ -46,6 +46,7 @@ let package = Package(
       name: "AssistantHost",
       dependencies: [
         "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore",
+        "UntrustedText",
       ],
       path: "Sources/AssistantHost"),
     // purpose: the thin command-line front end of AssistantHost.
