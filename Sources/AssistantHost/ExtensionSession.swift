@@ -80,6 +80,11 @@ struct SessionTarget: Sendable {
   }
 }
 
+/// What an extension (or an app serving `handleInApp`) may send of its own, requests and notifications, per request
+/// of the host's: past it, a protocol violation (exit 70). Protocol version 1 has nothing for an extension to send
+/// unasked; the budget leaves room for a message a newer SDK might add.
+let unsolicitedBudget = Connection.UnsolicitedBudget(messages: 16, bytes: 64 << 10)
+
 /// The `extensionPoint` the host sends to a containing app it launched for `handleInApp`.
 let appExtensionPoint = "com.intenthost.app.handle-intent"
 
@@ -154,8 +159,16 @@ struct ProcessLauncher: SessionLauncher {
     }
     let connection = Connection(
       input: process.standardOutput!, output: process.standardInput!,
-      options: .init(peerName: target.name, log: { [process] line in process.appendToLog("note: \(line)") }))
-    connection.start()
+      options: .init(
+        unsolicitedBudget: unsolicitedBudget, peerName: target.name,
+        log: { [process] line in process.appendToLog("note: \(line)") }))
+    // The host serves no requests and takes no notifications (docs/PROTOCOL.md): they are answered or dropped on
+    // the reader thread as they come, never kept, and the budget bounds how many may come at all.
+    connection.start { [weak connection] message in
+      guard let message, case .request(let id) = message.kind else { return }
+      try? connection?.reply(
+        to: id, error: ResponseError(.methodNotFound, "the host serves no requests (\(message.method))"))
+    }
     return LaunchedSession(connection: connection, peer: process, containerPath: container.path, appGroups: groups)
   }
 }
@@ -368,6 +381,9 @@ extension AssistantHome {
     let profile = try sandboxProfile(
       name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
       kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy)
+    if let full = profile.storageOverBudget {
+      throw HostError(.refused, full.refusal("\(name) (\(bundleIdentifier))"))
+    }
     prepareDirectories(for: profile, appGroups: appGroups)
     specification.sandbox = profile.spec(abi: abi)
     specification.memoryLimit = profile.limits.memory

@@ -32,6 +32,8 @@ public struct SandboxPolicy: Sendable {
   /// False with `--no-sandbox`: children run unconfined (a warning is printed on every run).
   public var enabled: Bool
   public var limits: [Kind: Limits]
+  /// The most each container and app group may hold; a launch is refused while one is over (`--storage-limit`).
+  public var storage = StorageBudget.standard
 
   public init(enabled: Bool = true) {
     self.enabled = enabled
@@ -90,6 +92,11 @@ public struct SandboxProfile: Sendable {
   /// uid, gid and supplementary gids (one per app group) when the host runs as root; nil otherwise.
   public var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
   public var limits: SandboxPolicy.Limits
+  /// What the container and each app group hold now, against the storage budget.
+  public var storage: [StorageUsage] = []
+
+  /// The first container or group over its budget, if any: the launch is refused.
+  public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
 
   public func spec(abi: Int32) -> SandboxSpec {
     var spec = SandboxSpec(landlockABI: abi, executePaths: executePaths, readPaths: readPaths, writePaths: writePaths)
@@ -129,6 +136,14 @@ public struct SandboxProfile: Sendable {
       "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil))); "
         + "open files: \(limits.openFiles)")
     lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
+    if let budget = storage.first?.budget {
+      lines.append(
+        "    storage: \(budget.description) for the container and for each app group (every file, folder and link "
+          + "counts), measured at each launch, which is refused while one is over; now:")
+      lines += storage.map {
+        "      \($0.what): \($0.summary)\($0.isOver ? " (over: the next launch is refused)" : "")"
+      }
+    }
     if let deadlines {
       let phases = Phase.allCases.map { "\($0.rawValue) \(deadlines[$0].shortDescription)" }
       lines.append("  deadlines: " + phases.joined(separator: ", "))
@@ -167,10 +182,13 @@ extension AssistantHome {
       let ids = try identities(app: appIdentifier, groups: appGroups.map(\.identifier))
       identity = (ids.uid, ids.uid, ids.groups)
     }
+    let storage =
+      [StorageUsage.measure("container", path: container.path, budget: policy.storage)]
+      + appGroups.map { StorageUsage.measure("app group \($0.identifier)", path: $0.path, budget: policy.storage) }
     return SandboxProfile(
       kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
       writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
-      limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!)
+      limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage)
   }
 
   /// Gets the container and app-group folders ready for `profile`'s identity: the container owned by the app's uid,

@@ -173,6 +173,8 @@ public enum ControlGroupProbe {
   /// Whether this kernel lets an ordinary user make a user namespace (the `max_user_namespaces`, Debian's
   /// `unprivileged_userns_clone` and Ubuntu's AppArmor restriction switches).
   public static func userNamespacesAllowed() -> Bool {
+    // INTENTHOST_TEST_NO_USER_NAMESPACE=1 acts as such a kernel, so the tests reach the thread watchdog.
+    if ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_USER_NAMESPACE"] == "1" { return false }
     func value(_ path: String) -> Int? {
       (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
         Int($0.trimmingCharacters(in: .whitespacesAndNewlines))

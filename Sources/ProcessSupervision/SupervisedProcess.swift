@@ -153,7 +153,7 @@ public final class SupervisedProcess: Sendable {
           // namespace.
           if sandbox.identity != nil {
             if sandbox.processes == 0 { sandbox.processes = specification.processLimit }
-          } else if sandbox.namespaceProcesses == 0 {
+          } else if sandbox.namespaceProcesses == 0 && ControlGroupProbe.userNamespacesAllowed() {
             sandbox.namespaceProcesses = specification.processLimit
           }
         }
