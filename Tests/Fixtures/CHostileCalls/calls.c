@@ -73,7 +73,8 @@ int hostile_start_threads(int count, int *error) {
     if (failed) { *error = failed; break; }
   }
   pthread_attr_destroy(&attributes);
-  close(gate[1]);  // every waiting thread reads end of file and ends
+  usleep(300 * 1000);  // they all live a while, as a real bomb's would
+  close(gate[1]);      // every waiting thread reads end of file and ends
   for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
   close(gate[0]);
   return started;

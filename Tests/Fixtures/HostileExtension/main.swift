@@ -178,8 +178,17 @@ func floodNotifications(_ count: Int) -> String {
 }
 
 /// `files=N` empty files, or `mib=N` MiB of allocated blocks (fallocate, 32 MiB a file), in `$HOME/fill`.
+/// With a `group:` prefix, in its first app group instead.
 func fillContainer(_ request: String) -> String {
-  let home = ProcessInfo.processInfo.environment["HOME"] ?? "."
+  let environment = ProcessInfo.processInfo.environment
+  var home = environment["HOME"] ?? "."
+  var request = Substring(request)
+  if request.hasPrefix("group:") {
+    request = request.dropFirst("group:".count)
+    let groups = environment["INTENTHOST_APP_GROUPS"] ?? ""
+    guard let equals = groups.firstIndex(of: "=") else { return "refused: no app group" }
+    home = String(groups[groups.index(after: equals)...].prefix { $0 != ":" })
+  }
   let folder = home + "/fill-\(getpid())"
   if mkdir(folder, 0o700) != 0 { return failure("mkdir \(folder)") }
   let parts = request.split(separator: "=")
@@ -243,8 +252,12 @@ struct Attack: IntentHandler {
         : "done: reniced its user; the host's nice value is now \(hostile_nice_of(getppid()))"
     case "KeepAfterHost":
       // Clears the parent-death signal, says how that went in $HOME/death-signal, and stays, never answering.
-      let armed = hostile_clear_death_signal()
-      let report = armed < 0 ? failure("prctl PR_SET_PDEATHSIG") : "done: the parent-death signal is now \(armed)"
+      // Unlike the SDK, it ignores the host hanging up: stdin becomes a pipe nobody closes (as for CloseStdout), so
+      // only the parent-death signal can end it.
+      var fds: [Int32] = [0, 0]
+      _ = pipe(&fds)
+      _ = dup2(fds[0], 0)
+      let report = deathSignalReport
       let path = (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/death-signal"
       let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
       _ = write(fd, report, report.utf8.count)
@@ -298,4 +311,11 @@ struct HostileExtension: IntentsExtension {
 }
 
 let initialDescriptors = fileDescriptors()
+/// KeepAfterHost clears the parent-death signal first thing, on the main thread: the signal is a property of each
+/// thread, and the one the host armed is the main thread's (threads started later have none).
+let deathSignalReport: String = {
+  guard attack == "KeepAfterHost" else { return "" }
+  let armed = hostile_clear_death_signal()
+  return armed < 0 ? failure("prctl PR_SET_PDEATHSIG") : "done: the parent-death signal is now \(armed)"
+}()
 await HostileExtension.main()

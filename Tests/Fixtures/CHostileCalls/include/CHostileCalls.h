@@ -14,7 +14,8 @@ int hostile_renice_user(int nice);
 int hostile_nice_of(int pid);
 /// prctl(PR_SET_PDEATHSIG, 0), then PR_GET_PDEATHSIG: the signal now armed (0), or -1 with errno.
 int hostile_clear_death_signal(void);
-/// Starts up to `count` threads (64 KiB stacks) that wait until all are started, then ends and joins them.
+/// Starts up to `count` threads (64 KiB stacks) that wait until all are started and 300 ms more, then ends and
+/// joins them.
 /// Returns how many started; `*error` is pthread_create's error when one failed, else 0.
 int hostile_start_threads(int count, int *error);
 #endif
