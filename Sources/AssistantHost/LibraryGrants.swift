@@ -270,7 +270,7 @@ struct ELFInfo: Sendable, Equatable {
     let size = UInt64(max(0, status.st_size))
 
     func bytes(at offset: UInt64, count: Int) -> [UInt8]? {
-      guard count > 0, offset < size, offset <= UInt64(Int64.max) else { return nil }
+      guard count > 0, offset < size, UInt64(count) <= size - offset, offset <= UInt64(Int64.max) else { return nil }
       var buffer = [UInt8](repeating: 0, count: count)
       let got = pread(fd.rawValue, &buffer, count, off_t(offset))
       return got == count ? buffer : nil
@@ -285,7 +285,7 @@ struct ELFInfo: Sendable, Equatable {
     let headerOffset = u64(header, 32)
     let headerSize = Int(u16(header, 54))
     let headerCount = Int(u16(header, 56))
-    guard headerSize >= 56, headerCount <= entryLimit,
+    guard headerSize >= 56, headerSize <= 1024, headerCount <= entryLimit,
       let table = headerCount == 0 ? [] : bytes(at: headerOffset, count: headerSize * headerCount)
     else { return nil }
 
