@@ -41,15 +41,14 @@ public struct DiskUsage: Sendable, Equatable {
         closedir(stack.removeLast())
         continue
       }
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        Array(raw.prefix { $0 != 0 }) + [0]
-      }
-      if name == [0x2E, 0] || name == [0x2E, 0x2E, 0] { continue }  // "." and ".."
+      // The name through a pointer: `entry.pointee` would copy a whole `struct dirent`, reading past a short
+      // record at the end of the kernel's buffer.
+      let name = (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+        .assumingMemoryBound(to: CChar.self)
+      if strcmp(name, ".") == 0 || strcmp(name, "..") == 0 { continue }
       let folder = dirfd(stream)
       var status = stat()
-      let found = name.withUnsafeBufferPointer { pointer in
-        pointer.withMemoryRebound(to: CChar.self) { fstatat(folder, $0.baseAddress!, &status, AT_SYMLINK_NOFOLLOW) }
-      }
+      let found = fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW)
       guard found == 0 else { continue }  // removed meanwhile
       usage.entries += 1
       usage.bytes += Int(status.st_blocks) * 512
@@ -63,9 +62,7 @@ public struct DiskUsage: Sendable, Equatable {
         usage.tooDeep = true
         return usage
       }
-      let child = name.withUnsafeBufferPointer { pointer in
-        pointer.withMemoryRebound(to: CChar.self) { openat(folder, $0.baseAddress!, flags) }
-      }
+      let child = openat(folder, name, flags)
       guard child >= 0 else { continue }  // replaced by a link or removed meanwhile: counted, not entered
       guard let childStream = fdopendir(child) else {
         close(child)

@@ -316,9 +316,13 @@ struct HostileExtensionTests {
     try await attack("IOUring", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
   }
 
-  @Test func raisingItsOwnLimitsIsDenied() async throws {
+  /// Also with the host as an ordinary user, whose extension has a user namespace of its own (and all capabilities
+  /// in it until its exec): the hard limits still hold.
+  @Test(arguments: [false, true])
+  func raisingItsOwnLimitsIsDenied(ordinaryUser: Bool) async throws {
     try await attack(
-      "RaiseLimit", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
+      "RaiseLimit", { _ in "x" }, ordinaryUser: ordinaryUser, sandboxed: refusedWith("Operation not permitted"),
+      control: succeeded())
   }
 
   @Test func onlyStandardDescriptorsAreInherited() async throws {

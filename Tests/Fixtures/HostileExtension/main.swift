@@ -112,7 +112,10 @@ func fileDescriptors() -> String {
   guard let directory = opendir("/proc/self/fd") else { return failure("opendir /proc/self/fd") }
   var fds: [Int32] = []
   while let entry = readdir(directory) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    // Through a pointer: `entry.pointee` would copy a whole `struct dirent`, past a short record.
+    let name = String(
+      cString: (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(
+        to: CChar.self))
     if let fd = Int32(name) { fds.append(fd) }
   }
   let listing = dirfd(directory)
