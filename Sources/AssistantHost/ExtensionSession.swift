@@ -298,6 +298,10 @@ final class ExtensionSession: Sendable {
   /// calling task is cancelled; the peer is gone when it returns.
   func shutdown() async {
     await withUncancelledTask { [self] in
+      if case .protocolViolation(let what)? = connection.failure {
+        // Broken between requests (a flood after its last answer): the answers stand, the fault is logged.
+        peer.appendToLog("fault: \(label) broke the protocol after its last answer: \(what)")
+      }
       if connection.failure == nil {
         _ = try? await connection.send(ShutdownRequest(), timeout: deadlines.shutdown)
         try? connection.notify(ExitNotification())
