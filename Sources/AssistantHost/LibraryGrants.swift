@@ -275,9 +275,16 @@ struct ELFInfo: Sendable, Equatable {
       let got = pread(fd.rawValue, &buffer, count, off_t(offset))
       return got == count ? buffer : nil
     }
-    func u16(_ b: [UInt8], _ o: Int) -> UInt64 { UInt64(b[o]) | UInt64(b[o + 1]) << 8 }
-    func u32(_ b: [UInt8], _ o: Int) -> UInt64 { (0..<4).reduce(0) { $0 | UInt64(b[o + $1]) << (8 * UInt64($1)) } }
-    func u64(_ b: [UInt8], _ o: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(b[o + $1]) << (8 * UInt64($1)) } }
+    // Little-endian fields (the header says so, checked below), at offsets inside the buffers read.
+    func u16(_ b: [UInt8], _ o: Int) -> UInt64 {
+      UInt64(UInt16(littleEndian: b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt16.self) }))
+    }
+    func u32(_ b: [UInt8], _ o: Int) -> UInt64 {
+      UInt64(UInt32(littleEndian: b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt32.self) }))
+    }
+    func u64(_ b: [UInt8], _ o: Int) -> UInt64 {
+      UInt64(littleEndian: b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt64.self) })
+    }
 
     guard let header = bytes(at: 0, count: 64), header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2,
       header[5] == 1

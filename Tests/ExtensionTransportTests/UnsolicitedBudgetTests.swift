@@ -52,7 +52,8 @@ struct UnsolicitedBudgetTests {
   @Test func aFloodPastTheByteBudgetIsAViolation() async throws {
     let (peer, _) = try peer(budget: .init(messages: 100, bytes: 100))
     defer { peer.close() }
-    let padded = #"{"jsonrpc":"2.0","method":"test/tick","params":{"padding":"\#(String(repeating: "x", count: 40))"}}"#
+    // 82 bytes: the first is within the 100-byte budget, the second passes it.
+    let padded = #"{"jsonrpc":"2.0","method":"test/tick","params":{"padding":"\#(String(repeating: "x", count: 20))"}}"#
     let pending = Task { try await peer.client.send(ShutdownRequest(), timeout: .seconds(5)) }
     try await requestWritten(peer)
     try peer.send(padded)
