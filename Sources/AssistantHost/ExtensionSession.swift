@@ -80,6 +80,11 @@ struct SessionTarget: Sendable {
   }
 }
 
+/// What an extension (or an app serving `handleInApp`) may send of its own, requests and notifications, per request
+/// of the host's: past it, a protocol violation (exit 70). Protocol version 1 has nothing for an extension to send
+/// unasked; the budget leaves room for a message a newer SDK might add.
+let unsolicitedBudget = Connection.UnsolicitedBudget(messages: 16, bytes: 64 << 10)
+
 /// The `extensionPoint` the host sends to a containing app it launched for `handleInApp`.
 let appExtensionPoint = "com.intenthost.app.handle-intent"
 
@@ -107,7 +112,7 @@ protocol SessionPeer: Sendable {
 
 extension SupervisedProcess: SessionPeer {
   func describeKill(_ signal: Int32) -> String { AssistantHost.describeKill(signal, process: self) }
-  var wasKilledForMemory: Bool { memoryReport?.killed == true }
+  var wasKilledForMemory: Bool { memoryReport?.killed == true || threadReport.killed }
   func appendToLog(_ line: String) { appendHostLine(line) }
 }
 
@@ -154,8 +159,16 @@ struct ProcessLauncher: SessionLauncher {
     }
     let connection = Connection(
       input: process.standardOutput!, output: process.standardInput!,
-      options: .init(peerName: target.name, log: { [process] line in process.appendToLog("note: \(line)") }))
-    connection.start()
+      options: .init(
+        unsolicitedBudget: unsolicitedBudget, peerName: target.name,
+        log: { [process] line in process.appendToLog("note: \(line)") }))
+    // The host serves no requests and takes no notifications (docs/PROTOCOL.md): they are answered or dropped on
+    // the reader thread as they come, never kept, and the budget bounds how many may come at all.
+    connection.start { [weak connection] message in
+      guard let message, case .request(let id) = message.kind else { return }
+      try? connection?.reply(
+        to: id, error: ResponseError(.methodNotFound, "the host serves no requests (\(message.method))"))
+    }
     return LaunchedSession(connection: connection, peer: process, containerPath: container.path, appGroups: groups)
   }
 }
@@ -285,6 +298,10 @@ final class ExtensionSession: Sendable {
   /// calling task is cancelled; the peer is gone when it returns.
   func shutdown() async {
     await withUncancelledTask { [self] in
+      if case .protocolViolation(let what)? = connection.failure {
+        // Broken between requests (a flood after its last answer): the answers stand, the fault is logged.
+        peer.appendToLog("fault: \(label) broke the protocol after its last answer: \(what)")
+      }
       if connection.failure == nil {
         _ = try? await connection.send(ShutdownRequest(), timeout: deadlines.shutdown)
         try? connection.notify(ExitNotification())
@@ -327,6 +344,10 @@ func describeKill(_ signal: Int32, process: SupervisedProcess) -> String {
     let peak = memory.peak.map { "peak \(mib($0)), " } ?? ""
     return "was killed for using too much memory (\(peak)limit \(mib(memory.limit)), \(memory.mechanism))"
   }
+  let threads = process.threadReport
+  if threads.killed {
+    return "was killed for running more than \(threads.limit) threads (\(threads.peak) seen by the watchdog)"
+  }
   switch signal {
   case SIGXCPU:
     let seconds = process.specification.sandbox.map { " (\($0.cpuSeconds) s)" } ?? ""
@@ -359,6 +380,9 @@ extension AssistantHome {
     let profile = try sandboxProfile(
       name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
       kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy)
+    if let full = profile.storageOverBudget {
+      throw HostError(.refused, full.refusal("\(name) (\(bundleIdentifier))"))
+    }
     if profile.identity != nil {
       // The app's uid must reach its folders and its bundle.
       makeSearchable(ancestorsOf: container.lastPathComponent, inside: containers.path)

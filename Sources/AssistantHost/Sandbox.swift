@@ -32,6 +32,8 @@ public struct SandboxPolicy: Sendable {
   /// False with `--no-sandbox`: children run unconfined (a warning is printed on every run).
   public var enabled: Bool
   public var limits: [Kind: Limits]
+  /// The most each container and app group may hold; a launch is refused while one is over (`--storage-limit`).
+  public var storage = StorageBudget.standard
 
   public init(enabled: Bool = true) {
     self.enabled = enabled
@@ -90,6 +92,11 @@ public struct SandboxProfile: Sendable {
   /// uid, gid and supplementary gids (one per app group) when the host runs as root; nil otherwise.
   public var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
   public var limits: SandboxPolicy.Limits
+  /// What the container and each app group hold now, against the storage budget.
+  public var storage: [StorageUsage] = []
+
+  /// The first container or group over its budget, if any: the launch is refused.
+  public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
 
   public func spec(abi: Int32) -> SandboxSpec {
     var spec = SandboxSpec(landlockABI: abi, executePaths: executePaths, readPaths: readPaths, writePaths: writePaths)
@@ -125,8 +132,18 @@ public struct SandboxProfile: Sendable {
     lines.append("  limits:")
     lines.append("    memory: \(mib(limits.memory)) footprint (\(memoryMechanism)); killed beyond it")
     lines.append("    CPU time: \(limits.cpuSeconds) s (SIGXCPU, then SIGKILL a second later)")
-    lines.append("    threads and processes: \(limits.threads); open files: \(limits.openFiles)")
+    lines.append(
+      "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil))); "
+        + "open files: \(limits.openFiles)")
     lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
+    if let budget = storage.first?.budget {
+      lines.append(
+        "    storage: \(budget.description) for the container and for each app group (every file, folder and link "
+          + "counts), measured at each launch, which is refused while one is over; now:")
+      lines += storage.map {
+        "      \($0.what): \($0.summary)\($0.isOver ? " (over: the next launch is refused)" : "")"
+      }
+    }
     if let deadlines {
       let phases = Phase.allCases.map { "\($0.rawValue) \(deadlines[$0].shortDescription)" }
       lines.append("  deadlines: " + phases.joined(separator: ", "))
@@ -139,43 +156,39 @@ public struct SandboxProfile: Sendable {
 
 extension AssistantHome {
   /// The profile for launching `target` with `policy`: its own bundle (read), its executable and ELF interpreter
-  /// (execute), the libraries it links, `/usr/share/zoneinfo` and `/proc` (read), its container and each app group
-  /// its entitlements list (read and write).
+  /// (execute), the library files the loader needs (`LibraryGrants`), `/usr/share/zoneinfo` and `/proc` (read),
+  /// its container and each app group its entitlements list (read and write).
+  /// - Throws: `HostError(.refused)` when its ELF headers ask for libraries or a loader outside the folders the
+  ///   sandbox trusts.
   func sandboxProfile(
     name: String, bundleIdentifier: String, bundlePath: String, executable: String, kind: SandboxPolicy.Kind,
     container: URL, appGroups: [AppGroupLocation], appIdentifier: String, policy: SandboxPolicy
   ) throws -> SandboxProfile {
-    let elf = ELFInfo.read(executable)
-    var read = [bundlePath]
-    for directory in [
-      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-      "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64",
-    ]
-    where FileManager.default.fileExists(atPath: directory) {
-      read.append(directory)
+    // An extension's .appex lies in its app's PlugIns folder; it may load libraries from anywhere in the app.
+    let parent = (bundlePath as NSString).deletingLastPathComponent
+    let appBundle =
+      (parent as NSString).lastPathComponent == "PlugIns" ? (parent as NSString).deletingLastPathComponent : bundlePath
+    let grants = LibraryGrants.resolve(executable: executable, appBundle: appBundle)
+    if let refusal = grants.refusal {
+      throw HostError(.refused, "\(name) (\(bundleIdentifier)) cannot be sandboxed: \(refusal); it was not run")
     }
-    let origin = (executable as NSString).deletingLastPathComponent
-    for path in elf?.runPaths ?? [] {
-      let resolved = path.replacingOccurrences(of: "$ORIGIN", with: origin).replacingOccurrences(
-        of: "${ORIGIN}", with: origin)
-      // Only a folder that holds a library the executable needs (a static build keeps the toolchain's RUNPATH but
-      // needs nothing from it).
-      let needed = (elf?.needed ?? []).contains { FileManager.default.fileExists(atPath: resolved + "/" + $0) }
-      if needed && !read.contains(resolved) && !resolved.hasPrefix(bundlePath) { read.append(resolved) }
-    }
+    var read = [bundlePath] + grants.libraries.filter { !isInside($0, [realPath(bundlePath) ?? bundlePath]) }
     read += ["/usr/share/zoneinfo", "/proc"]
     var execute = [executable]
-    if let interpreter = elf?.interpreter { execute.append(interpreter) }
+    if let interpreter = grants.interpreter { execute.append(interpreter) }
     let writable = [container.path] + appGroups.map(\.path)
     var identity: (uid_t, gid_t, [gid_t])? = nil
     if geteuid() == 0 {
       let ids = try identities(app: appIdentifier, groups: appGroups.map(\.identifier))
       identity = (ids.uid, ids.uid, ids.groups)
     }
+    let storage =
+      [StorageUsage.measure("container", path: container.path, budget: policy.storage)]
+      + appGroups.map { StorageUsage.measure("app group \($0.identifier)", path: $0.path, budget: policy.storage) }
     return SandboxProfile(
       kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
       writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
-      limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!)
+      limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage)
   }
 
   /// Gets a launch's container and app-group folders ready, through descriptors only (`DirectoryDescriptor`):
@@ -383,86 +396,26 @@ struct IdentityTable: DocumentContent {
   }
 }
 
-/// The bits of an ELF executable the sandbox needs: its interpreter (ld.so, which the kernel opens with execute
-/// permission) and its RUNPATH/RPATH (where its shared libraries are).
-struct ELFInfo {
-  var interpreter: String?
-  var runPaths: [String]
-  /// DT_NEEDED: the shared libraries it links.
-  var needed: [String] = []
-
-  static func read(_ path: String) -> ELFInfo? {
-    guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
-    defer { fd.close() }
-    var header = [UInt8](repeating: 0, count: 64)
-    guard pread(fd.rawValue, &header, 64, 0) == 64, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2,
-      header[5] == 1
-    else { return nil }  // ELF64 little-endian only
-    func u16(_ b: [UInt8], _ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 }
-    func u64(_ b: [UInt8], _ o: Int) -> Int { (0..<8).reduce(0) { $0 | Int(b[o + $1]) << (8 * $1) } }
-    let phoff = u64(header, 32)
-    let phentsize = u16(header, 54)
-    let phnum = u16(header, 56)
-    guard phentsize >= 56, phnum < 256 else { return nil }
-    var table = [UInt8](repeating: 0, count: phentsize * phnum)
-    guard pread(fd.rawValue, &table, table.count, off_t(phoff)) == table.count else { return nil }
-    var info = ELFInfo(interpreter: nil, runPaths: [])
-    var loads: [(vaddr: Int, offset: Int, size: Int)] = []
-    var dynamic: (offset: Int, size: Int)? = nil
-    for index in 0..<phnum {
-      let o = index * phentsize
-      let type = Int(table[o]) | Int(table[o + 1]) << 8 | Int(table[o + 2]) << 16 | Int(table[o + 3]) << 24
-      let offset = u64(table, o + 8)
-      let vaddr = u64(table, o + 16)
-      let fileSize = u64(table, o + 32)
-      switch type {
-      case 1: loads.append((vaddr, offset, fileSize))
-      case 2: dynamic = (offset, fileSize)
-      case 3:
-        var bytes = [UInt8](repeating: 0, count: min(fileSize, 4096))
-        if pread(fd.rawValue, &bytes, bytes.count, off_t(offset)) == bytes.count {
-          info.interpreter = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-      default: break
-      }
-    }
-    guard let dynamic, dynamic.size < 1 << 20 else { return info }
-    var entries = [UInt8](repeating: 0, count: dynamic.size)
-    guard pread(fd.rawValue, &entries, entries.count, off_t(dynamic.offset)) == entries.count else { return info }
-    var stringTable: Int? = nil
-    var pathOffsets: [Int] = []
-    var neededOffsets: [Int] = []
-    for o in stride(from: 0, to: entries.count - 15, by: 16) {
-      let tag = u64(entries, o)
-      let value = u64(entries, o + 8)
-      if tag == 0 { break }
-      if tag == 1 { neededOffsets.append(value) }  // DT_NEEDED
-      if tag == 5 { stringTable = value }  // DT_STRTAB (a virtual address)
-      if tag == 15 || tag == 29 { pathOffsets.append(value) }  // DT_RPATH, DT_RUNPATH
-    }
-    guard let stringTable,
-      let segment = loads.first(where: { stringTable >= $0.vaddr && stringTable < $0.vaddr + $0.size })
-    else { return info }
-    let base = segment.offset + (stringTable - segment.vaddr)
-    func string(at offset: Int) -> String? {
-      var bytes = [UInt8](repeating: 0, count: 4096)
-      let count = pread(fd.rawValue, &bytes, bytes.count, off_t(base + offset))
-      return count > 0 ? String(decoding: bytes[0..<count].prefix { $0 != 0 }, as: UTF8.self) : nil
-    }
-    for offset in pathOffsets {
-      info.runPaths += (string(at: offset) ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
-    }
-    info.needed = neededOffsets.compactMap { string(at: $0) }
-    return info
-  }
-}
-
 /// Facts about this machine's sandbox support, for messages and `sandbox-profile`.
 public enum SandboxReport {
   /// How memory ceilings are enforced here: a cgroup (v1 or v2) when the host can make one, else the watchdog.
   public static func memoryMechanism() -> String {
     if geteuid() == 0, let version = ControlGroupProbe.version() { return "cgroup v\(version)" }
     return "footprint watchdog every 10 ms"
+  }
+
+  /// How the thread cap is enforced here: the cgroup's `pids.max`; else RLIMIT_NPROC, of the app's own uid
+  /// (`ownUID`, a root host) or inside a user namespace of the child's own (an ordinary host), with the watchdog
+  /// as the backstop; the watchdog alone where the kernel refuses unprivileged user namespaces.
+  public static func threadMechanism(ownUID: Bool) -> String {
+    if geteuid() == 0, ControlGroupProbe.hasPidsController() { return "cgroup pids.max" }
+    let watchdog = "the watchdog kills it past the cap, checked every 10 ms"
+    if ownUID { return "RLIMIT_NPROC of the app's own uid; \(watchdog)" }
+    if ControlGroupProbe.userNamespacesAllowed() {
+      return "RLIMIT_NPROC in a user namespace of its own, so only its own threads count; \(watchdog)"
+    }
+    return "\(watchdog) (this kernel refuses unprivileged user namespaces, so RLIMIT_NPROC cannot count its "
+      + "threads alone)"
   }
 }
 

@@ -1,6 +1,7 @@
 import AppGroupStore
 import BundleManifest
 import Foundation
+import UntrustedText
 
 /// Apple's rules for SiriKit manifests, checked on a bundle, a folder of sources, or single files. Each finding is a
 /// `Diagnostic` naming the file, the key path, the severity, the rule and the fix; docs/VALIDATION.md lists the rules.
@@ -61,8 +62,23 @@ public struct Validator: Sendable {
           .warning, "package-type", file: ext.info.file, keyPath: "CFBundlePackageType",
           "is \"\(ext.info.packageType!)\"; an extension's is XPC!", fix: "set it to XPC!"))
     }
+    for url in [app.executableURL] + app.extensions.map(\.executableURL) where fm.isExecutableFile(atPath: url.path) {
+      diagnostics += libraryRules(executable: url.path, app: app.url.path)
+    }
     diagnostics += rules(Project(app))
     return diagnostics
+  }
+
+  /// The sandbox's rules for an executable's ELF headers (docs/SANDBOX.md, "What it may touch"): its loader in the
+  /// system library folders, its RUNPATH/RPATH folders and libraries named by path in the trusted library folders
+  /// or the app bundle, the executable itself a file of the bundle. A launch refuses what breaks them.
+  func libraryRules(executable: String, app: String) -> [Diagnostic] {
+    LibraryGrants.resolve(executable: executable, appBundle: app).problems.map { problem in
+      Diagnostic(
+        .error, problem.rule, file: problem.file, keyPath: problem.entry,
+        "\"\(Untrusted.sanitized(problem.value))\" \(problem.reason), so the sandbox would not grant it",
+        fix: problem.fix)
+    }
   }
 
   /// A folder of sources: with exactly one app Info.plist it is checked as a project (app, extensions,

@@ -141,8 +141,30 @@ static int apply_landlock(const ih_sandbox *s) {
 #define DENY(nr, err) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
                       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA))
 
-static int apply_seccomp(void) {
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the argument filters read the low word of each argument first"
+#endif
+// Loads the low 32 bits of argument n. Pids, `which` values and prctl options are C ints: the kernel reads only
+// those bits, so comparing them is exact whatever the upper half holds.
+#define LOAD_ARG(n) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[n]))
+#define IS(value, jt, jf) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(value), (jt), (jf))
+#define REFUSE BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+#define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+
+// `nr` only when argument n is 0 (the caller) or this process's pid; another pid gets EPERM.
+#define SELF_OR_ZERO(nr, n) IS(nr, 0, 5), LOAD_ARG(n), IS(0, 2, 0), IS(self, 1, 0), REFUSE, ALLOW
+// `nr` only when argument n is this process's pid.
+#define SELF_ONLY(nr, n) IS(nr, 0, 4), LOAD_ARG(n), IS(self, 1, 0), REFUSE, ALLOW
+// `nr` only when argument 0 is `which` and argument 1 is 0 or this process's pid (setpriority, ioprio_set).
+#define WHICH_SELF(nr, which) \
+  IS(nr, 0, 7), LOAD_ARG(0), IS(which, 0, 3), LOAD_ARG(1), IS(0, 2, 0), IS(self, 1, 0), REFUSE, ALLOW
+// `nr` refused when argument 0 is `value` (a prctl option), allowed otherwise.
+#define REFUSE_OPTION(nr, value) IS(nr, 0, 4), LOAD_ARG(0), IS(value, 0, 1), REFUSE, ALLOW
+
+// `self` is the child's own pid, read before the filter is installed; it stays the same across execve.
+static int apply_seccomp(pid_t self) {
 #ifndef IH_AUDIT_ARCH
+  (void)self;
   return ENOSYS;
 #else
   struct sock_filter filter[] = {
@@ -161,6 +183,40 @@ static int apply_seccomp(void) {
     BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    // Other processes' limits, priority, affinity, scheduling, I/O priority and memory placement: only the
+    // process itself (0 or its own pid). The accumulator still holds the call number after each block that does
+    // not match, since a matching block always returns.
+    SELF_OR_ZERO(SYS_prlimit64, 0),
+    WHICH_SELF(SYS_setpriority, PRIO_PROCESS),
+    WHICH_SELF(SYS_getpriority, PRIO_PROCESS),
+    WHICH_SELF(SYS_ioprio_set, 1),  // IOPRIO_WHO_PROCESS
+    WHICH_SELF(SYS_ioprio_get, 1),
+    SELF_OR_ZERO(SYS_sched_setaffinity, 0),
+    SELF_OR_ZERO(SYS_sched_getaffinity, 0),
+    SELF_OR_ZERO(SYS_sched_setscheduler, 0),
+    SELF_OR_ZERO(SYS_sched_getscheduler, 0),
+    SELF_OR_ZERO(SYS_sched_setparam, 0),
+    SELF_OR_ZERO(SYS_sched_getparam, 0),
+    SELF_OR_ZERO(SYS_sched_setattr, 0),
+    SELF_OR_ZERO(SYS_sched_getattr, 0),
+    SELF_OR_ZERO(SYS_sched_rr_get_interval, 0),
+    SELF_OR_ZERO(SYS_migrate_pages, 0),
+    SELF_OR_ZERO(SYS_move_pages, 0),
+    SELF_OR_ZERO(SYS_get_robust_list, 0),
+    // Signals: to itself only (its own process group is itself: it leads the group and cannot fork). Landlock's
+    // signal scope (ABI 6) says the same; this holds on older kernels too.
+    IS(SYS_kill, 0, 6), LOAD_ARG(0), IS(0, 3, 0), IS(self, 2, 0), IS(-self, 1, 0), REFUSE, ALLOW,
+    SELF_ONLY(SYS_tgkill, 0),
+    SELF_ONLY(SYS_rt_sigqueueinfo, 0),
+    SELF_ONLY(SYS_rt_tgsigqueueinfo, 0),
+    SELF_ONLY(SYS_pidfd_open, 0),
+    DENY(SYS_tkill, EPERM),              // a bare thread id, which cannot be told from another process's
+    DENY(SYS_pidfd_send_signal, EPERM),  // takes /proc/<pid> directories as well as pidfds
+    // The parent-death signal stays armed: clearing it would let the extension outlive the host.
+    REFUSE_OPTION(SYS_prctl, PR_SET_PDEATHSIG),
+    // It leads its own session and process group, which the host kills as one; it stays there.
+    DENY(SYS_setsid, EPERM),
+    DENY(SYS_setpgid, EPERM),
     // clone3's flags sit behind a pointer seccomp cannot read; ENOSYS makes glibc fall back to clone.
     DENY(SYS_clone3, ENOSYS),
     DENY(SYS_socket, EACCES),
@@ -175,6 +231,8 @@ static int apply_seccomp(void) {
     DENY(SYS_ptrace, EPERM),
     DENY(SYS_process_vm_readv, EPERM),
     DENY(SYS_process_vm_writev, EPERM),
+    DENY(SYS_process_madvise, EPERM),
+    DENY(SYS_process_mrelease, EPERM),
     DENY(SYS_pidfd_getfd, EPERM),
     DENY(SYS_kcmp, EPERM),
     DENY(SYS_io_uring_setup, EPERM),
@@ -240,6 +298,44 @@ static int write_self(const char *path) {
   return error;
 }
 
+static int write_text(const char *path, const char *text, size_t length) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  ssize_t n = write(fd, text, length);
+  int error = n == (ssize_t)length ? 0 : (n < 0 ? errno : EIO);
+  close(fd);
+  return error;
+}
+
+// "ID ID 1\n": a user-namespace map line naming one id as itself. Returns its length.
+static size_t identity_map(char *out, unsigned id) {
+  char digits[16];
+  size_t count = 0, length = 0;
+  do { digits[count++] = (char)('0' + id % 10); id /= 10; } while (id);
+  for (int copy = 0; copy < 2; copy++) {
+    for (size_t i = count; i > 0; i--) out[length++] = digits[i - 1];
+    out[length++] = ' ';
+  }
+  out[length++] = '1';
+  out[length++] = '\n';
+  return length;
+}
+
+// A user namespace of the child's own, its uid and gid mapped to themselves (nothing else changes: files, signals
+// and /proc see the same ids). RLIMIT_NPROC is counted per user and per namespace, so inside it the limit counts
+// this process's threads only, not every process of the host's user. Returns 0, or errno when the kernel refuses
+// unprivileged user namespaces.
+static int enter_own_user_namespace(void) {
+  unsigned uid = (unsigned)syscall(SYS_getuid), gid = (unsigned)syscall(SYS_getgid);
+  if (syscall(SYS_unshare, CLONE_NEWUSER) != 0) return errno;
+  char line[48];
+  // Without the maps the ids show as the overflow id inside; the limit holds either way.
+  (void)write_text("/proc/self/uid_map", line, identity_map(line, uid));
+  (void)write_text("/proc/self/setgroups", "deny", 4);
+  (void)write_text("/proc/self/gid_map", line, identity_map(line, gid));
+  return 0;
+}
+
 static int limit(int resource, long long soft, long long hard) {
   struct rlimit value = {.rlim_cur = (rlim_t)soft, .rlim_max = (rlim_t)hard};
   return setrlimit(resource, &value) == 0 ? 0 : errno;
@@ -254,6 +350,9 @@ int ih_sandbox_apply(const ih_sandbox *s, int *stage) {
     }
   }
   *stage = IH_SPAWN_STAGE_LIMITS;
+  // Before the limits: a namespace takes its creator's RLIMIT_NPROC as the cap on the whole user's processes.
+  int own_namespace = s->namespace_processes > 0 && enter_own_user_namespace() == 0;
+  if (own_namespace && (error = limit(RLIMIT_NPROC, s->namespace_processes, s->namespace_processes))) return error;
   if (s->cpu_seconds > 0 && (error = limit(RLIMIT_CPU, s->cpu_seconds, s->cpu_seconds + 1))) return error;
   if (s->open_files > 0 && (error = limit(RLIMIT_NOFILE, s->open_files, s->open_files))) return error;
   if (s->data_bytes > 0 && (error = limit(RLIMIT_DATA, s->data_bytes, s->data_bytes))) return error;
@@ -280,6 +379,6 @@ int ih_sandbox_confine(const ih_sandbox *s, int *stage) {
   int error = apply_landlock(s);
   if (error) return error;
   *stage = IH_SPAWN_STAGE_SECCOMP;
-  if (s->seccomp && (error = apply_seccomp())) return error;
+  if (s->seccomp && (error = apply_seccomp((pid_t)syscall(SYS_getpid)))) return error;
   return 0;
 }

@@ -51,6 +51,9 @@ public struct InboundMessage: Sendable {
 ///   ends the connection: once a write makes no progress for `Options.writeTimeout`, or once more than
 ///   `Options.maximumQueuedBytes` wait to be written.
 ///
+/// With `Options.unsolicitedBudget`, a peer that sends more requests and notifications of its own than the budget
+/// allows per request of ours breaks the protocol too: what it sends cannot pile up in our memory.
+///
 /// A request the connection gave up on (its deadline passed, or its task was cancelled and the peer was sent
 /// `$/cancelRequest`) is remembered as abandoned (the last `Options.abandonedRequestLimit` of them): its answer, which
 /// the peer may still send, is dropped and reported to `Options.log` instead of ending the connection.
@@ -74,6 +77,9 @@ public final class Connection: Sendable {
     /// How many of the requests given up on (timed out or cancelled) are remembered, so that their late answers are
     /// dropped rather than taken for answers to unknown ids. The oldest is forgotten first.
     public var abandonedRequestLimit: Int
+    /// The most the peer may send of its own (requests and notifications, as opposed to answers) per request of
+    /// ours; nil for no bound. Passing it ends the connection with `.protocolViolation`.
+    public var unsolicitedBudget: UnsolicitedBudget?
     /// The peer's name in error messages and logs.
     public var peerName: String
     /// Where the connection reports what it tolerated (such as a dropped late answer), one line at a time. It is
@@ -85,18 +91,35 @@ public final class Connection: Sendable {
     ///   - writeTimeout: how long the peer may leave our output unread while we have something to write (default 5 s).
     ///   - maximumQueuedBytes: the bound on bytes waiting to be written; nil means 4 × `maximumMessageSize`.
     ///   - abandonedRequestLimit: how many abandoned request ids to remember (default 1024, at least 1).
+    ///   - unsolicitedBudget: how much the peer may send of its own per request of ours (default: no bound).
     ///   - peerName: the peer's name in messages.
     ///   - log: where tolerated oddities are reported.
     public init(
       maximumMessageSize: Int = 4 << 20, writeTimeout: Duration = .seconds(5), maximumQueuedBytes: Int? = nil,
-      abandonedRequestLimit: Int = 1024, peerName: String = "peer", log: (@Sendable (String) -> Void)? = nil
+      abandonedRequestLimit: Int = 1024, unsolicitedBudget: UnsolicitedBudget? = nil, peerName: String = "peer",
+      log: (@Sendable (String) -> Void)? = nil
     ) {
       self.maximumMessageSize = maximumMessageSize
       self.writeTimeout = writeTimeout
       self.maximumQueuedBytes = maximumQueuedBytes ?? 4 * maximumMessageSize
       self.abandonedRequestLimit = abandonedRequestLimit
+      self.unsolicitedBudget = unsolicitedBudget
       self.peerName = peerName
       self.log = log
+    }
+  }
+
+  /// How much a peer may send of its own (requests and notifications) between two requests of ours, counted from
+  /// each request we send (and from the start); a message that goes past either bound ends the connection.
+  public struct UnsolicitedBudget: Sendable, Equatable {
+    /// The most messages.
+    public var messages: Int
+    /// The most bytes, all those messages together.
+    public var bytes: Int
+
+    public init(messages: Int, bytes: Int) {
+      self.messages = messages
+      self.bytes = bytes
     }
   }
 

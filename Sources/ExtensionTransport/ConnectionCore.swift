@@ -54,6 +54,9 @@ final class ConnectionCore: Sendable {
     var readerEnded = false
     var outputWaiters: [CheckedContinuation<ConnectionError?, Never>] = []
     var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    /// What the peer sent of its own (requests and notifications) since our last request.
+    var unsolicitedMessages = 0
+    var unsolicitedBytes = 0
 
     /// What a message offered to the output now meets: nil when it can be queued.
     var outputRefusal: ConnectionError? {
@@ -247,7 +250,11 @@ final class ConnectionCore: Sendable {
     let admission = state.withLockAndSignal { state -> Admission in
       if request != nil, let failure = state.failure { return .refused(failure) }
       let admission = admit(line, to: &state)
-      if case .queued = admission, let (id, pending) = request { state.pending[id] = pending }
+      if case .queued = admission, let (id, pending) = request {
+        state.pending[id] = pending
+        state.unsolicitedMessages = 0
+        state.unsolicitedBytes = 0
+      }
       return admission
     }
     switch admission {
@@ -497,12 +504,32 @@ final class ConnectionCore: Sendable {
         fail(.remote(error))
         return false
       case .request(let id, let method):
+        guard withinBudget(bytes.count) else { return false }
         deliver(InboundMessage(kind: .request(id), method: method, raw: data), onMessage)
       case .notification(let method):
+        guard withinBudget(bytes.count) else { return false }
         deliver(InboundMessage(kind: .notification, method: method, raw: data), onMessage)
       }
       return true
     }
+  }
+
+  /// Counts a message the peer sent of its own against `Options.unsolicitedBudget`; past the budget the connection
+  /// ends with a violation and this returns false.
+  private func withinBudget(_ count: Int) -> Bool {
+    guard let budget = options.unsolicitedBudget else { return true }
+    let (messages, bytes) = state.withLock { state -> (Int, Int) in
+      state.unsolicitedMessages += 1
+      state.unsolicitedBytes += count
+      return (state.unsolicitedMessages, state.unsolicitedBytes)
+    }
+    guard messages > budget.messages || bytes > budget.bytes else { return true }
+    let what = messages > budget.messages ? "more than \(budget.messages) messages" : "more than \(budget.bytes) bytes"
+    fail(
+      .protocolViolation(
+        "it sent \(what) of its own (requests or notifications) since the last request it was sent; the budget is "
+          + "\(budget.messages) messages and \(budget.bytes) bytes per request"))
+    return false
   }
 
   /// Hands an answer to its pending request, or drops it when the request was abandoned. An answer to any other id

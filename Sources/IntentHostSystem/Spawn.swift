@@ -76,7 +76,12 @@ public struct SandboxSpec: Sendable, Equatable {
   public var openFiles: Int = 0
   public var dataBytes: Int = 0
   public var fileSizeBytes: Int = 0
+  /// RLIMIT_NPROC, which counts every process and thread of the uid (only sound for a uid of the child's own).
   public var processes: Int = 0
+  /// RLIMIT_NPROC inside a user namespace of the child's own (its uid and gid mapped to themselves), where it counts
+  /// the child's threads only: the thread cap of a child that runs as the host's user. Best effort: where the kernel
+  /// refuses unprivileged user namespaces, no limit is set. 0 for no namespace.
+  public var namespaceProcesses: Int = 0
   public var umask: Int32 = -1
 
   public init(landlockABI: Int32, executePaths: [String], readPaths: [String], writePaths: [String]) {
@@ -92,7 +97,7 @@ public struct SandboxSpec: Sendable, Equatable {
       && a.identity?.gid == b.identity?.gid && a.identity?.groups == b.identity?.groups
       && a.cgroupProcs == b.cgroupProcs && a.cpuSeconds == b.cpuSeconds && a.openFiles == b.openFiles
       && a.dataBytes == b.dataBytes && a.fileSizeBytes == b.fileSizeBytes && a.processes == b.processes
-      && a.umask == b.umask
+      && a.namespaceProcesses == b.namespaceProcesses && a.umask == b.umask
   }
 }
 
@@ -225,7 +230,8 @@ private func withSandbox<R>(_ spec: SandboxSpec?, _ body: (UnsafePointer<ih_sand
               uid: spec.identity?.uid ?? 0, gid: spec.identity?.gid ?? 0, groups: groupPointer.baseAddress,
               group_count: Int32(groups.count), cgroup_procs: constant(cgroups), cpu_seconds: Int64(spec.cpuSeconds),
               open_files: Int64(spec.openFiles), data_bytes: Int64(spec.dataBytes),
-              file_size_bytes: Int64(spec.fileSizeBytes), processes: Int64(spec.processes), umask_value: spec.umask)
+              file_size_bytes: Int64(spec.fileSizeBytes), processes: Int64(spec.processes),
+              namespace_processes: Int64(spec.namespaceProcesses), umask_value: spec.umask)
             return body(&sandbox)
           }
         }

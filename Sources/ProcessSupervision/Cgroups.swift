@@ -94,13 +94,31 @@ public struct ControlGroup: Sendable {
     for directory in directories { rmdir(directory) }
   }
 
+  /// SIGKILLs every process in the group: `cgroup.kill` on cgroup v2, each pid of `cgroup.procs` on v1 (whose
+  /// processes cannot fork, so the list cannot grow behind the loop).
+  public func killAll() {
+    Self.killAll(in: directories)
+  }
+
+  static func killAll(in directories: [String]) {
+    for directory in directories {
+      if write("1", to: directory + "/cgroup.kill") { continue }
+      guard let fd = try? FileDescriptor.open(directory + "/cgroup.procs", O_RDONLY) else { continue }
+      defer { fd.close() }
+      let text = String(decoding: (try? fd.readAll(limit: 1 << 20)) ?? [], as: UTF8.self)
+      for pid in text.split(separator: "\n").compactMap({ pid_t($0) }) where pid > 0 { kill(pid, SIGKILL) }
+    }
+  }
+
   /// Removes groups left by hosts that died. A group's name carries its host's pid (`NAME-PID-RANDOM`); the groups
   /// of a living host are left alone, since one may be empty only because its child has not joined yet.
   private static func sweep(_ root: String) {
     for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
       let parts = name.split(separator: "-")
       guard parts.count >= 3, let host = pid_t(parts[parts.count - 2]), !processExists(host) else { continue }
-      rmdir(root + "/" + name)  // fails, harmlessly, while a process of the group lives
+      // Its host died without tearing it down: nothing it started may outlive it.
+      killAll(in: [root + "/" + name])
+      rmdir(root + "/" + name)  // fails, harmlessly, while a killed process is still being reaped
     }
   }
 
@@ -111,21 +129,60 @@ public struct ControlGroup: Sendable {
   }
 }
 
-/// A child's memory footprint as iOS's jetsam counts it: anonymous and shared-memory pages (`RssAnon + RssShmem`),
-/// not the file-backed pages of its binary and libraries. nil once the process is gone.
-public func memoryFootprint(of pid: pid_t) -> Int? {
-  guard let fd = try? FileDescriptor.open("/proc/\(pid)/status", O_RDONLY) else { return nil }
-  defer { fd.close() }
-  guard let bytes = try? fd.readAll(limit: 1 << 16) else { return nil }
-  var total = 0
-  for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-  where line.hasPrefix("RssAnon:") || line.hasPrefix("RssShmem:") {
-    total += (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0) * 1024
+/// What the watchdog reads of a child in one look at `/proc/PID/status`.
+public struct ProcessStatus: Sendable, Equatable {
+  /// The memory footprint as iOS's jetsam counts it: anonymous and shared-memory pages (`RssAnon + RssShmem`), not
+  /// the file-backed pages of its binary and libraries.
+  public var footprint: Int
+  /// Its threads (`Threads`).
+  public var threads: Int
+
+  /// The status of `pid`; nil once the process is gone.
+  public static func read(_ pid: pid_t) -> ProcessStatus? {
+    guard let fd = try? FileDescriptor.open("/proc/\(pid)/status", O_RDONLY) else { return nil }
+    defer { fd.close() }
+    guard let bytes = try? fd.readAll(limit: 1 << 16) else { return nil }
+    var status = ProcessStatus(footprint: 0, threads: 0)
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+      let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+      if line.hasPrefix("RssAnon:") || line.hasPrefix("RssShmem:") { status.footprint += value * 1024 }
+      if line.hasPrefix("Threads:") { status.threads = Int(line.dropFirst("Threads:".count).trimmed) ?? 0 }
+    }
+    return status
   }
-  return total
 }
+
+extension Substring {
+  fileprivate var trimmed: Substring { drop { $0 == " " || $0 == "\t" } }
+}
+
+/// A child's memory footprint (see `ProcessStatus.footprint`); nil once the process is gone.
+public func memoryFootprint(of pid: pid_t) -> Int? { ProcessStatus.read(pid)?.footprint }
 
 /// Which cgroup version IntentHost would use on this machine, if any.
 public enum ControlGroupProbe {
   public static func version() -> Int? { ControlGroup.roots()?.version }
+
+  /// Whether the groups IntentHost makes have a `pids.max` (v2 always has the controller with memory; v1 needs the
+  /// `pids` hierarchy).
+  public static func hasPidsController() -> Bool {
+    guard let roots = ControlGroup.roots() else { return false }
+    return roots.version == 2 || roots.pids != nil
+  }
+
+  /// Whether this kernel lets an ordinary user make a user namespace (the `max_user_namespaces`, Debian's
+  /// `unprivileged_userns_clone` and Ubuntu's AppArmor restriction switches).
+  public static func userNamespacesAllowed() -> Bool {
+    // INTENTHOST_TEST_NO_USER_NAMESPACE=1 acts as such a kernel, so the tests reach the thread watchdog.
+    if ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_USER_NAMESPACE"] == "1" { return false }
+    func value(_ path: String) -> Int? {
+      (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
+    }
+    if let most = value("/proc/sys/user/max_user_namespaces"), most == 0 { return false }
+    if value("/proc/sys/kernel/unprivileged_userns_clone") == 0 { return false }
+    if value("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1 { return false }
+    return true
+  }
 }

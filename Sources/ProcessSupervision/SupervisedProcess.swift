@@ -92,6 +92,8 @@ public final class SupervisedProcess: Sendable {
     var cancelledWaiters: Set<Int> = []
     var peakFootprint = 0
     var killedForMemory = false
+    var peakThreads = 0
+    var killedForThreads = false
   }
 
   /// How the child stood against its memory ceiling.
@@ -171,9 +173,15 @@ public final class SupervisedProcess: Sendable {
             sandbox.cgroupProcs = controlGroup.procsFiles
           } else {
             watchdogLimit = limit
-            // Without pids.max, cap threads with RLIMIT_NPROC, which counts every process and thread of the uid:
-            // only sound when the child has a uid of its own (never the host's user).
-            if sandbox.identity != nil && sandbox.processes == 0 { sandbox.processes = specification.processLimit }
+            // Without pids.max, cap threads with RLIMIT_NPROC, which counts every process and thread of the uid: as
+            // is for a uid of the child's own; for the host's user, inside a user namespace of the child's own, where
+            // the count is the child's alone. The watchdog counts threads as well, for a kernel that refuses the
+            // namespace.
+            if sandbox.identity != nil {
+              if sandbox.processes == 0 { sandbox.processes = specification.processLimit }
+            } else if sandbox.namespaceProcesses == 0 && ControlGroupProbe.userNamespacesAllowed() {
+              sandbox.namespaceProcesses = specification.processLimit
+            }
           }
         }
         options.sandbox = sandbox
@@ -259,7 +267,7 @@ public final class SupervisedProcess: Sendable {
       let fds = open.map(\.fd) + (ending.reaped == nil ? [pidfd] : [])
       let interval: Int32 = watchdogLimit != nil && ending.reaped == nil ? 10 : 50
       let ready = (try? pollReadable(fds, timeoutMilliseconds: interval)) ?? Array(repeating: false, count: fds.count)
-      if ending.reaped == nil, let limit = watchdogLimit { watchMemory(limit: limit) }
+      if ending.reaped == nil, let limit = watchdogLimit { watch(memoryLimit: limit) }
       if ending.reaped == nil && ready.last == true { reapAfterSweep(&ending) }
       var index = 0
       while index < open.count {
@@ -302,6 +310,7 @@ public final class SupervisedProcess: Sendable {
   /// the group's id, cannot have been reused), then the reap, then the cgroup's counters before it goes away.
   private func reapAfterSweep(_ ending: inout Ending) {
     process.sendToGroup(SIGKILL)
+    controlGroup?.killAll()
     let termination: Termination?
     do {
       termination = try process.reap()
@@ -340,18 +349,31 @@ public final class SupervisedProcess: Sendable {
     for waiter in waiters { waiter.resume(returning: termination) }
   }
 
-  /// The footprint watchdog (no cgroup): kills the child once it uses more than `limit`.
-  private func watchMemory(limit: Int) {
-    guard let footprint = memoryFootprint(of: process.pid) else { return }
+  /// The watchdog (no cgroup): kills the child once it uses more memory than `limit`, or runs more threads than its
+  /// process limit (which RLIMIT_NPROC normally keeps it under; this catches a kernel that refused its namespace).
+  private func watch(memoryLimit limit: Int) {
+    guard let status = ProcessStatus.read(process.pid) else { return }
+    let threadLimit = specification.processLimit
     let over = state.withLock { state -> Bool in
-      state.peakFootprint = max(state.peakFootprint, footprint)
-      if footprint > limit && !state.killedForMemory {
+      state.peakFootprint = max(state.peakFootprint, status.footprint)
+      state.peakThreads = max(state.peakThreads, status.threads)
+      if state.killedForMemory || state.killedForThreads { return false }
+      if status.footprint > limit {
         state.killedForMemory = true
+        return true
+      }
+      if status.threads > threadLimit {
+        state.killedForThreads = true
         return true
       }
       return false
     }
     if over { process.send(SIGKILL) }
+  }
+
+  /// Whether the watchdog killed the child for running more threads than its process limit, and the most it saw.
+  public var threadReport: (killed: Bool, peak: Int, limit: Int) {
+    state.withLock { ($0.killedForThreads, $0.peakThreads, specification.processLimit) }
   }
 
   /// The child's memory against its ceiling; nil when it had none. Complete once the child has exited.
@@ -454,7 +476,7 @@ public final class SupervisedProcess: Sendable {
         return false
       }
       if ending.reaped == nil {
-        if let limit = watchdogLimit { watchMemory(limit: limit) }
+        if let limit = watchdogLimit { watch(memoryLimit: limit) }
         if (try? process.pidfd.waitReadable(timeoutMilliseconds: 0)) == true { reapAfterSweep(&ending) }
       }
     }
@@ -589,6 +611,7 @@ public final class SupervisedProcess: Sendable {
 
   private func killSteps() async -> Termination {
     signalGroup(SIGKILL)
+    controlGroup?.killAll()
     if let ended = await waitForExit(timeout: .seconds(5)) { return ended }
     // Unreachable in practice: SIGKILL cannot be ignored. Keep the answer typed rather than hang.
     return .signalled(SIGKILL)

@@ -33,6 +33,8 @@ let help = """
     --locale LOCALE         the user's locale (default en_US)
     --memory-limit MIB      memory ceiling of each extension (default 30)
     --cpu-limit SECONDS     CPU time of each extension process (default 10)
+    --storage-limit MIB[,FILES]  what each container and app group may hold before launches
+                            are refused (default 128,10000)
     --no-sandbox            run extensions and apps unconfined (unsafe; warns on every run)
     -h, --help              this help;  --version  the version
 
@@ -90,6 +92,16 @@ func parseOptions(_ arguments: [String]) throws -> Options {
         throw HostError(.usage, "--memory-limit needs a number of MiB, not \"\(text)\"")
       }
       options.sandbox.setExtensionMemory(megabytes: megabytes)
+    case "--storage-limit":
+      let text = try value(argument)
+      let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+      guard (1...2).contains(parts.count), let megabytes = Int(parts[0]), megabytes > 0,
+        parts.count == 1 || Int(parts[1]).map({ $0 > 0 }) == true
+      else {
+        throw HostError(.usage, "--storage-limit needs MIB or MIB,FILES (e.g. 256,20000), not \"\(text)\"")
+      }
+      options.sandbox.storage.bytes = megabytes << 20
+      if parts.count == 2 { options.sandbox.storage.entries = Int(parts[1])! }
     case "-h", "--help":
       print(help)
       exit(0)

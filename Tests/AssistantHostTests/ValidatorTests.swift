@@ -177,6 +177,34 @@ import Testing
     ) { root in
       try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url(root, "rooms").path)
     },
+    // The sandbox's library rules, on the built RoomsIntents (static, RUNPATH $ORIGIN) with one header patched.
+    Case(
+      rule: "elf-runpath", severity: .error, file: "\(appex)/RoomsIntents", keyPath: "DT_RUNPATH[0]",
+      says: "\"/\" is outside the system library folders", fix: "-Wl,-rpath,'$ORIGIN'"
+    ) { root in
+      try patchedExtension(root, "$ORIGIN", "/")
+    },
+    Case(
+      rule: "elf-needed", severity: .error, file: "\(appex)/RoomsIntents", keyPath: "DT_NEEDED[0]",
+      says: "\"/tmp/m.so\" is outside", fix: "by its soname"
+    ) { root in
+      try patchedExtension(root, "libm.so.6", "/tmp/m.so")
+    },
+    Case(
+      rule: "elf-interpreter", severity: .error, file: "\(appex)/RoomsIntents", keyPath: "PT_INTERP",
+      says: "\"/tmp4/ld-linux-x86-64.so.2\" is outside the system library folders", fix: "the system's loader"
+    ) { root in
+      try patchedExtension(root, "/lib64/ld-linux-x86-64.so.2", "/tmp4/ld-linux-x86-64.so.2")
+    },
+    Case(
+      rule: "executable-outside-bundle", severity: .error, file: "\(appex)/RoomsIntents",
+      keyPath: "CFBundleExecutable", says: "is a link to", fix: "put the executable itself in the bundle"
+    ) { root in
+      let executable = url(root, "\(appex)/RoomsIntents").path
+      try FileManager.default.removeItem(atPath: executable)
+      try FileManager.default.createSymbolicLink(
+        atPath: executable, withDestinationPath: PackagePaths.executable("RoomsIntents"))
+    },
     // bundle-id-prefix
     Case(
       rule: "bundle-id-prefix", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
@@ -566,6 +594,20 @@ import Testing
       try handle.write(contentsOf: Data("\"zzzzzz\" = \"Réserver\";\n".utf8))
     },
   ]
+
+  /// Puts the built RoomsIntents in place of the extension's stand-in, with the one occurrence of `old` replaced by
+  /// `new` (padded with NULs to its length): an ELF header made to point elsewhere, without a compiler.
+  static func patchedExtension(_ root: URL, _ old: String, _ new: String) throws {
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.executable("RoomsIntents")))
+    let from = Data(old.utf8)
+    precondition(new.utf8.count <= from.count, "the patch must not be longer than what it replaces")
+    let to = Data(new.utf8) + Data(count: from.count - new.utf8.count)
+    let range = try #require(bytes.range(of: from), "RoomsIntents holds no \(old)")
+    bytes.replaceSubrange(range, with: to)
+    let executable = url(root, "\(appex)/RoomsIntents")
+    try bytes.write(to: executable)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+  }
 
   /// The controls: the example bundle and its sources break no rule, so each diagnostic below is its mistake's.
   @Test(arguments: [Subject.bundle, .sources])

@@ -1,5 +1,6 @@
 import Foundation
 import IntentHostSystem
+import Synchronization
 import TestSupport
 import Testing
 
@@ -11,13 +12,20 @@ struct HostileExtensionTests {
   /// A host with the secrets an attacker wants: another app's group document, a host state file, a user's key.
   struct Scene {
     let host: HostFixture
+    /// The uid the host runs as when this test process is root and the scene asks for an ordinary user; nil runs it
+    /// as this process's user.
+    let user: uid_t?
     var otherGroupFile: String { host.groups + "/group.com.example.other/secret.json" }
     var stateFile: String { host.home + "/State/secret-state.json" }
     var userFile: String { host.directory.file("user-home/.ssh/id_rsa").path }
     var outsideFile: String { host.directory.file("outside.txt").path }
 
-    init() throws {
+    /// - Parameter ordinaryUser: run the host as an ordinary user (as `ordinaryUID` through `setpriv` when the tests
+    ///   run as root), so its extensions share its uid and only seccomp and Landlock stand between them and the
+    ///   host: the case the process-level rules are for.
+    init(ordinaryUser: Bool = false) throws {
       host = try HostFixture()
+      user = ordinaryUser && geteuid() == 0 ? HostileExtensionTests.ordinaryUID : nil
       for (path, text) in [
         (otherGroupFile, "{\"owner\":\"other\"}"), (stateFile, "host state"), (userFile, "PRIVATE KEY"),
       ] {
@@ -25,6 +33,23 @@ struct HostileExtensionTests {
           atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
       }
+      if let user { give(host.directory.path, to: user) }
+    }
+
+    /// Runs the assistant as `HostFixture.assistant` does, as `user` when there is one.
+    func assistant(
+      _ arguments: [String], environment extra: [String: String] = [:], onStart: (@Sendable (pid_t) -> Void)? = nil
+    ) async throws -> CommandResult {
+      guard let user else { return try await host.assistant(arguments, environment: extra, onStart: onStart) }
+      var environment = ProcessInfo.processInfo.environment
+      environment["ASSISTANT_APP_GROUPS"] = host.groups
+      environment.merge(extra) { _, new in new }
+      return try await runCommand(
+        "/usr/bin/setpriv",
+        [
+          "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--", PackagePaths.executable("assistant"), "--home",
+          host.home,
+        ] + arguments, environment: environment, onStart: onStart)
     }
 
     /// The fixture's processes still alive: those named `name` working in this scene's directory (other test runs
@@ -46,23 +71,43 @@ struct HostileExtensionTests {
 
     /// Installs Fixture.app whose extension runs `attack`, and asks it to handle Ping with `value`. Waits off the
     /// cooperative pool.
-    func run(_ attack: String, _ value: String, _ options: [String] = []) async throws -> CommandResult {
+    func run(_ attack: String, _ value: String, _ options: [String] = [], environment: [String: String] = [:])
+      async throws -> CommandResult
+    {
+      try await install(attack)
+      return try await assistant(options + ["run", "Fixture", "Ping", "value=\(value)"], environment: environment)
+    }
+
+    /// Installs Fixture.app whose extension runs `attack` (with `groups` in its entitlements).
+    func install(_ attack: String, groups: [String] = []) async throws {
       let app = try TestBundles.fixture(
         extensionName: attack, binary: "HostileExtension", in: host.directory.file("bundles"))
-      let installed = try await host.assistant(["install", app.path])
+      if !groups.isEmpty {
+        try writePlist(
+          ["com.apple.security.application-groups": groups],
+          to: app.appendingPathComponent("PlugIns/\(attack).appex/\(attack).entitlements"))
+      }
+      if let user { give(app.path, to: user) }
+      let installed = try await assistant(["install", app.path])
       #expect(installed.code == 0, "\(installed)")
-      return try await host.assistant(options + ["run", "Fixture", "Ping", "value=\(value)"])
     }
+
+    /// The extension's private container.
+    func container(_ attack: String) -> String { host.home + "/Containers/com.example.fixture.\(attack)" }
   }
+
+  /// The uid of the ordinary user the process-level tests run the host as, when the tests run as root: one no other
+  /// process uses, so the controls (which renice every process of the user) touch nothing else.
+  static let ordinaryUID: uid_t = 61_234
 
   /// Runs `attack` sandboxed and unsandboxed; checks the secrets are unchanged after the sandboxed run and that no
   /// process of the fixture remains after either. Waits off the cooperative pool (commands through `runCommand`,
   /// survivors polled with `Task.sleep`).
   func attack(
-    _ name: String, _ value: (Scene) -> String, options: [String] = [],
+    _ name: String, _ value: (Scene) -> String, options: [String] = [], ordinaryUser: Bool = false,
     sandboxed: (CommandResult, Scene) -> Void, control: (CommandResult, Scene) -> Void
   ) async throws {
-    let scene = try Scene()
+    let scene = try Scene(ordinaryUser: ordinaryUser)
     defer { scene.host.directory.remove() }
     let before = scene.snapshot()
     let refused = try await scene.run(name, value(scene), options)
@@ -271,9 +316,13 @@ struct HostileExtensionTests {
     try await attack("IOUring", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
   }
 
-  @Test func raisingItsOwnLimitsIsDenied() async throws {
+  /// Also with the host as an ordinary user, whose extension has a user namespace of its own (and all capabilities
+  /// in it until its exec): the hard limits still hold.
+  @Test(arguments: [false, true])
+  func raisingItsOwnLimitsIsDenied(ordinaryUser: Bool) async throws {
     try await attack(
-      "RaiseLimit", { _ in "x" }, sandboxed: refusedWith("Operation not permitted"), control: succeeded())
+      "RaiseLimit", { _ in "x" }, ordinaryUser: ordinaryUser, sandboxed: refusedWith("Operation not permitted"),
+      control: succeeded())
   }
 
   @Test func onlyStandardDescriptorsAreInherited() async throws {
@@ -325,6 +374,147 @@ struct HostileExtensionTests {
     #expect(lines.count > 2 && lines.dropFirst().allSatisfy { $0.hasPrefix("| ") || $0.hasPrefix("--- ") })
   }
 
+  // MARK: Process-level reach (the host as an ordinary user: the extension then has the host's uid)
+
+  @Test func limitingTheHostsCPUIsDenied() async throws {
+    try await attack(
+      "LimitHost", { _ in "x" }, ordinaryUser: true,
+      sandboxed: refusedWith("prlimit host"),
+      control: succeeded("Got done: the host's CPU limit is now 1 s"))
+  }
+
+  @Test func renicingTheUsersProcessesIsDenied() async throws {
+    try await attack(
+      "ReniceUser", { _ in "x" }, ordinaryUser: true,
+      sandboxed: refusedWith("setpriority PRIO_USER: Operation not permitted"),
+      control: succeeded("Got done: reniced its user; the host's nice value is now 5"))
+  }
+
+  /// The extension clears its parent-death signal and stays; the host is SIGKILLed. Sandboxed, the prctl is
+  /// refused and the extension dies with the host; the control (--no-sandbox) clears it and outlives the host.
+  @Test func clearingTheParentDeathSignalCannotOutliveTheHost() async throws {
+    for sandboxed in [true, false] {
+      let scene = try Scene(ordinaryUser: true)
+      defer { scene.host.directory.remove() }
+      try await scene.install("KeepAfterHost")
+      let report = scene.container("KeepAfterHost") + "/death-signal"
+      let host = Mutex<pid_t>(0)
+      async let ended = scene.assistant(
+        (sandboxed ? [] : ["--no-sandbox"]) + ["run", "Fixture", "Ping", "value=x"],
+        onStart: { pid in host.withLock { $0 = pid } })
+      let reported = try await eventually(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: report) }
+      #expect(reported, "the extension never said how clearing its parent-death signal went")
+      kill(host.withLock { $0 }, SIGKILL)
+      let result = try await ended
+      #expect(result.status == .signalled(SIGKILL), "\(result)")
+      let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+      if sandboxed {
+        #expect(text.contains("refused: prctl PR_SET_PDEATHSIG: Operation not permitted"), "\(text)")
+        let gone = try await eventually(timeout: .seconds(3)) { scene.survivors("KeepAfterHost").isEmpty }
+        #expect(gone, "outlived the host: \(scene.survivors("KeepAfterHost"))")
+      } else {
+        #expect(text.contains("done: the parent-death signal is now 0"), "\(text)")
+        try await Task.sleep(for: .milliseconds(300))
+        let left = scene.survivors("KeepAfterHost")
+        #expect(!left.isEmpty, "the control should outlive its host")
+        for pid in left { kill(pid, SIGKILL) }
+        let gone = try await eventually(timeout: .seconds(3)) { scene.survivors("KeepAfterHost").isEmpty }
+        #expect(gone)
+      }
+    }
+  }
+
+  /// A thousand threads stop at the cap of 64 wherever the host runs: the cgroup's pids.max (root), RLIMIT_NPROC
+  /// of the app's own uid (root without a cgroup), RLIMIT_NPROC in a user namespace of the extension's own (an
+  /// ordinary user), or the watchdog's kill (an ordinary user on a kernel without unprivileged user namespaces).
+  @Test(arguments: ["cgroup", "uid", "namespace", "watchdog"])
+  func aThousandThreadsStopAtTheCap(mechanism: String) async throws {
+    let ordinary = ["namespace", "watchdog"].contains(mechanism)
+    if !ordinary && geteuid() != 0 { return }  // the root mechanisms need a root host
+    let environment: [String: String] =
+      switch mechanism {
+      case "uid": ["INTENTHOST_TEST_NO_CGROUP": "1"]
+      case "watchdog": ["INTENTHOST_TEST_NO_USER_NAMESPACE": "1"]
+      default: [:]
+      }
+    let scene = try Scene(ordinaryUser: ordinary)
+    defer { scene.host.directory.remove() }
+    let capped = try await scene.run("Threads", "1000", environment: environment)
+    if mechanism == "watchdog" {
+      #expect(capped.code == 70, "\(capped)")
+      #expect(capped.stderr.contains("was killed for running more than 64 threads"), "\(capped)")
+    } else {
+      refusedWith("Resource temporarily unavailable")(capped, scene)
+      let started = capped.stdout.split(separator: " ").drop { $0 != "after" }.dropFirst().first.flatMap { Int($0) }
+      #expect((started ?? 1000) < 64, "\(capped)")
+    }
+    #expect(scene.survivors("Threads").isEmpty)
+    let unconfined = try await scene.run("Threads", "1000", ["--no-sandbox"], environment: environment)
+    succeeded("Got done: started 1000 threads")(unconfined, scene)
+  }
+
+  // MARK: Bounds
+
+  /// A flood of notifications ends the session as a protocol violation, one line, exit 70, long before it could
+  /// pile up in the host; the control sends as many as the budget allows and is answered.
+  @Test func aNotificationFloodIsAProtocolViolation() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let flood = try await scene.run("NotificationFlood", "1000000")
+    #expect(flood.code == 70, "\(flood)")
+    #expect(
+      flood.stderr.contains(
+        "NotificationFlood (com.example.fixture.NotificationFlood) broke the protocol during handle of PingIntent: "
+          + "it sent more than 16 messages of its own"), "\(flood)")
+    #expect(flood.stderr.split(separator: "\n").count == 1, "\(flood)")
+    #expect(scene.survivors("NotificationFlood").isEmpty)
+    let withinBudget = try await scene.run("NotificationFlood", "16")
+    succeeded("Got done: sent 16 notifications")(withinBudget, scene)
+  }
+
+  /// A launch that fills its container (past the bytes or the files of the budget) gets to finish; the next launch
+  /// is refused, naming the container, what it holds and the fix. The control runs with --no-sandbox, which has no
+  /// budget.
+  @Test(arguments: ["mib=150", "files=10001"])
+  func aFullContainerRefusesTheNextLaunch(fill: String) async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let first = try await scene.run("FillContainer", fill)
+    succeeded("Got done: wrote")(first, scene)
+    let refused = try await scene.run("FillContainer", "files=1")
+    #expect(refused.code == 77, "\(refused)")
+    #expect(
+      refused.stderr.contains(
+        "FillContainer (com.example.fixture.FillContainer) was not run: its container \(scene.container("FillContainer")) "
+          + "holds at least"), "\(refused)")
+    #expect(refused.stderr.contains("over its storage budget of 128 MiB and 10000 files"), "\(refused)")
+    #expect(refused.stderr.contains("--storage-limit"), "\(refused)")
+    #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+    #expect(scene.survivors("FillContainer").isEmpty)
+    let unconfined = try await scene.run("FillContainer", "files=1", ["--no-sandbox"])
+    succeeded("Got done: wrote 1 files")(unconfined, scene)
+    // A larger budget lets it run again.
+    let roomy = try await scene.run("FillContainer", "files=1", ["--storage-limit", "1024,100000"])
+    succeeded("Got done: wrote 1 files")(roomy, scene)
+  }
+
+  /// The same budget holds for each app group the extension's entitlements list.
+  @Test func aFullAppGroupRefusesTheNextLaunch() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let group = "group.com.example.fixture"
+    try await scene.install("FillContainer", groups: [group])
+    let first = try await scene.assistant(["run", "Fixture", "Ping", "value=group:files=10001"])
+    succeeded("Got done: wrote 10001 files")(first, scene)
+    let refused = try await scene.assistant(["run", "Fixture", "Ping", "value=files=1"])
+    #expect(refused.code == 77, "\(refused)")
+    #expect(
+      refused.stderr.contains("its app group \(group) \(scene.host.groups)/\(group) holds at least"), "\(refused)")
+    let profile = try await scene.assistant(["sandbox-profile", "FillContainer"])
+    #expect(profile.stdout.contains("app group \(group): at least"), "\(profile)")
+    #expect(profile.stdout.contains("(over: the next launch is refused)"), "\(profile)")
+  }
+
   @Test func sandboxProfileShowsTheRules() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
@@ -339,6 +529,22 @@ struct HostileExtensionTests {
     #expect(profile.stdout.contains("memory: 30 MiB"))
     #expect(profile.stdout.contains("handle 3 s"))
     #expect(!profile.stdout.contains(scene.host.home + "/State"))
+    #expect(profile.stdout.contains("threads and processes: 64 ("), "\(profile)")
+    #expect(profile.stdout.contains("storage: 128 MiB and 10000 files for the container"), "\(profile)")
+    #expect(profile.stdout.contains("      container: "), "\(profile)")
+    // Libraries are granted as files, never as their folders.
+    #expect(profile.stdout.contains("/libc.so.6\n"), "\(profile)")
+    for folder in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"] {
+      #expect(!profile.stdout.contains("    \(folder)\n"), "\(profile)")
+    }
+  }
+}
+
+/// Makes `uid` the owner of `path` and everything below it (not following links).
+func give(_ path: String, to uid: uid_t) {
+  lchown(path, uid, uid)
+  for relative in (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? [] {
+    lchown(path + "/" + relative, uid, uid)
   }
 }
 

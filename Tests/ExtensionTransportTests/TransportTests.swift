@@ -94,14 +94,15 @@ struct RawPeer {
   /// The write end of the client's input.
   let clientInput: FileDescriptor
 
-  init(options: Connection.Options) throws {
+  /// - Parameter start: start the client (delivering on `client.messages`); false leaves that to the test.
+  init(options: Connection.Options, start: Bool = true) throws {
     ignoreBrokenPipeSignal()
     let toClient = try FileDescriptor.pipe()
     let fromClient = try FileDescriptor.pipe()
     client = Connection(input: toClient.read, output: fromClient.write, options: options)
     clientOutput = fromClient.read
     clientInput = toClient.write
-    client.start()
+    if start { client.start() }
   }
 
   /// Writes one line as the peer (small lines into an empty pipe do not block).

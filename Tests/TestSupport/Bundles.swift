@@ -37,7 +37,8 @@ public enum TestBundles {
       atPath: PackagePaths.executable("FaultyExtension"), toPath: app.appendingPathComponent("fixture").path)
     let binary = PackagePaths.executable(binary)
     if let appMode { try appMode.write(to: app.appendingPathComponent("app-mode"), atomically: true, encoding: .utf8) }
-    try fm.createSymbolicLink(atPath: appex.appendingPathComponent("FaultyExtension").path, withDestinationPath: binary)
+    // Copies, not links: the sandbox grants an executable only as a file of its bundle (docs/SANDBOX.md).
+    try fm.copyItem(atPath: binary, toPath: appex.appendingPathComponent("FaultyExtension").path)
     try writePlist(
       [
         "CFBundleIdentifier": "com.example.fixture", "CFBundleExecutable": "fixture", "CFBundleName": "Fixture",
@@ -55,9 +56,8 @@ public enum TestBundles {
     if let uiExtensionName {
       let ui = app.appendingPathComponent("PlugIns/\(uiExtensionName).appex")
       try fm.createDirectory(at: ui, withIntermediateDirectories: true)
-      try fm.createSymbolicLink(
-        atPath: ui.appendingPathComponent("FaultyExtension").path,
-        withDestinationPath: PackagePaths.executable("FaultyExtension"))
+      try fm.copyItem(
+        atPath: PackagePaths.executable("FaultyExtension"), toPath: ui.appendingPathComponent("FaultyExtension").path)
       try writePlist(
         [
           "CFBundleIdentifier": "com.example.fixture.\(uiExtensionName)", "CFBundleExecutable": "FaultyExtension",

@@ -4,15 +4,16 @@
 
 #include <sys/types.h>
 
-/// The confinement applied in the child between fork and exec, in this order: join cgroups, resource limits,
-/// umask, identity (groups, gid, uid), parent-death signal, no-new-privileges, Landlock, seccomp, close fds >= 3.
+/// The confinement applied in the child between fork and exec, in this order: join cgroups, a user namespace of its
+/// own (only with `namespace_processes`), resource limits, umask, identity (groups, gid, uid), parent-death signal, no-new-privileges, Landlock, seccomp, close fds >= 3.
 /// Every pointer must stay valid for the duration of `ih_spawn`. See docs/SANDBOX.md.
 typedef struct {
   int landlock_abi;                // the ABI to use (from ih_landlock_abi()); 0 = no Landlock (refused by the host)
   const char *const *exec_paths;   // read + execute (the executable, the ELF interpreter); NULL-terminated
   const char *const *read_paths;   // read only (bundle, libraries, zoneinfo, /proc); NULL-terminated
   const char *const *write_paths;  // read, write, create, remove, rename; never execute; NULL-terminated
-  int seccomp;                     // non-zero: install the deny-list filter (no sockets, processes, ptrace, ...)
+  int seccomp;                     // non-zero: install the filter (no sockets, processes, ptrace, reach into
+                                   // other processes' limits, priority or signals, parent-death changes, ...)
   int set_identity;                // non-zero: setgroups(groups), setresgid(gid), setresuid(uid)
   uid_t uid;
   gid_t gid;
@@ -23,7 +24,10 @@ typedef struct {
   long long open_files;            // RLIMIT_NOFILE; 0 = unchanged
   long long data_bytes;            // RLIMIT_DATA; 0 = unchanged
   long long file_size_bytes;       // RLIMIT_FSIZE; 0 = unchanged
-  long long processes;             // RLIMIT_NPROC; 0 = unchanged
+  long long processes;             // RLIMIT_NPROC (every process and thread of the uid); 0 = unchanged
+  long long namespace_processes;   // RLIMIT_NPROC inside a user namespace of the child's own (uid and gid mapped
+                                   // to themselves), where it counts this process's threads only; best effort:
+                                   // where the kernel refuses the namespace, nothing is set; 0 = no namespace
   int umask_value;                 // -1 = unchanged
 } ih_sandbox;
 

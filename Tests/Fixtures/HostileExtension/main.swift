@@ -112,7 +112,10 @@ func fileDescriptors() -> String {
   guard let directory = opendir("/proc/self/fd") else { return failure("opendir /proc/self/fd") }
   var fds: [Int32] = []
   while let entry = readdir(directory) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    // Through a pointer: `entry.pointee` would copy a whole `struct dirent`, past a short record.
+    let name = String(
+      cString: (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(
+        to: CChar.self))
     if let fd = Int32(name) { fds.append(fd) }
   }
   let listing = dirfd(directory)
@@ -161,6 +164,64 @@ func allocate(megabytes: Int) -> String {
   return "done: allocated \(megabytes) MB"
 }
 
+/// Notifications of its own, straight to the protocol output (fd 3, as for HugeLine), in writes of whole lines.
+func floodNotifications(_ count: Int) -> String {
+  guard let fd = protocolDescriptor() else { return "refused: no protocol descriptor" }
+  _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+  let line = Array("{\"jsonrpc\":\"2.0\",\"method\":\"hostile/tick\",\"params\":{}}\n".utf8)
+  let perWrite = max(1, 4000 / line.count)
+  var sent = 0
+  while sent < count {
+    let lines = min(perWrite, count - sent)
+    let chunk = Array([[UInt8]](repeating: line, count: lines).joined())
+    if write(fd, chunk, chunk.count) != chunk.count { return failure("write after \(sent) notifications") }
+    sent += lines
+  }
+  return "done: sent \(sent) notifications"
+}
+
+/// `files=N` empty files, or `mib=N` MiB of allocated blocks (fallocate, 32 MiB a file), in `$HOME/fill`.
+/// With a `group:` prefix, in its first app group instead.
+func fillContainer(_ request: String) -> String {
+  let environment = ProcessInfo.processInfo.environment
+  var home = environment["HOME"] ?? "."
+  var request = Substring(request)
+  if request.hasPrefix("group:") {
+    request = request.dropFirst("group:".count)
+    let groups = environment["INTENTHOST_APP_GROUPS"] ?? ""
+    guard let equals = groups.firstIndex(of: "=") else { return "refused: no app group" }
+    home = String(groups[groups.index(after: equals)...].prefix { $0 != ":" })
+  }
+  let folder = home + "/fill-\(getpid())"
+  if mkdir(folder, 0o700) != 0 { return failure("mkdir \(folder)") }
+  let parts = request.split(separator: "=")
+  let amount = parts.count == 2 ? Int(parts[1]) ?? 0 : 0
+  if parts.first == "files" {
+    for index in 0..<amount {
+      let fd = open(folder + "/f\(index)", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+      if fd < 0 { return failure("create file \(index)") }
+      close(fd)
+    }
+    return "done: wrote \(amount) files"
+  }
+  var left = amount
+  var index = 0
+  while left > 0 {
+    let fd = open(folder + "/b\(index)", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    if fd < 0 { return failure("create file \(index)") }
+    let mib = min(left, 32)
+    let code = posix_fallocate(fd, 0, off_t(mib) << 20)
+    close(fd)
+    if code != 0 {
+      errno = code
+      return failure("fallocate \(mib) MiB")
+    }
+    left -= mib
+    index += 1
+  }
+  return "done: wrote \(amount) MiB"
+}
+
 struct Attack: IntentHandler {
   func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
     let target: String = { if case .string(let s)? = intent["value"] { return s } else { return "" } }()
@@ -184,6 +245,39 @@ struct Attack: IntentHandler {
       outcome =
         hostile_ptrace_attach(getppid()) != 0
         ? failure("ptrace attach \(getppid())") : "done: attached to the host"
+    case "LimitHost":
+      let now = hostile_limit_cpu(getppid(), 1)
+      outcome = now < 0 ? failure("prlimit host \(getppid()) RLIMIT_CPU") : "done: the host's CPU limit is now \(now) s"
+    case "ReniceUser":
+      outcome =
+        hostile_renice_user(5) != 0
+        ? failure("setpriority PRIO_USER")
+        : "done: reniced its user; the host's nice value is now \(hostile_nice_of(getppid()))"
+    case "KeepAfterHost":
+      // Clears the parent-death signal, says how that went in $HOME/death-signal, and stays, never answering.
+      // Unlike the SDK, it ignores the host hanging up: stdin becomes a pipe nobody closes (as for CloseStdout), so
+      // only the parent-death signal can end it.
+      var fds: [Int32] = [0, 0]
+      _ = pipe(&fds)
+      _ = dup2(fds[0], 0)
+      let report = deathSignalReport
+      let path = (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/death-signal"
+      let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      _ = write(fd, report, report.utf8.count)
+      close(fd)
+      rename(path + ".tmp", path)
+      while true { sleep(1000) }
+    case "Threads":
+      var error: Int32 = 0
+      let started = hostile_start_threads(Int32(target) ?? 1000, &error)
+      outcome =
+        error != 0
+        ? "refused: pthread_create after \(started) threads: \(String(cString: strerror(error)))"
+        : "done: started \(started) threads"
+    case "NotificationFlood":
+      outcome = floodNotifications(Int(target) ?? 1_000_000)
+    case "FillContainer":
+      outcome = fillContainer(target)
     case "Spin":
       var x: UInt64 = 0
       while true { x = x &* 6364136223846793005 &+ 1; if x == 42 { break } }
@@ -220,4 +314,11 @@ struct HostileExtension: IntentsExtension {
 }
 
 let initialDescriptors = fileDescriptors()
+/// KeepAfterHost clears the parent-death signal first thing, on the main thread: the signal is a property of each
+/// thread, and the one the host armed is the main thread's (threads started later have none).
+let deathSignalReport: String = {
+  guard attack == "KeepAfterHost" else { return "" }
+  let armed = hostile_clear_death_signal()
+  return armed < 0 ? failure("prctl PR_SET_PDEATHSIG") : "done: the parent-death signal is now \(armed)"
+}()
 await HostileExtension.main()
