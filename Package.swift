@@ -94,11 +94,12 @@ let package = Package(
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AssistantHost", "BundleManifest"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [
-        "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport", "IntentHostSystem", "TestSupport",
+        "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport",
+        "IntentHostSystem", "TestSupport",
       ]),
   ]
 )

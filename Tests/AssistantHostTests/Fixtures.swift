@@ -78,13 +78,14 @@ enum Rooms {
 
   /// Rooms.app and the bundles `others` build (each given the folder to build in) installed into a fresh
   /// assistant home, as that home lists them (sorted by bundle folder name). The home is gone when this returns.
-  static func installed(with others: [@Sendable (URL) throws -> URL] = []) throws -> [AppBundle] {
+  /// Installs off the cooperative pool (an install locks and syncs the owner record).
+  static func installed(with others: [@Sendable (URL) throws -> URL] = []) async throws -> [AppBundle] {
     let directory = try TemporaryDirectory("assistanthost-home")
     defer { directory.remove() }
     let home = try AssistantHome(root: directory.file("home").path, environment: [:])
-    try home.install(from: TestBundles.roomsManifests(in: directory.file("bundles")))
+    try await home.install(from: TestBundles.roomsManifests(in: directory.file("bundles")))
     for build in others {
-      try home.install(from: build(directory.file("bundles")))
+      try await home.install(from: build(directory.file("bundles")))
     }
     return try home.installedApps()
   }
