@@ -58,8 +58,8 @@ public enum NameGrammar {
     if count == 0 { return "is empty" }
     if count > maximumFileNameLength { return "is \(count) bytes long; the limit is \(maximumFileNameLength)" }
     if name == "." || name == ".." { return "is \"\(name)\", which names a folder, not a file in it" }
-    if name.hasPrefix(".") { return "starts with \".\" (a hidden file)" }
     if name.contains("/") { return "contains \"/\": it must be one name, not a path" }
+    if name.hasPrefix(".") { return "starts with \".\" (a hidden file)" }
     if let bad = name.unicodeScalars.first(where: isUnsafeInFileName) {
       return "contains \(describe(bad)), a control or invisible character"
     }

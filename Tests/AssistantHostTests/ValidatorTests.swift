@@ -270,16 +270,17 @@ import Testing
     // executable-name, bundle-folder-name
     Case(
       rule: "executable-name", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleExecutable",
-      says: "\"../../../../bin/sh\" is not the name of a file in the bundle: it starts with \".\"",
+      says: "\"../../../../bin/sh\" is not the name of a file in the bundle: it contains \"/\"",
       fix: "name the executable file directly inside the bundle"
     ) { root in
       try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleExecutable"] = "../../../../bin/sh" }
     },
     Case(
       rule: "executable-name", severity: .error, file: "Info.plist", keyPath: "CFBundleExecutable",
-      says: "contains \"/\": it must be one name, not a path", fix: "such as rooms", variant: "path"
+      says: "\".rooms\" is not the name of a file in the bundle: it starts with \".\" (a hidden file)",
+      fix: "such as rooms", variant: "hidden"
     ) { root in
-      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleExecutable"] = "bin/rooms" }
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleExecutable"] = ".rooms" }
     },
     Case(
       rule: "executable-name", severity: .error, file: "Info.plist", keyPath: "CFBundleExecutable",
