@@ -13,7 +13,8 @@ let help = """
          assistant [OPTIONS] open APP [-- ARGS...]         launch an app with its container and app groups
          assistant [OPTIONS] validate [--setting N=V] PATH... check bundles, source folders or files with
                                                            Apple's rules (exit 65 on an error; --json)
-         assistant [OPTIONS] install BUNDLE.app...         install (or update) app bundles that validate, and
+         assistant [OPTIONS] install [--share-group GROUP] BUNDLE.app...
+                                                           install (or update) app bundles that validate, and
                                                            whose team owns their bundle ids and app groups
          assistant [OPTIONS] uninstall APP|BUNDLE-ID       remove an app (its data is kept)
          assistant [OPTIONS] sandbox-profile APP|EXTENSION what an app or extension may read, write and run,
@@ -203,7 +204,9 @@ func main() async -> Int32 {
         try await offloaded { try sandboxProfiles(name, home: home, policy: policy, deadlines: deadlines) })
       return 0
     case "install":
-      guard !arguments.isEmpty else { throw HostError(.usage, "usage: assistant install BUNDLE.app...") }
+      guard !arguments.isEmpty else {
+        throw HostError(.usage, "usage: assistant install [--share-group GROUP] BUNDLE.app...")
+      }
       for path in arguments {
         let (app, diagnostics) = try await home.install(
           from: URL(fileURLWithPath: path), sharing: options.sharedGroups)
