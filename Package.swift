@@ -36,7 +36,9 @@ let package = Package(
     // purpose: shared JSON documents in app-group containers: locked updates, a synced journal, change watching.
     .target(name: "AppGroupStore", dependencies: ["IntentHostSystem"], path: "Sources/AppGroupStore"),
     // purpose: one supervisor per child process: spawn, stderr log, memory ceiling, typed termination, timed teardown.
-    .target(name: "ProcessSupervision", dependencies: ["IntentHostSystem"], path: "Sources/ProcessSupervision"),
+    .target(
+      name: "ProcessSupervision", dependencies: ["IntentHostSystem", "UntrustedText"],
+      path: "Sources/ProcessSupervision"),
     // purpose: what extension and app authors import to serve intents and reach their containers.
     .target(
       name: "ExtensionSDK", dependencies: ["ExtensionProtocol", "ExtensionTransport", "AppGroupStore"],
@@ -46,13 +48,16 @@ let package = Package(
       name: "AssistantHost",
       dependencies: [
         "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore",
+        "UntrustedText",
       ],
       path: "Sources/AssistantHost"),
     // purpose: the thin command-line front end of AssistantHost.
-    .executableTarget(name: "assistant", dependencies: ["AssistantHost", "BundleManifest"], path: "Sources/assistant"),
+    .executableTarget(
+      name: "assistant", dependencies: ["AssistantHost", "BundleManifest", "UntrustedText"], path: "Sources/assistant"),
     // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
     .executableTarget(
-      name: "intenthost-bench", dependencies: ["AssistantHost"], path: "Sources/Tools/intenthost-bench"),
+      name: "intenthost-bench", dependencies: ["AssistantHost", "UntrustedText"], path: "Sources/Tools/intenthost-bench"
+    ),
 
     // Examples: the Rooms booking app (seed 004).
     // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
@@ -94,7 +99,8 @@ let package = Package(
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "AssistantHost", "BundleManifest"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [

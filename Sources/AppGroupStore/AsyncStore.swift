@@ -1,5 +1,9 @@
 import IntentHostSystem
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 // The store's calls wait on other processes (`flock`) and on the disk (`fdatasync`): the synchronous ones block
 // their thread. From async code (an extension's handler, the host), use these overloads: the same operation runs
 // on a dedicated thread (`offloaded`), never on Swift's cooperative pool. In an async context Swift picks them, so
@@ -28,22 +32,25 @@ extension Document {
   ///
   /// A thread of its own sleeps on inotify (or checks every `interval` with `polling`) and yields each new state;
   /// several quick updates may arrive as one. The sequence ends with an error when the document becomes unreadable,
-  /// and the thread ends when the iterating task is cancelled or the sequence is dropped.
+  /// and the thread ends when the iterating task is cancelled or the sequence is dropped. Reading the baseline takes
+  /// the document's shared lock, off the cooperative pool.
   /// - Throws: `StoreError` when the document cannot be read now (the baseline).
-  public func changes(polling: Bool = false, interval: Duration = .milliseconds(200)) throws(StoreError)
+  public func changes(polling: Bool = false, interval: Duration = .milliseconds(200)) async throws(StoreError)
     -> AsyncThrowingStream<Snapshot, any Error>
   {
-    let watch = try DocumentWatch(self, polling: polling, interval: interval)
+    let watch = try await offloaded { () throws(StoreError) in
+      try UncheckedSendable(DocumentWatch(self, polling: polling, interval: interval))
+    }.value
     let (stream, continuation) = AsyncThrowingStream.makeStream(
       of: Snapshot.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(64))
     let stop = watch.stopper
     continuation.onTermination = { _ in stop.stop() }
     // The watch moves to the feeding thread, which is its only user from here on.
-    nonisolated(unsafe) let owned = watch
-    detachThread {
+    let owned = UncheckedSendable(watch)
+    let started = startThread {
       do throws(StoreError) {
-        while !owned.isStopped {
-          guard let snapshot = try owned.next() else { break }
+        while !owned.value.isStopped {
+          guard let snapshot = try owned.value.next() else { break }
           if case .terminated = continuation.yield(snapshot) { break }
         }
         continuation.finish()
@@ -51,8 +58,18 @@ extension Document {
         continuation.finish(throwing: error)
       }
     }
+    if !started {
+      continuation.finish(throwing: StoreError.io(SystemError(code: EAGAIN, operation: "pthread_create")))
+    }
     return stream
   }
+}
+
+/// A value handed from one thread to another that then is its only user (a `DocumentWatch`, which is not for
+/// sharing): the hand-over is the guard.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }
 
 extension SharedDefaults {

@@ -16,8 +16,9 @@ public struct AppLauncher: Sendable {
   ///
   /// When the calling task is cancelled (Ctrl-C), the app is killed and reaped, and this throws
   /// `CancellationError`.
-  /// - Returns: the app's exit status (a signal becomes 128 + signal, reported on stderr).
-  /// - Throws: `HostError` when the app cannot be started.
+  /// - Returns: the app's exit status; 141 when it died of SIGPIPE because the reader of its output went away.
+  /// - Throws: `HostError` when the app cannot be started, or `.extensionFault` (exit 70, one line naming the app and
+  ///   the signal, also in its log) when a signal ended it.
   public func open(_ app: AppBundle, arguments: [String]) async throws -> Int32 {
     let identifier = app.info.bundleIdentifier
     // Preparing the container and the spawn block: off the cooperative pool.
@@ -43,9 +44,12 @@ public struct AppLauncher: Sendable {
     switch termination {
     case .exited(let code):
       return code
+    case .signalled(SIGPIPE):
+      // Its reader went away (`assistant open App | head -1`): the relay closed, as a pipe would. Not a fault.
+      return 128 + SIGPIPE
     case .signalled(let signal):
       let message = "\(app.name) (\(identifier)) \(describeKill(signal, process: process))"
-      appendHostLine("fault: \(message)", toLogOf: process)
+      process.appendHostLine("fault: \(message)")
       throw HostError(.extensionFault, message)
     }
   }

@@ -2,6 +2,7 @@ import ExtensionProtocol
 import Foundation
 import IntentHostSystem
 import Synchronization
+import UntrustedText
 
 /// How the assistant talks to the user: what it says, and how it asks.
 ///
@@ -20,9 +21,13 @@ public protocol Conversation: Sendable {
 }
 
 extension Conversation {
+  /// Says the snippet under the name of the extension that drew it, each of its lines indented. The name and each
+  /// line are sanitized to one line, so nothing in a snippet can leave its box or pass for the dialog.
   public func show(_ view: ConfiguredView, from extensionName: String) async {
     guard let snippet = view.snippet else { return }
-    await say("[\(extensionName)]\n" + snippet.lines.map { "  " + $0 }.joined(separator: "\n"))
+    await say(
+      "[\(Untrusted.shown(extensionName))]\n" + snippet.lines.map { "  " + Untrusted.shown($0) }.joined(separator: "\n")
+    )
   }
 }
 
@@ -30,6 +35,10 @@ extension Conversation {
 ///
 /// Dialog goes to stdout, or to stderr when `quiet` (the `--json` mode, whose stdout is one JSON object). Writes and
 /// terminal reads run on a dedicated thread (`offloaded`), never on the cooperative pool.
+///
+/// Everything it writes is dialog that holds untrusted text (response parameters, templates, prompts, an
+/// extension's messages and snippets): it passes through the sanitizer (`Untrusted`, multi-line: newlines and tabs
+/// kept, every other control character, escape sequence and bidirectional control shown escaped) on its way out.
 public final class TerminalConversation: Conversation {
   private let answers: Mutex<[String]>
   private let interactive: Bool
@@ -73,9 +82,10 @@ public final class TerminalConversation: Conversation {
   /// Unused scripted answers (a sign of a wrong script).
   public var unusedAnswers: [String] { answers.withLock { $0 } }
 
+  /// The one way out to the terminal: sanitized.
   private func emit(_ text: String) async {
     let target: FileDescriptor = quiet ? .standardError : .standardOutput
-    let bytes = Array(text.utf8)
+    let bytes = Array(Untrusted.shown(text, multiline: true).utf8)
     _ = try? await offloaded { () throws(SystemError) in try target.writeAll(bytes) }
   }
 }

@@ -1,6 +1,7 @@
 import AppGroupStore
 import Foundation
 import IntentHostSystem
+import UntrustedText
 
 /// `assistant defaults`: read, write, delete and watch what an app group holds, modelled on macOS `defaults`.
 ///
@@ -24,10 +25,20 @@ public struct DefaultsTool: Sendable {
   /// Runs one `defaults` command, printing with `print`.
   ///
   /// The store's locks and syncs, and `watch`'s waiting, happen off the cooperative pool; `print` is called on a
-  /// dedicated thread and may block. `watch` ends when the calling task is cancelled.
+  /// dedicated thread and may block. When `print` throws (its reader is gone: `defaults watch | head -1`), the
+  /// command stops and the error is rethrown, as a broken pipe ends `tail -f`. `watch` ends when the calling task is
+  /// cancelled.
+  ///
+  /// What reaches `print` is safe for a terminal: stored strings and file names are sanitized (`Untrusted`; a
+  /// string read keeps its newlines and tabs, a file name is one line), and JSON carries JSON's own escapes for
+  /// control and bidirectional characters, so it stays exact.
   /// - Returns: the exit status.
   /// - Throws: `HostError`.
-  public func run(_ arguments: [String], print: @escaping @Sendable (String) -> Void) async throws -> Int32 {
+  public func run(_ arguments: [String], print unsafePrint: @escaping @Sendable (String) throws -> Void) async throws
+    -> Int32
+  {
+    // The choke point: every line this command prints, sanitized (a no-op for text sanitized or escaped already).
+    let print: @Sendable (String) throws -> Void = { try unsafePrint(Untrusted.shown($0, multiline: true)) }
     let step = try await offloaded { () throws -> Step in try self.runBlocking(arguments, print: print) }
     switch step {
     case .done(let status):
@@ -57,7 +68,7 @@ public struct DefaultsTool: Sendable {
     var hint: String
   }
 
-  private func runBlocking(_ arguments: [String], print: (String) -> Void) throws -> Step {
+  private func runBlocking(_ arguments: [String], print: (String) throws -> Void) throws -> Step {
     var positional: [String] = []
     var documentName: String? = nil
     var count: Int? = nil
@@ -83,7 +94,7 @@ public struct DefaultsTool: Sendable {
         timeout = s
       case "--poll": polling = true
       case "-h", "--help":
-        print(Self.usage)
+        try print(Self.usage)
         return .done(0)
       default: positional.append(argument)
       }
@@ -105,12 +116,12 @@ public struct DefaultsTool: Sendable {
           guard snapshot.sequence > 0 || documentExists(document) else {
             throw HostError(.noMatch, "\(label) does not exist yet (nothing was written to it)")
           }
-          print(render(snapshot.content.value))
+          try print(render(snapshot.content.value))
         } else {
           guard let found = snapshot.content.value[rest[1]] else {
             throw HostError(.noMatch, "\(label) has no key \"\(rest[1])\"")
           }
-          print(render(found))
+          try print(render(found))
         }
       case "write":
         guard rest.count == 3 || rest.count == 4 else {
@@ -149,7 +160,7 @@ public struct DefaultsTool: Sendable {
             polling: polling, hint: hint))
       case "recover":
         let report = try document.recover()
-        for step in report.steps { print(step) }
+        for step in report.steps { try print(Untrusted.shown(step)) }
       default:
         throw HostError(.usage, "unknown defaults command \"\(verb)\"\n\(Self.usage)")
       }
@@ -192,38 +203,38 @@ public struct DefaultsTool: Sendable {
       || FileManager.default.fileExists(atPath: document.journalPath)
   }
 
-  private func list(_ group: String?, print: (String) -> Void) throws -> Int32 {
+  private func list(_ group: String?, print: (String) throws -> Void) throws -> Int32 {
     let root = home.appGroupsRoot.path
     let groups =
       group.map { [$0] }
       ?? ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix("group.") }.sorted()
-    if groups.isEmpty { print("No app group has data in \(root) yet.") }
+    if groups.isEmpty { try print("No app group has data in \(root) yet.") }
     for identifier in groups {
       if let problem = AppGroupContainer.identifierProblem(identifier) {
         throw HostError(.usage, "invalid app group identifier: \(problem)")
       }
       let container = try AppGroupContainer(identifier: identifier, path: home.appGroupContainer(identifier).path)
-      print("\(identifier) (\(container.path))")
+      try print("\(Untrusted.shown(identifier)) (\(Untrusted.shown(container.path)))")
       if FileManager.default.fileExists(atPath: container.defaultsPath)
         || FileManager.default.fileExists(atPath: Document<DefaultsContent>(path: container.defaultsPath).journalPath)
       {
-        print("  defaults: Library/Preferences/\(identifier).json")
+        try print("  defaults: Library/Preferences/\(Untrusted.shown(identifier)).json")
       }
-      for name in container.documentNames() { print("  document: \(name)") }
+      for name in container.documentNames() { try print("  document: \(Untrusted.shown(name))") }
     }
     return 0
   }
 
   /// `defaults watch`: the current value, then each change, until `count` changes, `timeout`, or cancellation.
-  private func run(_ watch: Watch, print: @escaping @Sendable (String) -> Void) async throws {
+  private func run(_ watch: Watch, print: @escaping @Sendable (String) throws -> Void) async throws {
     let key = watch.key
     func shown(_ content: AnyDocumentContent) -> JSONValue {
       key.map { content.value[$0] ?? .null } ?? content.value
     }
-    let changes = try watch.document.changes(polling: watch.polling)
+    let changes = try await watch.document.changes(polling: watch.polling)
     let last = shown(try await watch.document.read())
-    let first = last.jsonText()
-    await offloaded { print(first) }
+    let first = Untrusted.shown(json: last.jsonText())
+    try await offloaded { try print(first) }
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [last] in
         var last = last
@@ -233,8 +244,8 @@ public struct DefaultsTool: Sendable {
           if now == last { continue }
           last = now
           seen += 1
-          let line = now.jsonText()
-          await offloaded { print(line) }
+          let line = Untrusted.shown(json: now.jsonText())
+          try await offloaded { try print(line) }
           if let count = watch.count, seen >= count { return }
         }
       }
@@ -246,10 +257,11 @@ public struct DefaultsTool: Sendable {
     }
   }
 
-  /// A value as `defaults read` prints it: strings as they are, anything else as JSON.
+  /// A value as `defaults read` prints it: strings as they are (sanitized by the printer, newlines kept), anything
+  /// else as JSON with JSON's own escapes for control and bidirectional characters.
   private func render(_ value: JSONValue) -> String {
     if case .string(let text) = value { return text }
-    return value.jsonText(pretty: true)
+    return Untrusted.shown(json: value.jsonText(pretty: true))
   }
 
   private func kind(_ value: JSONValue) -> String {

@@ -108,7 +108,7 @@ protocol SessionPeer: Sendable {
 extension SupervisedProcess: SessionPeer {
   func describeKill(_ signal: Int32) -> String { AssistantHost.describeKill(signal, process: self) }
   var wasKilledForMemory: Bool { memoryReport?.killed == true }
-  func appendToLog(_ line: String) { appendHostLine(line, toLogOf: self) }
+  func appendToLog(_ line: String) { appendHostLine(line) }
 }
 
 /// A started session's parts, before the handshake.
@@ -305,15 +305,6 @@ final class ExtensionSession: Sendable {
   func appendToLog(_ line: String) {
     peer.appendToLog(line)
   }
-}
-
-/// A line of the host's (a fault, a warning) in a child's log, beside its stderr.
-func appendHostLine(_ line: String, toLogOf process: SupervisedProcess) {
-  guard let path = process.specification.logPath,
-    let fd = try? FileDescriptor.open(path, O_WRONLY | O_APPEND | O_CREAT, mode: 0o600)
-  else { return }
-  try? fd.writeAll(Array("--- host: \(line)\n".utf8))
-  fd.close()
 }
 
 /// Starts a supervised child, turning a sandbox setup failure into a refusal (exit 77) and any other failure into

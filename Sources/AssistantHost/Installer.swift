@@ -29,14 +29,14 @@ extension AssistantHome {
         "cannot install \(source.path): \(count) error\(count == 1 ? "" : "s")\n"
           + error.diagnostics.map(\.description).joined(separator: "\n"))
     } catch let error as ManifestError {
-      throw HostError(.dataError, "cannot install \(source.path):\n" + Diagnostic(error).description)
+      throw HostError(.dataError, "cannot install \(source.path):\n" + Diagnostic(error).shown)
     }
     let diagnostics = Validator().validate(app)
     if diagnostics.hasErrors {
       throw HostError(
         .dataError,
         "cannot install \(source.path): \(diagnostics.errors.count) error\(diagnostics.errors.count == 1 ? "" : "s")\n"
-          + diagnostics.errors.map(\.description).joined(separator: "\n"))
+          + diagnostics.errors.map(\.shown).joined(separator: "\n"))
     }
     let destination = try updatingOwners { table in
       let installed = try installedApps()

@@ -3,6 +3,7 @@ import ExtensionProtocol
 import Foundation
 import IntentHostSystem
 import Synchronization
+import UntrustedText
 
 /// What the user asked for: an app, an intent of it, and the values given so far.
 public struct IntentInvocation: Sendable {
@@ -57,7 +58,8 @@ public struct IntentOutcome: Sendable {
     let data =
       (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
       ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self)
+    // JSON's own escapes for what the encoder leaves raw (C1 and bidirectional controls): the same values, exact.
+    return Untrusted.shown(json: String(decoding: data, as: UTF8.self))
   }
 }
 
@@ -264,7 +266,7 @@ public struct IntentDriver: Sendable {
 
   private func reportUIFailure(_ message: String, isFault: Bool = true) async {
     let suffix = isFault ? "; Siri's default UI is shown instead" : ""
-    await writeDiagnostic("assistant: \(message)\(suffix)")
+    await writeHostMessage("\(message)\(suffix)")
   }
 
   /// The end of an intent for its extension: kept warm, or shut down (nil: nothing to do).
@@ -427,7 +429,8 @@ public struct IntentDriver: Sendable {
       } ?? "Which \(parameter.label.lowercased())?"
     await conversation.say(introduction)
     let names = candidates.map { interpreter.words(for: $0, parameterType: types(parameter)) }
-    for (index, name) in names.enumerated() { await conversation.say("  \(index + 1). \(name)") }
+    // One line per candidate: a line break in a name is shown escaped, not as a line of its own.
+    for (index, name) in names.enumerated() { await conversation.say("  \(index + 1). \(Untrusted.shown(name))") }
     for _ in 0..<maximumAttempts {
       let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need).trimmingCharacters(
         in: .whitespaces)
@@ -490,12 +493,6 @@ final class SessionSlot: Sendable {
       return session
     }
   }
-}
-
-/// Writes a line of the host's own (a warning, a fault) to stderr, off the cooperative pool.
-func writeDiagnostic(_ line: String) async {
-  let bytes = Array((line + "\n").utf8)
-  _ = try? await offloaded { () throws(SystemError) in try FileDescriptor.standardError.writeAll(bytes) }
 }
 
 /// The value a template placeholder names: the first name is a parameter, each further name a property of the

@@ -169,3 +169,58 @@ extension FileDescriptor {
     _ = try? await writeAll(Array(text.utf8))
   }
 }
+
+/// Catches `signals` from now on, in every thread: each arrival becomes one byte (the signal's number) on the returned
+/// pipe, for a thread of the caller's to read. Nothing is lost between this call and that thread's first read.
+/// Call once, as early as possible. The corresponding C function is `sigaction`.
+public func catchSignals(_ signals: [Int32]) throws(SystemError) -> FileDescriptor {
+  var fd: Int32 = -1
+  let code = signals.withUnsafeBufferPointer { ih_signal_pipe($0.baseAddress, Int32($0.count), &fd) }
+  if code != 0 { throw SystemError(code: code, operation: "sigaction") }
+  return FileDescriptor(rawValue: fd)
+}
+
+extension FileDescriptor {
+  /// Writes as much of `bytes` as it can until `deadline` passes or `wake` becomes readable, without ever blocking
+  /// longer: it waits for room with `poll`, then writes at most `PIPE_BUF` bytes, which a pipe with room takes
+  /// whole. For descriptors whose flags are not ours to change (a terminal or pipe shared with the user's shell).
+  /// - Parameters:
+  ///   - deadline: nil waits for room as long as it takes.
+  ///   - wake: when readable (or hung up), the write stops early.
+  /// - Returns: how many bytes were written (fewer than `bytes.count` when stopped early).
+  /// - Throws: `SystemError` from `write` (`EPIPE` when the reader is gone) or `poll`.
+  public func write(
+    _ bytes: ArraySlice<UInt8>, until deadline: ContinuousClock.Instant?, wakingOn wake: FileDescriptor? = nil
+  ) throws(SystemError) -> Int {
+    var written = 0
+    while written < bytes.count {
+      var timeout: Int32 = -1
+      if let deadline {
+        let left = deadline - ContinuousClock.now
+        if left <= .zero { return written }
+        timeout = Int32(
+          clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+      }
+      var entries = [pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)]
+      if let wake { entries.append(pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0)) }
+      let ready = poll(&entries, nfds_t(entries.count), timeout)
+      if ready < 0 {
+        let error = SystemError.current("poll")
+        if error.code == EINTR { continue }
+        throw error
+      }
+      if entries.count > 1 && entries[1].revents != 0 { return written }
+      if ready == 0 { continue }  // the deadline is checked above
+      let start = bytes.startIndex + written
+      let count = min(bytes.count - written, Int(PIPE_BUF))
+      let n = bytes[start..<start + count].withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress, $0.count) }
+      if n > 0 {
+        written += n
+      } else if n < 0 {
+        let error = SystemError.current("write")
+        if error.code != EINTR && error.code != EAGAIN && error.code != EWOULDBLOCK { throw error }
+      }
+    }
+    return written
+  }
+}

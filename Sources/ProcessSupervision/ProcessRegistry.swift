@@ -1,4 +1,3 @@
-import Dispatch
 import IntentHostSystem
 import Synchronization
 
@@ -11,8 +10,13 @@ public final class ProcessRegistry: Sendable {
   public static let shared = ProcessRegistry()
 
   private let live = Mutex<[pid_t: SpawnedProcess]>([:])
-  private let handlers = Mutex<[SendableSource]>([])
   private let signalled = Mutex<Int32?>(nil)
+
+  private let forcing = Mutex(false)
+
+  /// Whether `killAll` runs: the supervisors then drain what their children wrote only briefly (no relaying to a
+  /// stalled terminal), so that every log gets its end line before the forced exit.
+  public var isForcing: Bool { forcing.withLock { $0 } }
 
   /// Whether an interrupt signal arrived.
   public var isInterrupted: Bool { interruptSignal != nil }
@@ -38,6 +42,7 @@ public final class ProcessRegistry: Sendable {
   /// thread, which must not be a cooperative-pool thread) until their supervisors have reaped them and written the
   /// end lines of their logs.
   public func killAll(timeout: Duration = .seconds(2)) {
+    forcing.withLock { $0 = true }
     let processes = live.withLock { Array($0.values) }
     for process in processes {
       process.sendToGroup(SIGKILL)
@@ -49,48 +54,54 @@ public final class ProcessRegistry: Sendable {
 
   /// Handles SIGINT, SIGTERM and SIGHUP for a run whose cleanup is structured.
   ///
-  /// On the first signal, `onInterrupt` is called (cancel the run's task: its cleanup then shuts down and reaps
+  /// The signals are caught from this call on, in every thread (no window in which one is lost or kills the host
+  /// unhandled). On the first, `onInterrupt` is called (cancel the run's task: its cleanup then shuts down and reaps
   /// every child it started, in order) and the signal is remembered (`interruptSignal`). If the process is still
-  /// running `grace` later, or when a second signal arrives, every child is killed and reaped (`killAll`),
-  /// `beforeExit` runs, and the process exits with 128 + the first signal's number.
+  /// running `grace` later, or when a second signal arrives, every child is killed and reaped (`killAll`), and the
+  /// process exits with 128 + the first signal's number after printing `forcedMessage` (`exit(_:message:)`).
   public func installInterruptHandler(
-    grace: Duration = .seconds(3), onInterrupt: @escaping @Sendable (Int32) -> Void,
-    beforeExit: @escaping @Sendable (Int32) -> Void = { _ in }
+    grace: Duration = .seconds(3), forcedMessage: String, onInterrupt: @escaping @Sendable (Int32) -> Void
   ) {
-    let queue = DispatchQueue(label: "intenthost.interrupt")
-    var sources: [SendableSource] = []
-    for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-      source.setEventHandler { [self] in
-        let first = signalled.withLock { signalled -> Int32? in
-          if let signalled { return signalled }
-          signalled = signalNumber
-          return nil
-        }
-        if let first {
-          // A second signal: stop waiting for the orderly cleanup.
-          detachThread { [self] in forceExit(first, beforeExit: beforeExit) }
-          return
-        }
-        onInterrupt(signalNumber)
-        detachThread { [self] in
-          let left = grace.components
-          var request = timespec(tv_sec: Int(left.seconds), tv_nsec: Int(left.attoseconds / 1_000_000_000))
-          var remaining = timespec()
-          while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-          forceExit(signalNumber, beforeExit: beforeExit)
-        }
-      }
-      source.resume()
-      sources.append(SendableSource(source))
+    let signals: FileDescriptor
+    do {
+      signals = try catchSignals([SIGINT, SIGTERM, SIGHUP])
+    } catch {
+      _ = try? FileDescriptor.standardError.write(
+        Array("assistant: cannot catch interrupt signals (\(error)); Ctrl-C will not stop extensions in order\n".utf8)[
+          ...],
+        until: .now + .seconds(1))
+      return
     }
-    handlers.withLock { $0 = sources }
+    detachThread { [self] in
+      var byte: [UInt8] = [0]
+      guard (try? signals.read(into: &byte)) == 1 else { return }
+      let first = Int32(byte[0])
+      signalled.withLock { $0 = first }
+      onInterrupt(first)
+      // Wait for the orderly end; a second signal, or the grace period's end, forces it.
+      let milliseconds = Int32(
+        clamping: grace.components.seconds * 1000 + grace.components.attoseconds / 1_000_000_000_000_000)
+      _ = try? pollReadable([signals], timeoutMilliseconds: milliseconds)
+      killAll()
+      exit(128 + first, message: forcedMessage)
+    }
   }
 
-  private func forceExit(_ signalNumber: Int32, beforeExit: @Sendable (Int32) -> Void) -> Never {
-    killAll()
-    beforeExit(signalNumber)
-    exit(128 + signalNumber)
+  private let exiting = Mutex(false)
+
+  /// Ends the process with `status`, once: the first caller prints `message` (waiting at most a second for a stalled
+  /// stderr) and exits; a second caller, on another thread, waits for that exit instead of racing it.
+  public func exit(_ status: Int32, message: String? = nil) -> Never {
+    let first = exiting.withLock { exiting in
+      defer { exiting = true }
+      return !exiting
+    }
+    guard first else {
+      while true { pause() }
+    }
+    if let message {
+      _ = try? FileDescriptor.standardError.write(Array(message.utf8)[...], until: .now + .seconds(1))
+    }
+    Glibc.exit(status)
   }
 }

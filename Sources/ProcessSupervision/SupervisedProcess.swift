@@ -1,6 +1,7 @@
 import Dispatch
 import IntentHostSystem
 import Synchronization
+import UntrustedText
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -20,10 +21,18 @@ public struct LaunchSpecification: Sendable {
   /// The child's whole environment; nothing is inherited from the host.
   public var environment: [String: String]
   public var workingDirectory: String?
-  /// Where the child's stderr is appended; nil discards it.
+  /// Where the child's stderr is appended, one `| ` line per line it wrote, beside the host's `--- ` lines
+  /// (`ExtensionLog`); nil discards it.
   public var logPath: String?
-  /// The most bytes of stderr written to the log per launch; the rest is drained and counted.
+  /// The most bytes of stderr lines written to the log per launch (as logged: prefixed and escaped); the rest is
+  /// drained and counted.
   public var logLimit: Int = 1 << 20
+  /// The most bytes of the host's own lines (faults, warnings, notes) written to the log per launch, beside its
+  /// start and end lines, which are always written.
+  public var hostLogLimit: Int = 64 << 10
+  /// A log holding this many bytes or more when the launch starts is first rotated to `<log>.1`
+  /// (`ExtensionLog.rotate`).
+  public var logRotationSize: Int = ExtensionLog.defaultRotationSize
   /// How the child's stdio is connected.
   public var stdio: Stdio = .protocolPipes
   /// The confinement applied before exec; nil runs the child unconfined.
@@ -72,7 +81,11 @@ public final class SupervisedProcess: Sendable {
     var exitWaiters: [Int: CheckedContinuation<Termination?, Never>] = [:]
     var nextWaiter = 0
     var stderrTail: [UInt8] = []
-    var stderrBytes = 0
+    /// Bytes of stderr lines and of host lines written to the log so far.
+    var loggedStderrBytes = 0
+    var loggedHostBytes = 0
+    /// Set once the child is reaped: no signal may go to its pid any more.
+    var reaped = false
     var openStreams = 1
     var stderrWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// Waiters whose task was cancelled before they were registered.
@@ -105,129 +118,226 @@ public final class SupervisedProcess: Sendable {
   /// - Throws: `SpawnError` (cannot execute, no such file, …) or `SystemError` for pipes and the log.
   public init(_ specification: LaunchSpecification) throws {
     self.specification = specification
-    var log: FileDescriptor? = nil
-    if let logPath = specification.logPath {
-      log = try FileDescriptor.open(logPath, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+    // Every descriptor made here is closed again if a later step fails.
+    var made: [FileDescriptor] = []
+    func keep(_ fd: FileDescriptor) -> FileDescriptor {
+      made.append(fd)
+      return fd
     }
-    self.log = log
-    let stderrPipe = try FileDescriptor.pipe()
-    let childIn: FileDescriptor
-    let childOut: FileDescriptor
-    var parentIn: FileDescriptor? = nil
-    var parentOut: FileDescriptor? = nil
-    var relayedOut: FileDescriptor? = nil
-    switch specification.stdio {
-    case .protocolPipes:
-      let inPipe = try FileDescriptor.pipe()
-      let outPipe = try FileDescriptor.pipe()
-      childIn = inPipe.read
-      childOut = outPipe.write
-      parentIn = inPipe.write
-      parentOut = outPipe.read
-    case .relay:
-      childIn = try FileDescriptor.open("/dev/null", O_RDONLY)
-      let outPipe = try FileDescriptor.pipe()
-      childOut = outPipe.write
-      relayedOut = outPipe.read
-    }
-    var options = SpawnOptions(
-      executable: specification.executable,
-      arguments: [specification.name] + specification.arguments,
-      environment: specification.environment, workingDirectory: specification.workingDirectory,
-      standardInput: childIn, standardOutput: childOut, standardError: stderrPipe.write)
     var controlGroup: ControlGroup? = nil
-    var watchdogLimit: Int? = nil
-    if var sandbox = specification.sandbox {
-      if let limit = specification.memoryLimit {
-        controlGroup = ControlGroup.create(
-          name: specification.name, memoryLimit: limit, processLimit: specification.processLimit)
-        if let controlGroup {
-          sandbox.cgroupProcs = controlGroup.procsFiles
-        } else {
-          watchdogLimit = limit
-          // Without pids.max, cap threads with RLIMIT_NPROC, which counts every process and thread of the uid:
-          // only sound when the child has a uid of its own (never the host's user).
-          if sandbox.identity != nil && sandbox.processes == 0 { sandbox.processes = specification.processLimit }
-        }
-      }
-      options.sandbox = sandbox
-    }
-    self.controlGroup = controlGroup
-    self.watchdogLimit = watchdogLimit
-    let spawned: SpawnedProcess
+    var watching = true
     do {
-      spawned = try ProcessRegistry.shared.spawn(options)
+      var log: FileDescriptor? = nil
+      var rotationFailure: SystemError? = nil
+      if let logPath = specification.logPath {
+        rotationFailure = ExtensionLog.rotate(logPath, ifAtLeast: specification.logRotationSize)
+        log = keep(try FileDescriptor.open(logPath, O_WRONLY | O_CREAT | O_APPEND, mode: 0o600))
+      }
+      let stderrPipe = try FileDescriptor.pipe()
+      _ = (keep(stderrPipe.read), keep(stderrPipe.write))
+      let childIn: FileDescriptor
+      let childOut: FileDescriptor
+      var parentIn: FileDescriptor? = nil
+      var parentOut: FileDescriptor? = nil
+      var relayedOut: FileDescriptor? = nil
+      switch specification.stdio {
+      case .protocolPipes:
+        let inPipe = try FileDescriptor.pipe()
+        _ = (keep(inPipe.read), keep(inPipe.write))
+        let outPipe = try FileDescriptor.pipe()
+        _ = (keep(outPipe.read), keep(outPipe.write))
+        childIn = inPipe.read
+        childOut = outPipe.write
+        parentIn = inPipe.write
+        parentOut = outPipe.read
+      case .relay:
+        childIn = keep(try FileDescriptor.open("/dev/null", O_RDONLY))
+        let outPipe = try FileDescriptor.pipe()
+        _ = (keep(outPipe.read), keep(outPipe.write))
+        childOut = outPipe.write
+        relayedOut = outPipe.read
+      }
+      var options = SpawnOptions(
+        executable: specification.executable,
+        arguments: [specification.name] + specification.arguments,
+        environment: specification.environment, workingDirectory: specification.workingDirectory,
+        standardInput: childIn, standardOutput: childOut, standardError: stderrPipe.write)
+      var watchdogLimit: Int? = nil
+      if var sandbox = specification.sandbox {
+        if let limit = specification.memoryLimit {
+          controlGroup = ControlGroup.create(
+            name: specification.name, memoryLimit: limit, processLimit: specification.processLimit)
+          if let controlGroup {
+            sandbox.cgroupProcs = controlGroup.procsFiles
+          } else {
+            watchdogLimit = limit
+            // Without pids.max, cap threads with RLIMIT_NPROC, which counts every process and thread of the uid:
+            // only sound when the child has a uid of its own (never the host's user).
+            if sandbox.identity != nil && sandbox.processes == 0 { sandbox.processes = specification.processLimit }
+          }
+        }
+        options.sandbox = sandbox
+      }
+      let spawned = try ProcessRegistry.shared.spawn(options)
+      for fd in [childIn, childOut, stderrPipe.write] { fd.close() }
+      self.log = log
+      self.controlGroup = controlGroup
+      self.watchdogLimit = watchdogLimit
+      self.process = spawned
+      self.standardInput = parentIn
+      self.standardOutput = parentOut
+      self.state = Mutex(State())
+      if let log {
+        let stamp = ParameterFreeClock.timestamp()
+        let name = Untrusted.shown(specification.name)
+        try? log.writeAll(Array("--- \(stamp) \(name) started, pid \(spawned.pid)\n".utf8))
+        if let rotationFailure { appendHostLine("warning: the log was not rotated: \(rotationFailure)") }
+      }
+      watching = startWatching(stderr: stderrPipe.read, relayedOutput: relayedOut)
+      if !watching {
+        // Nobody could watch it: kill and reap it here (this initializer runs off the cooperative pool).
+        spawned.send(SIGKILL)
+        spawned.sendToGroup(SIGKILL)
+        while (try? spawned.reap()) ?? nil == nil { _ = try? spawned.pidfd.waitReadable(timeoutMilliseconds: 100) }
+        spawned.pidfd.close()
+        ProcessRegistry.shared.forget(spawned)
+        for fd in [stderrPipe.read, parentIn, parentOut, relayedOut].compactMap({ $0 }) { fd.close() }
+        controlGroup?.remove()
+      }
     } catch {
       controlGroup?.remove()
-      for fd in [childIn, childOut, stderrPipe.read, stderrPipe.write] { fd.close() }
-      parentIn?.close()
-      parentOut?.close()
-      relayedOut?.close()
-      log?.close()
+      for fd in made { fd.close() }
       throw error
     }
-    childIn.close()
-    childOut.close()
-    stderrPipe.write.close()
-    self.process = spawned
-    self.standardInput = parentIn
-    self.standardOutput = parentOut
-    self.state = Mutex(State())
-    if let log {
-      let stamp = ParameterFreeClock.timestamp()
-      try? log.writeAll(Array("--- \(stamp) \(specification.name) started, pid \(spawned.pid)\n".utf8))
+    if !watching {
+      throw SystemError(code: EAGAIN, operation: "pthread_create", subject: "the watcher of \(specification.name)")
     }
-    startWatching(stderr: stderrPipe.read, relayedOutput: relayedOut)
   }
 
-  /// One watcher thread per child: drains its output streams and notices its exit (pidfd), with `poll`.
-  private func startWatching(stderr: FileDescriptor, relayedOutput: FileDescriptor?) {
+  /// One output stream of the child, drained by the watcher.
+  private struct Stream {
+    var fd: FileDescriptor
+    /// Whether it is stderr (logged as `| ` lines and kept in the tail).
+    var logging: Bool
+    /// Where it is relayed (the host's own stdout or stderr), sanitized, until that is gone.
+    var target: FileDescriptor?
+    var logLines = ExtensionLog.LineAssembler()
+    var relayText = Untrusted.StreamSanitizer(multiline: true)
+  }
+
+  /// What the watcher knows of the child's end.
+  private struct Ending {
+    var reaped: Termination?
+    /// Once reaped: until when what is left in the streams is still drained (and relayed).
+    var drainUntil: ContinuousClock.Instant?
+  }
+
+  /// One watcher thread per child: drains its output streams, relays them without ever blocking past the child's
+  /// end, and notices its exit (pidfd), with `poll`. At the exit it kills what is left in the child's process group,
+  /// reaps, drains what the child wrote (at most 2 s), writes the log's end line, and only then wakes the waiters:
+  /// when `waitForExit` returns, the log is complete.
+  /// - Returns: false when no thread could be made.
+  private func startWatching(stderr: FileDescriptor, relayedOutput: FileDescriptor?) -> Bool {
     let relay = specification.stdio == .relay
-    var streams: [(fd: FileDescriptor, logging: Bool, target: FileDescriptor?)] = [
-      (stderr, true, relay ? .standardError : nil)
-    ]
-    if let relayedOutput { streams.append((relayedOutput, false, .standardOutput)) }
+    var streams = [Stream(fd: stderr, logging: true, target: relay ? .standardError : nil)]
+    if let relayedOutput { streams.append(Stream(fd: relayedOutput, logging: false, target: .standardOutput)) }
     state.withLock { $0.openStreams = streams.count }
+    return startThread { [self, streams] in watch(streams) }
+  }
+
+  private func watch(_ streams: [Stream]) {
     let pidfd = process.pidfd
-    detachThread { [self, streams] in
-      var open = streams
-      var exited = false
-      var drainDeadline: Int = 0  // polls left for the streams once the child is gone
-      var buffer = [UInt8](repeating: 0, count: 65536)
-      while !open.isEmpty || !exited {
-        let fds = open.map(\.fd) + (exited ? [] : [pidfd])
-        let interval: Int32 = watchdogLimit != nil && !exited ? 10 : 50
-        let ready = (try? pollReadable(fds, timeoutMilliseconds: interval)) ?? Array(repeating: false, count: fds.count)
-        if !exited, let limit = watchdogLimit { watchMemory(limit: limit) }
-        if !exited && ready.last == true {
-          exited = childExited()
-          drainDeadline = 40  // 2 s for grandchildren holding the pipes to be swept
-        }
-        var index = 0
-        while index < open.count {
-          let stream = open[index]
-          var ended = false
-          if ready[index] {
-            let count = (try? stream.fd.read(into: &buffer)) ?? 0
-            if count == 0 {
-              ended = true
-            } else {
-              record(buffer[0..<count], logging: stream.logging, relayTo: stream.target)
-            }
-          }
-          if !ended && exited && drainDeadline <= 0 { ended = true }
-          if ended {
-            stream.fd.close()
-            open.remove(at: index)
-            streamClosed()
-          } else {
-            index += 1
-          }
-        }
-        if exited { drainDeadline -= 1 }
+    var open = streams
+    var ending = Ending()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while !open.isEmpty || ending.reaped == nil {
+      if let until = ending.drainUntil, ContinuousClock.now >= until || ProcessRegistry.shared.isForcing {
+        for index in open.indices { closeStream(&open[index], ending: &ending) }
+        open.removeAll()
+        break
       }
-      pidfd.close()
+      let fds = open.map(\.fd) + (ending.reaped == nil ? [pidfd] : [])
+      let interval: Int32 = watchdogLimit != nil && ending.reaped == nil ? 10 : 50
+      let ready = (try? pollReadable(fds, timeoutMilliseconds: interval)) ?? Array(repeating: false, count: fds.count)
+      if ending.reaped == nil, let limit = watchdogLimit { watchMemory(limit: limit) }
+      if ending.reaped == nil && ready.last == true { reapAfterSweep(&ending) }
+      var index = 0
+      while index < open.count {
+        var stream = open[index]
+        var ended = false
+        if ready[index] {
+          let count = (try? stream.fd.read(into: &buffer)) ?? 0
+          if count == 0 {
+            ended = true
+          } else {
+            ended = !record(buffer[0..<count], from: &stream, ending: &ending)
+            open[index] = stream
+          }
+        }
+        if ended {
+          closeStream(&stream, ending: &ending)
+          open.remove(at: index)
+        } else {
+          index += 1
+        }
+      }
     }
+    finish(ending.reaped ?? .exited(-1))
+    pidfd.close()
+  }
+
+  /// The end of a stream: what it left unfinished (an incomplete character, a line without its newline) is relayed
+  /// and logged, then it is closed.
+  private func closeStream(_ stream: inout Stream, ending: inout Ending) {
+    if let target = stream.target, !Untrusted.isBypassedForTesting {
+      let rest = stream.relayText.finish()
+      if !rest.isEmpty { _ = relay(Array(rest.utf8)[...], to: target, ending: &ending) }
+    }
+    if stream.logging { writeLogLines(stream.logLines.finish()) }
+    stream.fd.close()
+    streamClosed()
+  }
+
+  /// The child's end: SIGKILL to what is left in its process group (the child is a zombie until reaped, so its pid,
+  /// the group's id, cannot have been reused), then the reap, then the cgroup's counters before it goes away.
+  private func reapAfterSweep(_ ending: inout Ending) {
+    process.sendToGroup(SIGKILL)
+    let termination: Termination?
+    do {
+      termination = try process.reap()
+    } catch {
+      termination = .exited(-1)
+    }
+    guard let termination else { return }
+    if let controlGroup {
+      let peak = controlGroup.peakMemory() ?? 0
+      let killed = controlGroup.oomKills() > 0
+      state.withLock { state in
+        state.peakFootprint = peak
+        state.killedForMemory = killed
+      }
+      controlGroup.remove()
+    }
+    state.withLock { $0.reaped = true }
+    ending.reaped = termination
+    ending.drainUntil = .now + .seconds(2)
+  }
+
+  /// After the streams: the log's end line, then the waiters. The registry forgets the child last, so `killAll`
+  /// (the forced exit) waits for the end line too.
+  private func finish(_ termination: Termination) {
+    if let log {
+      // Every stream has been closed and its last, unfinished line logged: the end line is on a line of its own.
+      try? log.writeAll(Array("--- \(Untrusted.shown(specification.name)) \(termination)\n".utf8))
+    }
+    let waiters = state.withLock { state in
+      state.termination = termination
+      state.cancelledWaiters.removeAll()
+      defer { state.exitWaiters.removeAll() }
+      return Array(state.exitWaiters.values)
+    }
+    ProcessRegistry.shared.forget(process)
+    for waiter in waiters { waiter.resume(returning: termination) }
   }
 
   /// The footprint watchdog (no cgroup): kills the child once it uses more than `limit`.
@@ -268,55 +378,86 @@ public final class SupervisedProcess: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  private func record(_ chunk: ArraySlice<UInt8>, logging: Bool, relayTo target: FileDescriptor?) {
-    let count = chunk.count
-    if let target { try? target.writeAll(Array(chunk), timeoutMilliseconds: 5000) }
-    guard logging else { return }
-    let alreadyLogged = state.withLock { state -> Int in
-      let before = state.stderrBytes
-      state.stderrBytes += count
+  /// Relays (sanitized) and logs (as `| ` lines) a chunk of the child's output.
+  /// - Returns: false when the stream should be closed: its target is gone and it is not logged, so the child
+  ///   should see a broken pipe, as it would writing to a closed pipe directly.
+  private func record(_ chunk: ArraySlice<UInt8>, from stream: inout Stream, ending: inout Ending) -> Bool {
+    if let target = stream.target {
+      let text = Untrusted.isBypassedForTesting ? Array(chunk) : Array(stream.relayText.text(chunk).utf8)
+      if !relay(text[...], to: target, ending: &ending) {
+        stream.target = nil
+        if !stream.logging { return false }
+      }
+    }
+    guard stream.logging else { return true }
+    state.withLock { state in
       state.stderrTail.append(contentsOf: chunk)
       if state.stderrTail.count > 4096 { state.stderrTail.removeFirst(state.stderrTail.count - 4096) }
-      return before
     }
-    guard let log else { return }
-    let limit = specification.logLimit
-    if alreadyLogged < limit { try? log.writeAll(Array(chunk.prefix(limit - alreadyLogged))) }
-    // The byte that first goes past the limit, in whichever chunk it comes, gets the marker.
-    if alreadyLogged <= limit && alreadyLogged + count > limit {
-      try? log.writeAll(Array("\n[stderr beyond \(limit) bytes not logged]\n".utf8))
-    }
+    writeLogLines(stream.logLines.lines(chunk))
+    return true
   }
 
-  /// Reaps the child if it has ended and wakes the waiters. Returns whether it has ended.
-  private func childExited() -> Bool {
-    let termination: Termination?
-    do {
-      termination = try process.reap()
-    } catch {
-      termination = .exited(-1)
-    }
-    guard let termination else { return false }
-    if let controlGroup {
-      // Read the counters before the group goes away.
-      let peak = controlGroup.peakMemory() ?? 0
-      let killed = controlGroup.oomKills() > 0
-      state.withLock { state in
-        state.peakFootprint = peak
-        state.killedForMemory = killed
+  /// Writes whole stderr lines to the log while they fit in `logLimit`; the first that does not gets the marker.
+  private func writeLogLines(_ lines: [UInt8]) {
+    guard let log, !lines.isEmpty else { return }
+    let limit = specification.logLimit
+    let (fits, marks) = state.withLock { state -> (Int, Bool) in
+      let before = state.loggedStderrBytes
+      guard before <= limit else { return (0, false) }
+      var fits = min(lines.count, limit - before)
+      if fits < lines.count {
+        // Only whole lines: back up to the end of the last line that fits.
+        while fits > 0 && lines[fits - 1] != 0x0A { fits -= 1 }
+        state.loggedStderrBytes = limit + 1  // nothing more from this launch
+        return (fits, true)
       }
-      controlGroup.remove()
+      state.loggedStderrBytes += fits
+      return (fits, false)
     }
-    let waiters = state.withLock { state in
-      state.termination = termination
-      defer { state.exitWaiters.removeAll() }
-      return Array(state.exitWaiters.values)
+    if fits > 0 { try? log.writeAll(Array(lines[..<fits])) }
+    if marks { try? log.writeAll(Array(ExtensionLog.hostLine("stderr beyond \(limit) bytes not logged").utf8)) }
+  }
+
+  /// Adds a line of the host's (a fault, a warning, a note) to the child's log: `--- host: ` and `line`, sanitized
+  /// to one line. At most `hostLogLimit` bytes of them per launch.
+  public func appendHostLine(_ line: String) {
+    guard let log else { return }
+    let bytes = Array(ExtensionLog.hostLine(line).utf8)
+    let fits = state.withLock { state -> Bool in
+      guard state.loggedHostBytes + bytes.count <= specification.hostLogLimit else { return false }
+      state.loggedHostBytes += bytes.count
+      return true
     }
-    ProcessRegistry.shared.forget(process)
-    if let log {
-      try? log.writeAll(Array("--- \(specification.name) \(termination)\n".utf8))
+    if fits { try? log.writeAll(bytes) }
+  }
+
+  /// Writes `chunk` to the host's stdout or stderr, waiting for a slow reader (a pager) while the child runs, as a
+  /// pipe would. It never blocks past the child's end: it wakes on the pidfd, reaps, and then waits only until the
+  /// drain's end; the memory watchdog keeps running meanwhile.
+  /// - Returns: false when the target is gone (its reader closed it) or the drain's time is up; the rest is dropped.
+  private func relay(_ chunk: ArraySlice<UInt8>, to target: FileDescriptor, ending: inout Ending) -> Bool {
+    var offset = chunk.startIndex
+    while offset < chunk.endIndex {
+      // Once reaped, wait in slices, to notice a forced exit (`killAll`), which drops the rest at once.
+      let watching = ending.reaped == nil && watchdogLimit != nil
+      let deadline: ContinuousClock.Instant? =
+        ending.drainUntil.map { min($0, .now + .milliseconds(50)) } ?? (watching ? .now + .milliseconds(10) : nil)
+      do {
+        offset += try target.write(
+          chunk[offset...], until: deadline, wakingOn: ending.reaped == nil ? process.pidfd : nil)
+      } catch {
+        return false  // EPIPE: nobody reads it any more
+      }
+      if offset == chunk.endIndex { return true }
+      if let until = ending.drainUntil, ContinuousClock.now >= until || ProcessRegistry.shared.isForcing {
+        return false
+      }
+      if ending.reaped == nil {
+        if let limit = watchdogLimit { watchMemory(limit: limit) }
+        if (try? process.pidfd.waitReadable(timeoutMilliseconds: 0)) == true { reapAfterSweep(&ending) }
+      }
     }
-    for waiter in waiters { waiter.resume(returning: termination) }
     return true
   }
 
@@ -411,11 +552,13 @@ public final class SupervisedProcess: Sendable {
     return line.map { String($0.prefix(200)) }
   }
 
-  /// Sends a signal to the child's process group.
+  /// Sends a signal to the child's process group (nothing once the child is reaped).
   public func signalGroup(_ signal: Int32) {
-    guard termination == nil else { return }
-    process.sendToGroup(signal)
-    process.send(signal)
+    state.withLock { state in
+      guard !state.reaped else { return }
+      process.sendToGroup(signal)
+      process.send(signal)
+    }
   }
 
   /// The timed teardown: wait `grace` for the child to exit by itself (its stdin should already be closed), then
@@ -432,16 +575,10 @@ public final class SupervisedProcess: Sendable {
   }
 
   private func tearDownSteps(grace: Duration, termGrace: Duration) async -> Termination {
-    if let ended = await waitForExit(timeout: grace) { return sweepGroup(ended) }
+    if let ended = await waitForExit(timeout: grace) { return ended }
     signalGroup(SIGTERM)
-    if let ended = await waitForExit(timeout: termGrace) { return sweepGroup(ended) }
+    if let ended = await waitForExit(timeout: termGrace) { return ended }
     return await kill()
-  }
-
-  /// Kills whatever the child left behind in its process group (it led the group, so its pid is the group id).
-  private func sweepGroup(_ termination: Termination) -> Termination {
-    process.sendToGroup(SIGKILL)
-    return termination
   }
 
   /// SIGKILL to the process group, then waits until reaped (even when the calling task is cancelled).
@@ -452,7 +589,7 @@ public final class SupervisedProcess: Sendable {
 
   private func killSteps() async -> Termination {
     signalGroup(SIGKILL)
-    if let ended = await waitForExit(timeout: .seconds(5)) { return sweepGroup(ended) }
+    if let ended = await waitForExit(timeout: .seconds(5)) { return ended }
     // Unreachable in practice: SIGKILL cannot be ignored. Keep the answer typed rather than hang.
     return .signalled(SIGKILL)
   }

@@ -5,6 +5,7 @@ import Foundation
 import IntentHostSystem
 import ProcessSupervision
 import Synchronization
+import UntrustedText
 
 let help = """
   usage: assistant [OPTIONS] "UTTERANCE"                 say something, e.g. "Book room 12 for Ada with Rooms"
@@ -152,6 +153,9 @@ func main() async -> Int32 {
     {
       await FileDescriptor.standardError.write(SandboxPolicy.warning + "\n")
     }
+    if Untrusted.isBypassedForTesting {
+      await writeHostMessage("warning: INTENTHOST_TEST_RAW_TEXT=1 (test only): untrusted text is printed raw")
+    }
     let arguments = Array(options.rest.dropFirst())
 
     switch command {
@@ -166,7 +170,7 @@ func main() async -> Int32 {
     case "list":
       let apps = try home.installedApps().map { $0.localized(for: options.locale) }
       var lines: [String] = []
-      func print(_ line: String) { lines.append(line) }
+      func print(_ line: String) { lines.append(Untrusted.shown(line)) }  // names from manifests, one line each
       if apps.isEmpty { print("No apps are installed in \(home.root.path). Install one with `assistant install`.") }
       for app in apps {
         print("\(app.name) (\(app.info.bundleIdentifier))")
@@ -200,8 +204,8 @@ func main() async -> Int32 {
       guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant sandbox-profile APP|EXTENSION") }
       // Computing a profile may record the app's identity (a locked, synced update): off the pool.
       let (name, policy, deadlines) = (arguments[0], options.sandbox, options.deadlines)
-      await output(
-        try await offloaded { try sandboxProfiles(name, home: home, policy: policy, deadlines: deadlines) })
+      let profiles = try await offloaded { try sandboxProfiles(name, home: home, policy: policy, deadlines: deadlines) }
+      await output(Untrusted.shown(profiles, multiline: true))
       return 0
     case "install":
       guard !arguments.isEmpty else {
@@ -211,9 +215,9 @@ func main() async -> Int32 {
         let (app, diagnostics) = try await home.install(
           from: URL(fileURLWithPath: path), sharing: options.sharedGroups)
         for diagnostic in diagnostics where diagnostic.severity == .warning {
-          await FileDescriptor.standardError.write("\(diagnostic)\n")
+          await FileDescriptor.standardError.write("\(diagnostic.shown)\n")
         }
-        await output("Installed \(app.name) (\(app.info.bundleIdentifier)) in \(app.url.path)")
+        await output(Untrusted.shown("Installed \(app.name) (\(app.info.bundleIdentifier)) in \(app.url.path)"))
       }
       return 0
     case "validate":
@@ -221,12 +225,18 @@ func main() async -> Int32 {
     case "uninstall":
       guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant uninstall APP|BUNDLE-ID") }
       let app = try await offloaded { try home.uninstall(arguments[0]) }
-      await output("Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept")
+      await output(
+        Untrusted.shown(
+          "Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept"))
       return 0
     case "defaults":
-      return try await DefaultsTool(home: home).run(arguments) { line in
-        // Called on a dedicated thread; unbuffered, so `defaults watch` output reaches a pipe as it happens.
-        try? FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
+      do {
+        return try await DefaultsTool(home: home).run(arguments) { line in
+          // Called on a dedicated thread; unbuffered, so `defaults watch` output reaches a pipe as it happens.
+          try FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
+        }
+      } catch let error as SystemError where error.code == EPIPE {
+        return 128 + SIGPIPE  // the reader is gone (`defaults watch ... | head -1`): end quietly, as SIGPIPE would
       }
     case "ask":
       return try await understand(arguments.joined(separator: " "), home: home, driver: driver, json: options.json)
@@ -237,7 +247,7 @@ func main() async -> Int32 {
     return 128 + (ProcessRegistry.shared.interruptSignal ?? SIGINT)
   } catch let error as HostError {
     if let signal = ProcessRegistry.shared.interruptSignal { return 128 + signal }
-    await FileDescriptor.standardError.write("assistant: \(error.message)\n")
+    await FileDescriptor.standardError.write(error.printed + "\n")
     if jsonOutput {
       // The same line, for scripts: {"error": {"message", "status", "kind"}}.
       let object: [String: Any] = [
@@ -246,13 +256,13 @@ func main() async -> Int32 {
       if let data = try? JSONSerialization.data(
         withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
       {
-        await output(String(decoding: data, as: UTF8.self))
+        await output(Untrusted.shown(json: String(decoding: data, as: UTF8.self)))
       }
     }
     return error.status.rawValue
   } catch {
     if let signal = ProcessRegistry.shared.interruptSignal { return 128 + signal }
-    await FileDescriptor.standardError.write("assistant: \(error)\n")
+    await writeHostMessage("\(error)")
     return ExitStatus.extensionFault.rawValue
   }
 }
@@ -337,13 +347,14 @@ func validate(_ arguments: [String], json: Bool) async throws -> Int32 {
       var diagnostics: [Diagnostic]
     }
     let data = try encoder.encode(Report(paths: paths, errors: errors, warnings: warnings, diagnostics: diagnostics))
-    await output(String(decoding: data, as: UTF8.self))
+    await output(Untrusted.shown(json: String(decoding: data, as: UTF8.self)))
   } else {
-    for diagnostic in diagnostics { await output("\(diagnostic)") }
+    for diagnostic in diagnostics { await output(diagnostic.shown) }
     let notes = diagnostics.count - errors - warnings
     await output(
       "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
-        + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : "") + " in \(paths.joined(separator: ", "))")
+        + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : "")
+        + " in \(Untrusted.shown(paths.joined(separator: ", ")))")
   }
   return errors > 0 ? ExitStatus.dataError.rawValue : 0
 }
@@ -386,14 +397,9 @@ FileDescriptor.ensureStandardDescriptorsOpen()
 ignoreBrokenPipeSignal()
 let run = CancellableRun()
 ProcessRegistry.shared.installInterruptHandler(
-  onInterrupt: { _ in run.cancel() },
-  beforeExit: { _ in
-    try? FileDescriptor.standardError.writeAll(
-      Array("\nassistant: interrupted; every extension was killed\n".utf8), timeoutMilliseconds: 1000)
-  })
+  forcedMessage: "\nassistant: interrupted; every extension was killed\n", onInterrupt: { _ in run.cancel() })
 let status = await run.start { await main() }
 if let signal = ProcessRegistry.shared.interruptSignal {
-  await FileDescriptor.standardError.write("\nassistant: interrupted; every extension was stopped\n")
-  exit(128 + signal)
+  ProcessRegistry.shared.exit(128 + signal, message: "\nassistant: interrupted; every extension was stopped\n")
 }
-exit(status)
+ProcessRegistry.shared.exit(status)

@@ -99,14 +99,14 @@ struct DriverTests {
     #expect(rig.launcher.launched.sorted() == ["RoomsIntents", "RoomsUI"])
   }
 
-  /// With every cooperative-pool thread blocked while a request is in flight (the peer blocks them, on purpose, as
-  /// a blocking test used to do to its neighbours), the driver still meets a tight deadline: the connections answer,
+  /// With every cooperative-pool thread blocked for 700 ms while a request with a 300 ms deadline is in flight (the
+  /// peer blocks them, on purpose, as a blocking test used to do to its neighbours), the driver still meets it: the connections answer,
   /// time out and write on their own threads, so nothing waits for the pool within a deadline.
   @Test func aTightDeadlineHoldsWhileThePoolIsBusy() async throws {
     let rig = try await Rig(blockThePoolOn: HandleIntentRequest.method)
     defer { rig.remove() }
     var driver = rig.driver(ScriptedConversation(answers: []))
-    try driver.deadlines.set("all=0.15")
+    try driver.deadlines.set("handle=0.3")
     let outcome = try await driver.run(rig.invocation(["roomNumber": .integer(4), "bookedBy": .string("Ada")]))
     await rig.launcher.blockersDone()
     #expect(rig.launcher.poolWasBlocked)
@@ -119,12 +119,12 @@ struct DriverTests {
     let rig = try await Rig(blockThePoolOn: HandleIntentRequest.method, answersFromThePool: true)
     defer { rig.remove() }
     var driver = rig.driver(ScriptedConversation(answers: []))
-    try driver.deadlines.set("all=0.15")
+    try driver.deadlines.set("handle=0.3")
     do {
       _ = try await driver.run(rig.invocation(["roomNumber": .integer(4), "bookedBy": .string("Ada")]))
       Issue.record("the control should have missed its deadline")
     } catch let error as HostError {
-      #expect(error.message.contains("did not answer handle of BookRoomIntent within 0.15 s"), "\(error.message)")
+      #expect(error.message.contains("did not answer handle of BookRoomIntent within 0.3 s"), "\(error.message)")
     }
     await rig.launcher.blockersDone()
     #expect(rig.launcher.allEnded)
@@ -173,7 +173,7 @@ struct Behaviour: Sendable {
   var handle: (@Sendable (Intent) -> IntentResponse)?
   /// A method never answered.
   var silentOn: String?
-  /// A method on whose arrival every cooperative-pool thread is blocked for 400 ms, before it is answered.
+  /// A method on whose arrival every cooperative-pool thread is blocked for 700 ms, before it is answered.
   var blockThePoolOn: String?
   /// Answer from a task on the cooperative pool instead of the reader thread (the control of the starvation test).
   var answersFromThePool = false
@@ -257,7 +257,7 @@ final class InProcessPeer: SessionPeer {
   func start() {
     connection.start { [self] message in
       guard let message else { return end(.exited(1)) }
-      if message.method == behaviour.blockThePoolOn { launcher.blockThePool(for: .milliseconds(400)) }
+      if message.method == behaviour.blockThePoolOn { launcher.blockThePool(for: .milliseconds(700)) }
       if behaviour.answersFromThePool {
         Task { self.receive(message) }
       } else {

@@ -1,4 +1,5 @@
 import Foundation
+import IntentHostSystem
 import Synchronization
 import TestSupport
 import Testing
@@ -7,25 +8,36 @@ import Testing
 /// each one's log ends with its end line.
 @Suite(.serialized)
 struct ExitPathTests {
-  /// One launch recorded in a log: its pid, and whether the log has its end line ("--- NAME exited with status N" or
-  /// "--- NAME killed by signal N (...)") after the start line.
+  /// One launch recorded in a log: its pid, whether the log has its end line ("--- NAME exited with status N" or
+  /// "--- NAME killed by signal N (...)") after the start line, and whether anything but the host's own lines
+  /// ("--- host: ...") follows the end line before the next launch (the child's output must all come before it).
   struct Launch: CustomStringConvertible {
     var log: String
     var name: String
     var pid: Int32
     var ended: Bool
-    var description: String { "\(name) pid \(pid) in \(log)\(ended ? "" : " (no end line)")" }
+    var writtenAfterEnd = false
+    var description: String {
+      "\(name) pid \(pid) in \(log)\(ended ? "" : " (no end line)")\(writtenAfterEnd ? " (output after its end line)" : "")"
+    }
   }
 
-  /// Every launch the logs of `home` record.
+  /// Every launch the logs of `home` record. Only the host's lines start with `--- `: every line an extension wrote
+  /// to stderr is logged as `| ` and the line (README, "Where things live"), so an extension cannot fake its end line.
   static func launches(in home: String) -> [Launch] {
     let logs = home + "/Logs"
     var launches: [Launch] = []
     for file in ((try? FileManager.default.contentsOfDirectory(atPath: logs)) ?? []).sorted() {
       let text = (try? String(contentsOfFile: logs + "/" + file, encoding: .utf8)) ?? ""
       var open: [Int] = []  // indexes into `launches` of this log's launches without an end line yet
-      for line in text.split(separator: "\n").map(String.init) where line.hasPrefix("--- ") {
+      var lastEnded: Int? = nil  // the launch whose end line came last, until the next start
+      for line in text.split(separator: "\n").map(String.init) {
+        guard line.hasPrefix("--- ") else {
+          if open.isEmpty, let lastEnded, !line.isEmpty { launches[lastEnded].writtenAfterEnd = true }
+          continue
+        }
         if let range = line.range(of: " started, pid ") {
+          lastEnded = nil
           let name = String(line[..<range.lowerBound].split(separator: " ").last ?? "")
           launches.append(
             Launch(log: file, name: name, pid: Int32(line[range.upperBound...]) ?? -1, ended: false))
@@ -34,6 +46,7 @@ struct ExitPathTests {
           !line.hasPrefix("--- host:"), let index = open.popLast()
         {
           launches[index].ended = true
+          lastEnded = index
         }
       }
     }
@@ -47,6 +60,7 @@ struct ExitPathTests {
     #expect(Set(launches.map(\.name)) == expected, "launches: \(launches)\n\(result)")
     for launch in launches {
       #expect(launch.ended, "\(launch) has no end line\n\(result)")
+      #expect(!launch.writtenAfterEnd, "\(launch)\n\(result)")
       #expect(!isAlive(launch.pid), "\(launch) outlived the run\n\(result)")
     }
   }
@@ -144,15 +158,86 @@ struct ExitPathTests {
     #expect(ui.contains("UIOneAtATime exited with status 0"), "\(ui)")
   }
 
+  /// `assistant open` with a reader that never reads (a paused pager): SIGTERM still stops the app in order, the
+  /// host exits 143 within the drain's 2 s, and the log has its end line.
+  @Test func aStalledReaderDoesNotHoldTheHostAfterSIGTERM() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let app = try TestBundles.fixture(extensionName: "Polite", appMode: "flood", in: host.directory.file("bundles"))
+    #expect(try await host.assistant(["install", app.path]).code == 0)
+    let stalled = try FileDescriptor.pipe()  // its read end is held and never read
+    defer { stalled.read.close() }
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = host.groups
+    let assistant = PackagePaths.executable("assistant")
+    let process = try await offThePool { [environment] in
+      let devNull = try FileDescriptor.open("/dev/null", O_RDWR)
+      defer { devNull.close() }
+      return try spawn(
+        SpawnOptions(
+          executable: assistant, arguments: [assistant, "--home", host.home, "open", "Fixture"],
+          environment: environment, standardInput: devNull, standardOutput: stalled.write, standardError: devNull))
+    }
+    stalled.write.close()
+    // Once the app runs, its output has filled the pipe and the relay waits for the reader.
+    let log = host.home + "/Logs/com.example.fixture.log"
+    try await eventually { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("started, pid") }
+    try await Task.sleep(for: .milliseconds(200))
+    process.send(SIGTERM)
+    let termination = try await waitForExit(process, timeout: .seconds(10))
+    #expect(termination == .exited(143))
+    let launches = Self.launches(in: host.home)
+    #expect(launches.count == 1 && launches.allSatisfy { $0.ended && !isAlive($0.pid) }, "\(launches)")
+  }
+
+  /// Signals that arrive while the host starts are never lost: each of 40 SIGTERMs sent 0-10 ms after the start
+  /// ends the host with 143 (a lost one would leave it waiting for the extension's 3 s handshake deadline, then 70).
+  @Test func earlySignalsAreNeverLost() async throws {
+    let host = try await fixture("SilentHandshake", ui: nil)
+    defer { host.directory.remove() }
+    for attempt in 0..<40 {
+      let pid = Mutex<pid_t?>(nil)
+      async let finished = host.assistant(["--deadline", "handshake=3", "run", "Fixture", "Ping", "value=x"]) {
+        started in pid.withLock { $0 = started }
+      }
+      while pid.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(1)) }
+      try await Task.sleep(for: .microseconds(Int.random(in: 0...10_000)))
+      kill(pid.withLock { $0 }!, SIGTERM)
+      let result = try await finished
+      #expect(result.code == 143, "attempt \(attempt): \(result)")
+    }
+    for launch in Self.launches(in: host.home) {
+      #expect(launch.ended && !isAlive(launch.pid), "\(launch)")
+    }
+  }
+
   /// Control: the log reader sees a launch without its end line, so the checks above can fail.
   @Test func aLaunchWithoutItsEndLineIsSeen() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     try FileManager.default.createDirectory(atPath: directory.path + "/Logs", withIntermediateDirectories: true)
-    try Data("--- 2026-01-01T00:00:00Z X started, pid 1\n--- host: fault: X exited with status 3 (quoted)\n".utf8)
-      .write(to: URL(fileURLWithPath: directory.path + "/Logs/x.log"))
+    try Data(
+      ("--- 2026-01-01T00:00:00Z X started, pid 1\n| --- X exited with status 0\n"
+        + "--- host: fault: X exited with status 3 (quoted)\n").utf8
+    ).write(to: URL(fileURLWithPath: directory.path + "/Logs/x.log"))
     let launches = Self.launches(in: directory.path)
     #expect(launches.count == 1)
     #expect(launches.first?.ended == false)
+    // And output after an end line.
+    try Data("--- T X started, pid 2\n--- X exited with status 0\nlate words\n--- host: note\n".utf8)
+      .write(to: URL(fileURLWithPath: directory.path + "/Logs/x.log"))
+    #expect(Self.launches(in: directory.path).first?.writtenAfterEnd == true)
+  }
+
+  /// An extension that writes much to stderr and exits at once: all of it is in the log before the end line.
+  @Test func theEndLineComesAfterEverythingTheChildWrote() async throws {
+    let host = try await fixture("StderrBurstThenExit", ui: nil)
+    defer { host.directory.remove() }
+    let result = try await host.assistant(["run", "Fixture", "Ping", "value=x"])
+    #expect(result.code == 70, "\(result)")
+    expectAllStopped(host, started: ["StderrBurstThenExit"], result)
+    let log = try String(
+      contentsOfFile: host.home + "/Logs/com.example.fixture.StderrBurstThenExit.log", encoding: .utf8)
+    #expect(log.contains("the last line of the burst"), "the burst was cut: \(log.suffix(300))")
   }
 }

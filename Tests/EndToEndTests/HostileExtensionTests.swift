@@ -317,7 +317,12 @@ struct HostileExtensionTests {
     let size = (try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
     #expect(size < (1 << 20) + 4096, "the log grew to \(size) bytes")
     let text = try String(contentsOfFile: log, encoding: .utf8)
-    #expect(text.contains("[stderr beyond 1048576 bytes not logged]"), "log of \(size) bytes ends: \(text.suffix(300))")
+    #expect(
+      text.contains("\n--- host: stderr beyond 1048576 bytes not logged\n"),
+      "log of \(size) bytes ends: \(text.suffix(300))")
+    // Every line between the host's start and end lines is one the extension wrote, marked as such.
+    let lines = text.split(separator: "\n")
+    #expect(lines.count > 2 && lines.dropFirst().allSatisfy { $0.hasPrefix("| ") || $0.hasPrefix("--- ") })
   }
 
   @Test func sandboxProfileShowsTheRules() async throws {

@@ -223,7 +223,7 @@ struct IdentityEndToEndTests {
     #expect(installed.stderr.contains("cannot install \(bad.path)"), "\(installed)")
     #expect(installed.stderr.contains("\(file): \(hostile.keyPath): error: "), "\(installed)")
     #expect(installed.stderr.contains("[\(hostile.rule)]"), "\(installed)")
-    #expect(installed.stderr.contains("\n    fix: "), "\(installed)")
+    #expect(installed.stderr.contains("    fix: "), "\(installed)")
     #expect(Self.tree(host.directory.url) == before, "the refused install changed the home or beside it")
 
     // Planted by hand, it is not used: every command that lists the apps refuses it, and makes nothing.

@@ -91,6 +91,11 @@ int ih_poll_writable(int fd, int timeout_ms);
 /// `flock(fd, LOCK_EX)` / `LOCK_SH` / `LOCK_UN`, retrying EINTR. Returns 0 or an errno value.
 int ih_flock(int fd, int operation);
 
+/// Installs a handler for each of `signals` (sigaction, every thread at once) that writes the signal's number as one
+/// byte to a close-on-exec pipe, and returns the pipe's blocking read end in `*read_fd`. Call once, first thing.
+/// Returns 0 or an errno value.
+int ih_signal_pipe(const int *signals, int count, int *read_fd);
+
 /// The calling thread's errno (Swift cannot read the thread-local macro reliably across modules).
 int ih_errno(void);
 

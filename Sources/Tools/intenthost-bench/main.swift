@@ -11,6 +11,7 @@ import AssistantHost
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
+import UntrustedText
 
 struct Silent: Conversation {
   func say(_ text: String) {}
@@ -91,7 +92,7 @@ func main() async -> Int32 {
         home: try AssistantHome(root: arguments[1]), count: count, app: arguments[3], extension: arguments[4])
       return 0
     } catch {
-      FileHandle.standardError.write(Data("intenthost-bench: \(error)\n".utf8))
+      FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown("\(error)"))\n".utf8))
       return 70
     }
   }
@@ -135,10 +136,10 @@ func main() async -> Int32 {
     await warm.shutdownAll()
     return 0
   } catch let error as HostError {
-    FileHandle.standardError.write(Data("intenthost-bench: \(error.message)\n".utf8))
+    FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown(error.message))\n".utf8))
     return error.status.rawValue
   } catch {
-    FileHandle.standardError.write(Data("intenthost-bench: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown("\(error)"))\n".utf8))
     return 70
   }
 }
