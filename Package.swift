@@ -100,11 +100,13 @@ let package = Package(
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["IntentHostSystem", "TestSupport"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [
-        "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport", "IntentHostSystem", "TestSupport",
+        "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport",
+        "IntentHostSystem", "TestSupport",
       ]),
   ]
 )

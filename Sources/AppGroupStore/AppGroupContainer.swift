@@ -94,15 +94,32 @@ public struct AppGroupContainer: Sendable {
     return names.sorted()
   }
 
-  /// nil when valid, else the problem.
+  /// The longest app-group identifier, in bytes (with the store's suffixes, its file names stay within NAME_MAX).
+  public static let maximumIdentifierLength = 200
+
+  /// nil when valid, else the problem. Valid is `group.` followed by a reverse-DNS name of at least two components,
+  /// each ASCII letters, digits and `-` (not first), at most `maximumIdentifierLength` bytes in all: the grammar of
+  /// BundleManifest's `AppGroupIdentifier`, which checks entitlements where they are parsed (a test holds the two
+  /// together; this module cannot import that one).
   public static func identifierProblem(_ identifier: String) -> String? {
+    let bytes = Array(identifier.utf8)
+    let quoted =
+      identifier.count <= 60 ? "\"\(identifier)\"" : "\"\(identifier.prefix(57))…\" (\(bytes.count) bytes)"
     guard identifier.hasPrefix("group.") else {
-      return "\"\(identifier)\" does not start with \"group.\""
+      return "\(quoted) does not start with \"group.\""
     }
-    let labels = identifier.dropFirst("group.".count).split(separator: ".", omittingEmptySubsequences: false)
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
-    if labels.count < 2 || labels.contains(where: { $0.isEmpty || !$0.allSatisfy(allowed.contains) }) {
-      return "\"\(identifier)\" is not \"group.\" followed by a reverse-DNS name such as com.example.app"
+    if bytes.count > maximumIdentifierLength {
+      return "\(quoted) is \(bytes.count) bytes long; the limit is \(maximumIdentifierLength)"
+    }
+    func isLabelByte(_ byte: UInt8) -> Bool {
+      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+        || byte == 0x2D
+    }
+    let labels = bytes.dropFirst("group.".utf8.count).split(separator: 0x2E, omittingEmptySubsequences: false)
+    if labels.count < 2
+      || labels.contains(where: { $0.isEmpty || $0.first == 0x2D || !$0.allSatisfy(isLabelByte) })
+    {
+      return "\(quoted) is not \"group.\" followed by a reverse-DNS name such as com.example.app"
     }
     return nil
   }

@@ -96,6 +96,12 @@ public struct AssistantHome: Sendable {
       } catch let error as ManifestError {
         throw HostError(
           .dataError, "installed app \(name) is invalid: \(error); reinstall it with `assistant install`")
+      } catch let error as InvalidBundleNames {
+        // Only a bundle put there by hand: install refuses it. The host never acts on its names.
+        throw HostError(
+          .dataError,
+          "installed app \(name) is invalid, and is not used: \(error)\nremove it, or reinstall it with `assistant install`"
+        )
       }
     }
   }

@@ -1,17 +1,33 @@
 import AppGroupStore
 import BundleManifest
 import Foundation
+import IntentHostSystem
 
 extension AssistantHome {
-  /// Installs (or replaces) an app bundle: validates it with `Validator` (the same rules as
-  /// `assistant validate`), then copies it into `Applications/` atomically.
+  /// Installs (or updates) an app bundle: validates it with `Validator` (the same rules as `assistant validate`),
+  /// checks that its team owns its identifiers and groups and records them (`OwnerTable`, `State/owners.json`), then
+  /// copies it into `Applications/` atomically, all under the owner record's lock.
+  ///
+  /// The bundle goes to `Applications/<its folder name>`, or to `Applications/<bundle id>.app` when another app holds
+  /// that folder name, so two apps with the same name are both kept.
+  /// Blocks on a file lock and on the disk: call it off the cooperative pool (the async overload does).
+  /// - Parameter sharing: app groups another team owns that the user lets this bundle use (`--share-group`).
   /// - Returns: the installed bundle, and the warnings and notes found (errors refuse the install).
-  /// - Throws: `HostError(.dataError)` listing every error found; `.refused` when the copy fails.
+  /// - Throws: `HostError(.dataError)` listing every error found; `.refused` naming the owner when an identifier or a
+  ///   group belongs to another team, or when the copy fails.
   @discardableResult
-  public func install(from source: URL) throws -> (app: AppBundle, diagnostics: [Diagnostic]) {
+  public func install(from source: URL, sharing: Set<String> = []) throws -> (
+    app: AppBundle, diagnostics: [Diagnostic]
+  ) {
     let app: AppBundle
     do {
       app = try AppBundle.load(from: source)
+    } catch let error as InvalidBundleNames {
+      let count = error.diagnostics.count
+      throw HostError(
+        .dataError,
+        "cannot install \(source.path): \(count) error\(count == 1 ? "" : "s")\n"
+          + error.diagnostics.map(\.description).joined(separator: "\n"))
     } catch let error as ManifestError {
       throw HostError(.dataError, "cannot install \(source.path):\n" + Diagnostic(error).shown)
     }
@@ -22,13 +38,40 @@ extension AssistantHome {
         "cannot install \(source.path): \(diagnostics.errors.count) error\(diagnostics.errors.count == 1 ? "" : "s")\n"
           + diagnostics.errors.map(\.shown).joined(separator: "\n"))
     }
+    let destination = try updatingOwners { table in
+      let installed = try installedApps()
+      try table.claim(app, installed: installed, sharing: sharing, source: source.path)
+      return try copy(app, from: source, installed: installed)
+    }
+    do {
+      return (try AppBundle.load(from: destination), diagnostics)
+    } catch {
+      throw HostError(.dataError, "installed \(destination.path) does not load: \(error)")
+    }
+  }
+
+  /// `install(from:sharing:)` off the cooperative pool.
+  @discardableResult
+  public func install(from source: URL, sharing: Set<String> = []) async throws -> (
+    app: AppBundle, diagnostics: [Diagnostic]
+  ) {
+    try await offloaded { try install(from: source, sharing: sharing) }
+  }
+
+  /// Copies a checked bundle into `Applications/`, replacing any installed copy of the same app.
+  /// - Returns: where it is installed.
+  private func copy(_ app: AppBundle, from source: URL, installed: [AppBundle]) throws -> URL {
     let fm = FileManager.default
-    let others = try installedApps().filter { $0.info.bundleIdentifier != app.info.bundleIdentifier }
-    let destination = applications.appendingPathComponent(source.standardizedFileURL.lastPathComponent)
+    let others = installed.filter { $0.identifier != app.identifier }
+    var destination = applications.appendingPathComponent(source.standardizedFileURL.lastPathComponent)
+    if others.contains(where: { $0.url.lastPathComponent == destination.lastPathComponent }) {
+      // Another app has this folder name (the same name, most likely): keep both, this one under its identifier.
+      destination = applications.appendingPathComponent("\(app.identifier).app")
+    }
     if let clash = others.first(where: { $0.url.lastPathComponent == destination.lastPathComponent }) {
       throw HostError(
         .dataError,
-        "cannot install \(source.path): \(clash.info.bundleIdentifier) is already installed as "
+        "cannot install \(source.path): \(clash.identifier) is already installed as "
           + "\(destination.lastPathComponent); uninstall it first")
     }
     let staging = applications.appendingPathComponent(".install-\(getpid())-\(destination.lastPathComponent)")
@@ -37,10 +80,8 @@ extension AssistantHome {
       try? fm.removeItem(at: staging)
       try fm.copyItem(at: source, to: staging)
       // Remove any other installed copy of the same bundle id (it may have another folder name).
-      for stale in try installedApps()
-      where stale.info.bundleIdentifier == app.info.bundleIdentifier
-        && stale.url.lastPathComponent != destination.lastPathComponent
-      {
+      for stale in installed
+      where stale.identifier == app.identifier && stale.url.lastPathComponent != destination.lastPathComponent {
         try fm.removeItem(at: stale.url)
       }
       if fm.fileExists(atPath: destination.path) {
@@ -55,23 +96,15 @@ extension AssistantHome {
       }
       throw HostError(.refused, "cannot install \(source.path): \(describe(error))")
     }
-    do {
-      return (try AppBundle.load(from: destination), diagnostics)
-    } catch {
-      throw HostError(.dataError, "installed \(destination.path) does not load: \(error)")
-    }
+    return destination
   }
 
-  /// Uninstalls the app with this bundle identifier or name. Its containers and app groups are kept.
+  /// Uninstalls the app with this bundle identifier or name (`Router.app(named:)`: a name two apps share is refused,
+  /// listing their identifiers). Its containers and app groups are kept, and so is its team's ownership of its
+  /// identifiers and groups (`OwnerTable`): another team still cannot install a bundle with them.
   /// - Returns: the removed bundle.
   public func uninstall(_ identifierOrName: String) throws -> AppBundle {
-    guard
-      let app = try installedApps().first(where: {
-        $0.info.bundleIdentifier == identifierOrName || $0.names.contains(identifierOrName)
-      })
-    else {
-      throw HostError(.noMatch, "no installed app is called \(identifierOrName); `assistant list` shows them")
-    }
+    let app = try Router(apps: try installedApps()).app(named: identifierOrName)
     do {
       try FileManager.default.removeItem(at: app.url)
     } catch {

@@ -8,16 +8,33 @@ public struct Router: Sendable {
 
   public init(apps: [AppBundle]) { self.apps = apps }
 
-  /// The app called `name` (display name, bundle name, spoken or alternative name, executable or bundle id).
-  /// - Throws: `HostError(.noMatch)` listing the installed apps.
+  /// The app called `name`: the one whose bundle id is `name`, else the one that answers to it (display name, bundle
+  /// name, spoken or alternative name, executable; case-insensitively). A name is never resolved by picking one of
+  /// several apps: two installed apps can have the same name, and only the bundle id tells them apart.
+  /// - Throws: `HostError(.noMatch)` listing the installed apps, or, when several apps answer to `name`, listing them
+  ///   by bundle id and saying to use it.
   public func app(named name: String) throws -> AppBundle {
-    if let app = apps.first(where: {
-      $0.info.bundleIdentifier == name || $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
-    }) {
-      return app
-    }
+    let byIdentifier = apps.filter { $0.identifier.rawValue == name }
+    let candidates =
+      byIdentifier.isEmpty
+      ? apps.filter { $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } } : byIdentifier
+    if candidates.count == 1 { return candidates[0] }
+    if candidates.count > 1 { throw Self.ambiguous("\"\(name)\" is the name of", candidates) }
     throw HostError(
       .noMatch, "no installed app is called \"\(name)\"; installed: \(listOrNone(apps.map(\.name)))")
+  }
+
+  /// The refusal of a name several installed apps answer to: `what` (e.g. `"Rooms" is the name of`), the number of
+  /// apps, each by bundle id and name, and to use the bundle id instead.
+  static func ambiguous(_ what: String, _ candidates: [AppBundle], example: String? = nil) -> HostError {
+    let sorted = candidates.sorted { ($0.identifier, $0.url.path) < ($1.identifier, $1.url.path) }
+    return HostError(
+      .noMatch,
+      "\(what) \(sorted.count) installed apps: "
+        + sorted.map { "\($0.identifier) (\($0.name))" }.joined(separator: ", ")
+        + "; use the bundle id instead of the name to say which"
+        + (example.map { ", e.g. \($0.replacingOccurrences(of: "BUNDLE-ID", with: sorted[0].identifier.rawValue))" }
+          ?? ""))
   }
 
   /// The intent class of `app` called `name`: the class name ("BookRoomIntent"), the definition name ("BookRoom"),

@@ -4,7 +4,9 @@ import Foundation
 
 /// A first phrase matcher: "Book room 12 for Ada with Rooms".
 ///
-/// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to".
+/// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to"; APP is a name
+///    of the app, or its bundle id (`... with com.example.rooms`). When the best way of naming names several apps
+///    (two apps called "Rooms"), none is picked: the error lists them by bundle id.
 /// 2. The intent and values: the rest is matched against the Shortcuts titles of the app's intents
 ///    (`INIntentParameterCombinations`, e.g. "${isCancellationOfBooking} room ${roomNumber} for ${bookedBy}"):
 ///    literal words must match (articles are optional), each `${parameter}` takes one or more words that parse as
@@ -27,7 +29,7 @@ public struct UtteranceMatcher: Sendable {
     let original = spokenWords(utterance)
     let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
-    guard let (app, range) = findApp(words) else {
+    guard let (app, range) = try findApp(words, in: utterance) else {
       throw HostError(
         .noMatch,
         "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
@@ -63,30 +65,61 @@ public struct UtteranceMatcher: Sendable {
     return best.match
   }
 
-  /// The app named in `words`, and the range of the words that remain.
-  private func findApp(_ words: [String]) -> (AppBundle, Range<Int>)? {
+  /// How an utterance names an app, best first: by its bundle id written out, then "... with APP" (the name ends
+  /// it), "ask APP to ...", "APP, ...".
+  private enum Mention: Int, Comparable {
+    case identifier, end, ask, start
+    static func < (a: Mention, b: Mention) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  /// The app named in `words` (those of `utterance`), and the range of the words that remain. The best way of
+  /// naming wins, then the longest name ("Study Rooms" over "Rooms"); when that names more than one app, none is
+  /// picked.
+  /// - Throws: `HostError(.noMatch)` listing the apps by bundle id when the best naming names several apps.
+  private func findApp(_ words: [String], in utterance: String) throws -> (AppBundle, Range<Int>)? {
+    let written = Set(
+      utterance.split(whereSeparator: \.isWhitespace).map {
+        $0.trimmingCharacters(in: CharacterSet(charactersIn: ",;:!?\"'()").union(.whitespaces))
+          .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+      })
+    var found: [(app: AppBundle, range: Range<Int>, mention: Mention, length: Int)] = []
     for app in apps {
-      for name in app.names {
+      var names = app.names.map { ($0, false) }
+      if written.contains(app.identifier.rawValue) { names.insert((app.identifier.rawValue, true), at: 0) }
+      for (name, isIdentifier) in names {
         let nameWords = normalizedWords(name)
         guard !nameWords.isEmpty, words.count > nameWords.count else { continue }
         var range: Range<Int>
+        var mention: Mention
         if Array(words.suffix(nameWords.count)) == nameWords {
           range = 0..<(words.count - nameWords.count)
           if let last = range.last, ["with", "using", "in", "on", "via"].contains(words[last]) {
             range = range.lowerBound..<last
           }
+          mention = .end
         } else if Array(words.prefix(nameWords.count)) == nameWords {
           range = nameWords.count..<words.count
+          mention = .start
         } else if words.first == "ask", Array(words.dropFirst().prefix(nameWords.count)) == nameWords {
           range = (1 + nameWords.count)..<words.count
+          mention = .ask
         } else {
           continue
         }
         if range.first.map({ words[$0] == "to" }) == true { range = (range.lowerBound + 1)..<range.upperBound }
-        return (app, range)
+        found.append((app, range, isIdentifier ? .identifier : mention, nameWords.count))
       }
     }
-    return nil
+    guard let best = found.min(by: { ($0.mention, -$0.length) < ($1.mention, -$1.length) }) else { return nil }
+    let tied = found.filter { $0.mention == best.mention && $0.length == best.length }
+    var apps: [AppBundle] = []
+    for candidate in tied where !apps.contains(where: { $0.url == candidate.app.url }) { apps.append(candidate.app) }
+    if apps.count > 1 {
+      throw Router.ambiguous(
+        "\"\(utterance)\" names", apps,
+        example: "\"\(spokenWords(utterance)[best.range].joined(separator: " ")) with BUNDLE-ID\"")
+    }
+    return (best.app, best.range)
   }
 
   private enum Token: Equatable {

@@ -29,6 +29,9 @@ public struct Validator: Sendable {
   public func validateBundle(at url: URL) -> [Diagnostic] {
     do {
       return validate(try AppBundle.load(from: url, settings: settings))
+    } catch let error as InvalidBundleNames {
+      // The model refuses a bundle with a bad name: those are the findings, until they are fixed.
+      return error.diagnostics
     } catch let error as ManifestError {
       return [Diagnostic(error)]
     } catch {
@@ -140,7 +143,6 @@ public struct Validator: Sendable {
       for info in infos {
         diagnostics += info.diagnostics + fileRules(info)
       }
-      for entitlements in entitlementsByFolder.values { diagnostics += groupRules(entitlements, owner: nil) }
       for definition in definitions { diagnostics += definitionRules(definition) }
       for vocabulary in vocabularies { diagnostics += vocabularyFileRules(vocabulary) }
     }
@@ -158,7 +160,7 @@ public struct Validator: Sendable {
         return info.diagnostics + fileRules(info)
       case .entitlements:
         let entitlements = try Entitlements.load(contentsOf: file, settings: settings, unresolved: .note)
-        return entitlements.diagnostics + groupRules(entitlements, owner: nil)
+        return entitlements.diagnostics
       case .definition:
         return definitionRules(try IntentDefinition.load(contentsOf: file))
       case .vocabulary:
@@ -278,7 +280,6 @@ public struct Validator: Sendable {
       definedAt[className] != nil || SystemIntent.named(className) != nil
     }
 
-    diagnostics += groupRules(project.appEntitlements, owner: app.file)
     if !project.extensions.isEmpty && app.siriUsageDescription == nil {
       diagnostics.append(
         Diagnostic(
@@ -292,18 +293,13 @@ public struct Validator: Sendable {
     for ext in project.extensions {
       let info = ext.info
       diagnostics += fileRules(info)
-      if resolved(info.bundleIdentifier) && resolved(app.bundleIdentifier)
-        && !info.bundleIdentifier.hasPrefix(app.bundleIdentifier + ".")
+      // Names between files (AppBundle.load checks the same for a bundle, and refuses it).
+      if let problem = NameRules.extensionIdentifier(info, named: ext.name, app: app) { diagnostics.append(problem) }
+      if let problem = NameRules.extensionTeam(
+        ext.entitlements, app: project.appEntitlements, extensionFile: info.file)
       {
-        diagnostics.append(
-          Diagnostic(
-            .error, "bundle-id-prefix", file: info.file, keyPath: "CFBundleIdentifier",
-            "\"\(info.bundleIdentifier)\" is not prefixed with the app's identifier plus a dot "
-              + "(\"\(app.bundleIdentifier).\"); Xcode: Embedded binary's bundle identifier is not prefixed with the "
-              + "parent app's bundle identifier",
-            fix: "name it \(app.bundleIdentifier).\(ext.name)"))
+        diagnostics.append(problem)
       }
-      diagnostics += groupRules(ext.entitlements, owner: info.file)
       for group in ext.entitlements.applicationGroups
       where !project.appEntitlements.applicationGroups.contains(group) && resolved(group) {
         diagnostics.append(
@@ -435,18 +431,6 @@ public struct Validator: Sendable {
           "lists \(className) more than once", fix: "list it once"))
     }
     return diagnostics
-  }
-
-  func groupRules(_ entitlements: Entitlements, owner: String?) -> [Diagnostic] {
-    entitlements.applicationGroups.enumerated().compactMap { index, group in
-      guard !group.contains("$("), !group.contains("${"),
-        let problem = AppGroupContainer.identifierProblem(group)
-      else { return nil }
-      return Diagnostic(
-        .error, "app-group-identifier", file: entitlements.file ?? owner ?? "entitlements",
-        keyPath: "com.apple.security.application-groups[\(index)]", problem,
-        fix: "use group. followed by a reverse-DNS name, such as group.com.example.app")
-    }
   }
 
   /// The rules within one intent definition.

@@ -1,11 +1,15 @@
 import Foundation
 
 /// An extension bundle: `<App>.app/PlugIns/<Name>.appex`.
+///
+/// Its names (folder, identifier, executable, groups) passed the grammar when it was loaded (`NameGrammar`).
 public struct ExtensionBundle: Sendable, Equatable {
-  public var url: URL
-  public var info: InfoPlist
-  public var extensionInfo: InfoPlist.ExtensionInfo
-  public var entitlements: Entitlements
+  public internal(set) var url: URL
+  public internal(set) var info: InfoPlist
+  /// `CFBundleIdentifier`, checked: its app's identifier plus one component.
+  public let identifier: BundleIdentifier
+  public internal(set) var extensionInfo: InfoPlist.ExtensionInfo
+  public internal(set) var entitlements: Entitlements
   public var definitions: [IntentDefinition]
   public var settings: BuildSettings
 
@@ -16,15 +20,23 @@ public struct ExtensionBundle: Sendable, Equatable {
 
 /// An app bundle: `<Name>.app` with `Info.plist`, its executable, `*.entitlements`, intent definitions and
 /// vocabularies (at the root or in `*.lproj`), and extensions in `PlugIns/`.
+///
+/// Only `load(from:settings:)` makes one, and it refuses a bundle whose names break the grammar (`NameGrammar`):
+/// the folder names, every `CFBundleIdentifier` and `CFBundleExecutable`, every app group and team identifier of an
+/// `AppBundle` are valid, so the host may build paths from them.
 public struct AppBundle: Sendable, Equatable {
-  public var url: URL
-  public var info: InfoPlist
-  public var entitlements: Entitlements
+  public internal(set) var url: URL
+  public internal(set) var info: InfoPlist
+  /// `CFBundleIdentifier`, checked.
+  public let identifier: BundleIdentifier
+  /// Who owns the app's identifiers and groups: its entitlements' team identifier, else derived from `identifier`.
+  public let team: Team
+  public internal(set) var entitlements: Entitlements
   public var definitions: [IntentDefinition]
   public var vocabularies: [Vocabulary]
   /// `<lang>.lproj/*.strings` translations of the definitions.
   public var stringsTables: [StringsTable]
-  public var extensions: [ExtensionBundle]
+  public internal(set) var extensions: [ExtensionBundle]
   public var settings: BuildSettings
   /// What loading found (unresolved build settings, keys taken from settings), from every file of the bundle.
   public var loadDiagnostics: [Diagnostic] {
@@ -46,6 +58,18 @@ public struct AppBundle: Sendable, Equatable {
     }
     return result
   }
+
+  /// Every app group the app and its extensions list, each once, in order.
+  public var applicationGroups: [AppGroupIdentifier] {
+    var result: [AppGroupIdentifier] = []
+    for text in entitlements.applicationGroups + extensions.flatMap(\.entitlements.applicationGroups) {
+      if let group = AppGroupIdentifier(validating: text), !result.contains(group) { result.append(group) }
+    }
+    return result
+  }
+
+  /// The identifiers of the app and of its extensions.
+  public var allIdentifiers: [BundleIdentifier] { [identifier] + extensions.map(\.identifier) }
 
   /// All intent definitions of the app and its extensions.
   public var allDefinitions: [IntentDefinition] { definitions + extensions.flatMap(\.definitions) }
@@ -88,8 +112,18 @@ public struct AppBundle: Sendable, Equatable {
 
   /// Loads an app bundle directory. Build settings come from each bundle's `BuildSettings.xcconfig`, what the
   /// bundle implies, and `settings`.
-  /// - Throws: `ManifestError` naming the file and key of the first file that does not parse.
+  /// - Throws: `ManifestError` naming the file and key of the first file that does not parse; `InvalidBundleNames`
+  ///   with a diagnostic for each name that breaks the grammar (`NameRules.bundleNames`).
   public static func load(from url: URL, settings explicit: [String: String] = [:]) throws -> AppBundle {
+    try load(from: url, settings: explicit, checkingNames: true)
+  }
+
+  /// For tests only: `load(from:settings:)` with `checkingNames` false loads a bundle whose names break the grammar,
+  /// as the model did before it checked them, to show what the host would do with them (the controls of the name
+  /// tests). Nothing but a test may do this.
+  @_spi(Testing) public static func load(
+    from url: URL, settings explicit: [String: String] = [:], checkingNames: Bool
+  ) throws -> AppBundle {
     let url = url.standardizedFileURL
     let fm = FileManager.default
     var isDirectory: ObjCBool = false
@@ -107,15 +141,44 @@ public struct AppBundle: Sendable, Equatable {
         file: infoURL.path, keyPath: "NSExtension", problem: "describes an extension, not an app",
         fix: "install the containing .app; extensions live in its PlugIns folder")
     }
+    let entitlements = try loadEntitlements(in: url, settings: settings)
+    let parts = try loadExtensions(in: url, explicit: explicit)
+    let problems = NameRules.bundleNames(
+      app: (url, info, entitlements), extensions: parts.map { ($0.url, $0.info, $0.entitlements) })
+    func checked(_ text: String) throws -> BundleIdentifier {
+      if !checkingNames { return BundleIdentifier(unchecked: text) }
+      guard problems.isEmpty, let identifier = BundleIdentifier(validating: text) else {
+        throw InvalidBundleNames(bundle: url.path, diagnostics: problems)
+      }
+      return identifier
+    }
+    let identifier = try checked(info.bundleIdentifier)
+    let extensions = try parts.map { part in
+      let extensionIdentifier = try checked(part.info.bundleIdentifier)
+      return ExtensionBundle(
+        url: part.url, info: part.info, identifier: extensionIdentifier, extensionInfo: part.extensionInfo,
+        entitlements: part.entitlements, definitions: part.definitions, settings: part.settings)
+    }
     return AppBundle(
-      url: url, info: info, entitlements: try loadEntitlements(in: url, settings: settings),
+      url: url, info: info, identifier: identifier, team: Team(app: identifier, declared: entitlements.teamIdentifier),
+      entitlements: entitlements,
       definitions: try findFiles(in: url, extension: "intentdefinition").map(IntentDefinition.load),
       vocabularies: try findFiles(in: url, named: "AppIntentVocabulary.plist").map(Vocabulary.load),
       stringsTables: try findFiles(in: url, extension: "strings", languagesOnly: true).map(StringsTable.load),
-      extensions: try loadExtensions(in: url, explicit: explicit), settings: settings)
+      extensions: extensions, settings: settings)
   }
 
-  private static func loadExtensions(in app: URL, explicit: [String: String]) throws -> [ExtensionBundle] {
+  /// An extension as read, before its names are checked.
+  private struct ExtensionParts {
+    var url: URL
+    var info: InfoPlist
+    var extensionInfo: InfoPlist.ExtensionInfo
+    var entitlements: Entitlements
+    var definitions: [IntentDefinition]
+    var settings: BuildSettings
+  }
+
+  private static func loadExtensions(in app: URL, explicit: [String: String]) throws -> [ExtensionParts] {
     let plugins = app.appendingPathComponent("PlugIns")
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: plugins.path) else { return [] }
     return try names.sorted().filter { $0.hasSuffix(".appex") }.map { name in
@@ -128,7 +191,7 @@ public struct AppBundle: Sendable, Equatable {
           file: infoURL.path, keyPath: "NSExtension", problem: "is missing",
           fix: "an .appex needs NSExtension with NSExtensionPointIdentifier")
       }
-      return ExtensionBundle(
+      return ExtensionParts(
         url: url, info: info, extensionInfo: extensionInfo,
         entitlements: try loadEntitlements(in: url, settings: settings),
         definitions: try findFiles(in: url, extension: "intentdefinition").map(IntentDefinition.load),

@@ -100,6 +100,15 @@ public struct InfoPlist: Sendable, Equatable {
           fix: "add CFBundleIdentifier (a reverse-DNS name such as com.example.rooms), or PRODUCT_BUNDLE_IDENTIFIER in "
             + BuildSettings.fileName))
     }
+    // The grammar, unless a build setting left unresolved already explains the value.
+    func unresolvedReference(_ key: String) -> Bool {
+      diagnostics.contains { $0.rule == "build-setting-unresolved" && $0.keyPath == key }
+    }
+    if !bundleIdentifier.isEmpty && !unresolvedReference("CFBundleIdentifier"),
+      let problem = NameRules.identifierSyntax(bundleIdentifier, file: plist.file)
+    {
+      diagnostics.append(problem)
+    }
     if let executable = expand(plist, "CFBundleExecutable", try plist.string("CFBundleExecutable")), !executable.isEmpty
     {
       self.executable = executable
@@ -116,6 +125,11 @@ public struct InfoPlist: Sendable, Equatable {
           unresolved == .error ? .error : .warning, "executable-missing", file: plist.file,
           keyPath: "CFBundleExecutable", "is missing",
           fix: "name the executable file inside the bundle"))
+    }
+    if !executable.isEmpty && !unresolvedReference("CFBundleExecutable"),
+      let problem = NameRules.executableName(executable, file: plist.file)
+    {
+      diagnostics.append(problem)
     }
     name = expand(plist, "CFBundleName", try plist.string("CFBundleName"))
     displayName = expand(plist, "CFBundleDisplayName", try plist.string("CFBundleDisplayName"))
@@ -159,33 +173,54 @@ public struct Entitlements: Sendable, Equatable {
   public var applicationGroups: [String]
   /// `com.apple.developer.siri`.
   public var siri: Bool
-  /// Unresolved build settings.
+  /// `com.apple.developer.team-identifier`: the team that owns the app's identifiers and groups (`Team`).
+  public var teamIdentifier: String?
+  /// Unresolved build settings, and names that break the grammar (`app-group-identifier`, `team-identifier`).
   public var diagnostics: [Diagnostic] = []
 
-  public init(file: String? = nil, applicationGroups: [String] = [], siri: Bool = false) {
+  public init(
+    file: String? = nil, applicationGroups: [String] = [], siri: Bool = false, teamIdentifier: String? = nil
+  ) {
     self.file = file
     self.applicationGroups = applicationGroups
     self.siri = siri
+    self.teamIdentifier = teamIdentifier
   }
 
-  /// Loads a `.entitlements` file, expanding build settings in its group identifiers.
+  /// Loads a `.entitlements` file, expanding build settings in its group and team identifiers, and checks each of
+  /// them against the grammar (`NameGrammar`).
   public static func load(
     contentsOf url: URL, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error
   ) throws -> Entitlements {
     let plist = try PlistDictionary.load(contentsOf: url)
     var entitlements = Entitlements(file: plist.file, siri: try plist.bool("com.apple.developer.siri"))
-    for (index, group) in try plist.strings("com.apple.security.application-groups").enumerated() {
-      let expansion = settings.expand(group)
+    // The value with build settings expanded, and whether every one had a value (else a diagnostic says which).
+    func expand(_ value: String, keyPath: String, example: String) -> (value: String, resolved: Bool) {
+      let expansion = settings.expand(value)
       if !expansion.unresolved.isEmpty {
         entitlements.diagnostics.append(
           Diagnostic(
-            unresolved, "build-setting-unresolved", file: plist.file,
-            keyPath: "com.apple.security.application-groups[\(index)]",
-            "\"\(group)\" refers to \(expansion.unresolved.map { "$(\($0))" }.joined(separator: ", ")), which has no value",
+            unresolved, "build-setting-unresolved", file: plist.file, keyPath: keyPath,
+            "\"\(value)\" refers to \(expansion.unresolved.map { "$(\($0))" }.joined(separator: ", ")), which has no value",
             fix: "define \(expansion.unresolved[0]) in \(BuildSettings.fileName), or pass --setting "
-              + "\(expansion.unresolved[0])=group.com.example.app"))
+              + "\(expansion.unresolved[0])=\(example)"))
       }
-      entitlements.applicationGroups.append(expansion.value)
+      return (expansion.value, expansion.unresolved.isEmpty)
+    }
+    for (index, group) in try plist.strings("com.apple.security.application-groups").enumerated() {
+      let (value, resolved) = expand(
+        group, keyPath: "com.apple.security.application-groups[\(index)]", example: "group.com.example.app")
+      if resolved, let problem = NameRules.groupSyntax(value, index: index, file: plist.file) {
+        entitlements.diagnostics.append(problem)
+      }
+      entitlements.applicationGroups.append(value)
+    }
+    if let team = try plist.string("com.apple.developer.team-identifier") {
+      let (value, resolved) = expand(team, keyPath: "com.apple.developer.team-identifier", example: "A1B2C3D4E5")
+      if resolved, let problem = NameRules.teamSyntax(value, file: plist.file) {
+        entitlements.diagnostics.append(problem)
+      }
+      entitlements.teamIdentifier = value
     }
     return entitlements
   }

@@ -14,7 +14,9 @@ let help = """
          assistant [OPTIONS] open APP [-- ARGS...]         launch an app with its container and app groups
          assistant [OPTIONS] validate [--setting N=V] PATH... check bundles, source folders or files with
                                                            Apple's rules (exit 65 on an error; --json)
-         assistant [OPTIONS] install BUNDLE.app...         install (or update) app bundles that validate
+         assistant [OPTIONS] install [--share-group GROUP] BUNDLE.app...
+                                                           install (or update) app bundles that validate, and
+                                                           whose team owns their bundle ids and app groups
          assistant [OPTIONS] uninstall APP|BUNDLE-ID       remove an app (its data is kept)
          assistant [OPTIONS] sandbox-profile APP|EXTENSION what an app or extension may read, write and run,
                                                            its limits and deadlines
@@ -36,13 +38,16 @@ let help = """
     --storage-limit MIB[,FILES]  what each container and app group may hold before launches
                             are refused (default 128,10000)
     --no-sandbox            run extensions and apps unconfined (unsafe; warns on every run)
+    --share-group GROUP     install: let the bundle use app group GROUP although another team owns it
+                            (repeatable; without it such a bundle is refused, exit 77)
     -h, --help              this help;  --version  the version
 
   exit status:
     0   handled with a success response        65  invalid manifest or data
     1   handled with a failure response        69  no app or intent matches
     64  usage error                            70  extension fault: crash, exit, timeout, protocol violation
-    75  a value is needed but cannot be asked  77  refused (locked, authentication, entitlement, sandbox)
+    75  a value is needed but cannot be asked  77  refused (locked, authentication, entitlement, sandbox,
+                                                   an id or app group of another team)
     For `open`, the app's own exit status. `defaults`: 0, 64, 65 (unreadable document), 69 (no such key), 77.
   """
 
@@ -53,6 +58,8 @@ struct Options {
   var deadlines = Deadlines()
   var locale = "en_US"
   var sandbox = SandboxPolicy()
+  /// `--share-group`: app groups of another team that `install` may give the bundle.
+  var sharedGroups: Set<String> = []
   var rest: [String] = []
 }
 
@@ -80,6 +87,10 @@ func parseOptions(_ arguments: [String]) throws -> Options {
     case "--deadline": try options.deadlines.set(try value(argument))
     case "--locale": options.locale = try value(argument)
     case "--no-sandbox": options.sandbox.enabled = false
+    case "--share-group":
+      let group = try value(argument)
+      if let problem = AppGroupIdentifier.problem(group) { throw HostError(.usage, "--share-group: \(problem)") }
+      options.sharedGroups.insert(group)
     case "--cpu-limit":
       let text = try value(argument)
       guard let seconds = Int(text), seconds > 0 else {
@@ -209,9 +220,12 @@ func main() async -> Int32 {
       await output(Untrusted.shown(profiles, multiline: true))
       return 0
     case "install":
-      guard !arguments.isEmpty else { throw HostError(.usage, "usage: assistant install BUNDLE.app...") }
+      guard !arguments.isEmpty else {
+        throw HostError(.usage, "usage: assistant install [--share-group GROUP] BUNDLE.app...")
+      }
       for path in arguments {
-        let (app, diagnostics) = try await offloaded { try home.install(from: URL(fileURLWithPath: path)) }
+        let (app, diagnostics) = try await home.install(
+          from: URL(fileURLWithPath: path), sharing: options.sharedGroups)
         for diagnostic in diagnostics where diagnostic.severity == .warning {
           await FileDescriptor.standardError.write("\(diagnostic.shown)\n")
         }
@@ -272,9 +286,17 @@ func sandboxProfiles(_ name: String, home: AssistantHome, policy: SandboxPolicy,
   var enabled = policy
   enabled.enabled = true
   let mechanism = SandboxReport.memoryMechanism()
-  if let app = apps.first(where: {
-    $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } || $0.info.bundleIdentifier == name
-  }) {
+  let extensions = apps.flatMap { app in
+    app.extensions.filter {
+      $0.name.caseInsensitiveCompare(name) == .orderedSame || $0.identifier.rawValue == name
+    }.map { (app, $0) }
+  }
+  // An app by its bundle id or name (several apps with that name: refused, listing them), else an extension.
+  let isAppName = apps.contains {
+    $0.identifier.rawValue == name || $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+  }
+  if isAppName || extensions.isEmpty {
+    let app = try Router(apps: apps).app(named: name)
     var text = [
       try home.profile(of: app, extensionNamed: nil, policy: enabled).description(
         deadlines: nil, memoryMechanism: mechanism)
@@ -287,15 +309,15 @@ func sandboxProfiles(_ name: String, home: AssistantHome, policy: SandboxPolicy,
     return text.joined(separator: "\n\n")
       + (policy.enabled ? "" : "\n(--no-sandbox is set: none of this applies on this run)")
   }
-  for app in apps {
-    if let ext = app.extensions.first(where: {
-      $0.name.caseInsensitiveCompare(name) == .orderedSame || $0.info.bundleIdentifier == name
-    }) {
-      return try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(
-        deadlines: deadlines, memoryMechanism: mechanism)
-    }
+  guard extensions.count == 1, let (app, ext) = extensions.first else {
+    throw HostError(
+      .noMatch,
+      "\"\(name)\" is the name of \(extensions.count) installed extensions: "
+        + extensions.map { "\($0.1.identifier)" }.sorted().joined(separator: ", ")
+        + "; use the bundle id instead of the name to say which")
   }
-  throw HostError(.noMatch, "no installed app or extension is called \"\(name)\"; `assistant list` shows them")
+  return try home.profile(of: app, extensionNamed: ext.name, policy: enabled).description(
+    deadlines: deadlines, memoryMechanism: mechanism)
 }
 
 /// `assistant validate [--setting NAME=VALUE] PATH...`.

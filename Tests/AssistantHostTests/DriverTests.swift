@@ -14,7 +14,7 @@ import Testing
 @Suite(.serialized)
 struct DriverTests {
   @Test func aBookingAsksForTheMissingNameAndTheUIDraws() async throws {
-    let rig = try Rig()
+    let rig = try await Rig()
     defer { rig.remove() }
     let conversation = ScriptedConversation(answers: ["Ada"])
     let outcome = try await rig.driver(conversation).run(rig.invocation(["roomNumber": .integer(12)]))
@@ -39,7 +39,7 @@ struct DriverTests {
 
   /// Exit 75: nobody to ask. The UI extension started beside the intent is shut down before `run` throws.
   @Test func aValueNobodyCanGiveStopsBothExtensions() async throws {
-    let rig = try Rig()
+    let rig = try await Rig()
     defer { rig.remove() }
     await #expect(throws: HostError.self) {
       try await rig.driver(ScriptedConversation(answers: [])).run(rig.invocation(["roomNumber": .integer(12)]))
@@ -52,7 +52,7 @@ struct DriverTests {
 
   /// Exit 70: an answer the definition does not allow. Both sessions end; the fault names the extension.
   @Test func anUndefinedResponseCodeIsAFaultAndStopsBoth() async throws {
-    let rig = try Rig(handle: { _ in IntentResponse(code: "exploded") })
+    let rig = try await Rig(handle: { _ in IntentResponse(code: "exploded") })
     defer { rig.remove() }
     do {
       _ = try await rig.driver(ScriptedConversation(answers: [])).run(
@@ -68,7 +68,7 @@ struct DriverTests {
 
   /// A missed deadline kills the extension (the in-process peer records the kill) and says which deadline.
   @Test func aMissedDeadlineKillsTheExtension() async throws {
-    let rig = try Rig(silentOn: "intent/handle")
+    let rig = try await Rig(silentOn: "intent/handle")
     defer { rig.remove() }
     var driver = rig.driver(ScriptedConversation(answers: []))
     try driver.deadlines.set("handle=0.2")
@@ -86,7 +86,7 @@ struct DriverTests {
   /// Cancelling the run (Ctrl-C) while it waits for the user: `run` throws `CancellationError` only after both
   /// sessions are stopped.
   @Test func cancellationWhileAskingStopsBothExtensions() async throws {
-    let rig = try Rig()
+    let rig = try await Rig()
     defer { rig.remove() }
     let conversation = ScriptedConversation(answers: [], waitForever: true)
     let driver = rig.driver(conversation)
@@ -103,7 +103,7 @@ struct DriverTests {
   /// peer blocks them, on purpose, as a blocking test used to do to its neighbours), the driver still meets it: the connections answer,
   /// time out and write on their own threads, so nothing waits for the pool within a deadline.
   @Test func aTightDeadlineHoldsWhileThePoolIsBusy() async throws {
-    let rig = try Rig(blockThePoolOn: HandleIntentRequest.method)
+    let rig = try await Rig(blockThePoolOn: HandleIntentRequest.method)
     defer { rig.remove() }
     var driver = rig.driver(ScriptedConversation(answers: []))
     try driver.deadlines.set("handle=0.3")
@@ -116,7 +116,7 @@ struct DriverTests {
   /// Control for the test above: a peer that answers from a task on the pool misses the same deadline while the
   /// pool is blocked, so that test can fail.
   @Test func aPeerThatNeedsThePoolMissesItsDeadlineWhileThePoolIsBusy() async throws {
-    let rig = try Rig(blockThePoolOn: HandleIntentRequest.method, answersFromThePool: true)
+    let rig = try await Rig(blockThePoolOn: HandleIntentRequest.method, answersFromThePool: true)
     defer { rig.remove() }
     var driver = rig.driver(ScriptedConversation(answers: []))
     try driver.deadlines.set("handle=0.3")
@@ -144,12 +144,12 @@ struct Rig {
   init(
     handle: (@Sendable (Intent) -> IntentResponse)? = nil, silentOn silent: String? = nil,
     blockThePoolOn: String? = nil, answersFromThePool: Bool = false
-  ) throws {
+  ) async throws {
     directory = try TemporaryDirectory("intenthost-driver")
     let bundle = try TestBundles.roomsManifests(in: directory.url)
     home = try AssistantHome(
       root: directory.file("home").path, environment: ["ASSISTANT_APP_GROUPS": directory.file("groups").path])
-    app = try home.install(from: bundle).app
+    app = try await home.install(from: bundle).app
     launcher = InProcessLauncher(
       behaviour: Behaviour(
         handle: handle, silentOn: silent, blockThePoolOn: blockThePoolOn, answersFromThePool: answersFromThePool))

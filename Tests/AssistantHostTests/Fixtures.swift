@@ -78,33 +78,39 @@ enum Rooms {
 
   /// Rooms.app and the bundles `others` build (each given the folder to build in) installed into a fresh
   /// assistant home, as that home lists them (sorted by bundle folder name). The home is gone when this returns.
-  static func installed(with others: [@Sendable (URL) throws -> URL] = []) throws -> [AppBundle] {
+  /// Installs off the cooperative pool (an install locks and syncs the owner record).
+  static func installed(with others: [@Sendable (URL) throws -> URL] = []) async throws -> [AppBundle] {
     let directory = try TemporaryDirectory("assistanthost-home")
     defer { directory.remove() }
     let home = try AssistantHome(root: directory.file("home").path, environment: [:])
-    try home.install(from: TestBundles.roomsManifests(in: directory.file("bundles")))
+    try await home.install(from: TestBundles.roomsManifests(in: directory.file("bundles")))
     for build in others {
-      try home.install(from: build(directory.file("bundles")))
+      try await home.install(from: build(directory.file("bundles")))
     }
     return try home.installedApps()
   }
 }
 
-/// A minimal app bundle with one Intents extension, written in-process: `<name>.app` (bundle id
-/// `com.example.<lowercased name without spaces>`) whose extension supports `intents`, each defined with one String
-/// parameter `value` and the title `title` (a Shortcuts title, `${value}` allowed), and Apple's `systemIntents`
-/// (which need no definition).
+/// A minimal app bundle with one Intents extension, written in-process: `<name>.app` (bundle id `identifier`, by
+/// default `com.example.<lowercased name without spaces>`) whose extension supports `intents`, each defined with one
+/// String parameter `value` and the title `title` (a Shortcuts title, `${value}` allowed), and Apple's
+/// `systemIntents` (which need no definition). `appGroups` go into the app's entitlements.
 enum SmallApp {
   static func build(
-    name: String, intents: [(name: String, title: String)], systemIntents: [String] = [],
-    alternativeNames: [String] = [], in directory: URL
+    name: String, identifier: String? = nil, intents: [(name: String, title: String)], systemIntents: [String] = [],
+    alternativeNames: [String] = [], appGroups: [String] = [], in directory: URL
   ) throws -> URL {
-    let identifier = "com.example." + name.lowercased().filter { $0.isLetter || $0.isNumber }
+    let identifier = identifier ?? "com.example." + name.lowercased().filter { $0.isLetter || $0.isNumber }
     let executable = name.filter { !$0.isWhitespace }.lowercased()
     let app = directory.appendingPathComponent("\(name).app")
     let appex = app.appendingPathComponent("PlugIns/\(executable)Intents.appex")
     try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
     try TestBundles.writeStandInExecutable(to: app.appendingPathComponent(executable))
+    if !appGroups.isEmpty {
+      try writePlist(
+        ["com.apple.security.application-groups": appGroups],
+        to: app.appendingPathComponent("\(executable).entitlements"))
+    }
     try TestBundles.writeStandInExecutable(to: appex.appendingPathComponent("\(executable)Intents"))
     try writePlist(
       [

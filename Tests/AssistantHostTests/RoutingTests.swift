@@ -120,8 +120,8 @@ import Testing
   }
 
   /// With several apps installed, each utterance goes to the app it names.
-  @Test func eachAppGetsItsOwnUtterances() throws {
-    let apps = try Rooms.installed(with: [
+  @Test func eachAppGetsItsOwnUtterances() async throws {
+    let apps = try await Rooms.installed(with: [
       { try SmallApp.build(name: "Desks", intents: [("BookDesk", "Book desk ${value}")], in: $0) }
     ])
     #expect(apps.map(\.name) == ["Desks", "Rooms"])
@@ -137,11 +137,10 @@ import Testing
     #expect(error.message.hasPrefix("Rooms has no intent matching \"book desk 4\""))
   }
 
-  /// The utterance names "Study Rooms", but "Rooms" is installed too and is tried first (installed apps are in name
-  /// order): its name ends the utterance, so it takes it, and fails to match it or, worse, books a room for
-  /// "Ada with Study". The longest name that ends the utterance should win.
-  @Test func theLongerAppNameWins() throws {
-    let apps = try Rooms.installed(with: [
+  /// The utterance names "Study Rooms", and "Rooms" is installed too (and listed first): both names end it, and the
+  /// longer one wins, so "Rooms" neither takes the phrase nor books a room for "Ada with Study".
+  @Test func theLongerAppNameWins() async throws {
+    let apps = try await Rooms.installed(with: [
       { try SmallApp.build(name: "Study Rooms", intents: [("BookCarrel", "Book carrel ${value}")], in: $0) }
     ])
     #expect(apps.map(\.name) == ["Rooms", "Study Rooms"])
@@ -150,30 +149,26 @@ import Testing
     #expect(try alone.match("Book carrel 3 with Study Rooms").values == ["value": "3"])
 
     let matcher = UtteranceMatcher(apps: apps)
-    withKnownIssue("UtteranceMatcher.findApp takes the first installed app whose name ends the utterance") {
-      let match = try matcher.match("Book carrel 3 with Study Rooms")
-      #expect(match.app.name == "Study Rooms")
-    }
-    let wrong = try? matcher.match("Book room 12 for Ada with Study Rooms")
-    withKnownIssue("UtteranceMatcher.findApp takes the first installed app whose name ends the utterance") {
-      #expect(wrong?.values["bookedBy"] == nil, "Study Rooms has no such intent; Rooms took it")
-    }
+    let match = try matcher.match("Book carrel 3 with Study Rooms")
+    #expect(match.app.name == "Study Rooms")
+    let error = try #require(throws: HostError.self) { try matcher.match("Book room 12 for Ada with Study Rooms") }
+    #expect(error.message.hasPrefix("Study Rooms has no intent matching \"book room 12 for ada\""), "\(error)")
+    #expect(try matcher.match("Book room 12 for Ada with Rooms").app.name == "Rooms")
   }
 
-  /// An app called "Book" takes every utterance that starts with the word "book", even one that ends "with Rooms":
-  /// the "APP, ..." form is matched without its comma (spokenWords drops it) and before the other apps are tried.
-  @Test func anAppNamedLikeAVerbDoesNotStealUtterances() throws {
-    let apps = try Rooms.installed(with: [
+  /// An app called "Book" and an utterance that starts with the word "book" and ends "with Rooms": "... with APP"
+  /// is the better way of naming an app than "APP, ..." (which spokenWords matches without its comma), so Rooms gets
+  /// it.
+  @Test func anAppNamedLikeAVerbDoesNotStealUtterances() async throws {
+    let apps = try await Rooms.installed(with: [
       { try SmallApp.build(name: "Book", intents: [("Read", "Read ${value}")], in: $0) }
     ])
     #expect(apps.map(\.name) == ["Book", "Rooms"])
     let matcher = UtteranceMatcher(apps: apps)
     // The control: the app named "Book" gets its own phrase.
     #expect(try matcher.match("Read Dune with Book").app.name == "Book")
-    withKnownIssue("UtteranceMatcher.findApp: \"Book, ...\" (the app first) wins over \"... with Rooms\"") {
-      let match = try matcher.match("Book room 12 for Ada with Rooms")
-      #expect(match.app.name == "Rooms")
-    }
+    let match = try matcher.match("Book room 12 for Ada with Rooms")
+    #expect(match.app.name == "Rooms")
   }
 }
 
@@ -215,8 +210,8 @@ import Testing
 
   /// A system intent (no definition of the app) is found by its class name or its name without `IN` and `Intent`.
   @Test(arguments: ["INStartWorkoutIntent", "StartWorkout", "startworkout", "INStartWorkout"])
-  func findsASystemIntent(_ name: String) throws {
-    let apps = try Rooms.installed(with: [
+  func findsASystemIntent(_ name: String) async throws {
+    let apps = try await Rooms.installed(with: [
       { try SmallApp.build(name: "Runs", intents: [], systemIntents: ["INStartWorkoutIntent"], in: $0) }
     ])
     let router = Router(apps: apps)
@@ -305,8 +300,8 @@ import Testing
   }
 
   /// A system intent's values are typed by the catalog (INStartWorkoutIntent: goalValue is a Decimal).
-  @Test func typesASystemIntentsValuesFromTheCatalog() throws {
-    let apps = try Rooms.installed(with: [
+  @Test func typesASystemIntentsValuesFromTheCatalog() async throws {
+    let apps = try await Rooms.installed(with: [
       { try SmallApp.build(name: "Runs", intents: [], systemIntents: ["INStartWorkoutIntent"], in: $0) }
     ])
     let router = Router(apps: apps)
@@ -323,8 +318,8 @@ import Testing
   /// `goalValue=nan` is accepted as a Decimal, but no JSON can carry NaN (or infinity): the intent cannot be sent
   /// to the extension. A non-finite number should be refused here as a usage error.
   @Test(arguments: ["nan", "inf", "-infinity"])
-  func aNonFiniteDecimalIsRefused(_ text: String) throws {
-    let apps = try Rooms.installed(with: [
+  func aNonFiniteDecimalIsRefused(_ text: String) async throws {
+    let apps = try await Rooms.installed(with: [
       { try SmallApp.build(name: "Runs", intents: [], systemIntents: ["INStartWorkoutIntent"], in: $0) }
     ])
     let router = Router(apps: apps)

@@ -208,17 +208,140 @@ import Testing
     // bundle-id-prefix
     Case(
       rule: "bundle-id-prefix", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
-      says: "\"com.other.RoomsIntents\" is not prefixed with the app's identifier plus a dot (\"com.example.rooms.\")",
+      says: "\"com.other.RoomsIntents\" is not the app's identifier plus one component (\"com.example.rooms.NAME\"); "
+        + "Xcode: Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier",
       fix: "name it com.example.rooms.RoomsIntents"
     ) { root in
       try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "com.other.RoomsIntents" }
     },
     Case(
       rule: "bundle-id-prefix", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
-      says: "\"com.example.roomsIntents\" is not prefixed", fix: "name it com.example.rooms.RoomsIntents",
-      variant: "no dot"
+      says: "\"com.example.roomsIntents\" is not the app's identifier plus one component",
+      fix: "name it com.example.rooms.RoomsIntents", variant: "no dot"
     ) { root in
       try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "com.example.roomsIntents" }
+    },
+    // The extension of app com.example cannot be com.example.rooms.RoomsIntents (another app's extension).
+    Case(
+      rule: "bundle-id-prefix", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
+      says: "it has more than one component after the app's, so it could be the identifier of another app's extension",
+      fix: "name it com.example.RoomsIntents", variant: "two more components"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = "com.example" }
+      try Edit.plist(url(root, "PlugIns/RoomsUI.appex/Info.plist")) { $0["CFBundleIdentifier"] = "com.example.RoomsUI" }
+    },
+    Case(
+      rule: "bundle-id-prefix", severity: .error, subject: .sources, file: "RoomsIntents/Info.plist",
+      keyPath: "CFBundleIdentifier", says: "\"com.example.rooms.a.RoomsIntents\" is not the app's identifier plus one",
+      fix: "name it com.example.rooms.RoomsIntents"
+    ) { root in
+      try Edit.plist(url(root, "RoomsIntents/Info.plist")) {
+        $0["CFBundleIdentifier"] = "com.example.rooms.a.RoomsIntents"
+      }
+    },
+    // bundle-id-syntax: every kind of bad identifier, where it is parsed (the grammar's own table is NameGrammarTests)
+    Case(
+      rule: "bundle-id-syntax", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "\"..\" is not a valid bundle identifier: it has an empty component", fix: "use a reverse-DNS name",
+      variant: ".."
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = ".." }
+    },
+    Case(
+      rule: "bundle-id-syntax", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleIdentifier",
+      says: "\"../../x\" is not a valid bundle identifier: it contains \"/\" (U+002F)",
+      fix: "at most 200 bytes, such as com.example.rooms", variant: "../../x"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleIdentifier"] = "../../x" }
+    },
+    Case(
+      rule: "bundle-id-syntax", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "contains \"/\" (U+002F); only ASCII letters, digits, \"-\" and \".\" are allowed",
+      fix: "use a reverse-DNS name", variant: "a/b"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = "com.example/rooms" }
+    },
+    Case(
+      rule: "bundle-id-syntax", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "is 6001 bytes long; the limit is 200", fix: "at most 200 bytes", variant: "long"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) {
+        $0["CFBundleIdentifier"] = String(repeating: "a.", count: 3000) + "b"
+      }
+    },
+    Case(
+      rule: "bundle-id-syntax", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "\"com.ex\u{430}mple.rooms\" is not a valid bundle identifier: it contains U+0430",
+      fix: "ASCII letters, digits and hyphens", variant: "lookalike"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = "com.ex\u{430}mple.rooms" }
+    },
+    Case(
+      rule: "bundle-id-syntax", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "has 1 component; at least 2 are needed", fix: "at least two components", variant: "one component"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = "rooms" }
+    },
+    Case(
+      rule: "bundle-id-missing", severity: .error, file: "Info.plist", keyPath: "CFBundleIdentifier",
+      says: "is missing", fix: "add CFBundleIdentifier", variant: "empty"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleIdentifier"] = "" }
+    },
+    Case(
+      rule: "bundle-id-syntax", severity: .error, subject: .file("RoomsIntents/Info.plist"),
+      file: "RoomsIntents/Info.plist", keyPath: "CFBundleIdentifier", says: "has a component starting with \"-\"",
+      fix: "use a reverse-DNS name"
+    ) { root in
+      try Edit.plist(url(root, "RoomsIntents/Info.plist")) { $0["CFBundleIdentifier"] = "com.example.-rf" }
+    },
+    // executable-name, bundle-folder-name
+    Case(
+      rule: "executable-name", severity: .error, file: "\(appex)/Info.plist", keyPath: "CFBundleExecutable",
+      says: "\"../../../../bin/sh\" is not the name of a file in the bundle: it contains \"/\"",
+      fix: "name the executable file directly inside the bundle"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/Info.plist")) { $0["CFBundleExecutable"] = "../../../../bin/sh" }
+    },
+    Case(
+      rule: "executable-name", severity: .error, file: "Info.plist", keyPath: "CFBundleExecutable",
+      says: "\".rooms\" is not the name of a file in the bundle: it starts with \".\" (a hidden file)",
+      fix: "such as rooms", variant: "hidden"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleExecutable"] = ".rooms" }
+    },
+    Case(
+      rule: "executable-name", severity: .error, file: "Info.plist", keyPath: "CFBundleExecutable",
+      says: "contains U+001B, a control or invisible character", fix: "such as rooms", variant: "escape"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["CFBundleExecutable"] = "rooms\u{1B}[2J" }
+    },
+    Case(
+      rule: "bundle-folder-name", severity: .error, file: "PlugIns/Rooms\u{202E}UI.appex",
+      says: "is not a safe bundle folder name: \"Rooms\u{202E}UI.appex\" contains U+202E",
+      fix: "rename the folder to the bundle's name"
+    ) { root in
+      try FileManager.default.moveItem(
+        at: url(root, "PlugIns/RoomsUI.appex"), to: url(root, "PlugIns/Rooms\u{202E}UI.appex"))
+    },
+    // team-identifier
+    Case(
+      rule: "team-identifier", severity: .error, file: "Rooms.entitlements",
+      keyPath: "com.apple.developer.team-identifier",
+      says: "\"A1B2/../C3\" is not a valid team identifier: it contains \"/\" (U+002F)",
+      fix: "10 letters and digits, such as A1B2C3D4E5"
+    ) { root in
+      try Edit.plist(url(root, "Rooms.entitlements")) { $0["com.apple.developer.team-identifier"] = "A1B2/../C3" }
+    },
+    Case(
+      rule: "team-identifier", severity: .error, file: "\(appex)/RoomsIntents.entitlements",
+      keyPath: "com.apple.developer.team-identifier",
+      says: "is A1B2C3D4E5, but the app's entitlements give none: an extension belongs to its app's team",
+      fix: "give the app and its extensions the same team identifier", variant: "extension's own team"
+    ) { root in
+      try Edit.plist(url(root, "\(appex)/RoomsIntents.entitlements")) {
+        $0["com.apple.developer.team-identifier"] = "A1B2C3D4E5"
+      }
     },
     // extension-point-missing, extension-point-unknown
     Case(
@@ -296,6 +419,33 @@ import Testing
     ) { root in
       try Edit.plist(url(root, "Rooms/Rooms.entitlements")) {
         $0["com.apple.security.application-groups"] = ["group.com..rooms"]
+      }
+    },
+    Case(
+      rule: "app-group-identifier", severity: .error, file: "Rooms.entitlements",
+      keyPath: "com.apple.security.application-groups[0]", says: "is 207 bytes long; the limit is 200",
+      fix: "(at most 200 bytes)", variant: "long"
+    ) { root in
+      try Edit.plist(url(root, "Rooms.entitlements")) {
+        $0["com.apple.security.application-groups"] = ["group.com." + String(repeating: "a", count: 197)]
+      }
+    },
+    Case(
+      rule: "app-group-identifier", severity: .error, file: "Rooms.entitlements",
+      keyPath: "com.apple.security.application-groups[0]", says: "what follows \"group.\" contains \"/\" (U+002F)",
+      fix: "use group. followed by a reverse-DNS name", variant: "path"
+    ) { root in
+      try Edit.plist(url(root, "Rooms.entitlements")) {
+        $0["com.apple.security.application-groups"] = ["group.com.example/../../../etc"]
+      }
+    },
+    Case(
+      rule: "app-group-identifier", severity: .error, file: "Rooms.entitlements",
+      keyPath: "com.apple.security.application-groups[0]", says: "what follows \"group.\" contains U+0435",
+      fix: "use group. followed by a reverse-DNS name", variant: "lookalike"
+    ) { root in
+      try Edit.plist(url(root, "Rooms.entitlements")) {
+        $0["com.apple.security.application-groups"] = ["group.com.\u{435}xample.rooms"]
       }
     },
     Case(
@@ -652,20 +802,20 @@ import Testing
   /// `assistant install` refuses a bundle with an error, with the same diagnostic, and installs one with only
   /// warnings and notes, passing them on.
   @Test(arguments: cases.filter { if case .bundle = $0.subject { true } else { false } })
-  func installRefusesExactlyTheErrors(_ rule: Case) throws {
+  func installRefusesExactlyTheErrors(_ rule: Case) async throws {
     let directory = try TemporaryDirectory("assistanthost-install")
     defer { directory.remove() }
     let app = try Subject.bundle.fixture(in: directory.file("bundles"))
     try rule.mutate(app)
     let home = try AssistantHome(root: directory.file("home").path, environment: [:])
     if rule.severity == .error {
-      let error = try #require(throws: HostError.self) { try home.install(from: app) }
+      let error = try await #require(throws: HostError.self) { try await home.install(from: app) }
       #expect(error.status == .dataError)
       #expect(error.message.hasPrefix("cannot install \(app.path)"))
       #expect(error.message.contains("[\(rule.rule)]"), "\(error)")
       #expect(try home.installedApps().isEmpty)
     } else {
-      let (installed, diagnostics) = try home.install(from: app)
+      let (installed, diagnostics) = try await home.install(from: app)
       #expect(diagnostics.contains { $0.rule == rule.rule && $0.severity == rule.severity })
       #expect(installed.url.path == home.applications.appendingPathComponent("Rooms.app").path)
       #expect(try home.installedApps().map(\.info.bundleIdentifier) == ["com.example.rooms"])
