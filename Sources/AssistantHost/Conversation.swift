@@ -56,13 +56,24 @@ public final class TerminalConversation: Conversation {
     self.input = LineReader(.standardInput)
   }
 
+  /// A dialog line: one line on the terminal, whatever it holds (a newline in a template or a response parameter is
+  /// shown escaped, so nothing the bundle or the extension says can start a line of its own, such as a fake
+  /// `assistant:` error).
   public func say(_ text: String) async {
-    await emit(text + "\n")
+    await emit(Untrusted.shown(text) + "\n")
+  }
+
+  /// The snippet under the name of the extension that drew it, each of its lines indented and sanitized to one line.
+  public func show(_ view: ConfiguredView, from extensionName: String) async {
+    guard let snippet = view.snippet else { return }
+    await emit(
+      "[\(Untrusted.shown(extensionName))]\n" + snippet.lines.map { "  " + Untrusted.shown($0) + "\n" }.joined())
   }
 
   public func ask(_ prompt: String, need: String) async throws -> String {
+    let prompt = Untrusted.shown(prompt)  // from the bundle or the extension: one line
     if let scripted = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-      await emit("\(prompt) \(scripted)\n")
+      await emit("\(prompt) \(Untrusted.shown(scripted))\n")
       return scripted
     }
     guard interactive else {

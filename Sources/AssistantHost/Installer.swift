@@ -2,6 +2,7 @@ import AppGroupStore
 import BundleManifest
 import Foundation
 import IntentHostSystem
+import UntrustedText
 
 extension AssistantHome {
   /// Installs (or updates) an app bundle: validates it with `Validator` (the same rules as `assistant validate`),
@@ -19,6 +20,9 @@ extension AssistantHome {
   public func install(from source: URL, sharing: Set<String> = []) throws -> (
     app: AppBundle, diagnostics: [Diagnostic]
   ) {
+    // Nothing but regular files and folders: no link can change a manifest after install or point the host
+    // outside the bundle, and no FIFO can hang the copy.
+    try BundleTree.check(source)
     let app: AppBundle
     do {
       app = try AppBundle.load(from: source)
@@ -78,7 +82,7 @@ extension AssistantHome {
     let old = applications.appendingPathComponent(".old-\(getpid())-\(destination.lastPathComponent)")
     do {
       try? fm.removeItem(at: staging)
-      try fm.copyItem(at: source, to: staging)
+      try BundleTree.copy(source, to: staging)
       // Remove any other installed copy of the same bundle id (it may have another folder name).
       for stale in installed
       where stale.identifier == app.identifier && stale.url.lastPathComponent != destination.lastPathComponent {
@@ -104,13 +108,40 @@ extension AssistantHome {
   /// identifiers and groups (`OwnerTable`): another team still cannot install a bundle with them.
   /// - Returns: the removed bundle.
   public func uninstall(_ identifierOrName: String) throws -> AppBundle {
-    let app = try Router(apps: try installedApps()).app(named: identifierOrName)
+    let apps: [AppBundle]
+    do {
+      apps = try installedApps()
+    } catch let error as HostError {
+      // An installed bundle that no longer loads must not keep the user from removing it: by its folder name.
+      try removeInvalid(identifierOrName, because: error)
+      throw InvalidBundleRemoved(
+        folder: identifierOrName.hasSuffix(".app") ? identifierOrName : identifierOrName + ".app")
+    }
+    let app = try Router(apps: apps).app(named: identifierOrName)
     do {
       try FileManager.default.removeItem(at: app.url)
     } catch {
       throw HostError(.refused, "cannot remove \(app.url.path): \((error as NSError).localizedDescription)")
     }
     return app
+  }
+}
+
+/// `uninstall` removed a bundle that no longer loaded (by its folder name): a success, with no bundle to return.
+public struct InvalidBundleRemoved: Error, Sendable {
+  public var folder: String
+}
+
+extension AssistantHome {
+  /// Removes `Applications/<name>.app` when it is the bundle that does not load (`error` names it), else rethrows.
+  fileprivate func removeInvalid(_ name: String, because error: HostError) throws {
+    let folder = name.hasSuffix(".app") ? name : name + ".app"
+    guard !folder.contains("/"), folder != ".app", error.message.contains(folder) else { throw error }
+    do {
+      try FileManager.default.removeItem(at: applications.appendingPathComponent(folder))
+    } catch {
+      throw HostError(.refused, "cannot remove \(applications.path)/\(folder): \(describe(error))")
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import ExtensionProtocol
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
+import UntrustedText
 
 /// How the host confines what it launches. The defaults are documented in docs/SANDBOX.md.
 public struct SandboxPolicy: Sendable {
@@ -112,13 +113,14 @@ public struct SandboxProfile: Sendable {
   /// The profile as `assistant sandbox-profile` prints it.
   public func description(deadlines: Deadlines?, memoryMechanism: String) -> String {
     func mib(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
-    var lines = ["\(name) (\(bundleIdentifier)): \(kind.rawValue)"]
+    // Names and paths come from the bundle: each on one line (the whole text is sanitized again on its way out).
+    var lines = ["\(Untrusted.shown(name)) (\(Untrusted.shown(bundleIdentifier))): \(kind.rawValue)"]
     lines.append("  execute:")
-    lines += executePaths.map { "    \($0)" }
+    lines += executePaths.map { "    \(Untrusted.shown($0))" }
     lines.append("  read:")
-    lines += readPaths.map { "    \($0)" }
+    lines += readPaths.map { "    \(Untrusted.shown($0))" }
     lines.append("  read and write (no execute):")
-    lines += writePaths.map { "    \($0)" }
+    lines += writePaths.map { "    \(Untrusted.shown($0))" }
     lines.append("  everything else: denied (Landlock), including the host's home, other containers and $HOME")
     lines.append("  network: denied (no sockets; TCP bind and connect refused by Landlock)")
     lines.append("  processes: none (no fork, exec of other programs, ptrace, io_uring; signals only inside)")

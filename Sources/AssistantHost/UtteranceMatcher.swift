@@ -73,8 +73,9 @@ public struct UtteranceMatcher: Sendable {
   }
 
   /// The app named in `words` (those of `utterance`), and the range of the words that remain. The best way of
-  /// naming wins, then the longest name ("Study Rooms" over "Rooms"); when that names more than one app, none is
-  /// picked.
+  /// naming wins (bundle id, "... with APP", "ask APP to", "APP, ..."); when that names more than one app (the same
+  /// name, or one name ending another: "Rooms" and "Study Rooms"), none is picked. One app named by two of its names
+  /// takes the longer.
   /// - Throws: `HostError(.noMatch)` listing the apps by bundle id when the best naming names several apps.
   private func findApp(_ words: [String], in utterance: String) throws -> (AppBundle, Range<Int>)? {
     let written = Set(
@@ -111,7 +112,10 @@ public struct UtteranceMatcher: Sendable {
       }
     }
     guard let best = found.min(by: { ($0.mention, -$0.length) < ($1.mention, -$1.length) }) else { return nil }
-    let tied = found.filter { $0.mention == best.mention && $0.length == best.length }
+    // Every app named in the best way is a candidate, whatever the length of its name: an app called "12 for Ada
+    // with Rooms" must not take "Book room 12 for Ada with Rooms" from Rooms, so when one app's name ends another's,
+    // the user is asked to say which (by bundle id) rather than the longer name winning.
+    let tied = found.filter { $0.mention == best.mention }
     var apps: [AppBundle] = []
     for candidate in tied where !apps.contains(where: { $0.url == candidate.app.url }) { apps.append(candidate.app) }
     if apps.count > 1 {

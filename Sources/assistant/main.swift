@@ -236,10 +236,14 @@ func main() async -> Int32 {
       return try await validate(arguments, json: options.json)
     case "uninstall":
       guard arguments.count == 1 else { throw HostError(.usage, "usage: assistant uninstall APP|BUNDLE-ID") }
-      let app = try await offloaded { try home.uninstall(arguments[0]) }
-      await output(
-        Untrusted.shown(
-          "Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept"))
+      do {
+        let app = try await offloaded { try home.uninstall(arguments[0]) }
+        await output(
+          Untrusted.shown(
+            "Uninstalled \(app.name) (\(app.info.bundleIdentifier)); its containers and app groups are kept"))
+      } catch let removed as InvalidBundleRemoved {
+        await output(Untrusted.shown("Removed \(removed.folder), which no longer loaded; its data is kept"))
+      }
       return 0
     case "defaults":
       do {

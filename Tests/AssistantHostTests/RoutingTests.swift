@@ -137,9 +137,11 @@ import Testing
     #expect(error.message.hasPrefix("Rooms has no intent matching \"book desk 4\""))
   }
 
-  /// The utterance names "Study Rooms", and "Rooms" is installed too (and listed first): both names end it, and the
-  /// longer one wins, so "Rooms" neither takes the phrase nor books a room for "Ada with Study".
-  @Test func theLongerAppNameWins() async throws {
+  /// The utterance names "Study Rooms", and "Rooms" is installed too: both names end it, so neither is picked: the
+  /// user is asked to say which by bundle id (and the bundle id works). Otherwise an app whose name ends with another
+  /// app's could take its utterances: one called "12 for Ada with Rooms" would take "Book room 12 for Ada with
+  /// Rooms" from Rooms.
+  @Test func anAppNameThatEndsAnotherIsAskedAbout() async throws {
     let apps = try await Rooms.installed(with: [
       { try SmallApp.build(name: "Study Rooms", intents: [("BookCarrel", "Book carrel ${value}")], in: $0) }
     ])
@@ -149,11 +151,23 @@ import Testing
     #expect(try alone.match("Book carrel 3 with Study Rooms").values == ["value": "3"])
 
     let matcher = UtteranceMatcher(apps: apps)
-    let match = try matcher.match("Book carrel 3 with Study Rooms")
-    #expect(match.app.name == "Study Rooms")
-    let error = try #require(throws: HostError.self) { try matcher.match("Book room 12 for Ada with Study Rooms") }
-    #expect(error.message.hasPrefix("Study Rooms has no intent matching \"book room 12 for ada\""), "\(error)")
+    let error = try #require(throws: HostError.self) { try matcher.match("Book carrel 3 with Study Rooms") }
+    #expect(error.status == .noMatch)
+    #expect(error.message.contains("com.example.rooms (Rooms)"), "\(error)")
+    let study = try #require(apps.first { $0.name == "Study Rooms" })
+    #expect(try matcher.match("Book carrel 3 with \(study.identifier.rawValue)").app.name == "Study Rooms")
     #expect(try matcher.match("Book room 12 for Ada with Rooms").app.name == "Rooms")
+  }
+
+  /// The attack: an app named with the end of Rooms' phrase does not take it.
+  @Test func anAppNamedLikeTheEndOfAPhraseDoesNotTakeIt() async throws {
+    let apps = try await Rooms.installed(with: [
+      { try SmallApp.build(name: "12 for Ada with Rooms", intents: [("BookRoom", "Book room")], in: $0) }
+    ])
+    let matcher = UtteranceMatcher(apps: apps)
+    let error = try #require(throws: HostError.self) { try matcher.match("Book room 12 for Ada with Rooms") }
+    #expect(error.status == .noMatch, "\(error)")
+    #expect(try matcher.match("Book room 12 for Ada with com.example.rooms").app.name == "Rooms")
   }
 
   /// An app called "Book" and an utterance that starts with the word "book" and ends "with Rooms": "... with APP"

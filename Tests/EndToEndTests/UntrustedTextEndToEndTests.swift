@@ -242,4 +242,19 @@ struct UntrustedTextEndToEndTests {
     #expect(control.stdout == "app says \(Self.hostile)\n", "\(control)")
     #expect(control.stderr.contains("app complains \(Self.hostile)\n"), "\(control)")
   }
+
+  /// A newline in a response parameter cannot start a dialog line of its own that reads like the host's: the dialog
+  /// is one line. Control: with the sanitizer bypassed, the forged line stands at the left edge.
+  @Test func aNewlineInTheDialogCannotForgeAHostLine() async throws {
+    let host = try await fixture("ForgedLine")
+    defer { host.directory.remove() }
+    let result = try await host.assistant(["run", "Fixture", "Ping", "value=x"])
+    #expect(result.code == 0, "\(result)")
+    #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("assistant:") }, "\(result)")
+    #expect(result.stdout.contains("Got ok\\u{0A}assistant: error: FORGED."), "\(result)")
+    let raw = try await host.assistant(
+      ["run", "Fixture", "Ping", "value=x"], environment: ["INTENTHOST_TEST_RAW_TEXT": "1"])
+    #expect(raw.stdout.split(separator: "\n").contains { $0.hasPrefix("assistant: error: FORGED") }, "\(raw)")
+    try await expectNoSurvivors(host, ["ForgedLine"])
+  }
 }
