@@ -13,7 +13,7 @@ enum BundleTree {
   static let maximumDepth = 32
 
   /// Refuses a bundle that holds anything but regular files and folders, naming the first such entry.
-  /// - Throws: `HostError(.dataError)` (exit 65) naming the entry, its kind and the fix.
+  /// - Throws: `BundleTreeProblem` naming the entry, its kind and the fix; `HostError` when the folder cannot be read.
   static func check(_ bundle: URL) throws {
     try walk(bundle) { _, _, _ in }
   }
@@ -113,10 +113,25 @@ enum BundleTree {
     }
   }
 
-  private static func refusal(_ root: URL, _ relative: String, _ problem: String) -> HostError {
-    HostError(
-      .dataError,
-      "cannot install \(Untrusted.shown(root.path)): \(Untrusted.shown(relative.isEmpty ? "it" : relative)) \(problem); "
-        + "a bundle holds only regular files and folders (copy the file into the bundle in place of a link)")
+  private static func refusal(_ root: URL, _ relative: String, _ problem: String) -> BundleTreeProblem {
+    BundleTreeProblem(bundle: root.path, entry: relative, problem: problem)
+  }
+}
+
+/// An entry of a bundle that is not a regular file or a folder (or a tree too large or deep).
+struct BundleTreeProblem: Error, Sendable, CustomStringConvertible {
+  var bundle: String
+  /// Relative to the bundle; empty for the bundle itself.
+  var entry: String
+  var problem: String
+  static let fix =
+    "a bundle holds only regular files and folders: copy the file into the bundle in place of a link, "
+    + "and remove special files"
+
+  /// The entry's path.
+  var file: String { entry.isEmpty ? bundle : bundle + "/" + entry }
+
+  var description: String {
+    "\(Untrusted.shown(entry.isEmpty ? "it" : entry)) \(problem); \(Self.fix)"
   }
 }

@@ -22,7 +22,11 @@ extension AssistantHome {
   ) {
     // Nothing but regular files and folders: no link can change a manifest after install or point the host
     // outside the bundle, and no FIFO can hang the copy.
-    try BundleTree.check(source)
+    do {
+      try BundleTree.check(source)
+    } catch let problem as BundleTreeProblem {
+      throw HostError(.dataError, "cannot install \(Untrusted.shown(source.path)): \(problem)")
+    }
     let app: AppBundle
     do {
       app = try AppBundle.load(from: source)

@@ -27,6 +27,17 @@ public struct Validator: Sendable {
 
   /// Validates an app bundle as `assistant install` does.
   public func validateBundle(at url: URL) -> [Diagnostic] {
+    // Only regular files and folders, as install requires: nothing is read through a link or from a FIFO.
+    do {
+      try BundleTree.check(url)
+    } catch let problem as BundleTreeProblem {
+      return [
+        Diagnostic(
+          .error, "bundle-file-kind", file: problem.file, problem.problem, fix: BundleTreeProblem.fix)
+      ]
+    } catch {
+      return [Diagnostic(.error, "bundle-file-kind", file: url.path, "\(error)")]
+    }
     do {
       return validate(try AppBundle.load(from: url, settings: settings))
     } catch let error as InvalidBundleNames {

@@ -196,9 +196,10 @@ import Testing
     ) { root in
       try patchedExtension(root, "/lib64/ld-linux-x86-64.so.2", "/tmp4/ld-linux-x86-64.so.2")
     },
+    // A link out of the bundle (here its executable): the bundle-tree check refuses every link and special file.
     Case(
-      rule: "executable-outside-bundle", severity: .error, file: "\(appex)/RoomsIntents",
-      keyPath: "CFBundleExecutable", says: "is a link to", fix: "put the executable itself in the bundle"
+      rule: "bundle-file-kind", severity: .error, file: "\(appex)/RoomsIntents",
+      keyPath: "", says: "is a symbolic link", fix: "a bundle holds only regular files and folders"
     ) { root in
       let executable = url(root, "\(appex)/RoomsIntents").path
       try FileManager.default.removeItem(atPath: executable)
@@ -812,8 +813,8 @@ import Testing
       let error = try await #require(throws: HostError.self) { try await home.install(from: app) }
       #expect(error.status == .dataError)
       #expect(error.message.hasPrefix("cannot install \(app.path)"))
-      // A link out of the bundle is refused before validation, by the bundle-tree check (only files and folders).
-      let byTreeCheck = rule.rule == "executable-outside-bundle" && error.message.contains("is a symbolic link")
+      // A link or special file is refused before validation, by the bundle-tree check (only files and folders).
+      let byTreeCheck = rule.rule == "bundle-file-kind" && error.message.contains("is a symbolic link")
       #expect(error.message.contains("[\(rule.rule)]") || byTreeCheck, "\(error)")
       #expect(try home.installedApps().isEmpty)
     } else {

@@ -177,7 +177,9 @@ struct LibraryGrantTests {
       atPath: executable, withDestinationPath: PackagePaths.executable("HostileExtension"))
     let validated = try await scene.host.assistant(["validate", app.path])
     #expect(validated.code == 65, "\(validated)")
-    #expect(validated.stdout.contains("[executable-outside-bundle]"), "\(validated)")
+    // The bundle-tree check comes first: a bundle holds only regular files and folders.
+    #expect(validated.stdout.contains("[bundle-file-kind]"), "\(validated)")
+    #expect(validated.stdout.contains("is a symbolic link"), "\(validated)")
   }
 
   /// Runs `executable FILE` confined by Landlock (and the seccomp filter) with read on `readPaths`, and returns
