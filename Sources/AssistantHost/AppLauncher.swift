@@ -9,6 +9,8 @@ public struct AppLauncher: Sendable {
   public var locale = "en_US"
   /// How the app is confined (the same kind of profile as extensions, with the app's limits).
   public var sandbox = SandboxPolicy()
+  /// Whether the app's stdout is relayed to the host's stderr, not its stdout (`open --json`).
+  public var outputToStandardError = false
 
   public init(home: AssistantHome) { self.home = home }
 
@@ -30,7 +32,8 @@ public struct AppLauncher: Sendable {
         environment: childEnvironment(
           bundleIdentifier: identifier, bundlePath: app.url.path, container: container, appGroups: groups,
           locale: locale),
-        workingDirectory: container.path, logPath: home.logFile(for: identifier).path, stdio: .relay)
+        workingDirectory: container.path, logPath: home.logFile(for: identifier).path,
+        stdio: outputToStandardError ? .relayToStandardError : .relay)
       try home.confine(
         &specification, name: app.name, bundleIdentifier: identifier, bundlePath: app.url.path, kind: .app,
         container: container, appGroups: groups, appIdentifier: identifier, policy: sandbox)

@@ -82,6 +82,9 @@ public struct AssistantHome: Sendable {
     return identifier
   }
 
+  public var exists: Bool { FileManager.default.fileExists(atPath: root.path) }
+  public func prepare() throws {}
+
   public func logFile(for bundleIdentifier: String) -> URL {
     logs.appendingPathComponent(bundleIdentifier + ".log")
   }

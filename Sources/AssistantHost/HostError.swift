@@ -10,6 +10,8 @@ public enum ExitStatus: Int32, Sendable {
   case dataError = 65
   /// No installed app or intent matches.
   case noMatch = 69
+  /// The host's own I/O failed (TEMPORARY until merge).
+  case ioError = 74
   /// The extension crashed, exited, timed out or broke the protocol.
   case extensionFault = 70
   /// A value is needed but cannot be asked (no terminal, no scripted answer).

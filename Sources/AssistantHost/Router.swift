@@ -8,20 +8,65 @@ public struct Router: Sendable {
 
   public init(apps: [AppBundle]) { self.apps = apps }
 
-  /// The app called `name`: the one whose bundle id is `name`, else the one that answers to it (display name, bundle
-  /// name, spoken or alternative name, executable; case-insensitively). A name is never resolved by picking one of
-  /// several apps: two installed apps can have the same name, and only the bundle id tells them apart.
-  /// - Throws: `HostError(.noMatch)` listing the installed apps, or, when several apps answer to `name`, listing them
-  ///   by bundle id and saying to use it.
-  public func app(named name: String) throws -> AppBundle {
+  /// Whether `name` names `app`: its bundle id, or one of its names (display name, bundle name, spoken or
+  /// alternative name, executable) compared as spoken words, so case, punctuation and spacing never matter
+  /// ("study rooms" is "Study Rooms"). The one rule for every command and for utterances (`UtteranceMatcher` compares
+  /// the same words).
+  public static func answers(_ app: AppBundle, to name: String) -> Bool {
+    if app.identifier.rawValue == name { return true }
+    let words = normalizedWords(name)
+    return !words.isEmpty && app.names.contains { normalizedWords($0) == words }
+  }
+
+  /// The apps `name` names: the one whose bundle id it is, else every app that answers to it.
+  public func apps(answeringTo name: String) -> [AppBundle] {
     let byIdentifier = apps.filter { $0.identifier.rawValue == name }
-    let candidates =
-      byIdentifier.isEmpty
-      ? apps.filter { $0.names.contains { $0.caseInsensitiveCompare(name) == .orderedSame } } : byIdentifier
+    return byIdentifier.isEmpty ? apps.filter { Self.answers($0, to: name) } : byIdentifier
+  }
+
+  /// The extensions `name` names (their bundle id, or their name as spoken words), with their apps.
+  public func extensions(answeringTo name: String) -> [(app: AppBundle, extension: ExtensionBundle)] {
+    let words = normalizedWords(name)
+    return apps.flatMap { app in
+      app.extensions.filter {
+        $0.identifier.rawValue == name || (!words.isEmpty && normalizedWords($0.name) == words)
+      }.map { (app, $0) }
+    }
+  }
+
+  /// The one extension `name` names.
+  /// - Throws: `HostError(.noMatch)` when none or several do.
+  public func onlyExtension(answeringTo name: String) throws -> (app: AppBundle, extension: ExtensionBundle) {
+    let found = extensions(answeringTo: name)
+    guard found.count == 1 else {
+      throw HostError(
+        .noMatch,
+        found.isEmpty
+          ? "no installed extension is called \"\(name)\""
+          : "\"\(name)\" is the name of \(found.count) installed extensions: "
+            + found.map { "\($0.extension.identifier)" }.sorted().joined(separator: ", ")
+            + "; use the bundle id instead of the name to say which")
+    }
+    return found[0]
+  }
+
+  /// The app called `name` (`apps(answeringTo:)`). A name is never resolved by picking one of several apps: two
+  /// installed apps can have the same name, and only the bundle id tells them apart.
+  /// - Parameter orExtension: whether the caller also takes an extension's name (for the suggestions).
+  /// - Throws: `HostError(.noMatch)` naming the closest installed names ("did you mean") and listing the installed
+  ///   apps, or, when several apps answer to `name`, listing them by bundle id and saying to use it.
+  public func app(named name: String, orExtension: Bool = false) throws -> AppBundle {
+    let candidates = apps(answeringTo: name)
     if candidates.count == 1 { return candidates[0] }
     if candidates.count > 1 { throw Self.ambiguous("\"\(name)\" is the name of", candidates) }
+    var known = apps.flatMap { [$0.name, $0.identifier.rawValue] }
+    if orExtension { known += apps.flatMap { $0.extensions.map(\.name) } }
+    let close = closestNames(to: name, among: known)
     throw HostError(
-      .noMatch, "no installed app is called \"\(name)\"; installed: \(listOrNone(apps.map(\.name)))")
+      .noMatch,
+      "no installed app is called \"\(name)\""
+        + (close.isEmpty ? "" : " (did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?)")
+        + "; installed: \(listOrNone(apps.map(\.name)))")
   }
 
   /// The refusal of a name several installed apps answer to: `what` (e.g. `"Rooms" is the name of`), the number of
@@ -47,8 +92,16 @@ public struct Router: Sendable {
       let candidates = [className, spec?.name, spec?.title].compactMap { $0?.lowercased().filter { !$0.isWhitespace } }
       if candidates.contains(wanted) || className.lowercased() == wanted + "intent" { return className }
     }
+    let names = app.supportedIntents.flatMap { className -> [String] in
+      let spec = app.runnableSpec(className: className)?.spec
+      return [className, spec?.name].compactMap { $0 }
+    }
+    let close = closestNames(to: name, among: names)
     throw HostError(
-      .noMatch, "\(app.name) has no intent called \"\(name)\"; it supports \(listOrNone(app.supportedIntents))")
+      .noMatch,
+      "\(app.name) has no intent called \"\(name)\""
+        + (close.isEmpty ? "" : " (did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?)")
+        + "; it supports \(listOrNone(app.supportedIntents))")
   }
 
   /// Parses `name=value` arguments into typed values using the intent's definition.
@@ -83,4 +136,39 @@ public struct Router: Sendable {
     }
     return values
   }
+}
+
+/// The names closest to `word` (case aside, at most a third of its letters edited, one for short words), best first.
+public func closestNames(to word: String, among names: [String]) -> [String] {
+  let lowered = word.lowercased()
+  let limit = Swift.max(1, lowered.count / 3)
+  var seen: Set<String> = []
+  let scored = names.compactMap { name -> (String, Int)? in
+    guard seen.insert(name).inserted else { return nil }
+    let distance = editDistance(lowered, name.lowercased())
+    return distance <= limit ? (name, distance) : nil
+  }
+  return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(2).map(\.0)
+}
+
+/// The optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours each
+/// count one (`lsit` is one edit from `list`).
+public func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a)
+  let b = Array(b)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+  for i in 0...a.count { table[i][0] = i }
+  for j in 0...b.count { table[0][j] = j }
+  for i in 1...a.count {
+    for j in 1...b.count {
+      let cost = a[i - 1] == b[j - 1] ? 0 : 1
+      table[i][j] = Swift.min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+      if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+        table[i][j] = Swift.min(table[i][j], table[i - 2][j - 2] + 1)
+      }
+    }
+  }
+  return table[a.count][b.count]
 }

@@ -156,6 +156,72 @@ public struct SandboxProfile: Sendable {
   }
 }
 
+extension SandboxProfile {
+  /// The profile as `assistant sandbox-profile --json` prints it: the same facts as `description`, as data.
+  public struct Report: Sendable, Encodable {
+    public var name: String
+    public var bundleIdentifier: String
+    /// "app", "Intents extension" or "Intents UI extension".
+    public var kind: String
+    public var execute: [String]
+    public var read: [String]
+    public var readWrite: [String]
+    /// uid, gid and groups when the host runs as root; absent otherwise (the host's user).
+    public var identity: Identity?
+    public var limits: Limits
+    public var storage: [Storage]
+    /// Seconds per phase; extensions only.
+    public var deadlines: [String: Double]?
+    /// Whether this run applies it (false with --no-sandbox).
+    public var enforced: Bool
+  }
+  public struct Identity: Sendable, Encodable {
+    public var uid: UInt32
+    public var gid: UInt32
+    public var groups: [UInt32]
+  }
+  public struct Limits: Sendable, Encodable {
+    public var memoryBytes: Int
+    public var cpuSeconds: Int
+    public var threads: Int
+    public var openFiles: Int
+    public var fileSizeBytes: Int
+    public var dataBytes: Int
+  }
+  public struct Storage: Sendable, Encodable {
+    public var what: String
+    public var path: String
+    public var bytes: Int?
+    public var entries: Int?
+    public var budgetBytes: Int
+    public var budgetEntries: Int
+    public var over: Bool
+  }
+
+  public func report(deadlines: Deadlines?, sandboxed: Bool) -> Report {
+    Report(
+      name: name, bundleIdentifier: bundleIdentifier, kind: kind.rawValue, execute: executePaths, read: readPaths,
+      readWrite: writePaths,
+      identity: identity.map { Identity(uid: $0.uid, gid: $0.gid, groups: $0.groups) },
+      limits: Limits(
+        memoryBytes: limits.memory, cpuSeconds: limits.cpuSeconds, threads: limits.threads,
+        openFiles: limits.openFiles, fileSizeBytes: limits.fileSize, dataBytes: limits.data),
+      storage: storage.map {
+        Storage(
+          what: $0.what, path: $0.path, bytes: $0.usage?.bytes, entries: $0.usage?.entries,
+          budgetBytes: $0.budget.bytes, budgetEntries: $0.budget.entries, over: $0.isOver)
+      },
+      deadlines: deadlines.map { deadlines in
+        Dictionary(
+          uniqueKeysWithValues: Phase.allCases.map { phase in
+            let (seconds, attoseconds) = deadlines[phase].components
+            return (phase.rawValue, Double(seconds) + Double(attoseconds) / 1e18)
+          })
+      },
+      enforced: sandboxed)
+  }
+}
+
 extension AssistantHome {
   /// The profile for launching `target` with `policy`: its own bundle (read), its executable and ELF interpreter
   /// (execute), the library files the loader needs (`LibraryGrants`), `/usr/share/zoneinfo` and `/proc` (read),

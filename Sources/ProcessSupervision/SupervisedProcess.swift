@@ -48,6 +48,8 @@ public struct LaunchSpecification: Sendable {
     case protocolPipes
     /// stdin is /dev/null; stdout and stderr are relayed to the host's stdout and stderr (and stderr to the log).
     case relay
+    /// As `relay`, but stdout too is relayed to the host's stderr (the host's stdout is for its own JSON).
+    case relayToStandardError
   }
 
   public init(
@@ -152,7 +154,7 @@ public final class SupervisedProcess: Sendable {
         childOut = outPipe.write
         parentIn = inPipe.write
         parentOut = outPipe.read
-      case .relay:
+      case .relay, .relayToStandardError:
         childIn = keep(try FileDescriptor.open("/dev/null", O_RDONLY))
         let outPipe = try FileDescriptor.pipe()
         _ = (keep(outPipe.read), keep(outPipe.write))
@@ -246,9 +248,12 @@ public final class SupervisedProcess: Sendable {
   /// when `waitForExit` returns, the log is complete.
   /// - Returns: false when no thread could be made.
   private func startWatching(stderr: FileDescriptor, relayedOutput: FileDescriptor?) -> Bool {
-    let relay = specification.stdio == .relay
+    let relay = specification.stdio != .protocolPipes
     var streams = [Stream(fd: stderr, logging: true, target: relay ? .standardError : nil)]
-    if let relayedOutput { streams.append(Stream(fd: relayedOutput, logging: false, target: .standardOutput)) }
+    if let relayedOutput {
+      let target: FileDescriptor = specification.stdio == .relayToStandardError ? .standardError : .standardOutput
+      streams.append(Stream(fd: relayedOutput, logging: false, target: target))
+    }
     state.withLock { $0.openStreams = streams.count }
     return startThread { [self, streams] in watch(streams) }
   }

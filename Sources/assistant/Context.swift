@@ -1,0 +1,115 @@
+// What every command runs with: the home, the output streams, and the options shared by the commands that
+// launch extensions and apps.
+import AssistantHost
+import Foundation
+import IntentHostSystem
+import UntrustedText
+
+/// The options of the commands that talk to the user (`ask`, `run`).
+let conversationOptions: [Option] = [
+  .value(
+    "--answer", value: "TEXT",
+    help: "Answer the next question with TEXT (repeatable, used in order, before asking the terminal).",
+    repeatable: true),
+  .value(
+    "--deadline", value: "PHASE=SECS",
+    help:
+      "The deadline of handshake, resolve, confirm, handle, ui or shutdown (or all); defaults 5, 5, 5, 10, 3, 2 "
+      + "seconds.", repeatable: true,
+    completion: .words(Phase.allCases.map { "\($0.rawValue)=" } + ["all="])),
+]
+
+/// The user's locale.
+let localeOption = Option.value(
+  "--locale", value: "LOCALE", help: "The user's locale, e.g. fr_FR (default en_US).")
+
+/// The options that confine what the command launches (`ask`, `run`, `open`, and `sandbox-profile`, which shows
+/// them).
+let confinementOptions: [Option] = [
+  .value("--memory-limit", value: "MIB", help: "The memory ceiling of each extension (default 30)."),
+  .value("--cpu-limit", value: "SECONDS", help: "The CPU time of each extension process (default 10)."),
+  .value(
+    "--storage-limit", value: "MIB[,FILES]",
+    help: "What each container and app group may hold before launches are refused (default 128,10000)."),
+  .flag("--no-sandbox", help: "Run extensions and apps unconfined (unsafe; warns on every run)."),
+]
+
+/// What a command runs with.
+struct CommandContext: Sendable {
+  /// `--json`: one JSON document on stdout.
+  var json: Bool
+  /// `--home`, if given.
+  var homeOption: String?
+
+  /// The host home, located but not made: reading commands make nothing, writing ones call `prepare()`.
+  func home() throws -> AssistantHome {
+    try AssistantHome(root: homeOption)
+  }
+
+  /// Prints a line on stdout, off the cooperative pool (a pipe's reader may be slow).
+  /// - Throws: `SystemError` when stdout fails (`EPIPE`: its reader is gone).
+  func output(_ line: String) async throws {
+    try await FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8))
+  }
+
+  /// Prints `value` as one JSON document on stdout: sorted keys, the values exact (JSON's own escapes for the
+  /// controls an encoder leaves raw).
+  func output(json value: some Encodable) async throws {
+    try await output(jsonText(value))
+  }
+}
+
+/// `value` as compact JSON with sorted keys, safe for a terminal and exact.
+func jsonText(_ value: some Encodable) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return Untrusted.shown(json: String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+/// What the commands that launch extensions and apps were told.
+struct LaunchOptions: Sendable {
+  var answers: [String] = []
+  var deadlines = Deadlines()
+  var locale = "en_US"
+  var sandbox = SandboxPolicy()
+
+  init(_ parsed: ParsedCommand) throws {
+    answers = parsed.values("--answer")
+    for text in parsed.values("--deadline") { try deadlines.set(text) }
+    if let locale = parsed.value("--locale") {
+      guard !locale.isEmpty, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) })
+      else {
+        throw HostError(.usage, "--locale needs a locale such as en_US or fr_FR, not \"\(locale)\"")
+      }
+      self.locale = locale
+    }
+    if parsed.flag("--no-sandbox") { sandbox.enabled = false }
+    if let text = parsed.value("--cpu-limit") {
+      guard let seconds = Int(text), seconds > 0 else {
+        throw HostError(.usage, "--cpu-limit needs a whole number of seconds, not \"\(text)\"")
+      }
+      sandbox.setExtensionCPU(seconds: seconds)
+    }
+    if let text = parsed.value("--memory-limit") {
+      guard let megabytes = Int(text), megabytes > 0 else {
+        throw HostError(.usage, "--memory-limit needs a number of MiB, not \"\(text)\"")
+      }
+      sandbox.setExtensionMemory(megabytes: megabytes)
+    }
+    if let text = parsed.value("--storage-limit") {
+      let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+      guard (1...2).contains(parts.count), let megabytes = Int(parts[0]), megabytes > 0,
+        parts.count == 1 || Int(parts[1]).map({ $0 > 0 }) == true
+      else {
+        throw HostError(.usage, "--storage-limit needs MIB or MIB,FILES (e.g. 256,20000), not \"\(text)\"")
+      }
+      sandbox.storage.bytes = megabytes << 20
+      if parts.count == 2 { sandbox.storage.entries = Int(parts[1])! }
+    }
+  }
+
+  /// The `--no-sandbox` warning, on every run that launches something unconfined.
+  func warnIfUnconfined() async {
+    if !sandbox.enabled { await FileDescriptor.standardError.write(SandboxPolicy.warning + "\n") }
+  }
+}

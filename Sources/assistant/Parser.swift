@@ -1,0 +1,269 @@
+// Parsing a command line against the command model: options anywhere, `--` ends them, `--name=value` and
+// `--name value`, "did you mean" for what is unknown, and every argument consumed or reported.
+import AssistantHost
+
+/// What a command line asks for.
+enum Invocation: Sendable {
+  /// Run `command` with what was parsed.
+  case run(any AssistantCommand.Type, ParsedCommand)
+  /// Show the help of the command at this path (`[]` is the root).
+  case help([String])
+  case version
+}
+
+struct CommandLineParser: Sendable {
+  /// The root command: `assistant` itself, whose arguments are an utterance.
+  let root: any AssistantCommand.Type
+
+  /// Parses `arguments` (without the program name).
+  /// - Throws: `UsageError` naming what does not fit, with "did you mean" where a known name is close.
+  func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    let terminator = arguments.firstIndex(of: "--")
+    let before = Array(arguments[..<(terminator ?? arguments.endIndex)])
+    let after = terminator.map { Array(arguments[(arguments.index(after: $0))...]) }
+    // Which command: descend through subcommand names among the positional words before `--`.
+    var command = root
+    var path: [String] = []
+    var consumed: Set<Int> = []
+    var index = 0
+    var sawPositional = false
+    while index < before.count {
+      let token = before[index]
+      if Self.isOption(token) {
+        let name = Self.optionName(token)
+        if !token.contains("="), let option = Self.anyOption(named: name, under: root), !option.isFlag {
+          index += 1  // its value
+        }
+      } else if !command.configuration.subcommands.isEmpty && !sawPositional {
+        if let sub = command.configuration.subcommands.first(where: { $0.configuration.name == token }) {
+          command = sub
+          path.append(token)
+          consumed.insert(index)
+        } else if ObjectIdentifier(command) == ObjectIdentifier(root) {
+          sawPositional = true  // an utterance; a likely typo of a command is reported below
+        } else {
+          throw UsageError(
+            "unknown \((["assistant"] + path).joined(separator: " ")) command \"\(token)\""
+              + Self.suggestion(for: token, among: command.configuration.subcommands.map { $0.configuration.name }),
+            path: path)
+        }
+      } else {
+        sawPositional = true
+      }
+      index += 1
+    }
+    let wantsHelp = before.contains { $0 == "-h" || $0 == "--help" }
+    if wantsHelp { return .help(path) }
+    if before.contains("--version") { return .version }
+    if path.first == "help" { return .help(try helpPath(before, after: after, consumed: consumed)) }
+    if !command.configuration.subcommands.isEmpty && ObjectIdentifier(command) != ObjectIdentifier(root) {
+      throw UsageError(
+        "\((["assistant"] + path).joined(separator: " ")) needs a command: "
+          + command.configuration.subcommands.map { $0.configuration.name }.joined(separator: ", "), path: path)
+    }
+    let parsed = try parse(
+      before.enumerated().filter { !consumed.contains($0.offset) }.map(\.element), after: after, for: command,
+      path: path)
+    if path.isEmpty, let first = parsed.arguments(UtteranceArgument.name).first,
+      before.contains(first), !first.contains(where: \.isWhitespace)
+    {
+      // A bare word close to a command is a typo, not something to say.
+      let names = root.configuration.subcommands.map { $0.configuration.name }
+      if let near = Self.closeNames(to: first, among: names).first {
+        throw UsageError(
+          "\"\(first)\" is not a command; did you mean \"\(near)\"? (to say it, quote the whole utterance after "
+            + "`--`: assistant -- \"\(parsed.arguments(UtteranceArgument.name).joined(separator: " "))\")")
+      }
+    }
+    return .run(command, parsed)
+  }
+
+  /// The path named by `help [COMMAND [SUBCOMMAND]]`.
+  private func helpPath(_ before: [String], after: [String]?, consumed: Set<Int>) throws(UsageError) -> [String] {
+    let words =
+      before.enumerated().filter { !consumed.contains($0.offset) && !Self.isOption($0.element) }.map(
+        \.element) + (after ?? [])
+    var command = root
+    var path: [String] = []
+    for word in words {
+      guard let sub = command.configuration.subcommands.first(where: { $0.configuration.name == word }) else {
+        throw UsageError(
+          "no help for \"\(word)\": it is not a command of \((["assistant"] + path).joined(separator: " "))"
+            + Self.suggestion(for: word, among: command.configuration.subcommands.map { $0.configuration.name }),
+          path: path)
+      }
+      command = sub
+      path.append(word)
+    }
+    return path
+  }
+
+  /// Parses the options and arguments of `command`.
+  private func parse(_ tokens: [String], after: [String]?, for command: any AssistantCommand.Type, path: [String])
+    throws(UsageError) -> ParsedCommand
+  {
+    let configuration = command.configuration
+    var parsed = ParsedCommand()
+    parsed.path = path
+    var positional: [String] = []
+    var index = 0
+    while index < tokens.count {
+      let token = tokens[index]
+      index += 1
+      guard Self.isOption(token) else {
+        positional.append(token)
+        continue
+      }
+      let name = Self.optionName(token)
+      guard let option = configuration.option(named: name) else {
+        throw unknownOption(name, of: command, path: path)
+      }
+      if option.isFlag {
+        if token.contains("=") { throw UsageError("\(option.key) takes no value (\"\(token)\")", path: path) }
+        try parsed.add(option: option, value: nil)
+      } else if let equals = token.firstIndex(of: "=") {
+        try parsed.add(option: option, value: String(token[token.index(after: equals)...]))
+      } else {
+        guard index < tokens.count else {
+          throw UsageError("\(option.key) needs a value (\(option.key) \(option.value!))", path: path)
+        }
+        try parsed.add(option: option, value: tokens[index])
+        index += 1
+      }
+    }
+    try bind(positional, after: after ?? [], to: configuration.arguments, into: &parsed, path: path)
+    return parsed
+  }
+
+  /// Gives the positional words to the command's arguments, in order: required ones first, a repeating one takes
+  /// the rest. What is missing or left over is a usage error.
+  private func bind(
+    _ words: [String], after: [String], to arguments: [Argument], into parsed: inout ParsedCommand, path: [String]
+  ) throws(UsageError) {
+    var words = words
+    let passthrough = arguments.last?.isPassthrough == true
+    if !passthrough { words += after }
+    var remaining = words[...]
+    for (position, argument) in arguments.enumerated() {
+      if argument.isRepeating {
+        var taken = Array(remaining)
+        remaining = []
+        if argument.isPassthrough { taken += after }
+        if taken.isEmpty && !argument.isOptional {
+          throw UsageError("missing \(argument.name): \(argument.help)", path: path)
+        }
+        parsed.set(argument: argument.name, taken)
+        continue
+      }
+      guard let word = remaining.first else {
+        if argument.isOptional { continue }
+        let missing = arguments[position...].filter { !$0.isOptional }.map(\.name)
+        throw UsageError("missing \(missing.joined(separator: " ")): \(argument.help)", path: path)
+      }
+      remaining = remaining.dropFirst()
+      parsed.set(argument: argument.name, [word])
+    }
+    if let extra = remaining.first {
+      let what = arguments.isEmpty ? "takes no arguments" : "takes \(arguments.map(\.usage).joined(separator: " "))"
+      throw UsageError(
+        "unexpected argument \"\(extra)\": \((["assistant"] + path).joined(separator: " ")) \(what)", path: path)
+    }
+  }
+
+  /// An option the command does not take: another command's (say whose), or a near miss ("did you mean").
+  private func unknownOption(_ name: String, of command: any AssistantCommand.Type, path: [String]) -> UsageError {
+    let commandName = (["assistant"] + path).joined(separator: " ")
+    let owners = Self.commands(under: root).filter {
+      $0.type.configuration.options.contains { $0.names.contains(name) }
+    }
+    if !owners.isEmpty {
+      let passthrough = command.configuration.arguments.last?.isPassthrough == true
+      return UsageError(
+        "`\(commandName)` has no option \(name); it is an option of "
+          + owners.map { "`" + (["assistant"] + $0.path).joined(separator: " ") + "`" }.joined(separator: ", ")
+          + (passthrough ? " (to pass it to the app, put it after `--`)" : ""), path: path)
+    }
+    let names = command.configuration.allOptions.flatMap(\.names)
+    var message = "unknown option \(name) for `\(commandName)`" + Self.suggestion(for: name, among: names)
+    if command.configuration.arguments.last?.isPassthrough == true {
+      message += "; to pass options to the app, put them after `--`: \(commandName) APP -- \(name)"
+    } else if !command.configuration.arguments.isEmpty && Self.suggestion(for: name, among: names).isEmpty {
+      message += "; an argument that starts with - goes after `--`"
+    }
+    return UsageError(message, path: path)
+  }
+
+  // MARK: - The words
+
+  /// Whether a word is an option: it starts with `-`, is not `-` alone, and is not a negative number.
+  static func isOption(_ token: String) -> Bool {
+    guard token.hasPrefix("-"), token.count > 1 else { return false }
+    let second = token[token.index(after: token.startIndex)]
+    return !(second.isNumber || second == ".")
+  }
+
+  /// The option's name, without an `=value`.
+  static func optionName(_ token: String) -> String {
+    token.firstIndex(of: "=").map { String(token[..<$0]) } ?? token
+  }
+
+  /// Every command under `root` with its path, the root included (path `[]`).
+  static func commands(under root: any AssistantCommand.Type) -> [(path: [String], type: any AssistantCommand.Type)] {
+    var result: [(path: [String], type: any AssistantCommand.Type)] = [([], root)]
+    func walk(_ command: any AssistantCommand.Type, _ path: [String]) {
+      for sub in command.configuration.subcommands {
+        let subPath = path + [sub.configuration.name]
+        result.append((subPath, sub))
+        walk(sub, subPath)
+      }
+    }
+    walk(root, [])
+    return result
+  }
+
+  /// The command at `path`, if there is one.
+  static func command(at path: [String], under root: any AssistantCommand.Type) -> (any AssistantCommand.Type)? {
+    var command = root
+    for name in path {
+      guard let sub = command.configuration.subcommands.first(where: { $0.configuration.name == name }) else {
+        return nil
+      }
+      command = sub
+    }
+    return command
+  }
+
+  /// An option of any command, for telling whether it takes a value while the command is not known yet. The
+  /// model keeps one meaning per name (a test checks it).
+  static func anyOption(named name: String, under root: any AssistantCommand.Type) -> Option? {
+    for (_, command) in commands(under: root) {
+      if let option = command.configuration.option(named: name) { return option }
+    }
+    return nil
+  }
+
+  /// `; did you mean "NAME"?` for the names closest to `word` (at most two edits, one for short words), or "".
+  static func suggestion(for word: String, among names: [String]) -> String {
+    let close = closeNames(to: word, among: names)
+    guard !close.isEmpty else { return "" }
+    return "; did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+  }
+
+  /// The names within reach of `word`, closest first (case aside): one edit for a name of up to six letters, two
+  /// for a longer one. A one-letter option (`-V`) is only ever taken for the long option it usually means.
+  static func closeNames(to word: String, among names: [String]) -> [String] {
+    if word.count == 2 && word.hasPrefix("-") {
+      let usual = ["-V": "--version", "-v": "--version", "-j": "--json"]
+      return usual[word].map { names.contains($0) ? [$0] : [] } ?? []
+    }
+    let lowered = word.lowercased()
+    let limit = lowered.drop(while: { $0 == "-" }).count <= 6 ? 1 : 2
+    let scored = Set(names).compactMap { name -> (String, Int)? in
+      guard !(name.count == 2 && name.hasPrefix("-")) else { return nil }
+      let distance = editDistance(lowered, name.lowercased())
+      return distance <= limit ? (name, distance) : nil
+    }
+    return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(2).map(\.0)
+  }
+
+}
