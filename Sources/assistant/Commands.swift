@@ -375,7 +375,7 @@ struct Install: AssistantCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "install",
-      abstract: "Install (or update) app bundles that validate, and whose team owns their bundle ids and app groups.",
+      abstract: "Install or update app bundles that validate and whose team owns their ids and app groups.",
       discussion: """
         A bundle that breaks a rule is refused (exit 65); one whose bundle id or app group belongs to another team \
         is refused (exit 77) unless the group is shared with --share-group.

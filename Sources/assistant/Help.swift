@@ -39,7 +39,7 @@ enum HelpText {
   /// The whole `--help` text of the command at `path`.
   static func help(_ path: [String], _ command: any AssistantCommand.Type) -> String {
     let configuration = command.configuration
-    var out: [String] = ["OVERVIEW: \(configuration.abstract)", ""]
+    var out: [String] = wrap("OVERVIEW: \(configuration.abstract)", indent: 0) + [""]
     if !configuration.discussion.isEmpty {
       out += wrap(configuration.discussion, indent: 0)
       out.append("")
@@ -70,7 +70,7 @@ enum HelpText {
     }
     if path.isEmpty {
       out.append("EXIT STATUS:")
-      for row in exitStatusTable { out += entry(row.status, row.meaning, column: 8) }
+      for row in exitStatusTable { out += entry(row.status, row.meaning, column: 9) }
       out.append("  `open` exits with the app's own status.")
       out.append("")
     }
