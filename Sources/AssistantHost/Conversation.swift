@@ -31,10 +31,29 @@ extension Conversation {
   }
 }
 
+/// Where the questions of a `TerminalConversation` go: to the person at the terminal, never into a redirected stdout
+/// (`assistant "Book room 90 with Rooms" > out.txt` asks on the terminal and leaves only the dialog in the file).
+public enum PromptDestination: Sendable {
+  /// The controlling terminal (`/dev/tty`), opened write-only, without becoming the controlling terminal and
+  /// close-on-exec, once, when the first question is written; stderr when the process has no controlling terminal
+  /// (a daemon, a test that spawns the host in a session of its own).
+  case controllingTerminal
+  /// This descriptor, e.g. a pipe in a test. The conversation does not close it.
+  case descriptor(FileDescriptor)
+}
+
 /// The shell: scripted answers (`--answer`) first, then the terminal; with neither, refuses with exit 75.
 ///
-/// Dialog goes to stdout, or to stderr when `quiet` (the `--json` mode, whose stdout is one JSON object). Writes and
-/// terminal reads run on a dedicated thread (`offloaded`), never on the cooperative pool.
+/// Two streams:
+/// - Questions (the prompt, and with a scripted answer the echoed "prompt answer" line; on end of input, the newline
+///   that ends the prompt's line) go to `prompts`: by default the controlling terminal, else stderr. They never go
+///   to stdout, so a redirected stdout holds the dialog only and the person at the terminal still sees the question.
+/// - Dialog lines and snippets go to stdout, or to stderr when `quiet` (the `--json` mode, whose stdout is one JSON
+///   object).
+///
+/// Whether a person can be asked is `interactive` (stdin is a terminal); answers are read from stdin, never from
+/// `/dev/tty`, so a run with stdin redirected stays non-interactive even with a terminal at hand. Writes, the open
+/// of `/dev/tty` and terminal reads run on a dedicated thread (`offloaded`), never on the cooperative pool.
 ///
 /// Everything it writes is dialog that holds untrusted text (response parameters, templates, prompts, an
 /// extension's messages and snippets): it passes through the sanitizer (`Untrusted`, multi-line: newlines and tabs
@@ -42,38 +61,67 @@ extension Conversation {
 public final class TerminalConversation: Conversation {
   private let answers: Mutex<[String]>
   private let interactive: Bool
-  private let quiet: Bool
+  private let dialog: FileDescriptor
   private let input: LineReader
+  private let prompts: PromptDestination
+  /// The descriptor questions are written to, once resolved (the controlling terminal is opened on first use);
+  /// `opened` says whether this conversation opened it, and closes it when it ends.
+  private let promptTarget = Mutex<(fd: FileDescriptor, opened: Bool)?>(nil)
 
   /// - Parameters:
   ///   - answers: scripted answers, used in order.
-  ///   - interactive: whether a person is at the terminal (stdin is a tty).
+  ///   - interactive: whether a person is at the terminal (stdin is a tty): only then is a question without a
+  ///     scripted answer asked.
   ///   - quiet: send dialog to stderr instead of stdout.
-  public init(answers: [String], interactive: Bool, quiet: Bool) {
+  ///   - prompts: where questions go; by default the controlling terminal, else stderr.
+  public convenience init(
+    answers: [String], interactive: Bool, quiet: Bool, prompts: PromptDestination = .controllingTerminal
+  ) {
+    self.init(
+      answers: answers, interactive: interactive, prompts: prompts,
+      dialog: quiet ? .standardError : .standardOutput, input: .standardInput)
+  }
+
+  /// The conversation on explicit descriptors (tests use pipes).
+  /// - Parameters:
+  ///   - dialog: where dialog lines and snippets go.
+  ///   - input: where answers are read from, when `interactive`.
+  init(answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, input: FileDescriptor)
+  {
     self.answers = Mutex(answers)
     self.interactive = interactive
-    self.quiet = quiet
-    self.input = LineReader(.standardInput)
+    self.prompts = prompts
+    self.dialog = dialog
+    self.input = LineReader(input)
+  }
+
+  deinit {
+    promptTarget.withLock { target in
+      if let target, target.opened { target.fd.close() }
+    }
   }
 
   /// A dialog line: one line on the terminal, whatever it holds (a newline in a template or a response parameter is
   /// shown escaped, so nothing the bundle or the extension says can start a line of its own, such as a fake
   /// `assistant:` error).
   public func say(_ text: String) async {
-    await emit(Untrusted.shown(text) + "\n")
+    await emit(Untrusted.shown(text) + "\n", to: .dialog)
   }
 
   /// The snippet under the name of the extension that drew it, each of its lines indented and sanitized to one line.
   public func show(_ view: ConfiguredView, from extensionName: String) async {
     guard let snippet = view.snippet else { return }
     await emit(
-      "[\(Untrusted.shown(extensionName))]\n" + snippet.lines.map { "  " + Untrusted.shown($0) + "\n" }.joined())
+      "[\(Untrusted.shown(extensionName))]\n" + snippet.lines.map { "  " + Untrusted.shown($0) + "\n" }.joined(),
+      to: .dialog)
   }
 
+  /// Asks on the prompts' stream (see the type): a scripted answer is echoed after the prompt; otherwise, when a
+  /// person is at the terminal, the prompt waits on its line for a line of stdin.
   public func ask(_ prompt: String, need: String) async throws -> String {
     let prompt = Untrusted.shown(prompt)  // from the bundle or the extension: one line
     if let scripted = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-      await emit("\(prompt) \(Untrusted.shown(scripted))\n")
+      await emit("\(prompt) \(Untrusted.shown(scripted))\n", to: .prompts)
       return scripted
     }
     guard interactive else {
@@ -82,9 +130,10 @@ public final class TerminalConversation: Conversation {
         "\(need) is needed (\"\(prompt)\"), but there is no terminal to ask: give it on the command line or "
           + "with --answer VALUE")
     }
-    await emit(prompt + " ")
+    await emit(prompt + " ", to: .prompts)
     guard let line = try await input.nextLine() else {
-      await emit("\n")  // the error goes on a line of its own, not after the prompt
+      // Ctrl-D: end the prompt's line where the prompt is, so the error starts a line of its own.
+      await emit("\n", to: .prompts)
       throw HostError(.valueNeeded, "\(need) is needed (\"\(prompt)\"), but input ended")
     }
     return line
@@ -93,11 +142,36 @@ public final class TerminalConversation: Conversation {
   /// Unused scripted answers (a sign of a wrong script).
   public var unusedAnswers: [String] { answers.withLock { $0 } }
 
-  /// The one way out to the terminal: sanitized.
-  private func emit(_ text: String) async {
-    let target: FileDescriptor = quiet ? .standardError : .standardOutput
+  private enum Stream { case dialog, prompts }
+
+  /// The one way out: sanitized, written off the cooperative pool. A failed write (a closed pipe, a terminal gone)
+  /// is dropped: the run's result does not depend on whether its dialog could be shown.
+  private func emit(_ text: String, to stream: Stream) async {
     let bytes = Array(Untrusted.shown(text, multiline: true).utf8)
-    _ = try? await offloaded { () throws(SystemError) in try target.writeAll(bytes) }
+    _ = try? await offloaded { () throws(SystemError) in
+      let target = stream == .dialog ? self.dialog : self.promptDescriptor()
+      try target.writeAll(bytes)
+    }
+  }
+
+  /// Where questions go, opening the controlling terminal on first use. Blocking (an `open`): call it off the pool.
+  private func promptDescriptor() -> FileDescriptor {
+    promptTarget.withLock { target in
+      if let target { return target.fd }
+      let resolved: (fd: FileDescriptor, opened: Bool)
+      switch prompts {
+      case .descriptor(let fd): resolved = (fd, false)
+      case .controllingTerminal:
+        // ENXIO: no controlling terminal. Any other failure also leaves the question on stderr, where it is seen.
+        if let tty = try? FileDescriptor.open("/dev/tty", O_WRONLY | O_NOCTTY) {
+          resolved = (tty, true)
+        } else {
+          resolved = (.standardError, false)
+        }
+      }
+      target = resolved
+      return resolved.fd
+    }
   }
 }
 

@@ -57,6 +57,8 @@ public struct ExtensionContext: Sendable {
   public let bundlePath: String
   /// The private container (read-write).
   public let containerPath: String
+  /// The user's locale, e.g. "fr_FR" (`assistant --locale`): the language of the text the extension makes itself (an
+  /// `unsupported` message, a snippet). The host translates the intent definition's text.
   public let locale: String
   /// The app groups the extension's entitlements list, and their paths.
   public let appGroups: [AppGroupLocation]

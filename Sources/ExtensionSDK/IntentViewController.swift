@@ -6,7 +6,8 @@
 /// - `configureView(for:of:in:)`: draw the given parameters of the interaction (often one) as a snippet tree, and
 ///   say which parameters the view shows and the size it wants (`.zero` hides it; stay within the context's
 ///   minimum and maximum sizes). Answer `success: false` to leave those parameters to Siri's default UI. Build the
-///   view only from the interaction: the Intents extension runs in another process.
+///   view only from the interaction: the Intents extension runs in another process. Word it in the user's language,
+///   `context.extensionContext.locale`.
 public protocol IntentViewController: SendableMetatype, Sendable {
   init()
   func configureView(for parameters: [String], of interaction: Interaction, in context: ViewContext) async throws

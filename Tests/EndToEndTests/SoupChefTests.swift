@@ -78,10 +78,10 @@ struct SoupChefTests {
       "--answer", "20", "--answer", "2", "--answer", "yes", "run", "Soup Chef", "OrderSoup", "soup=Clam Chowder",
     ])
     #expect(ordered.code == 0, "\(ordered)")
-    #expect(ordered.stdout.contains("How many soups do you want to order? 20"), "\(ordered)")
+    #expect(ordered.stderr.contains("How many soups do you want to order? 20"), "\(ordered)")
     #expect(ordered.stdout.contains("You asked for 20 soup, but we don't have that many in stock."), "\(ordered)")
-    #expect(ordered.stdout.contains("How many soups do you want to order? 2"), "\(ordered)")
-    #expect(ordered.stdout.contains("Do you want to order soup? yes"), "\(ordered)")
+    #expect(ordered.stderr.contains("How many soups do you want to order? 2"), "\(ordered)")
+    #expect(ordered.stderr.contains("Do you want to order soup? yes"), "\(ordered)")
     #expect(
       ordered.stdout.hasSuffix("Your total is $9.98. Your Clam Chowder order will be ready in 10 minutes.\n"),
       "\(ordered)")

@@ -65,4 +65,37 @@ struct UIExtensionTests {
       "\(result)")
     #expect(result.stdout.contains("[UIOversize]\n  huge"), "\(result)")
   }
+
+  /// RoomsUI draws its card in the user's language: the locale the host gives every extension at `initialize`.
+  @Test func roomsDrawsItsCardInTheUsersLanguage() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let booked = try await host.assistant(["--locale", "fr_FR", "--answer", "Ada", "Book room 3 with Rooms"])
+    #expect(booked.code == 0, "\(booked)")
+    #expect(
+      booked.stdout
+        == "La salle 3 est maintenant réservée par Ada.\n[RoomsUI]\n  Salle 3\n  Statut: Réservée par Ada\n",
+      "\(booked)")
+    let refused = try await host.assistant([
+      "--locale", "fr_FR", "run", "Rooms", "BookRoom", "roomNumber=3", "bookedBy=Grace",
+    ])
+    #expect(refused.code == 1, "\(refused)")
+    #expect(refused.stdout.hasSuffix("[RoomsUI]\n  Salle 3\n  Statut: Non réservée pour Grace\n"), "\(refused)")
+    let stranger = try await host.assistant(["--locale", "fr_FR", "Cancel room 3 for Grace with Rooms"])
+    #expect(stranger.code == 1, "\(stranger)")
+    #expect(
+      stranger.stdout.hasSuffix("[RoomsUI]\n  Salle 3\n  Statut: Inchangée (annulation refusée pour Grace)\n"),
+      "\(stranger)")
+    let cancelled = try await host.assistant(["--locale", "fr", "Cancel room 3 for Ada with Rooms"])
+    #expect(cancelled.code == 0, "\(cancelled)")
+    #expect(
+      cancelled.stdout.hasSuffix("[RoomsUI]\n  Salle 3\n  Statut: Libre (réservation de Ada annulée)\n"), "\(cancelled)"
+    )
+    // Control: another language gets the English card, as it gets the definition's own English dialog.
+    let german = try await host.assistant(["--locale", "de_DE", "Book room 4 for Ada with Rooms"])
+    #expect(german.code == 0, "\(german)")
+    #expect(
+      german.stdout == "Room 4 is now booked by Ada.\n[RoomsUI]\n  Room 4\n  Status: Booked by Ada\n", "\(german)")
+  }
 }

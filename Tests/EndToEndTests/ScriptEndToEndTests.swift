@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `Scripts/assistant`, the README's way in, as a user runs it: from any folder, on a home of its own. The build is
+/// skipped (`INTENTHOST_NO_BUILD=1`: `swift test` holds the build lock; Scripts/test built everything).
+@Suite(.serialized)
+struct ScriptEndToEndTests {
+  static let script = PackagePaths.root.appendingPathComponent("Scripts/assistant").path
+
+  /// Runs `Scripts/assistant ARGUMENTS` in `folder`, on the home and groups under `scratch`.
+  func script(_ arguments: [String], in folder: String, scratch: TemporaryDirectory) async throws -> CommandResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_HOME"] = scratch.file("home").path
+    environment["ASSISTANT_APP_GROUPS"] = scratch.file("groups").path
+    environment["INTENTHOST_NO_BUILD"] = "1"
+    return try await runCommand(
+      "/bin/bash", ["-c", #"cd "$1" && shift && exec /bin/bash "$@""#, "bash", folder, Self.script] + arguments,
+      environment: environment)
+  }
+
+  /// `validate .` validates the caller's folder: here an empty one, which holds nothing to validate.
+  @Test func pathsAreTheCallersFolder() async throws {
+    let scratch = try TemporaryDirectory("intenthost-script")
+    defer { scratch.remove() }
+    let folder = scratch.file("elsewhere")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let result = try await script(["validate", "."], in: folder.path, scratch: scratch)
+    #expect(result.code == 65, "\(result)")
+    #expect((result.stdout + result.stderr).contains("\(folder.path): error: holds no Info.plist"), "\(result)")
+    // Control: from the repository, `.` is the repository, whose manifests validate clean.
+    let repository = try await script(["validate", "."], in: PackagePaths.root.path, scratch: scratch)
+    #expect(repository.code == 0, "\(repository)")
+    #expect(repository.stdout.contains("0 errors"), "\(repository)")
+  }
+
+  /// The examples are installed once per home: an uninstalled Rooms stays uninstalled, even after the examples were
+  /// rebuilt, until `reset-examples`.
+  @Test func anUninstalledExampleStaysUninstalledUntilReset() async throws {
+    let scratch = try TemporaryDirectory("intenthost-script")
+    defer { scratch.remove() }
+    let here = scratch.path
+    let first = try await script(["list"], in: here, scratch: scratch)
+    #expect(first.code == 0, "\(first)")
+    #expect(first.stdout.contains("Rooms (com.example.rooms)"), "\(first)")  // control: the first run installs it
+
+    let uninstalled = try await script(["uninstall", "Rooms"], in: here, scratch: scratch)
+    #expect(uninstalled.code == 0, "\(uninstalled)")
+    let after = try await script(["list"], in: here, scratch: scratch)
+    #expect(after.code == 0, "\(after)")
+    #expect(!after.stdout.contains("Rooms (com.example.rooms)"), "\(after)")
+
+    // As if the examples had been rebuilt since they were installed in this home: still not reinstalled.
+    try Data("an older build\n".utf8).write(to: scratch.file("home/.examples-installed"))
+    let rebuilt = try await script(["list"], in: here, scratch: scratch)
+    #expect(!rebuilt.stdout.contains("Rooms (com.example.rooms)"), "\(rebuilt)")
+
+    let reset = try await script(["reset-examples"], in: here, scratch: scratch)
+    #expect(reset.code == 0, "\(reset)")
+    #expect(reset.stdout == "Reinstalled the example apps (Rooms) in \(scratch.file("home").path).\n", "\(reset)")
+    let back = try await script(["list"], in: here, scratch: scratch)
+    #expect(back.stdout.contains("Rooms (com.example.rooms)"), "\(back)")
+
+    let extra = try await script(["reset-examples", "Rooms"], in: here, scratch: scratch)
+    #expect(extra.code == 64, "\(extra)")
+  }
+}
