@@ -16,11 +16,17 @@ public protocol Conversation: Sendable {
   /// - Throws: `HostError(.valueNeeded)` when there is nobody to ask, or input ended; `CancellationError` when the
   ///   waiting task is cancelled.
   func ask(_ prompt: String, need: String) async throws -> String
+  /// Says something that belongs to a question: the choices of a disambiguation, why an answer was not taken. A
+  /// shell shows it where the question is asked (the terminal), not in the dialog's output.
+  func explain(_ text: String) async
   /// Shows a view an Intents UI extension drew (a snippet under the dialog).
   func show(_ view: ConfiguredView, from extensionName: String) async
 }
 
 extension Conversation {
+  /// By default, said as dialog.
+  public func explain(_ text: String) async { await say(text) }
+
   /// Says the snippet under the name of the extension that drew it, each of its lines indented. The name and each
   /// line are sanitized to one line, so nothing in a snippet can leave its box or pass for the dialog.
   public func show(_ view: ConfiguredView, from extensionName: String) async {
@@ -106,6 +112,11 @@ public final class TerminalConversation: Conversation {
   /// `assistant:` error).
   public func say(_ text: String) async {
     await emit(Untrusted.shown(text) + "\n", to: .dialog)
+  }
+
+  /// A line that belongs to a question, on the prompts' stream (the terminal), one line like `say`'s.
+  public func explain(_ text: String) async {
+    await emit(Untrusted.shown(text) + "\n", to: .prompts)
   }
 
   /// The snippet under the name of the extension that drew it, each of its lines indented and sanitized to one line.

@@ -355,7 +355,7 @@ public struct IntentDriver: Sendable {
         intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
       case .unsupported:
         let template = result.reason.flatMap { parameter.unsupportedReasons[$0] }.flatMap { $0.isEmpty ? nil : $0 }
-        await conversation.say(
+        await conversation.explain(
           template.map { fill($0, parameter: parameter, intent: intent, interpreter: interpreter) }
             ?? result.message ?? "Sorry, that \(parameter.label.lowercased()) can't be used.")
         intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
@@ -412,7 +412,8 @@ public struct IntentDriver: Sendable {
     for _ in 0..<maximumAttempts {
       let answer = try await conversation.ask(prompt, need: need)
       if let value = interpreter.parse(answer, for: parameter) { return value }
-      await conversation.say("Sorry, \(parameter.label.lowercased()) needs \(interpreter.expectation(for: parameter)).")
+      await conversation.explain(
+        "Sorry, \(parameter.label.lowercased()) needs \(interpreter.expectation(for: parameter)).")
     }
     throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
   }
@@ -427,10 +428,10 @@ public struct IntentDriver: Sendable {
       parameter.prompts["DisambiguationIntroduction"].map {
         renderTemplate($0) { $0 == "count" ? String(candidates.count) : nil }.text
       } ?? "Which \(parameter.label.lowercased())?"
-    await conversation.say(introduction)
+    await conversation.explain(introduction)
     let names = candidates.map { interpreter.words(for: $0, parameterType: types(parameter)) }
     // One line per candidate: a line break in a name is shown escaped, not as a line of its own.
-    for (index, name) in names.enumerated() { await conversation.say("  \(index + 1). \(Untrusted.shown(name))") }
+    for (index, name) in names.enumerated() { await conversation.explain("  \(index + 1). \(Untrusted.shown(name))") }
     for _ in 0..<maximumAttempts {
       let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need).trimmingCharacters(
         in: .whitespaces)
@@ -438,7 +439,7 @@ public struct IntentDriver: Sendable {
       if let index = names.firstIndex(where: { $0.caseInsensitiveCompare(answer) == .orderedSame }) {
         return candidates[index]
       }
-      await conversation.say("Please answer with a number from 1 to \(candidates.count) or one of the names.")
+      await conversation.explain("Please answer with a number from 1 to \(candidates.count) or one of the names.")
     }
     throw HostError(.valueNeeded, "no choice made for \(need) after \(maximumAttempts) tries")
   }

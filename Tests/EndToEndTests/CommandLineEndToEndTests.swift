@@ -1,7 +1,7 @@
 import Foundation
 import IntentHostSystem
-import Testing
 import TestSupport
+import Testing
 
 /// The command line as a user meets it: every probe of issue 11 through the real binary, with its exit status and
 /// the stream its message goes to.
