@@ -8,6 +8,9 @@ public enum ExitStatus: Int32, Sendable {
   case usage = 64
   /// A manifest or a data file is invalid.
   case dataError = 65
+  /// A path given on the command line does not exist (`install` or `validate` of a missing bundle or file). The
+  /// name and number are sysexits' `EX_NOINPUT`, "cannot open input".
+  case noInput = 66
   /// No installed app or intent matches.
   case noMatch = 69
   /// The host's own I/O failed (TEMPORARY until merge).

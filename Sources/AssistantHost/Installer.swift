@@ -20,6 +20,7 @@ extension AssistantHome {
   public func install(from source: URL, sharing: Set<String> = []) throws -> (
     app: AppBundle, diagnostics: [Diagnostic]
   ) {
+    try Self.checkIsBundleFolder(source)
     // Nothing but regular files and folders: no link can change a manifest after install or point the host
     // outside the bundle, and no FIFO can hang the copy.
     do {
@@ -55,6 +56,34 @@ extension AssistantHome {
       return (try AppBundle.load(from: destination), diagnostics)
     } catch {
       throw HostError(.dataError, "installed \(destination.path) does not load: \(error)")
+    }
+  }
+
+  /// Refuses a path that does not exist, as `assistant validate` does (the same `file-missing` finding, exit 66), and
+  /// one that is not a folder (a file, a link), naming what it is.
+  /// - Throws: `HostError(.noInput)` for a missing path, `HostError(.dataError)` for anything but a folder.
+  static func checkIsBundleFolder(_ source: URL) throws {
+    let path = source.standardizedFileURL.path
+    var status = stat()
+    guard lstat(path, &status) == 0 else {
+      let error = SystemError.current("lstat", path)
+      if error.code == ENOENT || error.code == ENOTDIR {
+        throw HostError(.noInput, "cannot install \(path):\n" + Validator.missing(path).shown)
+      }
+      throw HostError(.dataError, "cannot install \(path): \(error)")
+    }
+    let kind = FileKind(mode: status.st_mode)
+    guard kind == .directory else {
+      let hint: String
+      switch kind {
+      case .regular: hint = "; `assistant validate \(shellQuoted(path))` checks a single manifest file"
+      case .symbolicLink: hint = "; install the folder it points to"
+      default: hint = ""
+      }
+      throw HostError(
+        .dataError,
+        "cannot install \(path): it is \(kind), not a bundle folder (an .app folder with its Info.plist at the top)"
+          + hint)
     }
   }
 

@@ -8,9 +8,10 @@ import UntrustedText
 // `DefaultsTool`'s printer, and in ProcessSupervision the extension's log lines and the relayed output of `open`.
 
 extension HostError {
-  /// Whether the message is one line by contract: every error but a usage error (which may carry a usage text)
-  /// and a data error (which may list a manifest's diagnostics). Faults and refusals are always one line.
-  public var isOneLine: Bool { status != .usage && status != .dataError }
+  /// Whether the message is one line by contract: every error but a usage error (which may carry a usage text), a
+  /// data error (which may list a manifest's diagnostics) and a missing input (which shows `validate`'s finding).
+  /// Faults and refusals are always one line.
+  public var isOneLine: Bool { status != .usage && status != .dataError && status != .noInput }
 
   /// The error as the user reads it on stderr (`hostMessage`), without the final newline.
   public var printed: String { hostMessage(message, oneLine: isOneLine) }

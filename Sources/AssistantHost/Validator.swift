@@ -1,6 +1,7 @@
 import AppGroupStore
 import BundleManifest
 import Foundation
+import IntentHostSystem
 import UntrustedText
 
 /// Apple's rules for SiriKit manifests, checked on a bundle, a folder of sources, or single files. Each finding is a
@@ -18,11 +19,24 @@ public struct Validator: Sendable {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      return [Diagnostic(.error, "file-missing", file: url.path, "does not exist", fix: "check the path")]
+      return [Self.missing(url.path)]
     }
     if !isDirectory.boolValue { return validateFile(url) }
     if url.pathExtension == "app" { return validateBundle(at: url) }
     return validateSources(in: url)
+  }
+
+  /// The finding for a path that does not exist: what `validate` reports and `install` refuses with, both with
+  /// exit status 66 (`ExitStatus.noInput`).
+  public static func missing(_ path: String) -> Diagnostic {
+    Diagnostic(.error, "file-missing", file: path, "does not exist", fix: "check the path")
+  }
+
+  /// The exit status of `assistant validate` for its findings: 66 (`noInput`) when a path does not exist, else 65
+  /// (`dataError`) when there is an error, else 0 (warnings and notes only).
+  public static func exitStatus(for diagnostics: [Diagnostic]) -> ExitStatus {
+    if diagnostics.contains(where: { $0.rule == "file-missing" }) { return .noInput }
+    return diagnostics.hasErrors ? .dataError : .success
   }
 
   /// Validates an app bundle as `assistant install` does.
@@ -97,17 +111,18 @@ public struct Validator: Sendable {
 
   /// A folder of sources: with exactly one app Info.plist it is checked as a project (app, extensions,
   /// definitions, vocabularies, entitlements, strings, and the rules between them, but not executables); otherwise
-  /// each file on its own.
+  /// each file on its own. A file is a manifest by its name, or else by its content (`ManifestKind`).
   public func validateSources(in folder: URL) -> [Diagnostic] {
-    let files = sourceFiles(in: folder)
+    var (files, diagnostics) = sourceFiles(in: folder)
     if files.isEmpty {
-      return [
+      return diagnostics + [
         Diagnostic(
           .error, "nothing-to-validate", file: folder.path,
-          "holds no Info.plist, .intentdefinition, AppIntentVocabulary.plist, .entitlements or .strings file")
+          "holds no Info.plist, .intentdefinition, AppIntentVocabulary.plist, .entitlements or .strings file, "
+            + "and no property list whose content is one",
+          fix: "validate the folder that holds the manifests (" + ManifestKind.recognisableContent + ")")
       ]
     }
-    var diagnostics: [Diagnostic] = []
     var infos: [InfoPlist] = []
     var entitlementsByFolder: [String: Entitlements] = [:]
     var definitions: [IntentDefinition] = []
@@ -115,24 +130,19 @@ public struct Validator: Sendable {
     var strings: [StringsTable] = []
     for file in files {
       do {
-        switch kind(of: file) {
-        case .info:
-          let settings = try BuildSettings.forBundle(at: file.deletingLastPathComponent(), explicit: self.settings)
-          infos.append(try InfoPlist.load(contentsOf: file, settings: settings, unresolved: .note))
-        case .entitlements:
-          let settings = try BuildSettings.forBundle(at: file.deletingLastPathComponent(), explicit: self.settings)
-          let entitlements = try Entitlements.load(contentsOf: file, settings: settings, unresolved: .note)
-          entitlementsByFolder[file.deletingLastPathComponent().path] = entitlements
+        switch try load(file) {
+        case .info(let info): infos.append(info)
+        case .entitlements(let entitlements):
+          entitlementsByFolder[file.url.deletingLastPathComponent().path] = entitlements
           diagnostics += entitlements.diagnostics
-        case .definition: definitions.append(try IntentDefinition.load(contentsOf: file))
-        case .vocabulary: vocabularies.append(try Vocabulary.load(contentsOf: file))
-        case .strings: strings.append(try StringsTable.load(contentsOf: file))
-        case .other: continue
+        case .definition(let definition): definitions.append(definition)
+        case .vocabulary(let vocabulary): vocabularies.append(vocabulary)
+        case .strings(let table): strings.append(table)
         }
       } catch let error as ManifestError {
         diagnostics.append(Diagnostic(error))
       } catch {
-        diagnostics.append(Diagnostic(.error, "plist", file: file.path, "\(error)"))
+        diagnostics.append(Diagnostic(.error, "plist", file: file.url.path, "\(error)"))
       }
     }
     let apps = infos.filter { $0.extensionInfo == nil }
@@ -161,32 +171,34 @@ public struct Validator: Sendable {
   }
 
   /// One file on its own: it must parse, and the rules that need no other file apply. Build settings that cannot be
-  /// resolved are notes here (errors in a bundle), since Xcode expands them at build time.
+  /// resolved are notes here (errors in a bundle), since Xcode expands them at build time. A file whose name does
+  /// not say what it is (`ManifestKind(fileName:)`) is read, at most `maximumManifestSize` bytes and never through a
+  /// link, and recognised by its content; one that is no manifest is `unknown-file`, saying what content would be.
   public func validateFile(_ file: URL) -> [Diagnostic] {
     do {
-      let settings = try BuildSettings.forBundle(at: file.deletingLastPathComponent(), explicit: self.settings)
-      switch kind(of: file) {
-      case .info:
-        let info = try InfoPlist.load(contentsOf: file, settings: settings, unresolved: .note)
-        return info.diagnostics + fileRules(info)
-      case .entitlements:
-        let entitlements = try Entitlements.load(contentsOf: file, settings: settings, unresolved: .note)
-        return entitlements.diagnostics
-      case .definition:
-        return definitionRules(try IntentDefinition.load(contentsOf: file))
-      case .vocabulary:
-        return vocabularyFileRules(try Vocabulary.load(contentsOf: file))
-      case .strings:
-        _ = try StringsTable.load(contentsOf: file)
-        return []
-      case .other:
-        _ = try PlistDictionary.load(contentsOf: file)
-        return [
-          Diagnostic(
-            .warning, "unknown-file", file: file.path,
-            "is a property list, but not an Info.plist, intent definition, vocabulary or entitlements file",
-            fix: "name it Info.plist, *.intentdefinition, AppIntentVocabulary.plist, *.entitlements or *.strings")
-        ]
+      let source: SourceFile
+      if let kind = ManifestKind(fileName: file.lastPathComponent) {
+        source = SourceFile(url: file, kind: kind)
+      } else {
+        let plist = try PlistDictionary.parse(
+          Data(try Self.readContent(of: file) { _, all in try all() }), file: file.path)
+        guard let kind = ManifestKind(recognising: plist) else {
+          return [
+            Diagnostic(
+              .warning, "unknown-file", file: file.path,
+              "is a property list, but neither its name nor its content says which manifest it is",
+              fix: "name it \(ManifestKind.recognisedNames); or give it the keys of its kind: "
+                + ManifestKind.recognisableContent)
+          ]
+        }
+        source = SourceFile(url: file, kind: kind, plist: plist)
+      }
+      switch try load(source) {
+      case .info(let info): return info.diagnostics + fileRules(info)
+      case .entitlements(let entitlements): return entitlements.diagnostics
+      case .definition(let definition): return definitionRules(definition)
+      case .vocabulary(let vocabulary): return vocabularyFileRules(vocabulary)
+      case .strings: return []
       }
     } catch let error as ManifestError {
       return [Diagnostic(error)]
@@ -197,28 +209,142 @@ public struct Validator: Sendable {
 
   // MARK: - Files
 
-  enum Kind { case info, entitlements, definition, vocabulary, strings, other }
+  /// The most bytes a manifest recognised by its content may have (`PlistDictionary.load`'s limit).
+  static let maximumManifestSize = 16 << 20
 
-  func kind(of file: URL) -> Kind {
-    let name = file.lastPathComponent
-    if name.hasSuffix(".intentdefinition") { return .definition }
-    if name.hasSuffix(".entitlements") { return .entitlements }
-    if name.hasSuffix(".strings") { return .strings }
-    if name.hasSuffix("AppIntentVocabulary.plist") { return .vocabulary }
-    if name.hasSuffix("Info.plist") { return .info }
-    return .other
+  /// A manifest file of a source folder or given on its own: what it is, and its property list when its content
+  /// said so (it is then read once, not again by name).
+  struct SourceFile {
+    var url: URL
+    var kind: ManifestKind
+    var plist: PlistDictionary?
   }
 
-  private func sourceFiles(in folder: URL) -> [URL] {
-    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-    var files: [URL] = []
+  /// A loaded manifest.
+  enum Manifest {
+    case info(InfoPlist)
+    case entitlements(Entitlements)
+    case definition(IntentDefinition)
+    case vocabulary(Vocabulary)
+    case strings(StringsTable)
+  }
+
+  /// Loads a source file as its kind, expanding build settings (`--setting`, the folder's BuildSettings.xcconfig)
+  /// in an Info.plist or entitlements; a reference without a value is a note.
+  /// - Throws: `ManifestError` for a file that does not parse or a key of the wrong type.
+  func load(_ source: SourceFile) throws -> Manifest {
+    let file = source.url
+    func settings() throws -> BuildSettings {
+      try BuildSettings.forBundle(at: file.deletingLastPathComponent(), explicit: self.settings)
+    }
+    func plist() throws -> PlistDictionary { try source.plist ?? PlistDictionary.load(contentsOf: file) }
+    switch source.kind {
+    case .infoPlist: return .info(try InfoPlist(plist(), settings: settings(), unresolved: .note))
+    case .entitlements: return .entitlements(try Entitlements(plist(), settings: settings(), unresolved: .note))
+    case .intentDefinition: return .definition(try IntentDefinition(plist()))
+    case .vocabulary: return .vocabulary(try Vocabulary(plist()))
+    case .strings: return .strings(try StringsTable.load(contentsOf: file))
+    }
+  }
+
+  /// Opens `file` to read its content, without following a link (`O_NOFOLLOW`) and without waiting on a FIFO
+  /// (`O_NONBLOCK`), and refuses it unless it is a regular file; `body` gets up to its first 4 KiB, and a function
+  /// that reads the whole file (those bytes and the rest), at most `maximumManifestSize` bytes.
+  /// - Throws: `ManifestError` naming the file: a link, not a regular file, too large, or unreadable; what `body`
+  ///   throws.
+  static func readContent<Result>(
+    of file: URL, _ body: (_ head: [UInt8], _ whole: () throws -> [UInt8]) throws -> Result
+  ) throws -> Result {
+    let path = file.path
+    let tooLarge = "larger than the \(maximumManifestSize)-byte limit"
+    func refusal(_ error: SystemError) -> ManifestError {
+      switch error.code {
+      case ELOOP:
+        return ManifestError(
+          file: path, problem: "is a symbolic link, and a file is recognised by its content only when it is not one",
+          fix: "validate the file it points to, or name it \(ManifestKind.recognisedNames)")
+      case EFBIG:
+        return ManifestError(file: path, problem: "is \(tooLarge)")
+      default:
+        return ManifestError(file: path, problem: "cannot be read: \(error)")
+      }
+    }
+    let descriptor: FileDescriptor
+    let status: FileStatus
+    do throws(SystemError) {
+      descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+    } catch {
+      throw refusal(error)
+    }
+    defer { descriptor.close() }
+    do throws(SystemError) { status = try descriptor.status() } catch { throw refusal(error) }
+    guard status.kind == .regular else {
+      throw ManifestError(
+        file: path, problem: "is \(status.kind), not a regular file, so its content is not read",
+        fix: "validate a regular file")
+    }
+    var head = [UInt8](repeating: 0, count: 4096)
+    do throws(SystemError) {
+      head.removeSubrange(try descriptor.read(into: &head)...)
+    } catch {
+      throw refusal(error)
+    }
+    return try body(head) {
+      if status.size > maximumManifestSize {
+        throw ManifestError(file: path, problem: "is \(status.size) bytes, \(tooLarge)")
+      }
+      do throws(SystemError) {
+        let whole = head + (try descriptor.readAll(limit: maximumManifestSize))
+        // The file may have grown since fstat.
+        guard whole.count <= maximumManifestSize else { throw SystemError(code: EFBIG, operation: "read") }
+        return whole
+      } catch {
+        throw refusal(error)
+      }
+    }
+  }
+
+  /// Whether bytes begin as a property list: a binary one (`bplist`), or XML (after a byte-order mark and white
+  /// space) whose start names `<plist` or its DOCTYPE. Old-style (text) property lists are `.strings` tables, which
+  /// only their name makes manifests.
+  static func looksLikePropertyList(_ head: [UInt8]) -> Bool {
+    if head.starts(with: Array("bplist".utf8)) { return true }
+    var text = Substring(decoding: head, as: UTF8.self)
+    if text.first == "\u{FEFF}" { text = text.dropFirst() }
+    guard text.drop(while: \.isWhitespace).first == "<" else { return false }
+    return text.contains("<plist") || text.contains("DOCTYPE plist")
+  }
+
+  /// The manifests below `folder` (not in hidden folders), sorted: by name, or, for the other regular files that
+  /// begin as a property list, by content. A property list that does not parse is a `plist` error, since its
+  /// content cannot say it is no manifest; links and special files are not read.
+  private func sourceFiles(in folder: URL) -> (files: [SourceFile], diagnostics: [Diagnostic]) {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return ([], []) }
+    var files: [SourceFile] = []
+    var diagnostics: [Diagnostic] = []
     while let relative = enumerator.nextObject() as? String {
       let name = (relative as NSString).lastPathComponent
       if name.hasPrefix(".") || name == ".build" { enumerator.skipDescendants(); continue }
       let url = folder.appendingPathComponent(relative)
-      if kind(of: url) != .other { files.append(url) }
+      if let kind = ManifestKind(fileName: name) {
+        files.append(SourceFile(url: url, kind: kind))
+        continue
+      }
+      // Only regular files (lstat(2): a link is not followed); `readContent` refuses anything else again.
+      var status = stat()
+      guard lstat(url.path, &status) == 0, FileKind(mode: status.st_mode) == .regular else { continue }
+      do {
+        let bytes = try Self.readContent(of: url) { head, all in Self.looksLikePropertyList(head) ? try all() : nil }
+        guard let bytes else { continue }
+        let plist = try PlistDictionary.parse(Data(bytes), file: url.path)
+        if let kind = ManifestKind(recognising: plist) { files.append(SourceFile(url: url, kind: kind, plist: plist)) }
+      } catch let error as ManifestError {
+        diagnostics.append(Diagnostic(error))
+      } catch {
+        diagnostics.append(Diagnostic(.error, "plist", file: url.path, "\(error)"))
+      }
     }
-    return files.sorted { $0.path < $1.path }
+    return (files.sorted { $0.url.path < $1.url.path }, diagnostics)
   }
 
   // MARK: - Rules
@@ -281,7 +407,7 @@ public struct Validator: Sendable {
               keyPath: "INIntents[\(intent.name)]",
               "defines \(intent.className) again (also in \(file))"
                 + (conflicting ? " with other parameters or response codes" : ""),
-              fix: "keep one definition of each intent (Xcode: one .intentdefinition shared by the targets)"))
+              fix: "keep one definition of each intent: remove it from one of the files (targets can share one)"))
         } else {
           definedAt[intent.className] = (intent, definition.file)
         }
@@ -392,7 +518,7 @@ public struct Validator: Sendable {
           Diagnostic(
             .note, "strings-stale-key", file: table.file, keyPath: stale.prefix(5).joined(separator: ", "),
             "\(stale.count) key\(stale.count == 1 ? "" : "s") match no ID of the intent definitions (left over?)",
-            fix: "remove them, or re-export the strings from Xcode"))
+            fix: "remove them, or rename each to the ID it translates (the definitions' …ID keys)"))
       }
     }
     return diagnostics
@@ -549,7 +675,7 @@ public struct Validator: Sendable {
         diagnostics.append(
           Diagnostic(
             .warning, "response-codes", file: file, keyPath: at, "has no INIntentResponse",
-            fix: "define the response in Xcode's intent editor"))
+            fix: "add INIntentResponse with INIntentResponseCodes success and failure"))
       }
     }
     return diagnostics

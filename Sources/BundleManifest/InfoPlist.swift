@@ -192,7 +192,13 @@ public struct Entitlements: Sendable, Equatable {
   public static func load(
     contentsOf url: URL, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error
   ) throws -> Entitlements {
-    let plist = try PlistDictionary.load(contentsOf: url)
+    try Entitlements(PlistDictionary.load(contentsOf: url), settings: settings, unresolved: unresolved)
+  }
+
+  /// Reads an entitlements property list (see `load(contentsOf:settings:unresolved:)`).
+  public init(
+    _ plist: PlistDictionary, settings: BuildSettings = BuildSettings(), unresolved: Diagnostic.Severity = .error
+  ) throws {
     var entitlements = Entitlements(file: plist.file, siri: try plist.bool("com.apple.developer.siri"))
     // The value with build settings expanded, and whether every one had a value (else a diagnostic says which).
     func expand(_ value: String, keyPath: String, example: String) -> (value: String, resolved: Bool) {
@@ -222,6 +228,6 @@ public struct Entitlements: Sendable, Equatable {
       }
       entitlements.teamIdentifier = value
     }
-    return entitlements
+    self = entitlements
   }
 }

@@ -69,7 +69,9 @@ public struct IntentDefinition: Sendable, Equatable {
     toolsVersion = try plist.string("INIntentDefinitionToolsVersion")
     guard plist.has("INIntents") else {
       throw plist.error(
-        "INIntents", "is missing: this is not an intent definition", fix: "create the file with Xcode's intent editor")
+        "INIntents", "is missing: this is not an intent definition",
+        fix: "add INIntents: an array with one dictionary per intent, each with INIntentName, INIntentParameters "
+          + "and INIntentResponse")
     }
     intents = try plist.dictionaries("INIntents").map(IntentSpec.init)
     enums = try plist.dictionaries("INEnums").map(EnumSpec.init)
@@ -136,7 +138,8 @@ public struct IntentSpec: Sendable, Equatable {
   public func parameter(named name: String) -> ParameterSpec? { parameters.first { $0.name == name } }
 
   init(_ plist: PlistDictionary) throws {
-    name = try plist.requiredString("INIntentName", fix: "give the intent a name in Xcode's intent editor")
+    name = try plist.requiredString(
+      "INIntentName", fix: "add INIntentName, the intent's name (BookRoom for BookRoomIntent)")
     className = try plist.string("INIntentClassName") ?? name + "Intent"
     type = try plist.string("INIntentType")
     category = try plist.string("INIntentCategory")

@@ -72,14 +72,19 @@ public struct PlistDictionary: @unchecked Sendable {
     } catch {
       let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
       throw ManifestError(
-        file: file, problem: "is not a valid property list: \(detail)",
-        fix: "check it with `plutil -lint` or open it in Xcode")
+        file: file, problem: "is not a valid property list: \(detail)", fix: checkAgainFix(file))
     }
     guard let dictionary = object as? [String: Any] else {
       throw ManifestError(
         file: file, problem: "has \(withArticle(typeName(of: object))) at its root, expected a dictionary")
     }
     return PlistDictionary(values: dictionary, file: file)
+  }
+
+  /// The fix of a parse error: the parser's reason (and line, for XML) is in the message; the command checks the
+  /// file again, on Linux as on macOS (no `plutil`).
+  static func checkAgainFix(_ file: String) -> String {
+    "correct it where the parser says, then check it again with `assistant validate \(shellQuoted(file))`"
   }
 
   func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
@@ -194,6 +199,13 @@ func typeName(of value: Any) -> String {
 func describe(_ value: Any) -> String {
   if let string = value as? String { return "\"\(string)\"" }
   return withArticle(typeName(of: value))
+}
+
+/// `path` as one shell word: as it is when it holds only characters no shell treats specially, else in single quotes.
+public func shellQuoted(_ path: String) -> String {
+  let plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%="
+  if !path.isEmpty && path.allSatisfy({ plain.contains($0) }) { return path }
+  return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
 /// "a string", "an array".

@@ -76,7 +76,7 @@ import Testing
     },
     Case(
       rule: "plist", severity: .error, file: "\(appex)/Info.plist", says: "is not a valid property list",
-      fix: "plutil -lint", variant: "truncated XML"
+      fix: "then check it again with `assistant validate ", variant: "truncated XML"
     ) { root in
       try Data("<?xml version=\"1.0\"?><plist><dict><key>CFBundleIdentifier</key></plist>".utf8)
         .write(to: url(root, "\(appex)/Info.plist"))
@@ -96,7 +96,7 @@ import Testing
     },
     Case(
       rule: "plist", severity: .error, subject: .file("Rooms/Info.plist"), file: "Rooms/Info.plist",
-      says: "is not a valid property list", fix: "plutil -lint"
+      says: "is not a valid property list", fix: "then check it again with `assistant validate "
     ) { root in
       try Data("<?xml version=\"1.0\"?><plist><dict><key>CFBundleName".utf8)
         .write(to: url(root, "Rooms/Info.plist"))
@@ -710,7 +710,8 @@ import Testing
     },
     Case(
       rule: "response-codes", severity: .warning, file: definition, keyPath: "INIntents[0] (BookRoom)",
-      says: "has no INIntentResponse", fix: "define the response in Xcode's intent editor", variant: "no response"
+      says: "has no INIntentResponse", fix: "add INIntentResponse with INIntentResponseCodes",
+      variant: "no response"
     ) { root in
       try Edit.intent(url(root, definition)) { $0["INIntentResponse"] = nil }
     },
@@ -737,7 +738,7 @@ import Testing
     // strings-stale-key
     Case(
       rule: "strings-stale-key", severity: .note, file: "fr.lproj/Intents.strings", keyPath: "zzzzzz",
-      says: "match no ID of the intent definitions", fix: "remove them, or re-export the strings from Xcode"
+      says: "match no ID of the intent definitions", fix: "remove them, or rename each to the ID it translates"
     ) { root in
       let handle = try FileHandle(forWritingTo: url(root, "fr.lproj/Intents.strings"))
       defer { try? handle.close() }
@@ -798,6 +799,8 @@ import Testing
     if let fix = diagnostic.fix { #expect(lines.last == "    fix: \(fix)") }
     // The mistake is an error exactly when its rule is (`assistant validate` exits 65).
     #expect(diagnostics.hasErrors == (rule.severity == .error), "\(all)")
+    // No finding sends a Linux user to a macOS-only tool.
+    #expect(MacOSOnlyTools.mentions(diagnostics).isEmpty, "\(MacOSOnlyTools.mentions(diagnostics))")
   }
 
   /// `assistant install` refuses a bundle with an error, with the same diagnostic, and installs one with only
@@ -942,5 +945,340 @@ import Testing
   ])
   func placeholdersAreFoundInOrder(template: String, names: [String]) {
     #expect(placeholders(template) == names)
+  }
+}
+
+/// What no diagnostic may send a Linux user to: the macOS-only tools (`plutil`, `PlistBuddy`, `xcrun`, `codesign`,
+/// Xcode), in a message or a fix. A message may say what Xcode does; only a fix may not ask for it.
+enum MacOSOnlyTools {
+  static let names = ["plutil", "plistbuddy", "xcrun", "xcodebuild", "codesign", "ibtool", "actool", "open -a"]
+
+  /// The diagnostics that name one, as they print.
+  static func mentions(_ diagnostics: [Diagnostic]) -> [String] {
+    diagnostics.filter { diagnostic in
+      let text = (diagnostic.message + "\n" + (diagnostic.fix ?? "")).lowercased()
+      return names.contains { text.contains($0) } || diagnostic.fix?.contains("Xcode") == true
+    }.map(\.description)
+  }
+}
+
+/// A manifest whose name does not say what it is (Xcode's `INFOPLIST_FILE` allows any name) is recognised by its
+/// content; one whose content does not say either is `unknown-file`. Content is read with a size limit, from regular
+/// files only, never through a link.
+@Suite struct ManifestRecognitionTests {
+  static let examples = PackagePaths.root.appendingPathComponent("Sources/Examples")
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    /// The example file, relative to Sources/Examples.
+    var source: String
+    /// The name it gets, which does not say what it is (or, for the controls of names, does).
+    var name: String
+    /// A rule of that kind of file only, which `mutate`'s one mistake breaks.
+    var rule: String
+    var mutate: @Sendable (URL) throws -> Void
+    var testDescription: String { "\(name) (\(source))" }
+  }
+
+  static let cases: [Case] = [
+    // The name says it (Xcode's NAME-Info.plist), as before.
+    Case(source: "Rooms/Info.plist", name: "MyApp-Info.plist", rule: "bundle-id-missing") { url in
+      try Edit.plist(url) { $0["CFBundleIdentifier"] = nil }
+    },
+    // CFBundle… keys.
+    Case(source: "Rooms/Info.plist", name: "MyApp.plist", rule: "bundle-id-missing") { url in
+      try Edit.plist(url) { $0["CFBundleIdentifier"] = nil }
+    },
+    Case(source: "RoomsIntents/Info.plist", name: "RoomsIntents.xml", rule: "restricted-not-supported") { url in
+      try Edit.attributes(url) { $0["IntentsRestrictedWhileLocked"] = ["INSendPaymentIntent"] }
+    },
+    // NSExtension alone (Xcode 14's generated extension Info.plist).
+    Case(source: "RoomsIntents/Info.plist", name: "Extension", rule: "restricted-not-supported") { url in
+      try Edit.plist(url) { plist in plist = plist.filter { $0.key == "NSExtension" } }
+      try Edit.attributes(url) { $0["IntentsRestrictedWhileLocked"] = ["INSendPaymentIntent"] }
+    },
+    // INIntentDefinitionModelVersion.
+    Case(source: "Rooms/Base.lproj/Intents.intentdefinition", name: "Definitions.xml", rule: "duplicate-parameter") {
+      url in try Edit.parameters(url) { $0.append($0[0]) }
+    },
+    // IntentPhrases / ParameterVocabularies.
+    Case(source: "Rooms/Base.lproj/AppIntentVocabulary.plist", name: "Phrases.plist", rule: "vocabulary-empty") {
+      url in
+      try Edit.plist(url) {
+        $0["IntentPhrases"] = [Any]()
+        $0["ParameterVocabularies"] = [Any]()
+      }
+    },
+    // com.apple.… entitlements.
+    Case(source: "Rooms/Rooms.entitlements", name: "Rooms-Entitlements.plist", rule: "app-group-identifier") { url in
+      try Edit.plist(url) { $0["com.apple.security.application-groups"] = ["rooms"] }
+    },
+  ]
+
+  /// The example file under its new name in `directory`.
+  static func copy(_ example: Case, into directory: TemporaryDirectory) throws -> URL {
+    let url = directory.file(example.name)
+    try FileManager.default.copyItem(at: examples.appendingPathComponent(example.source), to: url)
+    return url
+  }
+
+  /// Clean as the example is (the control), and with the mistake, the rule of its kind, so the file was read as
+  /// that kind and not as `unknown-file`.
+  @Test(arguments: cases)
+  func eachKindIsRecognisedUnderAnotherName(_ example: Case) throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let url = try Self.copy(example, into: directory)
+    if example.name != "Extension" {
+      #expect(Validator().validate(path: url.path).isEmpty, "\(Validator().validate(path: url.path))")
+    }
+    try example.mutate(url)
+    let diagnostics = Validator().validate(path: url.path)
+    #expect(diagnostics.contains { $0.rule == example.rule && $0.file == url.path }, "\(diagnostics)")
+    #expect(!diagnostics.contains { $0.rule == "unknown-file" })
+  }
+
+  @Test(
+    arguments: [
+      (["CFBundleIdentifier": "com.example.rooms"], ManifestKind?.some(.infoPlist)),
+      (["NSExtension": [String: String]()], .infoPlist),
+      (["INIntentDefinitionModelVersion": "1", "INIntents": [String]()], .intentDefinition),
+      // A definition that lists bundle keys is still a definition: the most specific key decides.
+      (["INIntentDefinitionModelVersion": "1", "CFBundleName": "x"], .intentDefinition),
+      (["IntentPhrases": [String]()], .vocabulary),
+      (["ParameterVocabularies": [String]()], .vocabulary),
+      (["com.apple.developer.siri": true], .entitlements),
+      (["com.apple.security.application-groups": [String](), "aps-environment": "development"], .entitlements),
+      // Not only entitlements: a launchd job, a preferences file.
+      (["com.apple.developer.siri": true, "Label": "x"], nil),
+      (["Label": "com.apple.x", "ProgramArguments": [String]()], nil),
+      (["Key": "value"], nil),
+      ([:], nil),
+    ] as [([String: any Sendable], ManifestKind?)])
+  func theKeysSayTheKind(_ keys: [String: any Sendable], _ kind: ManifestKind?) {
+    #expect(ManifestKind(recognising: PlistDictionary(values: keys, file: "x.plist")) == kind)
+  }
+
+  /// A property list whose name and content say nothing is a warning that lists what content would be recognised.
+  @Test(
+    arguments: [
+      ["Key": "value"], ["com.apple.developer.siri": true, "Label": "x"], ["CFBundleIdentifierX": 1, "Other": 2],
+    ] as [[String: any Sendable]])
+  func anUnknownPropertyListSaysWhatWouldBeRecognised(_ keys: [String: any Sendable]) throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let url = directory.file("Settings.plist")
+    try writePlist(keys, to: url)
+    let diagnostics = Validator().validate(path: url.path)
+    // CFBundleIdentifierX starts with CFBundle: recognised (an Info.plist's key of Apple's prefix), the control.
+    if keys["CFBundleIdentifierX"] != nil {
+      #expect(!diagnostics.contains { $0.rule == "unknown-file" }, "\(diagnostics)")
+      return
+    }
+    #expect(diagnostics.map(\.rule) == ["unknown-file"], "\(diagnostics)")
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostic.severity == .warning)
+    #expect(diagnostic.message.contains("neither its name nor its content says"))
+    for words in ["CFBundle", "NSExtension", "INIntentDefinitionModelVersion", "IntentPhrases", "com.apple."] {
+      #expect(diagnostic.fix?.contains(words) == true, "\(diagnostic)")
+    }
+    #expect(diagnostic.fix?.contains("name it Info.plist") == true)
+  }
+
+  /// A source folder whose manifests all have other names is still a project: the app, the extensions, the
+  /// definition, the vocabulary and the entitlements are found by content. Clean (else `intent-undefined`,
+  /// `intent-phrases-missing` and `app-group-not-shared` would say which was missed), and a rule between files fires.
+  @Test func aSourceFolderIsWalkedByContent() throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let root = directory.file("Examples")
+    try FileManager.default.copyItem(at: Self.examples, to: root)
+    for (old, new) in [
+      ("Rooms/Info.plist", "Rooms/Rooms-App.xml"), ("RoomsIntents/Info.plist", "RoomsIntents/Extension.plist"),
+      ("RoomsUI/Info.plist", "RoomsUI/UI"), ("Rooms/Base.lproj/Intents.intentdefinition", "Rooms/Definitions.xml"),
+      ("Rooms/Base.lproj/AppIntentVocabulary.plist", "Rooms/Base.lproj/Phrases.plist"),
+      ("Rooms/Rooms.entitlements", "Rooms/Rights.plist"),
+      ("RoomsIntents/RoomsIntents.entitlements", "RoomsIntents/Rights.plist"),
+    ] {
+      try FileManager.default.moveItem(at: root.appendingPathComponent(old), to: root.appendingPathComponent(new))
+    }
+    let clean = Validator().validate(path: root.path)
+    #expect(clean.isEmpty, "\(clean.map(\.description))")
+
+    try Edit.attributes(root.appendingPathComponent("RoomsIntents/Extension.plist")) {
+      $0["IntentsSupported"] = ["BookRoomIntent", "BookDeskIntent"]
+    }
+    let diagnostics = Validator().validate(path: root.path)
+    #expect(
+      diagnostics.map(\.rule) == ["intent-undefined", "intent-phrases-missing"], "\(diagnostics.map(\.description))")
+  }
+
+  /// In a folder, a file that begins as a property list but does not parse is a `plist` error (it may be a
+  /// manifest); a link to one is not read, nor is a FIFO (which would block a reader), nor a file that does not
+  /// begin as a property list.
+  @Test func aFolderReadsOnlyRegularFilesThatBeginAsPropertyLists() throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let root = directory.file("Project")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Self.examples.appendingPathComponent("RoomsIntents/Info.plist"), to: root.appendingPathComponent("Ext.xml"))
+    let broken = Data("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n<key>CFBundleName</key>\n</plist>\n".utf8)
+    try broken.write(to: directory.file("Broken.xml"))
+    try FileManager.default.createSymbolicLink(
+      at: root.appendingPathComponent("Linked.xml"), withDestinationURL: directory.file("Broken.xml"))
+    #expect(mkfifo(root.appendingPathComponent("Pipe.plist").path, 0o600) == 0)
+    try Data("{ \"not\": \"a plist\" }\n<plist>".utf8).write(to: root.appendingPathComponent("notes.json"))
+    #expect(Validator().validate(path: root.path).isEmpty, "\(Validator().validate(path: root.path))")
+
+    // The control: the same broken file, copied in, is reported with the parser's line.
+    try broken.write(to: root.appendingPathComponent("Copied.xml"))
+    let diagnostics = Validator().validate(path: root.path)
+    #expect(diagnostics.map(\.rule) == ["plist"], "\(diagnostics)")
+    #expect(diagnostics.first?.file == root.appendingPathComponent("Copied.xml").path)
+    #expect(diagnostics.first?.message.contains("at line 5") == true, "\(diagnostics)")
+  }
+
+  /// A file given on its own is read for its content only when it is a regular file, not through a link.
+  @Test func aLinkOrAFIFOGivenAloneIsNotRead() throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let target = directory.file("MyApp.plist")
+    try FileManager.default.copyItem(at: Self.examples.appendingPathComponent("Rooms/Info.plist"), to: target)
+    #expect(Validator().validate(path: target.path).isEmpty)  // the control
+    let link = directory.file("Linked.plist")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    let linked = Validator().validate(path: link.path)
+    #expect(linked.map(\.rule) == ["plist"], "\(linked)")
+    #expect(linked.first?.message.contains("is a symbolic link") == true, "\(linked)")
+    #expect(linked.first?.fix?.contains("validate the file it points to") == true, "\(linked)")
+
+    let fifo = directory.file("Pipe.plist")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let piped = Validator().validate(path: fifo.path)
+    #expect(piped.first?.message.contains("is a FIFO, not a regular file") == true, "\(piped)")
+  }
+
+  /// Content is read up to 16 MiB: a larger file that begins as a property list is refused, not read; one of
+  /// exactly 16 MiB is read (the control: it then fails to parse, as its padding is no property list).
+  @Test(arguments: [1, 0])
+  func contentIsReadWithASizeLimit(over: Int) throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let url = directory.file("Huge.xml")
+    var bytes = Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n".utf8)
+    bytes.append(Data(repeating: 0x20, count: Validator.maximumManifestSize + over - bytes.count))
+    try bytes.write(to: url)
+    let limit = "is \(Validator.maximumManifestSize + over) bytes, larger than the 16777216-byte limit"
+    let alone = Validator().validate(path: url.path)
+    let inFolder = Validator().validate(path: directory.path)
+    #expect(alone.map(\.rule) == ["plist"])
+    #expect(inFolder.map(\.rule).first == "plist")
+    if over > 0 {
+      #expect(alone.first?.message == limit, "\(alone)")
+      #expect(inFolder.first?.message == limit, "\(inFolder)")
+    } else {
+      #expect(alone.first?.message.contains("is not a valid property list") == true, "\(alone)")
+      #expect(inFolder.first?.message.contains("is not a valid property list") == true, "\(inFolder)")
+    }
+  }
+
+  /// Broken files of every kind, by name and by content: each finding says what is wrong where (the parser's line
+  /// for XML) and how to fix it with what a Linux user has (`assistant validate FILE`), never a macOS-only tool.
+  @Test func noFindingNamesAMacOSOnlyTool() throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let names = [
+      "Info.plist", "MyApp.plist", "Rooms.entitlements", "Intents.intentdefinition", "AppIntentVocabulary.plist",
+      "Intents.strings", "Other.plist", "Definitions.xml",
+    ]
+    let contents: [(String, Data)] = try [
+      ("empty", Data()),
+      ("truncated", Data("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n<key>CFBundleIdentifier</key>\n".utf8)),
+      (
+        "unclosed",
+        Data("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n<key>A</key><string>x</strin>\n</dict></plist>".utf8)
+      ),
+      ("array", PropertyListSerialization.data(fromPropertyList: ["a"], format: .xml, options: 0)),
+      ("binary garbage", Data("bplist00garbage".utf8)),
+      (
+        "definition without intents",
+        PropertyListSerialization.data(
+          fromPropertyList: ["INIntentDefinitionModelVersion": "1"], format: .xml, options: 0)
+      ),
+      (
+        "intent without a name",
+        PropertyListSerialization.data(
+          fromPropertyList: ["INIntentDefinitionModelVersion": "1", "INIntents": [["INIntentTitle": "x"]]],
+          format: .xml, options: 0)
+      ),
+      (
+        "wrong types",
+        PropertyListSerialization.data(
+          fromPropertyList: [
+            "CFBundleIdentifier": 7, "com.apple.security.application-groups": "x", "IntentPhrases": "x",
+          ], format: .xml, options: 0)
+      ),
+      ("unknown", PropertyListSerialization.data(fromPropertyList: ["Key": 1], format: .xml, options: 0)),
+    ]
+    var diagnostics: [Diagnostic] = []
+    for name in names {
+      for (variant, data) in contents {
+        let folder = directory.file(variant.replacingOccurrences(of: " ", with: "-"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try data.write(to: folder.appendingPathComponent(name))
+        diagnostics += Validator().validate(path: folder.appendingPathComponent(name).path)
+      }
+    }
+    for folder in try FileManager.default.contentsOfDirectory(at: directory.url, includingPropertiesForKeys: nil) {
+      diagnostics += Validator().validate(path: folder.path)
+    }
+    #expect(diagnostics.count > names.count * contents.count)
+    #expect(MacOSOnlyTools.mentions(diagnostics).isEmpty, "\(MacOSOnlyTools.mentions(diagnostics))")
+    // Where a property list does not parse, the fix is a command a Linux user has, and XML errors name a line.
+    let unparsed = diagnostics.filter { $0.message.contains("is not a valid property list") }
+    #expect(!unparsed.isEmpty)
+    for diagnostic in unparsed {
+      #expect(diagnostic.fix?.contains("`assistant validate \(diagnostic.file)`") == true, "\(diagnostic)")
+    }
+    #expect(unparsed.contains { $0.message.contains("line 4") }, "\(unparsed.map(\.message))")
+    // The control: the check finds a macOS-only tool where there is one.
+    let old = Diagnostic(
+      .error, "plist", file: "x", "is not a valid property list", fix: "check it with `plutil -lint`")
+    let xcode = Diagnostic(.warning, "x", file: "x", "no response", fix: "define it in Xcode's intent editor")
+    #expect(MacOSOnlyTools.mentions([old, xcode]).count == 2)
+  }
+
+  /// `validate` of a missing path exits 66 (`noInput`); `install` of one says the same finding, with the same status.
+  @Test func aMissingPathIsNoInputForValidateAndInstall() async throws {
+    let path = "/nonexistent/intenthost/X.app"
+    let diagnostics = Validator().validate(path: path)
+    #expect(diagnostics == [Validator.missing(path)])
+    #expect(Validator.exitStatus(for: diagnostics) == .noInput)
+    #expect(AssistantHost.ExitStatus.noInput.rawValue == 66)
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let home = try AssistantHome(root: directory.file("home").path, environment: [:])
+    let error = try await #require(throws: HostError.self) { try await home.install(from: URL(fileURLWithPath: path)) }
+    #expect(error.status == .noInput)
+    #expect(error.message.contains(Validator.missing(path).shown), "\(error)")
+    #expect(error.printed.contains("/nonexistent/intenthost/X.app: error: does not exist [file-missing]\n"))
+
+    // A path that exists but is not a folder stays a data error (65), saying what it is.
+    let file = directory.file("MyApp-Info.plist")
+    try FileManager.default.copyItem(at: Self.examples.appendingPathComponent("Rooms/Info.plist"), to: file)
+    let notAFolder = try await #require(throws: HostError.self) { try await home.install(from: file) }
+    #expect(notAFolder.status == .dataError)
+    #expect(notAFolder.message.contains("it is a regular file, not a bundle folder"), "\(notAFolder)")
+    #expect(notAFolder.message.contains("`assistant validate \(file.path)`"), "\(notAFolder)")
+  }
+
+  @Test(arguments: [
+    ([Diagnostic](), AssistantHost.ExitStatus.success),
+    ([Diagnostic(.warning, "unknown-file", file: "x", "w")], .success),
+    ([Diagnostic(.error, "plist", file: "x", "e")], .dataError),
+    ([Diagnostic(.error, "plist", file: "x", "e"), Validator.missing("/y")], .noInput),
+  ])
+  func theExitStatusOfValidate(_ diagnostics: [Diagnostic], _ status: AssistantHost.ExitStatus) {
+    #expect(Validator.exitStatus(for: diagnostics) == status)
   }
 }
