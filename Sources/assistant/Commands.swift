@@ -366,7 +366,7 @@ struct Validate: AssistantCommand {
           + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : "")
           + " in \(Untrusted.shown(paths.joined(separator: ", ")))")
     }
-    return errors > 0 ? ExitStatus.dataError.rawValue : 0
+    return Validator.exitStatus(for: diagnostics).rawValue
   }
 }
 

@@ -175,12 +175,7 @@ struct ValidationTests {
     #expect(install.stderr.contains("fix: check the path\n"), "\(install)")
     #expect(validate.stdout.hasPrefix(sentence + "\n    fix: check the path\n"), "\(validate)")
     #expect(install.code == 66, "\(install)")
-    // `Validator.exitStatus(for:)` gives 66; the command line in Sources/assistant still returns 65 for any error.
-    // Once it returns `Validator.exitStatus(for:).rawValue`, this known issue is no longer recorded and the test fails:
-    // then remove `withKnownIssue`.
-    withKnownIssue("assistant validate returns 65, not Validator.exitStatus(for:)") {
-      #expect(validate.code == 66, "\(validate)")
-    }
+    #expect(validate.code == 66, "\(validate)")
   }
 
   @Test func aSourceFolderIsCheckedAsAProject() async throws {
