@@ -177,6 +177,7 @@ func main() async -> Int32 {
       let app = try router.app(named: arguments[0])
       let intentClass = try router.intentClass(named: arguments[1], in: app)
       let values = try router.values(Array(arguments.dropFirst(2)), intentClass: intentClass, in: app)
+      try await home.prepare()
       return await report(
         try await driver.run(IntentInvocation(app: app, intentClass: intentClass, values: values)), json: options.json)
     case "list":
@@ -208,6 +209,7 @@ func main() async -> Int32 {
       var appArguments = Array(arguments.dropFirst())
       if appArguments.first == "--" { appArguments.removeFirst() }
       let app = try Router(apps: try home.installedApps()).app(named: name)
+      try await home.prepare()
       var launcher = AppLauncher(home: home)
       launcher.locale = options.locale
       launcher.sandbox = options.sandbox
@@ -223,6 +225,7 @@ func main() async -> Int32 {
       guard !arguments.isEmpty else {
         throw HostError(.usage, "usage: assistant install [--share-group GROUP] BUNDLE.app...")
       }
+      try await home.prepare()
       for path in arguments {
         let (app, diagnostics) = try await home.install(
           from: URL(fileURLWithPath: path), sharing: options.sharedGroups)
@@ -377,6 +380,7 @@ func validate(_ arguments: [String], json: Bool) async throws -> Int32 {
 
 func understand(_ utterance: String, home: AssistantHome, driver: IntentDriver, json: Bool) async throws -> Int32 {
   let match = try UtteranceMatcher(apps: try home.installedApps()).match(utterance)
+  try await home.prepare()
   return await report(
     try await driver.run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)),
     json: json)
