@@ -249,14 +249,8 @@ func main() async -> Int32 {
       }
       return 0
     case "defaults":
-      do {
-        return try await DefaultsTool(home: home).run(arguments) { line in
-          // Called on a dedicated thread; unbuffered, so `defaults watch` output reaches a pipe as it happens.
-          try FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
-        }
-      } catch let error as SystemError where error.code == EPIPE {
-        return 128 + SIGPIPE  // the reader is gone (`defaults watch ... | head -1`): end quietly, as SIGPIPE would
-      }
+      // Temporary: `defaults` moves into the command model, over AppGroupDefaults.
+      throw HostError(.usage, "defaults: being rewired")
     case "ask":
       return try await understand(arguments.joined(separator: " "), home: home, driver: driver, json: options.json)
     default:
