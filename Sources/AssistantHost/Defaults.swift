@@ -341,6 +341,18 @@ public struct AppGroupDefaults: Sendable {
     return Untrusted.shown(json: value.jsonText(pretty: true))
   }
 
+  /// A value on one line, as `defaults watch` prints each value (without `--json`): `text(of:)`, except that objects
+  /// and arrays are compact JSON and a string holding a line break or a tab is JSON-quoted too, so that every value
+  /// is exactly one line (`watch ... | head -1` gets one whole value). Without a final newline.
+  public static func line(of value: JSONValue) -> String {
+    if case .string(let string) = value, !isAmbiguous(string),
+      !string.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" })
+    {
+      return Untrusted.shown(string)
+    }
+    return Untrusted.shown(json: value.jsonText())
+  }
+
   /// A value as `defaults read --json` (and `watch --json`, one per line) prints it: one compact JSON object on one
   /// line that names the type beside the value, `{"type":TYPE,"value":VALUE}`, keys sorted. TYPE is one of
   /// `"string"`, `"number"`, `"boolean"`, `"null"`, `"array"`, `"object"` (JSON's own types: a number written with

@@ -512,6 +512,19 @@ import Testing
     #expect(AppGroupDefaults.text(of: value) == expected)
   }
 
+  /// `line(of:)`: `text(of:)` on exactly one line, for `watch`.
+  @Test(arguments: [
+    (JSONValue.string("Ada"), "Ada"), (.string("true"), #""true""#), (.bool(true), "true"),
+    (.string("two\nlines"), #""two\nlines""#), (.string("a\tb"), #""a\tb""#),
+    (.string("a\u{1B}b"), "a\\u{1B}b"), (.string("a\u{2028}b"), "a\\u{2028}b"),
+    (.object(["b": .array([.integer(1)]), "a": .string("x")]), #"{"a":"x","b":[1]}"#),
+  ])
+  func lineRendering(value: JSONValue, expected: String) {
+    let line = AppGroupDefaults.line(of: value)
+    #expect(line == expected)
+    #expect(!line.contains("\n"))
+  }
+
   /// `json(of:)`: one line naming the type beside the value, which decodes back exactly; the string "true" and the
   /// boolean are told apart. An escape sequence in a string stays JSON's own escape.
   @Test(arguments: [
