@@ -102,7 +102,7 @@ let package = Package(
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
-    .testTarget(name: "CommandLineTests", dependencies: ["assistant", "AssistantHost"]),
+    .testTarget(name: "CommandLineTests", dependencies: ["assistant", "AssistantHost"], exclude: ["Golden"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [

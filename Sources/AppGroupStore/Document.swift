@@ -128,11 +128,14 @@ public struct Document<Content: DocumentContent>: Sendable {
     try snapshot().content
   }
 
-  /// The current content and its sequence number, read under a shared lock.
+  /// The current content and its sequence number, read under a shared lock. A document that does not exist (no
+  /// checkpoint, no journal) is read as empty without its lock, so that reading makes nothing, not even the lock
+  /// file: a writer makes the journal or the checkpoint under its lock, and once either name exists a read takes the
+  /// lock and waits for it.
   /// - Throws: `StoreError.corrupt`, `.newerSchema` or `.io`.
   public func snapshot() throws(StoreError) -> Snapshot {
     try files.serializedStore { () throws(StoreError) -> Snapshot in
-      guard let (folder, lock) = try acquireIfPresent(exclusive: false) else {
+      guard try hasFiles(), let (folder, lock) = try acquireIfPresent(exclusive: false) else {
         return Snapshot(content: Content(), sequence: 0)
       }
       defer { release(lock) }
@@ -714,6 +717,31 @@ public struct Document<Content: DocumentContent>: Sendable {
         throw storeError(error)
       }
     }
+  }
+
+  /// Whether the checkpoint or the journal is there (anything in their place counts: it is refused when read),
+  /// looked up in the kept folder and, when not found there, in the folder opened again (the kept one may have been
+  /// deleted and made again). The caller holds `files`' mutex.
+  private func hasFiles() throws(StoreError) -> Bool {
+    for again in [false, true] {
+      guard let folder = try folder(again: again) else { return false }
+      do throws(SystemError) {
+        if try folder.status(of: fileName) != nil { return true }
+        if try folder.status(of: journalName) != nil { return true }
+      } catch {
+        if error.code != ENOENT { throw storeError(error) }
+      }
+    }
+    return false
+  }
+
+  /// Whether the document's folder exists (what a `DocumentWatch` sleeps on), opened as the store opens it: no link
+  /// followed beneath `root`. Makes nothing.
+  /// - Throws: `StoreError.unsafeFile` when a folder on the way is a link; `.io`.
+  public func folderExists() throws(StoreError) -> Bool {
+    guard let folder = try openFolder() else { return false }
+    folder.close()
+    return true
   }
 
   /// A descriptor of the document's folder of the caller's own (to close), opened as the store opens it; nil when

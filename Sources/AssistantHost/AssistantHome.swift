@@ -6,6 +6,10 @@ import IntentHostSystem
 ///
 /// Layout: `Applications/<Name>.app`, `Containers/<bundle id>/{Documents,Library,tmp}`, `Logs/<bundle id>.log`,
 /// `State/`; app-group containers under `AppGroup/<group id>` unless `appGroupsRoot` says otherwise.
+///
+/// Making one computes paths only: nothing is created until a command that writes calls `prepare()` (install, a
+/// launch, `defaults write`), so a read-only command (`list`, `sandbox-profile`, `defaults read`) on a home that does
+/// not exist reads it as empty and leaves no trace. `exists` tells the two apart for messages.
 public struct AssistantHome: Sendable {
   public let root: URL
   public let appGroupsRoot: URL
@@ -15,9 +19,11 @@ public struct AssistantHome: Sendable {
   public var logs: URL { root.appendingPathComponent("Logs") }
   public var state: URL { root.appendingPathComponent("State") }
 
+  /// Computes the home's paths; makes nothing (see `prepare()`).
   /// - Parameters:
   ///   - root: `--home`, else `ASSISTANT_HOME`, else `$XDG_DATA_HOME/intenthost`, else `~/.local/share/intenthost`.
   ///   - appGroupsRoot: `ASSISTANT_APP_GROUPS`, else `<root>/AppGroup`.
+  /// - Throws: `HostError(.usage)` when none of these names a home.
   public init(root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
     let rootPath: String
     if let root, !root.isEmpty {
@@ -37,12 +43,48 @@ public struct AssistantHome: Sendable {
     } else {
       appGroupsRoot = self.root.appendingPathComponent("AppGroup")
     }
-    for url in [applications, containers, logs, state, appGroupsRoot] {
-      do {
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-      } catch {
-        throw HostError(.refused, "cannot create \(url.path): \((error as NSError).localizedDescription)")
-      }
+  }
+
+  /// Whether the home's root is a directory (a link to one counts, as the user may keep the home elsewhere). False
+  /// for a home no command has written yet: `list` says so instead of "no apps installed", without making it.
+  public var exists: Bool {
+    var info = stat()
+    return stat(root.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// Makes the home's folders that do not exist yet (`root`, `Applications`, `Containers`, `Logs`, `State` and the
+  /// app groups' root), as `mkdir -p` does, mode 0777 less the umask: what every command that writes needs first.
+  /// The library's writers call it themselves (`install`, every launch, `appGroupContainer`); a command line calls
+  /// it early to report an uncreatable home before doing anything else. Cheap when the folders exist (one
+  /// `mkdir` each).
+  /// - Throws: `HostError(.cannotCreate)` naming the folder that cannot be made, why (a regular file in the way, no
+  ///   permission, a read-only file system) and the fix.
+  public func prepare() throws {
+    for folder in [root, applications, containers, logs, state, appGroupsRoot] {
+      try Self.makeFolder(folder.path, partOf: folder == appGroupsRoot ? "app groups' folder" : "home")
+    }
+  }
+
+  /// `prepare()` off the cooperative pool (its `mkdir`s wait on the disk).
+  public func prepare() async throws {
+    try await offloaded { () throws in try prepare() }
+  }
+
+  /// `mkdir -p path`, reporting the first component that cannot be made (or is not a folder).
+  private static func makeFolder(_ path: String, partOf what: String) throws {
+    var current = ""
+    for component in path.split(separator: "/") {
+      current += "/" + component
+      if mkdir(current, 0o777) == 0 { continue }
+      let error = SystemError.current("mkdir", current)
+      var info = stat()
+      if error.code == EEXIST, stat(current, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
+      let reason = error.code == EEXIST ? "\(current) exists and is not a folder" : "\(error)"
+      let fix =
+        what == "home"
+        ? "pass --home DIR (or set ASSISTANT_HOME) with a folder you can create and write"
+        : "set ASSISTANT_APP_GROUPS to a folder you can create and write, or unset it"
+      throw HostError(.cannotCreate, "cannot create the \(what) \(path): \(reason); \(fix)")
     }
   }
 
@@ -60,10 +102,12 @@ public struct AssistantHome: Sendable {
   }
 
   /// The shared container of an app group, made on first use with its final owner and mode (see
-  /// `prepareAppGroup`), for `assistant defaults`.
+  /// `prepareAppGroup`), for `defaults write`; the home is prepared first (`prepare()`).
+  /// - Important: it writes; a command that only reads uses `appGroupLocation(_:)`.
   /// - Throws: `HostError` when the identifier is not one path component or the folder cannot be made.
   public func appGroupContainer(_ identifier: String) throws -> URL {
     _ = try appGroupLocation(identifier)  // before anything is allocated for it
+    try prepare()
     let gid = geteuid() == 0 ? try groupIDs([identifier])[0] : nil
     return try prepareAppGroup(identifier, gid: gid)
   }
@@ -82,17 +126,28 @@ public struct AssistantHome: Sendable {
     return identifier
   }
 
-  public var exists: Bool { FileManager.default.fileExists(atPath: root.path) }
-  public func prepare() throws {}
 
   public func logFile(for bundleIdentifier: String) -> URL {
     logs.appendingPathComponent(bundleIdentifier + ".log")
   }
 
-  /// Every installed app, sorted by name.
-  /// - Throws: `HostError(.dataError)` naming the first bundle that no longer loads.
+  /// Every installed app, sorted by name; none when `Applications` or the home does not exist (a home not yet
+  /// written: see `exists`). Makes nothing.
+  /// - Throws: `HostError(.dataError)` naming the first bundle that no longer loads; `.ioError` when `Applications`
+  ///   exists but cannot be read.
   public func installedApps() throws -> [AppBundle] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: applications.path)) ?? []
+    let names: [String]
+    do throws(SystemError) {
+      let folder = try DirectoryDescriptor.openTrusted(applications.path)
+      defer { folder.close() }
+      names = try folder.entries()
+    } catch {
+      // Missing, or the home's root is not a folder (then `exists` is false): nothing is installed.
+      guard error.code == ENOENT || (error.code == ENOTDIR && !exists) else {
+        throw HostError(.ioError, "cannot list the installed apps in \(applications.path): \(error)")
+      }
+      names = []
+    }
     return try names.filter { $0.hasSuffix(".app") && !$0.hasPrefix(".") }.sorted().map { name in
       do {
         return try AppBundle.load(from: applications.appendingPathComponent(name))

@@ -22,13 +22,13 @@ enum BundleTree {
   /// (the executables') and nothing else.
   static func copy(_ source: URL, to destination: URL) throws {
     guard mkdir(destination.path, 0o755) == 0 else {
-      throw HostError(.refused, "cannot create \(destination.path): \(SystemError.current("mkdir"))")
+      throw HostError(.ioError, "cannot create \(destination.path): \(SystemError.current("mkdir"))")
     }
     try walk(source) { relative, directory, status in
       let target = destination.path + "/" + relative
       if status.kind == .directory {
         guard mkdir(target, 0o755) == 0 else {
-          throw HostError(.refused, "cannot create \(target): \(SystemError.current("mkdir"))")
+          throw HostError(.ioError, "cannot create \(target): \(SystemError.current("mkdir"))")
         }
         return
       }
@@ -45,7 +45,7 @@ enum BundleTree {
         }
         try output.changeMode(status.permissions & 0o755)
       } catch {
-        throw HostError(.refused, "cannot copy \(Untrusted.shown(relative)) into \(destination.path): \(error)")
+        throw HostError(.ioError, "cannot copy \(Untrusted.shown(relative)) into \(destination.path): \(error)")
       }
     }
   }

@@ -3,315 +3,308 @@ import Foundation
 import IntentHostSystem
 import UntrustedText
 
-/// `assistant defaults`: read, write, delete and watch what an app group holds, modelled on macOS `defaults`.
+/// What a `defaults` operation acts on: an app group's shared defaults (`SharedDefaults`,
+/// `Library/Preferences/GROUP.json`), or with `document` the top-level keys of another document in the group, such
+/// as Rooms' `bookings.json`.
+public struct DefaultsTarget: Sendable, Equatable {
+  /// The app group's identifier, `group.` followed by a reverse-DNS name (checked by each operation: usage, 64).
+  public var group: String
+  /// A document's file name in the group's folder (`--document NAME`); nil for the group's shared defaults.
+  public var document: String?
+
+  public init(group: String, document: String? = nil) {
+    self.group = group
+    self.document = document
+  }
+}
+
+/// One app group as `defaults list` shows it. Every string but `path` comes from names in the group's folder, which
+/// every member may write: print them through `Untrusted` (as `AppGroupDefaults.text(of:)` and `json(of:)` do).
+public struct GroupListing: Sendable, Encodable, Equatable {
+  /// The group's identifier (its folder's name).
+  public var identifier: String
+  /// The group's folder.
+  public var path: String
+  /// `Library/Preferences/<group>.json`, relative to `path`, when the group's shared defaults exist; nil otherwise.
+  public var defaults: String?
+  /// The other documents in the group's folder, sorted (`AppGroupContainer.documentNames()`).
+  public var documents: [String]
+  /// What could not be listed and why: a link or file planted in place of a folder or a document's file (refused,
+  /// never followed; the message names `assistant defaults recover`), or a folder whose name is not a valid group
+  /// identifier (never used by the host).
+  public var problems: [String]
+
+  public init(identifier: String, path: String, defaults: String?, documents: [String], problems: [String]) {
+    self.identifier = identifier
+    self.path = path
+    self.defaults = defaults
+    self.documents = documents
+    self.problems = problems
+  }
+}
+
+/// The store operations behind `assistant defaults`: list, read, write, delete, watch and recover what app groups
+/// hold, modelled on macOS `defaults` (the command line parses the arguments; this is the library side).
 ///
-/// The domain is an app group; its keys are those of the group's shared defaults (`SharedDefaults`,
-/// `Library/Preferences/GROUP.json`), or with `--document NAME` the top-level keys of another document in the
-/// group, such as Rooms' `bookings.json`.
-public struct DefaultsTool: Sendable {
+/// Every operation is async, with its blocking work (file locks, syncs, waiting for a change) off the cooperative
+/// pool, and throws only `HostError`, with the README's statuses: 64 for an invalid group identifier or document
+/// name, 65 for a document that cannot be read (corrupt, newer, or something planted in place of a file: the
+/// message names `recoveryCommand(_:)`), 69 for a group, document or key that does not exist, 73 when the home
+/// cannot be made (`write`), 74 for an I/O error of the store.
+///
+/// Only `write`, `delete` and `recover` change anything: `list`, `read` and `watch` make no folder and no file (not
+/// the group, its `Library`, the host's home, nor a document's lock file), so a typo in a group's name leaves no
+/// trace. `write` makes the group's folder when it does not exist yet (with its owner and mode: `AssistantHome.
+/// appGroupContainer`), preparing the host's home first.
+public struct AppGroupDefaults: Sendable {
   public var home: AssistantHome
 
   public init(home: AssistantHome) { self.home = home }
 
-  public static let usage = """
-    usage: assistant defaults list [GROUP]
-           assistant defaults read GROUP [KEY] [--document NAME]
-           assistant defaults write GROUP KEY [-string|-int|-float|-bool|-json] VALUE [--document NAME]
-           assistant defaults delete GROUP [KEY] [--document NAME]
-           assistant defaults watch GROUP [KEY] [--document NAME] [--count N] [--timeout SECONDS] [--poll]
-           assistant defaults recover GROUP [--document NAME]
-    """
+  // MARK: - Operations
 
-  /// Runs one `defaults` command, printing with `print`.
-  ///
-  /// The store's locks and syncs, and `watch`'s waiting, happen off the cooperative pool; `print` is called on a
-  /// dedicated thread and may block. When `print` throws (its reader is gone: `defaults watch | head -1`), the
-  /// command stops and the error is rethrown, as a broken pipe ends `tail -f`. `watch` ends when the calling task is
-  /// cancelled.
-  ///
-  /// What reaches `print` is safe for a terminal: stored strings and file names are sanitized (`Untrusted`; a
-  /// string read keeps its newlines and tabs, a file name is one line), and JSON carries JSON's own escapes for
-  /// control and bidirectional characters, so it stays exact.
-  /// - Returns: the exit status.
-  /// - Throws: `HostError`.
-  public func run(_ arguments: [String], print unsafePrint: @escaping @Sendable (String) throws -> Void) async throws
-    -> Int32
-  {
-    // The choke point: every line this command prints, sanitized (a no-op for text sanitized or escaped already).
-    let print: @Sendable (String) throws -> Void = { try unsafePrint(Untrusted.shown($0, multiline: true)) }
-    let step = try await offloaded { () throws -> Step in try self.runBlocking(arguments, print: print) }
-    switch step {
-    case .done(let status):
-      return status
-    case .watch(let watch):
-      do {
-        try await run(watch, print: print)
-      } catch let error as StoreError {
-        throw hostError(error, hint: watch.hint)
-      }
-      return 0
-    }
-  }
-
-  /// What is left to do after the blocking part.
-  private enum Step: Sendable {
-    case done(Int32)
-    case watch(Watch)
-  }
-
-  private struct Watch: Sendable {
-    var document: Document<AnyDocumentContent>
-    var key: String?
-    var count: Int?
-    var timeout: Double?
-    var polling: Bool
-    var hint: String
-  }
-
-  private func runBlocking(_ arguments: [String], print: (String) throws -> Void) throws -> Step {
-    var positional: [String] = []
-    var documentName: String? = nil
-    var count: Int? = nil
-    var timeout: Double? = nil
-    var polling = false
-    var index = 0
-    func value(_ flag: String) throws -> String {
-      index += 1
-      guard index < arguments.count else { throw HostError(.usage, "\(flag) needs a value\n\(Self.usage)") }
-      return arguments[index]
-    }
-    while index < arguments.count {
-      let argument = arguments[index]
-      switch argument {
-      case "--document": documentName = try value(argument)
-      case "--count":
-        guard let n = Int(try value(argument)), n > 0 else {
-          throw HostError(.usage, "--count needs a positive number")
-        }
-        count = n
-      case "--timeout":
-        guard let s = Double(try value(argument)), s > 0 else { throw HostError(.usage, "--timeout needs seconds") }
-        timeout = s
-      case "--poll": polling = true
-      case "-h", "--help":
-        try print(Self.usage)
-        return .done(0)
-      default: positional.append(argument)
-      }
-      index += 1
-    }
-    guard let verb = positional.first else { throw HostError(.usage, Self.usage) }
-    let rest = Array(positional.dropFirst())
-    if verb == "list" { return .done(try list(rest.first, print: print)) }
-    guard let group = rest.first else { throw HostError(.usage, "defaults \(verb) needs a GROUP\n\(Self.usage)") }
-    let label = documentName.map { "\(group) \($0)" } ?? group
-    let hint = "assistant defaults recover \(group)" + (documentName.map { " --document \($0)" } ?? "")
-    // `recover` makes what it needs itself, after moving aside whatever was planted in place of a folder.
-    let document = try self.document(
-      group: group, name: documentName, hint: hint, creatingFolders: documentName == nil && verb != "recover")
-    do {
-      switch verb {
-      case "read":
-        guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults read GROUP [KEY]") }
-        let snapshot = try document.snapshot()
-        if rest.count == 1 {
-          guard try snapshot.sequence > 0 || document.exists() else {
-            throw HostError(.noMatch, "\(label) does not exist yet (nothing was written to it)")
+  /// The app groups with a folder in the app groups' root (`AssistantHome.appGroupsRoot`), sorted, or only `group`;
+  /// each with its shared defaults and documents, looked up through descriptors without following a link. Makes
+  /// nothing.
+  /// - Parameter group: list only this group; nil for all.
+  /// - Returns: the groups; none when the app groups' root does not exist (nothing was ever written).
+  /// - Throws: `HostError(.usage)` when `group` is not a valid identifier; `.noMatch` (69) when `group` has no
+  ///   folder ("has no data"); `.ioError` when the root cannot be listed.
+  public func list(group: String?) async throws -> [GroupListing] {
+    if let group { try Self.check(DefaultsTarget(group: group)) }
+    let home = self.home
+    return try await offloaded { () throws -> [GroupListing] in
+      let root = home.appGroupsRoot.path
+      let identifiers: [String]
+      if let group {
+        guard try Self.groupExists(group, home: home) else { throw Self.noData(group) }
+        identifiers = [group]
+      } else {
+        do throws(SystemError) {
+          let folder = try DirectoryDescriptor.openTrusted(root)
+          defer { folder.close() }
+          var directories: [String] = []
+          for name in try folder.entries().sorted() where name.hasPrefix("group.") {
+            if try folder.status(of: name)?.kind == .directory { directories.append(name) }
           }
-          try print(render(snapshot.content.value))
-        } else {
-          guard let found = snapshot.content.value[rest[1]] else {
-            throw HostError(.noMatch, "\(label) has no key \"\(rest[1])\"")
-          }
-          try print(render(found))
+          identifiers = directories
+        } catch {
+          if error.code == ENOENT { return [] }
+          throw HostError(.ioError, "cannot list the app groups in \(root): \(error)")
         }
-      case "write":
-        guard rest.count == 3 || rest.count == 4 else {
-          throw HostError(.usage, "usage: assistant defaults write GROUP KEY [-TYPE] VALUE")
-        }
-        let newValue = try parse(rest.count == 4 ? rest[2] : "-string", rest[rest.count - 1])
+      }
+      return try identifiers.map { try Self.listing(of: $0, home: home) }
+    }
+  }
+
+  /// The value of `key` in `target`, or with no key the whole document (an object of keys). Makes nothing: a group
+  /// or document that does not exist is reported, not made.
+  /// - Throws: `HostError(.noMatch)` (69) when the group has no folder ("group X has no data (nothing was written
+  ///   to it)"), the document does not exist, or it has no `key`; `.usage` for an invalid target; `.dataError` when
+  ///   the document cannot be read (or is not an object and a key is asked); `.ioError`.
+  public func read(_ target: DefaultsTarget, key: String?) async throws -> JSONValue {
+    try Self.check(target)
+    let home = self.home
+    return try await offloaded { () throws -> JSONValue in
+      guard try Self.groupExists(target.group, home: home) else { throw Self.noData(target.group) }
+      let document = try Self.document(target, home: home)
+      let content = try Self.storing(target) { () throws(StoreError) -> AnyDocumentContent? in
+        // Looked up first: reading a document that does not exist takes no lock and makes nothing.
+        guard try document.exists() else { return nil }
+        return try document.read()
+      }
+      guard let content else { throw Self.missingDocument(target, home: home) }
+      guard let key else { return content.value }
+      guard case .object(let object) = content.value else {
+        throw HostError(.dataError, "\(document.path) holds \(Self.kind(content.value)), not an object of keys")
+      }
+      guard let value = object[key] else { throw HostError(.noMatch, "\(Self.label(target)) has no key \"\(key)\"") }
+      return value
+    }
+  }
+
+  /// Sets `key` to `value` in `target` (a locked, durable update), making the group's folder (and the host's home,
+  /// `AssistantHome.prepare()`) when they do not exist yet, and for the shared defaults their `Library/Preferences`.
+  /// - Throws: `HostError(.usage)` for an invalid target; `.cannotCreate` when the home cannot be made;
+  ///   `.dataError` when the document cannot be read or is not an object of keys; `.refused` when the group's
+  ///   folder cannot be prepared; `.ioError`.
+  public func write(_ target: DefaultsTarget, key: String, value: JSONValue) async throws {
+    try Self.check(target)
+    let home = self.home
+    try await offloaded { () throws in
+      let document = try Self.preparedDocument(target, home: home)
+      try Self.storing(target) {
         try document.update { content in
           guard case .object(var object) = content.value else {
-            throw HostError(.dataError, "\(document.path) holds \(kind(content.value)), not an object of keys")
+            throw HostError(.dataError, "\(document.path) holds \(Self.kind(content.value)), not an object of keys")
           }
-          object[rest[1]] = newValue
+          object[key] = value
           content.value = .object(object)
         }
-      case "delete":
-        guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults delete GROUP [KEY]") }
-        let removed = try document.update { content -> Bool in
+      }
+    }
+  }
+
+  /// Removes `key` from `target`, or with no key every key (the document stays, empty). Nothing is written, and
+  /// nothing made, when there is nothing to remove.
+  /// - Throws: `HostError(.noMatch)` (69) when there was nothing to delete: no group folder, no document, no such
+  ///   key, or no keys at all; `.usage`, `.dataError`, `.ioError` as `write`.
+  public func delete(_ target: DefaultsTarget, key: String?) async throws {
+    try Self.check(target)
+    let home = self.home
+    try await offloaded { () throws in
+      guard try Self.groupExists(target.group, home: home) else { throw Self.noData(target.group) }
+      let existing = try Self.document(target, home: home)
+      // Looked up first: nothing is made, and nothing locked, for a document that does not exist.
+      guard try Self.storing(target, { () throws(StoreError) in try existing.exists() }) else {
+        throw Self.missingDocument(target, home: home)
+      }
+      let document = try Self.preparedDocument(target, home: home)
+      try Self.storing(target) {
+        try document.update { content in
           guard case .object(var object) = content.value else {
-            throw HostError(.dataError, "\(document.path) holds \(kind(content.value)), not an object of keys")
+            throw HostError(.dataError, "\(document.path) holds \(Self.kind(content.value)), not an object of keys")
           }
-          if rest.count == 1 {
-            defer { content.value = .object([:]) }
-            return !object.isEmpty
+          // Thrown from inside the update, so that nothing is written.
+          guard let key else {
+            if object.isEmpty { throw HostError(.noMatch, "\(Self.label(target)) has no keys") }
+            content.value = .object([:])
+            return
           }
-          let removed = object.removeValue(forKey: rest[1]) != nil
+          guard object.removeValue(forKey: key) != nil else {
+            throw HostError(.noMatch, "\(Self.label(target)) has no key \"\(key)\"")
+          }
           content.value = .object(object)
-          return removed
         }
-        if !removed {
-          throw HostError(.noMatch, rest.count == 1 ? "\(label) has no keys" : "\(label) has no key \"\(rest[1])\"")
-        }
-      case "watch":
-        guard rest.count <= 2 else { throw HostError(.usage, "usage: assistant defaults watch GROUP [KEY]") }
-        return .watch(
-          Watch(
-            document: document, key: rest.count == 2 ? rest[1] : nil, count: count, timeout: timeout,
-            polling: polling, hint: hint))
-      case "recover":
-        let report = try document.recover()
-        for step in report.steps { try print(Untrusted.shown(step)) }
-      default:
-        throw HostError(.usage, "unknown defaults command \"\(verb)\"\n\(Self.usage)")
       }
-    } catch let error as StoreError {
-      throw hostError(error, hint: hint)
-    }
-    return .done(0)
-  }
-
-  private func hostError(_ error: StoreError, hint: String) -> HostError {
-    switch error {
-    case .corrupt, .newerSchema:
-      return HostError(.dataError, "\(error); to move it aside and start again from what is readable: `\(hint)`")
-    case .unsafeFile:
-      return HostError(.dataError, error.description(recoveryCommand: hint))
-    case .invalidGroupIdentifier, .notEntitled:
-      return HostError(.usage, "\(error)")
-    case .io:
-      return HostError(.refused, "\(error)")
     }
   }
 
-  /// The document a command acts on. The group's folder is made when missing (`AssistantHome.appGroupContainer`),
-  /// and with `creatingFolders` its `Library/Preferences`, through the folder's descriptor.
-  private func document(group: String, name: String?, hint: String, creatingFolders: Bool) throws
-    -> Document<AnyDocumentContent>
-  {
-    if let problem = AppGroupContainer.identifierProblem(group) {
-      throw HostError(.usage, "invalid app group identifier: \(problem)")
+  /// Makes `target` usable again after it became unreadable (`Document.recover()`): what cannot be read, or was
+  /// planted in place of a file or folder, is moved aside (never followed, never deleted) and the newest readable
+  /// state kept.
+  /// - Returns: the steps taken, one sentence each (a readable document: one step saying there was nothing to
+  ///   recover). They name files in the group's folder, whose names members choose: print each through
+  ///   `Untrusted.shown`.
+  /// - Throws: `HostError(.noMatch)` when the group has no folder (nothing to recover, and nothing is made);
+  ///   `.usage`; `.ioError` when a file cannot be moved or written.
+  public func recover(_ target: DefaultsTarget) async throws -> [String] {
+    try Self.check(target)
+    let home = self.home
+    return try await offloaded { () throws -> [String] in
+      guard try Self.groupExists(target.group, home: home) else {
+        throw HostError(.noMatch, "group \(target.group) has no data (nothing was written to it); nothing to recover")
+      }
+      // The folder's owner and mode are settled; `recover` makes the document's own folders itself, after moving
+      // aside whatever was planted in their place.
+      let path = try home.appGroupContainer(target.group).path
+      let document = Self.document(target, inGroupAt: path)
+      return try Self.storing(target) { () throws(StoreError) in try document.recover().steps }
     }
-    if let name, name.isEmpty || name.contains("/") || name.hasPrefix(".") {
-      throw HostError(.usage, "--document takes a file name in the group's container, such as bookings.json")
-    }
-    let container: AppGroupContainer
-    do {
-      container = try AppGroupContainer(
-        identifier: group, path: try home.appGroupContainer(group).path, creatingDirectories: creatingFolders)
-    } catch let error as StoreError {
-      throw hostError(error, hint: hint)
-    }
-    guard let name else { return Document(in: container.path, at: "Library/Preferences/\(group).json") }
-    return container.document(name)
   }
 
-  /// `defaults list`: the groups and their documents, looked up through descriptors; it makes nothing.
-  private func list(_ group: String?, print: (String) throws -> Void) throws -> Int32 {
-    let root = home.appGroupsRoot.path
-    let groups: [String]
-    if let group {
-      groups = [group]
-    } else {
-      do throws(SystemError) {
-        let folder = try DirectoryDescriptor.openTrusted(root)
-        defer { folder.close() }
-        var directories: [String] = []
-        for name in try folder.entries().sorted() where name.hasPrefix("group.") {
-          if try folder.status(of: name)?.kind == .directory { directories.append(name) }
-        }
-        groups = directories
-      } catch {
-        throw HostError(.refused, "cannot list the app groups in \(root): \(error)")
+  /// Calls `emit` with the current value of `key` in `target` (with no key, the whole document), then with each
+  /// new value, until `count` changes were emitted, `timeout` passes, or the calling task is cancelled. A missing
+  /// key is emitted as `null`, a document not written yet as an empty object. Makes nothing.
+  ///
+  /// The watch sleeps on inotify for the document's folder (or checks every 200 ms with `polling`), on a thread of
+  /// its own. A group that does not exist yet is refused rather than waited for: its folder is what the watch
+  /// sleeps on, and making it would be a write (a watch of a misspelt name would leave a group behind). Write to the
+  /// group first, or launch an app that uses it; then the watch sees every later change.
+  /// - Parameters:
+  ///   - polling: check every 200 ms instead of using inotify.
+  ///   - count: stop after this many changes (the current value is not counted); nil for no limit.
+  ///   - timeout: stop after this long (a normal end, not an error); nil for no limit.
+  ///   - emit: called on a dedicated thread, one value at a time, in order; it may block (a slow pipe). When it
+  ///     throws (a closed pipe: EPIPE), the watch ends and the error is rethrown as it is.
+  /// - Throws: `HostError(.noMatch)` (69) when the group (or, for the shared defaults, its `Library/Preferences`)
+  ///   does not exist yet; `.usage`; `.dataError` when the document becomes unreadable; what `emit` throws;
+  ///   `CancellationError` is not thrown: cancellation ends the watch normally.
+  public func watch(
+    _ target: DefaultsTarget, key: String?, polling: Bool, count: Int?, timeout: Duration?,
+    emit: @escaping @Sendable (JSONValue) throws -> Void
+  ) async throws {
+    try Self.check(target)
+    let home = self.home
+    let document = try await offloaded { () throws -> Document<AnyDocumentContent> in
+      guard try Self.groupExists(target.group, home: home) else {
+        throw HostError(
+          .noMatch,
+          "group \(target.group) does not exist yet (nothing was written to it), so there is no folder to watch; "
+            + "write to it first (`assistant defaults write \(target.group) KEY VALUE`) or launch an app that uses it")
       }
+      let document = try Self.document(target, home: home)
+      guard try Self.storing(target, { () throws(StoreError) in try document.folderExists() }) else {
+        throw HostError(
+          .noMatch,
+          "\(Self.label(target)) has no folder to watch yet (\(document.path) was never written); write a value "
+            + "first (`assistant defaults write \(target.group) KEY VALUE`), or recover it with "
+            + "`\(Self.recoveryCommand(target))`")
+      }
+      return document
     }
-    if groups.isEmpty { try print("No app group has data in \(root) yet.") }
-    for identifier in groups {
-      if let problem = AppGroupContainer.identifierProblem(identifier) {
-        throw HostError(.usage, "invalid app group identifier: \(problem)")
-      }
-      let container = try AppGroupContainer(
-        identifier: identifier, path: home.appGroupLocation(identifier).path, creatingDirectories: false)
-      try print("\(Untrusted.shown(identifier)) (\(Untrusted.shown(container.path)))")
-      // What a member planted in place of a folder or a file is reported, not followed; the rest is still listed.
-      do {
-        if try container.defaults.document.exists() {
-          try print("  defaults: Library/Preferences/\(Untrusted.shown(identifier)).json")
-        }
-      } catch let error as StoreError {
-        try print(
-          "  refused: \(Untrusted.shown(error.description(recoveryCommand: "assistant defaults recover \(identifier)")))"
-        )
-      }
-      do {
-        for name in try container.documentNames() { try print("  document: \(Untrusted.shown(name))") }
-      } catch let error as StoreError {
-        try print("  refused: \(Untrusted.shown("\(error)"))")
-      }
-    }
-    return 0
-  }
-
-  /// `defaults watch`: the current value, then each change, until `count` changes, `timeout`, or cancellation.
-  private func run(_ watch: Watch, print: @escaping @Sendable (String) throws -> Void) async throws {
-    let key = watch.key
     func shown(_ content: AnyDocumentContent) -> JSONValue {
       key.map { content.value[$0] ?? .null } ?? content.value
     }
-    let changes = try await watch.document.changes(polling: watch.polling)
-    let last = shown(try await watch.document.read())
-    let first = Untrusted.shown(json: last.jsonText())
-    try await offloaded { try print(first) }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { [last] in
-        var last = last
-        var seen = 0
-        for try await snapshot in changes {
-          let now = shown(snapshot.content)
-          if now == last { continue }
-          last = now
-          seen += 1
-          let line = Untrusted.shown(json: now.jsonText())
-          try await offloaded { try print(line) }
-          if let count = watch.count, seen >= count { return }
+    do {
+      // Started before the current value is read, so that no change between the two is lost.
+      let changes = try await document.changes(polling: polling)
+      let first = shown(try await document.read())
+      try await offloaded { try emit(first) }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          var last = first
+          var seen = 0
+          for try await snapshot in changes {
+            let now = shown(snapshot.content)
+            if now == last { continue }
+            last = now
+            seen += 1
+            try await offloaded { [now] in try emit(now) }
+            if let count, seen >= count { return }
+          }
+        }
+        if let timeout {
+          group.addTask { try await Task.sleep(for: timeout) }
+        }
+        defer { group.cancelAll() }
+        do {
+          try await group.next()
+        } catch is CancellationError {
+          // The caller's task was cancelled (Ctrl-C): the watch ends, as `tail -f` does.
         }
       }
-      if let timeout = watch.timeout {
-        group.addTask { try await Task.sleep(for: .milliseconds(Int(timeout * 1000))) }
-      }
-      defer { group.cancelAll() }
-      try await group.next()
+    } catch let error as StoreError {
+      throw Self.hostError(error, target)
     }
   }
 
-  /// A value as `defaults read` prints it: strings as they are (sanitized by the printer, newlines kept), anything
-  /// else as JSON with JSON's own escapes for control and bidirectional characters.
-  private func render(_ value: JSONValue) -> String {
-    if case .string(let text) = value { return text }
-    return Untrusted.shown(json: value.jsonText(pretty: true))
+  /// The command that moves aside what keeps `target` from being read: `assistant defaults recover GROUP
+  /// [--document NAME]`, with the name quoted for a POSIX shell when it needs it.
+  public static func recoveryCommand(_ target: DefaultsTarget) -> String {
+    "assistant defaults recover \(target.group)" + (target.document.map { " --document \(shellQuoted($0))" } ?? "")
   }
 
-  private func kind(_ value: JSONValue) -> String {
-    switch value {
-    case .object: return "an object"
-    case .array: return "an array"
-    case .string: return "a string"
-    case .integer, .double: return "a number"
-    case .bool: return "a boolean"
-    case .null: return "null"
-    }
-  }
+  // MARK: - Values in and out
 
-  /// A typed value from `defaults write`.
-  private func parse(_ type: String, _ text: String) throws -> JSONValue {
+  /// The value types `value(type:text:)` takes, as the command line spells them.
+  public static let valueTypes = ["-string", "-int", "-float", "-bool", "-json"]
+
+  /// A typed value from `defaults write`'s arguments: `-string` (the text as it is), `-int`/`-integer` (a whole
+  /// number), `-float`/`-double` (a finite number), `-bool`/`-boolean` (true, false, yes, no, 1 or 0, any case),
+  /// `-json` (any JSON value).
+  /// - Throws: `HostError(.usage)` naming the type and the text when `text` is not such a value, or the type is
+  ///   unknown.
+  public static func value(type: String, text: String) throws -> JSONValue {
     switch type {
     case "-string": return .string(text)
     case "-int", "-integer":
       guard let value = Int(text) else { throw HostError(.usage, "-int needs a whole number, not \"\(text)\"") }
       return .integer(value)
     case "-float", "-double":
-      guard let value = Double(text) else { throw HostError(.usage, "-float needs a number, not \"\(text)\"") }
+      guard let value = Double(text), value.isFinite else {
+        throw HostError(.usage, "-float needs a finite number, not \"\(text)\"")
+      }
       return .double(value)
     case "-bool", "-boolean":
       switch text.lowercased() {
@@ -323,14 +316,260 @@ public struct DefaultsTool: Sendable {
       do {
         return try JSONValue(parsing: text)
       } catch {
-        throw HostError(.usage, "-json needs JSON, and \(text) is not: \(describe(error))")
+        throw HostError(.usage, "-json needs JSON, and \(text) is not: \(describeDecoding(error))")
       }
     default:
       throw HostError(.usage, "unknown value type \(type); use -string, -int, -float, -bool or -json")
     }
   }
 
-  private func describe(_ error: any Error) -> String {
+  /// A value as `defaults read` prints it (without `--json`), safe for a terminal:
+  ///
+  /// - A string is printed as it is (newlines and tabs kept, other controls escaped by `Untrusted.shown`), as macOS
+  ///   `defaults read` prints one, unless it could be taken for something else; then it is printed as a JSON string,
+  ///   in double quotes. It could be when it is empty, begins or ends with white space, is `true`, `false` or
+  ///   `null`, reads as a number (`42`, `-1.5e3`, `inf`), or begins with `"`, `[` or `{`. So the string `true`
+  ///   prints `"true"` and the boolean prints `true`; the string `12` prints `"12"`, the number `12`.
+  /// - Anything else is printed as JSON (objects and arrays pretty-printed with sorted keys), with JSON's own
+  ///   escapes for control and bidirectional characters (`Untrusted.shown(json:)`).
+  ///
+  /// Without a final newline. For the type spelt out, use `json(of:)`.
+  public static func text(of value: JSONValue) -> String {
+    if case .string(let string) = value, !isAmbiguous(string) {
+      return Untrusted.shown(string, multiline: true)
+    }
+    return Untrusted.shown(json: value.jsonText(pretty: true))
+  }
+
+  /// A value on one line, as `defaults watch` prints each value (without `--json`): `text(of:)`, except that objects
+  /// and arrays are compact JSON and a string holding a line break or a tab is JSON-quoted too, so that every value
+  /// is exactly one line (`watch ... | head -1` gets one whole value). Without a final newline.
+  public static func line(of value: JSONValue) -> String {
+    if case .string(let string) = value, !isAmbiguous(string),
+      !string.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" })
+    {
+      return Untrusted.shown(string)
+    }
+    return Untrusted.shown(json: value.jsonText())
+  }
+
+  /// A value as `defaults read --json` (and `watch --json`, one per line) prints it: one compact JSON object on one
+  /// line that names the type beside the value, `{"type":TYPE,"value":VALUE}`, keys sorted. TYPE is one of
+  /// `"string"`, `"number"`, `"boolean"`, `"null"`, `"array"`, `"object"` (JSON's own types: a number written with
+  /// `-int` or `-float` is a `"number"`, as JSON keeps no difference between `1` and `1.0`); VALUE is the value
+  /// itself. So the string `"true"` is `{"type":"string","value":"true"}` and the boolean is
+  /// `{"type":"boolean","value":true}`. Escaped for a terminal (`Untrusted.shown(json:)`), decoded exactly as
+  /// written.
+  public static func json(of value: JSONValue) -> String {
+    Untrusted.shown(json: JSONValue.object(["type": .string(typeName(of: value)), "value": value]).jsonText())
+  }
+
+  /// The JSON type of `value`, as `json(of:)` names it.
+  public static func typeName(of value: JSONValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .bool: return "boolean"
+    case .integer, .double: return "number"
+    case .string: return "string"
+    case .array: return "array"
+    case .object: return "object"
+    }
+  }
+
+  /// `defaults list` as text, safe for a terminal: per group `IDENTIFIER (PATH)`, then `  defaults: ...`,
+  /// `  document: NAME` and `  refused: PROBLEM` lines; with no group, one line saying the root has none. Without a
+  /// final newline.
+  public func text(of listings: [GroupListing]) -> String {
+    if listings.isEmpty { return Untrusted.shown("No app group has data in \(home.appGroupsRoot.path) yet.") }
+    var lines: [String] = []
+    for listing in listings {
+      lines.append("\(Untrusted.shown(listing.identifier)) (\(Untrusted.shown(listing.path)))")
+      if let defaults = listing.defaults { lines.append("  defaults: \(Untrusted.shown(defaults))") }
+      lines += listing.documents.map { "  document: \(Untrusted.shown($0))" }
+      lines += listing.problems.map { "  refused: \(Untrusted.shown($0))" }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `defaults list --json`: one compact JSON object, `{"appGroupsRoot": PATH, "groups": [GroupListing...]}` (each
+  /// listing with `identifier`, `path`, `defaults` (absent when none), `documents` and `problems`), keys sorted,
+  /// escaped for a terminal.
+  public func json(of listings: [GroupListing]) -> String {
+    struct Report: Encodable {
+      var appGroupsRoot: String
+      var groups: [GroupListing]
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Strings and arrays of strings only: encoding cannot fail.
+    let data = (try? encoder.encode(Report(appGroupsRoot: home.appGroupsRoot.path, groups: listings))) ?? Data()
+    return Untrusted.shown(json: String(decoding: data, as: UTF8.self))
+  }
+
+  // MARK: - Helpers
+
+  /// Checks the group identifier and the document name where they are parsed, before any path is built from them.
+  /// - Throws: `HostError(.usage)` with the problem.
+  static func check(_ target: DefaultsTarget) throws {
+    if let problem = AppGroupContainer.identifierProblem(target.group) {
+      throw HostError(.usage, "invalid app group identifier: \(problem)")
+    }
+    if let name = target.document {
+      guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.utf8.contains(0),
+        name.utf8.count <= maximumDocumentNameLength
+      else {
+        throw HostError(
+          .usage,
+          "--document takes the file name of a document in the group's folder, such as bookings.json: not empty, "
+            + "without \"/\", not starting with \".\", at most \(maximumDocumentNameLength) bytes")
+      }
+    }
+  }
+
+  /// The longest document name: with the store's own suffixes (`.NAME.journal.unreadable-TIMESTAMP`), its files'
+  /// names stay within NAME_MAX (255).
+  static let maximumDocumentNameLength = 200
+
+  /// Whether the group's folder exists, looked up without following a link and without making anything.
+  /// - Throws: `HostError(.ioError)` when the app groups' root cannot be searched.
+  static func groupExists(_ group: String, home: AssistantHome) throws -> Bool {
+    let location = try home.appGroupLocation(group)
+    var info = stat()
+    if lstat(location.path, &info) == 0 { return true }
+    let error = SystemError.current("stat", location.path)
+    if error.code == ENOENT || error.code == ENOTDIR { return false }
+    throw HostError(.ioError, "cannot look up app group \(group): \(error)")
+  }
+
+  /// The document `target` names in its group's folder, which is not made.
+  static func document(_ target: DefaultsTarget, home: AssistantHome) throws -> Document<AnyDocumentContent> {
+    document(target, inGroupAt: try home.appGroupLocation(target.group).path)
+  }
+
+  static func document(_ target: DefaultsTarget, inGroupAt path: String) -> Document<AnyDocumentContent> {
+    Document(in: path, at: target.document ?? "Library/Preferences/\(target.group).json")
+  }
+
+  /// The document `target` names, its group's folder made (or settled) first (`appGroupContainer`, which prepares
+  /// the home), and for the shared defaults their `Library/Preferences`, through the folder's descriptor.
+  static func preparedDocument(_ target: DefaultsTarget, home: AssistantHome) throws -> Document<AnyDocumentContent> {
+    let path = try home.appGroupContainer(target.group).path
+    _ = try storing(target) { () throws(StoreError) in
+      try AppGroupContainer(identifier: target.group, path: path, creatingDirectories: target.document == nil)
+    }
+    return document(target, inGroupAt: path)
+  }
+
+  /// `body`, with a `StoreError` turned into a `HostError` for `target`.
+  static func storing<Result>(_ target: DefaultsTarget, _ body: () throws -> Result) throws -> Result {
+    do {
+      return try body()
+    } catch let error as StoreError {
+      throw hostError(error, target)
+    }
+  }
+
+  /// A store error as the README's status: 65 for a document that cannot be read (with the recovery command), 64
+  /// for an invalid identifier, 74 for I/O.
+  static func hostError(_ error: StoreError, _ target: DefaultsTarget) -> HostError {
+    let hint = recoveryCommand(target)
+    switch error {
+    case .corrupt, .newerSchema:
+      return HostError(.dataError, "\(error); to move it aside and start again from what is readable: `\(hint)`")
+    case .unsafeFile:
+      return HostError(.dataError, error.description(recoveryCommand: hint))
+    case .invalidGroupIdentifier, .notEntitled:
+      return HostError(.usage, "\(error)")
+    case .io:
+      return HostError(.ioError, "\(error)")
+    }
+  }
+
+  static func noData(_ group: String) -> HostError {
+    HostError(.noMatch, "group \(group) has no data (nothing was written to it)")
+  }
+
+  /// 69 for a document that does not exist, with the likely name when the user left out `.json`.
+  static func missingDocument(_ target: DefaultsTarget, home: AssistantHome) -> HostError {
+    guard let name = target.document else {
+      return HostError(.noMatch, "group \(target.group) has no shared defaults (nothing was written to them)")
+    }
+    var message = "group \(target.group) has no document \(name)"
+    // Only for a hint: a lookup that fails just gives none.
+    if !name.hasSuffix(".json"),
+      (try? document(DefaultsTarget(group: target.group, document: name + ".json"), home: home).exists()) == true
+    {
+      message += "; did you mean --document \(name).json?"
+    }
+    return HostError(.noMatch, message)
+  }
+
+  /// `GROUP` or `GROUP's NAME`, for messages.
+  static func label(_ target: DefaultsTarget) -> String {
+    target.document.map { "\(target.group)'s \($0)" } ?? "\(target.group)'s shared defaults"
+  }
+
+  /// One group's listing. What a member planted in place of a folder or a file is reported, not followed; the rest
+  /// is still listed.
+  static func listing(of identifier: String, home: AssistantHome) throws -> GroupListing {
+    let path = try home.appGroupLocation(identifier).path
+    var listing = GroupListing(identifier: identifier, path: path, defaults: nil, documents: [], problems: [])
+    if let problem = AppGroupContainer.identifierProblem(identifier) {
+      listing.problems.append("not a valid app group identifier, so no app uses this folder: \(problem)")
+      return listing
+    }
+    let container: AppGroupContainer
+    do {
+      container = try AppGroupContainer(identifier: identifier, path: path, creatingDirectories: false)
+    } catch {
+      listing.problems.append("\(error)")
+      return listing
+    }
+    do {
+      if try container.defaults.document.exists() {
+        listing.defaults = "Library/Preferences/\(identifier).json"
+      }
+    } catch {
+      listing.problems.append(error.description(recoveryCommand: recoveryCommand(DefaultsTarget(group: identifier))))
+    }
+    do {
+      listing.documents = try container.documentNames()
+    } catch {
+      listing.problems.append("\(error)")
+    }
+    return listing
+  }
+
+  /// Whether `text(of:)` prints `string` in quotes (see there).
+  static func isAmbiguous(_ string: String) -> Bool {
+    guard let first = string.unicodeScalars.first, let last = string.unicodeScalars.last else { return true }
+    if first.properties.isWhitespace || last.properties.isWhitespace { return true }
+    if ["true", "false", "null"].contains(string) || Double(string) != nil || Int(string) != nil { return true }
+    return first == "\"" || first == "[" || first == "{"
+  }
+
+  static func kind(_ value: JSONValue) -> String {
+    switch value {
+    case .object: return "an object"
+    case .array: return "an array"
+    case .string: return "a string"
+    case .integer, .double: return "a number"
+    case .bool: return "a boolean"
+    case .null: return "null"
+    }
+  }
+
+  /// `text` as one word for a POSIX shell: as it is when it is made of safe characters only, else in single quotes.
+  static func shellQuoted(_ text: String) -> String {
+    let safe = text.unicodeScalars.allSatisfy {
+      ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil))
+        || "._-+@%=:,".unicodeScalars
+          .contains($0)
+    }
+    return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  private static func describeDecoding(_ error: any Error) -> String {
     if case DecodingError.dataCorrupted(let context) = error {
       return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
         ?? context.debugDescription

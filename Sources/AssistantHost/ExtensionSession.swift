@@ -363,9 +363,11 @@ func describeKill(_ signal: Int32, process: SupervisedProcess) -> String {
 }
 
 extension AssistantHome {
-  /// Gets the launch's container and app groups ready (`prepareDirectories`), then adds the sandbox of `policy`: the
-  /// profile's paths and identity, its limits, its memory ceiling. With `--no-sandbox`, only the folders.
-  /// - Throws: `HostError(.refused)` when a folder cannot be prepared, or the sandbox is on but cannot be provided.
+  /// Gets the home (`prepare()`: the log's folder, the identities' record), the launch's container and app groups
+  /// ready (`prepareDirectories`), then adds the sandbox of `policy`: the profile's paths and identity, its limits,
+  /// its memory ceiling. With `--no-sandbox`, only the folders. Every launch goes through here.
+  /// - Throws: `HostError(.cannotCreate)` when the home cannot be made; `.refused` when a folder cannot be prepared,
+  ///   or the sandbox is on but cannot be provided.
   func confine(
     _ specification: inout LaunchSpecification, name: String, bundleIdentifier: String, bundlePath: String,
     kind: SandboxPolicy.Kind, container: URL, appGroups: [AppGroupLocation], appIdentifier: String,
@@ -373,13 +375,15 @@ extension AssistantHome {
   ) throws {
     // As root the folders belong to the app's uid and the groups' gids whether or not this launch is sandboxed, so
     // that a later sandboxed launch finds them ready.
+    try prepare()
     let identity = geteuid() == 0 ? try identities(app: appIdentifier, groups: appGroups.map(\.identifier)) : nil
     try prepareDirectories(bundleIdentifier: bundleIdentifier, appGroups: appGroups, identity: identity)
     guard policy.enabled else { return }
     let abi = try policy.landlockABI()
     let profile = try sandboxProfile(
       name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
-      kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy)
+      kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy,
+      recordingIdentity: true)
     if let full = profile.storageOverBudget {
       throw HostError(.refused, full.refusal("\(name) (\(bundleIdentifier))"))
     }

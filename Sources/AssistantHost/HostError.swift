@@ -13,10 +13,15 @@ public enum ExitStatus: Int32, Sendable {
   case noInput = 66
   /// No installed app or intent matches.
   case noMatch = 69
-  /// The host's own I/O failed (TEMPORARY until merge).
-  case ioError = 74
   /// The extension crashed, exited, timed out or broke the protocol.
   case extensionFault = 70
+  /// The host's home (or one of its folders) does not exist and cannot be created: a path under a regular file, a
+  /// folder the user may not write. The message names the folder, the reason and the fix. (sysexits' EX_CANTCREAT.)
+  case cannotCreate = 73
+  /// The host's own input or output failed: reading or writing its state (the owner record, the identities, an
+  /// installed bundle, an app group's document), or writing to stdout for a reason other than a closed pipe. Never
+  /// the extension's fault, nor a refusal. (sysexits' EX_IOERR.)
+  case ioError = 74
   /// A value is needed but cannot be asked (no terminal, no scripted answer).
   case valueNeeded = 75
   /// Refused: locked device, authentication, entitlement or sandbox.

@@ -15,7 +15,8 @@ extension AssistantHome {
   /// - Parameter sharing: app groups another team owns that the user lets this bundle use (`--share-group`).
   /// - Returns: the installed bundle, and the warnings and notes found (errors refuse the install).
   /// - Throws: `HostError(.dataError)` listing every error found; `.refused` naming the owner when an identifier or a
-  ///   group belongs to another team, or when the copy fails.
+  ///   group belongs to another team; `.cannotCreate` when the home cannot be made (`prepare()`, called first);
+  ///   `.ioError` when the owner record cannot be used or the copy fails.
   @discardableResult
   public func install(from source: URL, sharing: Set<String> = []) throws -> (
     app: AppBundle, diagnostics: [Diagnostic]
@@ -47,6 +48,7 @@ extension AssistantHome {
         "cannot install \(source.path): \(diagnostics.errors.count) error\(diagnostics.errors.count == 1 ? "" : "s")\n"
           + diagnostics.errors.map(\.shown).joined(separator: "\n"))
     }
+    try prepare()
     let destination = try updatingOwners { table in
       let installed = try installedApps()
       try table.claim(app, installed: installed, sharing: sharing, source: source.path)
@@ -131,7 +133,13 @@ extension AssistantHome {
       if fm.fileExists(atPath: old.path) && !fm.fileExists(atPath: destination.path) {
         try? fm.moveItem(at: old, to: destination)
       }
-      throw HostError(.refused, "cannot install \(source.path): \(describe(error))")
+      if let problem = error as? BundleTreeProblem {
+        // Changed since the check (a race with whoever writes the bundle): the bundle's fault, as at the check.
+        throw HostError(.dataError, "cannot install \(Untrusted.shown(source.path)): \(problem)")
+      }
+      // The host's own writing failed (a full disk, a permission): an I/O error, not a refusal.
+      let reason = (error as? HostError)?.message ?? describe(error)
+      throw HostError(.ioError, "cannot install \(source.path): \(reason)")
     }
     return destination
   }
@@ -154,7 +162,7 @@ extension AssistantHome {
     do {
       try FileManager.default.removeItem(at: app.url)
     } catch {
-      throw HostError(.refused, "cannot remove \(app.url.path): \((error as NSError).localizedDescription)")
+      throw HostError(.ioError, "cannot remove \(app.url.path): \(describe(error))")
     }
     return app
   }
@@ -173,7 +181,7 @@ extension AssistantHome {
     do {
       try FileManager.default.removeItem(at: applications.appendingPathComponent(folder))
     } catch {
-      throw HostError(.refused, "cannot remove \(applications.path)/\(folder): \(describe(error))")
+      throw HostError(.ioError, "cannot remove \(applications.path)/\(folder): \(describe(error))")
     }
   }
 }

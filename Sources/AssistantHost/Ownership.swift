@@ -138,12 +138,24 @@ extension AssistantHome {
 
   /// Runs `body` on the owner record under its lock and commits what it changed (nothing when it throws).
   /// Blocks on the lock and the disk: call it off the cooperative pool.
-  /// - Throws: what `body` throws; `HostError(.refused)` when the record cannot be read or written.
+  /// - Precondition: the home is prepared (`prepare()`): `State/` exists.
+  /// - Throws: what `body` throws; `HostError(.ioError)` when the record cannot be read or written, `.dataError`
+  ///   when it is corrupt.
   func updatingOwners<Result>(_ body: (inout OwnerTable) throws -> Result) throws -> Result {
     do {
       return try Document<OwnerTable>(path: ownersFile.path).update(body)
     } catch let error as StoreError {
-      throw HostError(.refused, "cannot use the owner record \(ownersFile.path): \(error)")
+      throw stateError(error, "cannot use the owner record \(ownersFile.path)")
     }
+  }
+}
+
+/// A failure to use one of the host's own state documents (`State/owners.json`, `State/identities.json`): a corrupt
+/// or unsafe one is invalid data (65, the store's message says how to recover), anything else the host's own I/O
+/// failing (74); never a refusal nor an extension's fault.
+func stateError(_ error: any Error, _ what: String) -> HostError {
+  switch error as? StoreError {
+  case .corrupt?, .newerSchema?, .unsafeFile?: return HostError(.dataError, "\(what): \(error)")
+  default: return HostError(.ioError, "\(what): \(error)")
   }
 }

@@ -92,6 +92,9 @@ public struct SandboxProfile: Sendable {
   public var writePaths: [String]
   /// uid, gid and supplementary gids (one per app group) when the host runs as root; nil otherwise.
   public var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
+  /// Whether `identity` is recorded in `State/identities.json`; false when it is what the first launch would
+  /// allocate (a profile shown before any launch, which records nothing).
+  public var identityRecorded = true
   public var limits: SandboxPolicy.Limits
   /// What the container and each app group hold now, against the storage budget.
   public var storage: [StorageUsage] = []
@@ -127,7 +130,7 @@ public struct SandboxProfile: Sendable {
     if let identity {
       lines.append(
         "  runs as: uid \(identity.uid), gid \(identity.gid), groups \(identity.groups.map(String.init).joined(separator: ", "))"
-      )
+          + (identityRecorded ? "" : " (not recorded yet: its first launch allocates them, others may come first)"))
     } else {
       lines.append("  runs as: the host's user (the host is not root; see docs/SANDBOX.md for what that allows)")
     }
@@ -226,11 +229,14 @@ extension AssistantHome {
   /// The profile for launching `target` with `policy`: its own bundle (read), its executable and ELF interpreter
   /// (execute), the library files the loader needs (`LibraryGrants`), `/usr/share/zoneinfo` and `/proc` (read),
   /// its container and each app group its entitlements list (read and write).
+  /// - Parameter recordingIdentity: as root, allocate and record the app's uid and the groups' gids (a launch);
+  ///   without it, read what is recorded and make nothing (`sandbox-profile`, a read-only command).
   /// - Throws: `HostError(.refused)` when its ELF headers ask for libraries or a loader outside the folders the
   ///   sandbox trusts.
   func sandboxProfile(
     name: String, bundleIdentifier: String, bundlePath: String, executable: String, kind: SandboxPolicy.Kind,
-    container: URL, appGroups: [AppGroupLocation], appIdentifier: String, policy: SandboxPolicy
+    container: URL, appGroups: [AppGroupLocation], appIdentifier: String, policy: SandboxPolicy,
+    recordingIdentity: Bool
   ) throws -> SandboxProfile {
     // An extension's .appex lies in its app's PlugIns folder; it may load libraries from anywhere in the app.
     let parent = (bundlePath as NSString).deletingLastPathComponent
@@ -246,9 +252,17 @@ extension AssistantHome {
     if let interpreter = grants.interpreter { execute.append(interpreter) }
     let writable = [container.path] + appGroups.map(\.path)
     var identity: (uid_t, gid_t, [gid_t])? = nil
+    var recorded = true
     if geteuid() == 0 {
-      let ids = try identities(app: appIdentifier, groups: appGroups.map(\.identifier))
-      identity = (ids.uid, ids.uid, ids.groups)
+      let groups = appGroups.map(\.identifier)
+      if recordingIdentity {
+        let ids = try identities(app: appIdentifier, groups: groups)
+        identity = (ids.uid, ids.uid, ids.groups)
+      } else {
+        let ids = try expectedIdentities(app: appIdentifier, groups: groups)
+        identity = (ids.uid, ids.uid, ids.groups)
+        recorded = ids.recorded
+      }
     }
     let storage =
       [StorageUsage.measure("container", path: container.path, budget: policy.storage)]
@@ -256,7 +270,7 @@ extension AssistantHome {
     return SandboxProfile(
       kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
       writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
-      limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage)
+      identityRecorded: recorded, limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage)
   }
 
   /// Gets a launch's container and app-group folders ready, through descriptors only (`DirectoryDescriptor`):
@@ -286,6 +300,7 @@ extension AssistantHome {
   }
 
   /// Makes or checks `Containers/<bundle id>` (see `prepareDirectories`).
+  /// - Precondition: the home is prepared (`prepare()`): `Containers/` exists.
   func prepareContainer(_ bundleIdentifier: String, owner: (uid: uid_t, gid: gid_t)?) throws {
     let name = try Self.pathComponent(bundleIdentifier, "bundle identifier")
     try preparing(containers.path + "/" + name) { () throws(SystemError) in
@@ -305,6 +320,7 @@ extension AssistantHome {
   /// `Library/Preferences`, where the group's shared defaults live.
   /// - Parameter gid: the group's gid when the host is root; nil otherwise.
   /// - Returns: the folder's location.
+  /// - Precondition: the home is prepared (`prepare()`): the app groups' root exists.
   func prepareAppGroup(_ identifier: String, gid: gid_t?) throws -> URL {
     let location = try appGroupLocation(identifier)
     let owner = gid.map { (uid: uid_t(0), gid: $0) }
@@ -408,9 +424,14 @@ extension AssistantHome {
     }
   }
 
+  /// The record of identities, `State/identities.json`.
+  var identitiesFile: String { state.appendingPathComponent("identities.json").path }
+
   /// The uid of an app and the gids of app groups, allocated once and kept in `State/identities.json`.
+  /// - Precondition: the home is prepared (`prepare()`): `State/` exists.
+  /// - Throws: `HostError(.ioError)` when the record cannot be read or written, `.dataError` when it is corrupt.
   func identities(app: String, groups: [String]) throws -> (uid: uid_t, groups: [gid_t]) {
-    let document = Document<IdentityTable>(path: state.appendingPathComponent("identities.json").path)
+    let document = Document<IdentityTable>(path: identitiesFile)
     do {
       // Almost always known already: a shared-lock read, no write.
       let known = try document.read()
@@ -423,15 +444,32 @@ extension AssistantHome {
         return (uid, groups.map { table.id(for: $0, in: \.groups, base: IdentityTable.firstGID) })
       }
     } catch {
-      throw HostError(.refused, "cannot allocate the users the sandbox runs apps as: \(error)")
+      throw stateError(error, "cannot allocate the users the sandbox runs apps as")
     }
+  }
+
+  /// What `identities(app:groups:)` gives, without recording anything: the recorded ids, and for the others the ids
+  /// the next allocation would give (`recorded` false). Reads the record only when it exists, so a profile shown on
+  /// a home no launch has used makes nothing.
+  /// - Throws: `HostError(.ioError)` when the record cannot be read, `.dataError` when it is corrupt.
+  func expectedIdentities(app: String, groups: [String]) throws -> (uid: uid_t, groups: [gid_t], recorded: Bool) {
+    var table: IdentityTable
+    do {
+      table = try Document<IdentityTable>(path: identitiesFile).read()
+    } catch {
+      throw stateError(error, "cannot read the users the sandbox runs apps as")
+    }
+    let recorded = table.apps[app] != nil && groups.allSatisfy { table.groups[$0] != nil }
+    let uid = table.id(for: app, in: \.apps, base: IdentityTable.firstUID)
+    return (uid, groups.map { table.id(for: $0, in: \.groups, base: IdentityTable.firstGID) }, recorded)
   }
 }
 
 extension AssistantHome {
   /// The gids of app groups, allocated once and kept in `State/identities.json` (as `identities(app:groups:)`).
+  /// - Precondition: the home is prepared (`prepare()`): `State/` exists.
   func groupIDs(_ groups: [String]) throws -> [gid_t] {
-    let document = Document<IdentityTable>(path: state.appendingPathComponent("identities.json").path)
+    let document = Document<IdentityTable>(path: identitiesFile)
     do {
       let known = try document.read()
       if case let gids = groups.compactMap({ known.groups[$0] }), gids.count == groups.count { return gids }
@@ -439,7 +477,7 @@ extension AssistantHome {
         groups.map { table.id(for: $0, in: \.groups, base: IdentityTable.firstGID) }
       }
     } catch {
-      throw HostError(.refused, "cannot allocate the groups the sandbox gives app groups: \(error)")
+      throw stateError(error, "cannot allocate the groups the sandbox gives app groups")
     }
   }
 }
@@ -488,7 +526,8 @@ public enum SandboxReport {
 }
 
 extension AssistantHome {
-  /// The profile an app (`extensionNamed` nil) or one of its extensions gets.
+  /// The profile an app (`extensionNamed` nil) or one of its extensions gets. It reads and makes nothing: as root,
+  /// identities not recorded yet are shown as the first launch would allocate them (`identityRecorded` false).
   public func profile(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws -> SandboxProfile {
     if let extensionNamed, let ext = app.extensions.first(where: { $0.name == extensionNamed }) {
       let container = try self.container(for: ext.info.bundleIdentifier)
@@ -497,13 +536,13 @@ extension AssistantHome {
         executable: ext.executableURL.path,
         kind: ext.extensionInfo.point == .intentsUIService ? .intentsUIExtension : .intentsExtension,
         container: container, appGroups: try grantedAppGroups(ext.entitlements, home: self),
-        appIdentifier: app.info.bundleIdentifier, policy: policy)
+        appIdentifier: app.info.bundleIdentifier, policy: policy, recordingIdentity: false)
     }
     return try sandboxProfile(
       name: app.name, bundleIdentifier: app.info.bundleIdentifier, bundlePath: app.url.path,
       executable: app.executableURL.path, kind: .app, container: try container(for: app.info.bundleIdentifier),
       appGroups: try grantedAppGroups(app.entitlements, home: self), appIdentifier: app.info.bundleIdentifier,
-      policy: policy)
+      policy: policy, recordingIdentity: false)
   }
 }
 

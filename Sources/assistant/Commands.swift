@@ -30,7 +30,7 @@ struct Assistant: AssistantCommand {
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
         Ask.self, Run.self, List.self, Open.self, Validate.self, Install.self, Uninstall.self, ShowSandboxProfile.self,
-        Help.self,
+        Defaults.self, Help.self,
       ],
       examples: [
         "assistant \"Book room 12 for Ada with Rooms\"",
@@ -84,7 +84,7 @@ func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: Launc
   async throws -> Int32
 {
   await launch.warnIfUnconfined()
-  try home.prepare()
+  try await home.prepare()
   let conversation = TerminalConversation(
     answers: launch.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json)
   var driver = IntentDriver(home: home, conversation: conversation)
@@ -286,7 +286,7 @@ struct Open: AssistantCommand {
     let home = try context.home()
     let app = try Router(apps: try home.installedApps()).app(named: self.app)
     await launch.warnIfUnconfined()
-    try home.prepare()
+    try await home.prepare()
     var launcher = AppLauncher(home: home)
     launcher.locale = launch.locale
     launcher.sandbox = launch.sandbox
@@ -409,7 +409,7 @@ struct Install: AssistantCommand {
 
   func run(in context: CommandContext) async throws -> Int32 {
     let home = try context.home()
-    try home.prepare()
+    try await home.prepare()
     var installed: [Installed] = []
     for path in bundles {
       let (app, diagnostics) = try await home.install(from: URL(fileURLWithPath: path), sharing: sharedGroups)

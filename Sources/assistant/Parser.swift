@@ -25,6 +25,7 @@ struct CommandLineParser: Sendable {
     var command = root
     var path: [String] = []
     var consumed: Set<Int> = []
+    var optionValues: Set<Int> = []
     var index = 0
     var sawPositional = false
     while index < before.count {
@@ -33,6 +34,7 @@ struct CommandLineParser: Sendable {
         let name = Self.optionName(token)
         if !token.contains("="), let option = Self.anyOption(named: name, under: root), !option.isFlag {
           index += 1  // its value
+          optionValues.insert(index)
         }
       } else if !command.configuration.subcommands.isEmpty && !sawPositional {
         if let sub = command.configuration.subcommands.first(where: { $0.configuration.name == token }) {
@@ -55,7 +57,9 @@ struct CommandLineParser: Sendable {
     let wantsHelp = before.contains { $0 == "-h" || $0 == "--help" }
     if wantsHelp { return .help(path) }
     if before.contains("--version") { return .version }
-    if path.first == "help" { return .help(try helpPath(before, after: after, consumed: consumed)) }
+    if path.first == "help" {
+      return .help(try helpPath(before, after: after, skipping: consumed.union(optionValues)))
+    }
     if !command.configuration.subcommands.isEmpty && ObjectIdentifier(command) != ObjectIdentifier(root) {
       throw UsageError(
         "\((["assistant"] + path).joined(separator: " ")) needs a command: "
@@ -79,9 +83,9 @@ struct CommandLineParser: Sendable {
   }
 
   /// The path named by `help [COMMAND [SUBCOMMAND]]`.
-  private func helpPath(_ before: [String], after: [String]?, consumed: Set<Int>) throws(UsageError) -> [String] {
+  private func helpPath(_ before: [String], after: [String]?, skipping: Set<Int>) throws(UsageError) -> [String] {
     let words =
-      before.enumerated().filter { !consumed.contains($0.offset) && !Self.isOption($0.element) }.map(
+      before.enumerated().filter { !skipping.contains($0.offset) && !Self.isOption($0.element) }.map(
         \.element) + (after ?? [])
     var command = root
     var path: [String] = []

@@ -20,6 +20,7 @@ struct ContainerTests {
       directory = try TemporaryDirectory("intenthost-containers")
       home = try AssistantHome(
         root: directory.file("home").path, environment: ["ASSISTANT_APP_GROUPS": directory.file("groups").path])
+      try home.prepare()  // as a launch does first
       try "secret".write(toFile: outside, atomically: false, encoding: .utf8)
       #expect(chmod(outside, 0o600) == 0)
     }

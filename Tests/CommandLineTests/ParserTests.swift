@@ -39,6 +39,8 @@ import Testing
     (["-h"], .help([])),
     (["help"], .help([])),
     (["help", "run"], .help(["run"])),
+    (["--home", "H", "help"], .help([])),
+    (["--home", "H", "help", "defaults", "write"], .help(["defaults", "write"])),
     (["run", "--help"], .help(["run"])),
     (["list", "--help"], .help(["list"])),
     (["open", "--help"], .help(["open"])),

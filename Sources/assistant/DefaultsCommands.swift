@@ -1,0 +1,248 @@
+// `assistant defaults`: app-group data, modelled on macOS `defaults`. The command line is parsed here, by the command
+// model; the store operations and how values are shown are AssistantHost's `AppGroupDefaults`.
+import AppGroupStore
+import AssistantHost
+import Foundation
+import IntentHostSystem
+import UntrustedText
+
+/// `assistant defaults VERB ...`.
+struct Defaults: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "defaults",
+      abstract: "Read, write, delete, watch or recover app-group data, like macOS `defaults`.",
+      discussion: """
+        The domain is an app group; its keys are those of the group's shared defaults \
+        (Library/Preferences/GROUP.json), or with --document NAME the top-level keys of another document in the \
+        group, such as Rooms' bookings.json.
+        """,
+      subcommands: [
+        DefaultsList.self, DefaultsRead.self, DefaultsWrite.self, DefaultsDelete.self, DefaultsWatch.self,
+        DefaultsRecover.self,
+      ],
+      examples: [
+        "assistant defaults list",
+        "assistant defaults read group.com.example.rooms bookings --document bookings.json",
+        "assistant defaults write group.com.example.rooms launches -int 3",
+      ])
+  }
+
+  init(_ parsed: ParsedCommand) throws {}
+
+  func run(in context: CommandContext) async throws -> Int32 { ExitStatus.usage.rawValue }  // the parser refuses it
+}
+
+private let groupArgument = Argument(name: "GROUP", help: "An app group, e.g. group.com.example.rooms.")
+private let documentOption = Option.value(
+  "--document", value: "NAME", help: "A document of the group (e.g. bookings.json) instead of its shared defaults.")
+
+extension DefaultsTarget {
+  init(_ parsed: ParsedCommand) {
+    self.init(group: parsed.argument("GROUP")!, document: parsed.value("--document"))
+  }
+}
+
+/// `assistant defaults list [GROUP]`.
+struct DefaultsList: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "list", abstract: "List the app groups that hold data, and their documents; it makes nothing.",
+      arguments: [Argument(name: "GROUP", help: "Only this app group.", isOptional: true)])
+  }
+
+  var group: String?
+
+  init(_ parsed: ParsedCommand) throws { group = parsed.argument("GROUP") }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let defaults = AppGroupDefaults(home: try context.home())
+    let listings = try await defaults.list(group: group)
+    try await context.output(context.json ? defaults.json(of: listings) : defaults.text(of: listings))
+    return 0
+  }
+}
+
+/// `assistant defaults read GROUP [KEY] [--document NAME]`.
+struct DefaultsRead: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "read",
+      abstract: "Print a key's value, or the whole document; a missing group, document or key exits 69.",
+      discussion: """
+        A string is printed as it is; any other value as JSON. A string that would read as another JSON value \
+        (true, 12, null, [..]) is printed quoted, so "true" and true differ. With --json: {"type", "value"}.
+        """,
+      arguments: [groupArgument, Argument(name: "KEY", help: "One key.", isOptional: true)],
+      options: [documentOption])
+  }
+
+  var target: DefaultsTarget
+  var key: String?
+
+  init(_ parsed: ParsedCommand) throws {
+    target = DefaultsTarget(parsed)
+    key = parsed.argument("KEY")
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let value = try await AppGroupDefaults(home: try context.home()).read(target, key: key)
+    try await context.output(context.json ? AppGroupDefaults.json(of: value) : AppGroupDefaults.text(of: value))
+    return 0
+  }
+}
+
+/// `assistant defaults write GROUP KEY [-TYPE] VALUE [--document NAME]`.
+struct DefaultsWrite: AssistantCommand {
+  static let types: [Option] = [
+    .flag("-string", help: "VALUE is a string (the default)."),
+    .flag("-int", "-integer", help: "VALUE is a whole number."),
+    .flag("-float", "-double", help: "VALUE is a number."),
+    .flag("-bool", "-boolean", help: "VALUE is true, false, yes, no, 1 or 0."),
+    .flag("-json", help: "VALUE is JSON (an object, array or any value)."),
+  ]
+
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "write", abstract: "Set a key to a value (a string unless a type flag says otherwise).",
+      discussion: "A VALUE that starts with - goes after `--`: assistant defaults write GROUP KEY -int -- -3 works "
+        + "too, as negative numbers are never taken for options.",
+      arguments: [
+        groupArgument, Argument(name: "KEY", help: "The key."), Argument(name: "VALUE", help: "The value."),
+      ],
+      options: types + [documentOption],
+      examples: ["assistant defaults write group.com.example.rooms launches -int 3"])
+  }
+
+  var target: DefaultsTarget
+  var key: String
+  var value: JSONValue
+
+  init(_ parsed: ParsedCommand) throws {
+    target = DefaultsTarget(parsed)
+    key = parsed.argument("KEY")!
+    let given = Self.types.filter { parsed.flag($0.key) }
+    guard given.count <= 1 else {
+      throw HostError(.usage, "give one type, not " + given.map(\.key).joined(separator: " and "))
+    }
+    value = try AppGroupDefaults.value(type: given.first?.key ?? "-string", text: parsed.argument("VALUE")!)
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    try await AppGroupDefaults(home: try context.home()).write(target, key: key, value: value)
+    if context.json { try await context.output(AppGroupDefaults.json(of: value)) }
+    return 0
+  }
+}
+
+/// `assistant defaults delete GROUP [KEY] [--document NAME]`.
+struct DefaultsDelete: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "delete", abstract: "Remove a key, or every key; exits 69 when there was nothing to remove.",
+      arguments: [groupArgument, Argument(name: "KEY", help: "One key (else every key).", isOptional: true)],
+      options: [documentOption])
+  }
+
+  var target: DefaultsTarget
+  var key: String?
+
+  init(_ parsed: ParsedCommand) throws {
+    target = DefaultsTarget(parsed)
+    key = parsed.argument("KEY")
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    try await AppGroupDefaults(home: try context.home()).delete(target, key: key)
+    if context.json {
+      struct Report: Encodable {
+        var group: String
+        var document: String?
+        var deleted: String?
+      }
+      try await context.output(json: Report(group: target.group, document: target.document, deleted: key))
+    }
+    return 0
+  }
+}
+
+/// `assistant defaults watch GROUP [KEY] [--document NAME] [--count N] [--timeout SECONDS] [--poll]`.
+struct DefaultsWatch: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "watch",
+      abstract: "Print the value, then one line (compact JSON) each time another process changes it.",
+      discussion: """
+        Runs until Ctrl-C, --count changes, --timeout, or its reader goes away (`| head -1`: exit 141, as SIGPIPE \
+        would). It sleeps on inotify; --poll checks every 200 ms instead. With --json each line is {"type", \
+        "value"}.
+        """,
+      arguments: [groupArgument, Argument(name: "KEY", help: "One key (else the whole document).", isOptional: true)],
+      options: [
+        documentOption,
+        .value("--count", value: "N", help: "Stop after N changes."),
+        .value("--timeout", value: "SECONDS", help: "Stop after SECONDS."),
+        .flag("--poll", help: "Check every 200 ms instead of sleeping on inotify."),
+      ])
+  }
+
+  var target: DefaultsTarget
+  var key: String?
+  var count: Int?
+  var timeout: Duration?
+  var polling: Bool
+
+  init(_ parsed: ParsedCommand) throws {
+    target = DefaultsTarget(parsed)
+    key = parsed.argument("KEY")
+    polling = parsed.flag("--poll")
+    if let text = parsed.value("--count") {
+      guard let n = Int(text), n > 0 else { throw HostError(.usage, "--count needs a positive number, not \"\(text)\"") }
+      count = n
+    }
+    if let text = parsed.value("--timeout") {
+      guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+        throw HostError(.usage, "--timeout needs a number of seconds, not \"\(text)\"")
+      }
+      timeout = .milliseconds(Int(seconds * 1000))
+    }
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let json = context.json
+    try await AppGroupDefaults(home: try context.home()).watch(
+      target, key: key, polling: polling, count: count, timeout: timeout
+    ) { value in
+      // Called on a dedicated thread; unbuffered, so each change reaches a pipe as it happens.
+      let line = json ? AppGroupDefaults.json(of: value) : AppGroupDefaults.line(of: value)
+      try FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
+    }
+    return 0
+  }
+}
+
+/// `assistant defaults recover GROUP [--document NAME]`.
+struct DefaultsRecover: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "recover",
+      abstract: "Move an unreadable document (or what was planted in its place) aside and start again from what is "
+        + "readable.",
+      arguments: [groupArgument], options: [documentOption])
+  }
+
+  var target: DefaultsTarget
+
+  init(_ parsed: ParsedCommand) throws { target = DefaultsTarget(parsed) }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let steps = try await AppGroupDefaults(home: try context.home()).recover(target)
+    if context.json {
+      struct Report: Encodable { var steps: [String] }
+      try await context.output(json: Report(steps: steps))
+    } else {
+      for step in steps { try await context.output(Untrusted.shown(step)) }
+    }
+    return 0
+  }
+}
