@@ -197,7 +197,9 @@ struct DefaultsWatch: AssistantCommand {
     key = parsed.argument("KEY")
     polling = parsed.flag("--poll")
     if let text = parsed.value("--count") {
-      guard let n = Int(text), n > 0 else { throw HostError(.usage, "--count needs a positive number, not \"\(text)\"") }
+      guard let n = Int(text), n > 0 else {
+        throw HostError(.usage, "--count needs a positive number, not \"\(text)\"")
+      }
       count = n
     }
     if let text = parsed.value("--timeout") {

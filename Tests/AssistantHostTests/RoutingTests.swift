@@ -194,13 +194,23 @@ import Testing
     #expect(try router.app(named: name).info.bundleIdentifier == "com.example.rooms")
   }
 
-  @Test(arguments: ["Desks", "Room", "COM.EXAMPLE.ROOMS", "com.example", ""])
-  func anUnknownAppNameListsTheInstalledApps(_ name: String) throws {
+  @Test(arguments: [
+    ("Desks", nil), ("Room", "Rooms"), ("rooms app", nil), ("COM.EXAMPLE.ROOMS", "com.example.rooms"),
+    ("com.example", nil), ("", nil), ("Romos", "Rooms"),
+  ])
+  func anUnknownAppNameListsTheInstalledApps(_ name: String, _ suggested: String?) throws {
     let router = Router(apps: [try Rooms.app()])
     let error = try #require(throws: HostError.self) { try router.app(named: name) }
     #expect(error.status == .noMatch)
     #expect(error.status.rawValue == 69)
-    #expect(error.message == "no installed app is called \"\(name)\"; installed: Rooms")
+    let guess = suggested.map { " (did you mean \"\($0)\"?)" } ?? ""
+    #expect(error.message == "no installed app is called \"\(name)\"\(guess); installed: Rooms")
+  }
+
+  /// One rule for names everywhere: case, punctuation and spacing never matter; a bundle id is exact.
+  @Test(arguments: ["Rooms", "rooms", "ROOMS", " rooms ", "Rooms!", "com.example.rooms"])
+  func anAppAnswersToItsNamesAsSpokenWords(_ name: String) throws {
+    #expect(try Router(apps: [try Rooms.app()]).app(named: name).identifier.rawValue == "com.example.rooms")
   }
 
   @Test func withNoAppInstalledTheListIsNone() {
@@ -214,12 +224,16 @@ import Testing
     #expect(try Router(apps: [app]).intentClass(named: name, in: app) == "BookRoomIntent")
   }
 
-  @Test(arguments: ["CancelRoom", "Book", "Room", "BookRoomIntentIntent"])
-  func anUnknownIntentNameListsTheSupportedIntents(_ name: String) throws {
+  @Test(arguments: [
+    ("CancelRoom", nil), ("Book", nil), ("Room", nil), ("BookRoomIntentIntent", "BookRoomIntent"),
+    ("BookRom", "BookRoom"),
+  ])
+  func anUnknownIntentNameListsTheSupportedIntents(_ name: String, _ suggested: String?) throws {
     let app = try Rooms.app()
     let error = try #require(throws: HostError.self) { try Router(apps: [app]).intentClass(named: name, in: app) }
     #expect(error.status == .noMatch)
-    #expect(error.message == "Rooms has no intent called \"\(name)\"; it supports BookRoomIntent")
+    let guess = suggested.map { " (did you mean \"\($0)\"?)" } ?? ""
+    #expect(error.message == "Rooms has no intent called \"\(name)\"\(guess); it supports BookRoomIntent")
   }
 
   /// A system intent (no definition of the app) is found by its class name or its name without `IN` and `Intent`.

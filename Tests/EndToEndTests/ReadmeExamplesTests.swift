@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The README's sessions run as shown: every ```console block's `$ ` commands, in order, on a fresh home (as on a
 /// fresh clone), each printing exactly the lines under it (stdout and stderr together, in any interleaving: a

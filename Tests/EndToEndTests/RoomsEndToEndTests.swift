@@ -127,8 +127,10 @@ struct RoomsEndToEndTests {
     ])
     #expect(result.code == 0, "\(result)")
     // Why the answer was not taken belongs to the question: on the terminal (stderr here), not in the dialog.
-    #expect(result.stderr.contains("There is no such room: rooms are numbered 1 to 300.\nWhich room? 21\n"), "\(result)")
-    #expect(result.stdout == "Room 21 is now booked by Ada.\n[RoomsUI]\n  Room 21\n  Status: Booked by Ada\n", "\(result)")
+    #expect(
+      result.stderr.contains("There is no such room: rooms are numbered 1 to 300.\nWhich room? 21\n"), "\(result)")
+    #expect(
+      result.stdout == "Room 21 is now booked by Ada.\n[RoomsUI]\n  Room 21\n  Status: Booked by Ada\n", "\(result)")
   }
 
   @Test func usageAndMatchingErrors() async throws {
