@@ -126,7 +126,6 @@ public struct AssistantHome: Sendable {
     return identifier
   }
 
-
   public func logFile(for bundleIdentifier: String) -> URL {
     logs.appendingPathComponent(bundleIdentifier + ".log")
   }
