@@ -30,6 +30,7 @@ struct Assistant: AssistantCommand {
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
         Ask.self, Run.self, List.self, Open.self, Validate.self, Install.self, Uninstall.self, ShowSandboxProfile.self,
+        Completions.self, Manual.self,
         Help.self,
       ],
       examples: [
