@@ -160,7 +160,11 @@ struct Help: AssistantCommand {
     CommandConfiguration(
       name: "help", abstract: "Show help for a command (the same as COMMAND --help).",
       arguments: [
-        Argument(name: "COMMAND", help: "A command, and a subcommand of it.", isOptional: true, isRepeating: true)
+        Argument(
+          name: "COMMAND", help: "A command, and a subcommand of it.", isOptional: true, isRepeating: true,
+          completion: .words(
+            Assistant.configuration.subcommands.filter { ObjectIdentifier($0) != ObjectIdentifier(Help.self) }
+              .map { $0.configuration.name } + ["help"]))
       ],
       examples: ["assistant help defaults write"])
   }
