@@ -21,7 +21,9 @@ func main() async -> Int32 {
   do {
     let parser = CommandLineParser(root: Assistant.self)
     if arguments.isEmpty {
-      throw HostError(.usage, "nothing to do\n" + HelpText.help([], Assistant.self))
+      throw UsageError(
+        "nothing to do: say something (assistant \"Book room 12 for Ada with Rooms\") or give a command "
+          + "(assistant help)")
     }
     switch try parser.parse(arguments) {
     case .version:
