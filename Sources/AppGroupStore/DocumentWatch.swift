@@ -30,11 +30,14 @@ public final class DocumentWatch<Content: DocumentContent> {
   let stopper: Stopper
   /// The sequence last returned (or seen at start).
   public private(set) var sequence: UInt64
+  /// With inotify, how often the document is read again without a notification (a safety net only).
+  static var inotifyRecheck: Duration { .seconds(5) }
 
   /// Starts watching. The document's current state is the baseline: `next` returns the first state after it.
   /// - Parameters:
   ///   - polling: use polling even where inotify works.
-  ///   - interval: how often polling checks, and how often inotify waits re-check in any case.
+  ///   - interval: how often polling checks. With inotify the document is read again only after a notification
+  ///     (and every `inotifyRecheck`, 5 s, as a safety net).
   /// - Throws: `StoreError` when the document cannot be read.
   public init(_ document: Document<Content>, polling: Bool = false, interval: Duration = .milliseconds(200))
     throws(StoreError)
@@ -130,7 +133,9 @@ public final class DocumentWatch<Content: DocumentContent> {
         sequence = snapshot.sequence
         return snapshot
       }
-      var wait = interval
+      // With inotify, a change wakes the watch: the document is read again only then (and, as a safety net, every
+      // few seconds); reading it costs a replay of its journal, so it is never read on a timer of `interval`.
+      var wait = notifications == nil ? interval : Self.inotifyRecheck
       if let deadline {
         let left = deadline - ContinuousClock.now
         if left <= .zero { return nil }

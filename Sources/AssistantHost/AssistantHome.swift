@@ -152,12 +152,15 @@ public struct AssistantHome: Sendable {
         return try AppBundle.load(from: applications.appendingPathComponent(name))
       } catch let error as ManifestError {
         throw HostError(
-          .dataError, "installed app \(name) is invalid: \(error); reinstall it with `assistant install`")
+          .dataError,
+          "installed app \(name) is invalid: \(error); reinstall it with `assistant install`, or remove it with "
+            + "`assistant uninstall \(name)`")
       } catch let error as InvalidBundleNames {
         // Only a bundle put there by hand: install refuses it. The host never acts on its names.
         throw HostError(
           .dataError,
-          "installed app \(name) is invalid, and is not used: \(error)\nremove it, or reinstall it with `assistant install`"
+          "installed app \(name) is invalid, and is not used: \(error)\nremove it with `assistant uninstall \(name)`, or "
+            + "reinstall it with `assistant install`"
         )
       }
     }

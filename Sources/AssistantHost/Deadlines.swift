@@ -53,8 +53,9 @@ public struct Deadlines: Sendable, Equatable {
     } else {
       throw HostError(
         .usage,
-        "--deadline: unknown phase \"\(parts[0])\" (use \(Phase.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
-      )
+        "--deadline: unknown phase \"\(parts[0])\""
+          + suggestion(parts[0], among: Phase.allCases.map(\.rawValue) + ["all"])
+          + "; the phases are \(Phase.allCases.map(\.rawValue).joined(separator: ", ")), or all")
     }
   }
 }

@@ -186,7 +186,8 @@ public struct AppGroupDefaults: Sendable {
   /// - Returns: the steps taken, one sentence each (a readable document: one step saying there was nothing to
   ///   recover). They name files in the group's folder, whose names members choose: print each through
   ///   `Untrusted.shown`.
-  /// - Throws: `HostError(.noMatch)` when the group has no folder (nothing to recover, and nothing is made);
+  /// - Throws: `HostError(.noMatch)` when the group has no folder or the document was never written (nothing to
+  ///   recover, and nothing is made);
   ///   `.usage`; `.ioError` when a file cannot be moved or written.
   public func recover(_ target: DefaultsTarget) async throws -> [String] {
     try Self.check(target)
@@ -194,6 +195,12 @@ public struct AppGroupDefaults: Sendable {
     return try await offloaded { () throws -> [String] in
       guard try Self.groupExists(target.group, home: home) else {
         throw HostError(.noMatch, "group \(target.group) has no data (nothing was written to it); nothing to recover")
+      }
+      // A document never written has nothing to recover, and no lock file is made for it. Anything in the way of
+      // looking (a link planted in place of `Library`) is what `recover` moves aside.
+      let present = (try? Self.document(target, home: home).exists()) ?? true
+      guard present else {
+        throw HostError(.noMatch, "\(Self.label(target)) was never written; nothing to recover")
       }
       // The folder's owner and mode are settled; `recover` makes the document's own folders itself, after moving
       // aside whatever was planted in their place.

@@ -158,7 +158,14 @@ extension AssistantHome {
       throw InvalidBundleRemoved(
         folder: identifierOrName.hasSuffix(".app") ? identifierOrName : identifierOrName + ".app")
     }
-    let app = try Router(apps: apps).app(named: identifierOrName)
+    // Its folder in Applications (`Rooms.app`, `com.example.rooms.app`, or that folder's path) names it too.
+    let folder = (identifierOrName as NSString).lastPathComponent
+    let inApplications =
+      !identifierOrName.contains("/")
+      || URL(fileURLWithPath: identifierOrName).standardizedFileURL.deletingLastPathComponent().path
+        == applications.standardizedFileURL.path
+    let byFolder = apps.filter { inApplications && folder.hasSuffix(".app") && $0.url.lastPathComponent == folder }
+    let app = try byFolder.first ?? Router(apps: apps).app(named: identifierOrName)
     do {
       try FileManager.default.removeItem(at: app.url)
     } catch {

@@ -61,12 +61,10 @@ public struct Router: Sendable {
     if candidates.count > 1 { throw Self.ambiguous("\"\(name)\" is the name of", candidates) }
     var known = apps.flatMap { [$0.name, $0.identifier.rawValue] }
     if orExtension { known += apps.flatMap { $0.extensions.map(\.name) } }
-    let close = closestNames(to: name, among: known)
     throw HostError(
       .noMatch,
       "no installed app is called \"\(name)\""
-        + (close.isEmpty ? "" : " (did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?)")
-        + "; installed: \(listOrNone(apps.map(\.name)))")
+        + suggestion(name, among: known) + "; installed: \(installedNames(apps))")
   }
 
   /// The refusal of a name several installed apps answer to: `what` (e.g. `"Rooms" is the name of`), the number of
@@ -96,12 +94,10 @@ public struct Router: Sendable {
       let spec = app.runnableSpec(className: className)?.spec
       return [className, spec?.name].compactMap { $0 }
     }
-    let close = closestNames(to: name, among: names)
     throw HostError(
       .noMatch,
       "\(app.name) has no intent called \"\(name)\""
-        + (close.isEmpty ? "" : " (did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?)")
-        + "; it supports \(listOrNone(app.supportedIntents))")
+        + suggestion(name, among: names) + "; it supports \(listOrNone(app.supportedIntents))")
   }
 
   /// Parses `name=value` arguments into typed values using the intent's definition.
@@ -124,8 +120,11 @@ public struct Router: Sendable {
       guard let parameter = spec.parameter(named: name) else {
         throw HostError(
           .usage,
-          "\(intentClass) has no parameter \"\(name)\"; its parameters are "
-            + listOrNone(spec.parameters.map(\.name)))
+          "\(intentClass) has no parameter \"\(name)\"" + suggestion(name, among: spec.parameters.map(\.name))
+            + "; its parameters are " + listOrNone(spec.parameters.map(\.name)))
+      }
+      guard values[name] == nil else {
+        throw HostError(.usage, "\(name)= is given twice (\(name)=\(text)); give each parameter once")
       }
       guard let value = interpreter.parse(text, for: parameter) else {
         throw HostError(
@@ -136,6 +135,12 @@ public struct Router: Sendable {
     }
     return values
   }
+}
+
+/// ` (did you mean "NAME"?)` for the names closest to `word`, or "".
+public func suggestion(_ word: String, among names: [String]) -> String {
+  let close = closestNames(to: word, among: names)
+  return close.isEmpty ? "" : " (did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?)"
 }
 
 /// The names closest to `word` (case aside, at most a third of its letters edited, one for short words), best first.
@@ -171,4 +176,13 @@ public func editDistance(_ a: String, _ b: String) -> Int {
     }
   }
   return table[a.count][b.count]
+}
+
+/// The installed apps for a message: their names, each with its bundle id where several apps share the name
+/// (`Rooms (com.example.rooms), Rooms (com.other.rooms)`), or "none".
+func installedNames(_ apps: [AppBundle]) -> String {
+  listOrNone(
+    apps.map { app in
+      apps.filter { $0.name == app.name }.count > 1 ? "\(app.name) (\(app.identifier))" : app.name
+    })
 }

@@ -30,10 +30,18 @@ public struct UtteranceMatcher: Sendable {
     let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
     guard let (app, range) = try findApp(words, in: utterance) else {
+      // "... with Roms": the words after the last "with" are the name the user meant.
+      if let with = words.lastIndex(where: { ["with", "using", "via"].contains($0) }), with < words.count - 1 {
+        let named = original[(with + 1)...].joined(separator: " ")
+        throw HostError(
+          .noMatch,
+          "\"\(utterance)\": no installed app is called \"\(named)\""
+            + suggestion(named, among: apps.flatMap(\.names)) + "; installed: \(installedNames(apps))")
+      }
       throw HostError(
         .noMatch,
         "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
-          + "(installed: \(listOrNone(apps.map(\.name))))")
+          + "(installed: \(installedNames(apps)))")
     }
     let rest = Array(words[range])
     let restOriginal = Array(original[range])

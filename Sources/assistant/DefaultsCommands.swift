@@ -159,6 +159,15 @@ struct DefaultsDelete: AssistantCommand {
         var group: String
         var document: String?
         var deleted: String?
+
+        /// Every key, `null` when absent (the README's table lists them).
+        func encode(to encoder: any Encoder) throws {
+          var container = encoder.container(keyedBy: CodingKeys.self)
+          try container.encode(group, forKey: .group)
+          try container.encode(document, forKey: .document)
+          try container.encode(deleted, forKey: .deleted)
+        }
+        enum CodingKeys: String, CodingKey { case group, document, deleted }
       }
       try await context.output(json: Report(group: target.group, document: target.document, deleted: key))
     }

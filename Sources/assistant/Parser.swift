@@ -154,7 +154,7 @@ struct CommandLineParser: Sendable {
         remaining = []
         if argument.isPassthrough { taken += after }
         if taken.isEmpty && !argument.isOptional {
-          throw UsageError("missing \(argument.name): \(argument.help)", path: path)
+          throw UsageError("missing \(argument.name)\n\(usage(path))", path: path)
         }
         parsed.set(argument: argument.name, taken)
         continue
@@ -162,7 +162,9 @@ struct CommandLineParser: Sendable {
       guard let word = remaining.first else {
         if argument.isOptional { continue }
         let missing = arguments[position...].filter { !$0.isOptional }.map(\.name)
-        throw UsageError("missing \(missing.joined(separator: " ")): \(argument.help)", path: path)
+        throw UsageError(
+          "missing \(missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " and " + missing.last!)"
+            + "\n\(usage(path))", path: path)
       }
       remaining = remaining.dropFirst()
       parsed.set(argument: argument.name, [word])
@@ -172,6 +174,12 @@ struct CommandLineParser: Sendable {
       throw UsageError(
         "unexpected argument \"\(extra)\": \((["assistant"] + path).joined(separator: " ")) \(what)", path: path)
     }
+  }
+
+  /// `usage: assistant run [OPTIONS] APP INTENT [NAME=VALUE...]`.
+  private func usage(_ path: [String]) -> String {
+    guard let command = Self.command(at: path, under: root) else { return "" }
+    return "usage: " + HelpText.usageLines(path, command.configuration)[0]
   }
 
   /// An option the command does not take: another command's (say whose), or a near miss ("did you mean").

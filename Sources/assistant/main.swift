@@ -70,21 +70,27 @@ func main() async -> Int32 {
 /// I/O errors exit 74, never 70 (which means an extension's fault).
 struct HostFailure: Encodable {
   var error: HostError
+  /// The message in `--json`: a usage error's without its pointer to `--help`.
+  var jsonMessage: String
 
   init(_ error: any Error) {
+    jsonMessage = ""
     switch error {
     case let error as HostError: self.error = error
-    case let error as UsageError: self.error = error.hostError
+    case let usage as UsageError:
+      self.error = usage.hostError
+      jsonMessage = usage.message
     case let error as SystemError: self.error = HostError(.ioError, "the host's own I/O failed: \(error)")
     default: self.error = HostError(.ioError, "the host failed: \(error)")
     }
+    if jsonMessage.isEmpty { jsonMessage = self.error.message }
   }
 
   enum CodingKeys: String, CodingKey { case message, status, kind }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(error.message, forKey: .message)
+    try container.encode(jsonMessage, forKey: .message)
     try container.encode(Int(error.status.rawValue), forKey: .status)
     try container.encode("\(error.status)", forKey: .kind)
   }

@@ -54,6 +54,14 @@ struct CommandLineEndToEndTests {
     Probe(["--version", "--json"], 0, .stdout, "\"version\""),
     Probe(["install", "/nonexistent/Rooms.app"], 66, .stderr, "does not exist"),
     Probe(["open", "Rooms", "book", "33", "--by", "Ada"], 64, .stderr, "after `--`"),
+    Probe(["run", "Rooms", "BookRoom", "roomNumber=35", "roomNumber=36"], 64, .stderr, "roomNumber= is given twice"),
+    Probe(["run", "Rooms", "BookRoom", "roomNumbr=35"], 64, .stderr, "did you mean \"roomNumber\""),
+    Probe(["Book room 37 for Ada with Roms"], 69, .stderr, "did you mean \"Rooms\""),
+    Probe(["--deadline", "hadnle=3", "run", "Rooms", "BookRoom"], 64, .stderr, "did you mean \"handle\""),
+    Probe(["run"], 64, .stderr, "missing APP and INTENT"),
+    Probe(["defaults", "recover", "group.com.example.rooms", "--document", "nope.json"], 69, .stderr, "never written"),
+    // Last: it removes Rooms. An app's folder in Applications names it too.
+    Probe(["uninstall", "Rooms.app"], 0, .stdout, "Uninstalled Rooms (com.example.rooms)"),
   ]
 
   @Test func everyProbeEndsAsDocumented() async throws {

@@ -34,6 +34,21 @@ struct ScriptEndToEndTests {
     #expect(repository.stdout.contains("0 errors"), "\(repository)")
   }
 
+  /// A `--home` of the caller's is the home (with its own `AppGroup/`), not a second `--home` beside the script's.
+  @Test func aHomeOfTheCallersIsUsed() async throws {
+    let scratch = try TemporaryDirectory("intenthost-script")
+    defer { scratch.remove() }
+    let own = scratch.file("own home").path
+    for arguments in [["--home", own, "list"], ["list", "--home=\(own)"]] {
+      let result = try await script(arguments, in: PackagePaths.root.path, scratch: scratch)
+      #expect(result.code == 0, "\(result)")
+      #expect(result.stdout.contains("the home \(own) does not exist yet"), "\(result)")
+    }
+    // The script's own home got the examples; the caller's was not made.
+    #expect(!FileManager.default.fileExists(atPath: own))
+    #expect(FileManager.default.fileExists(atPath: scratch.file("home/Applications/Rooms.app").path))
+  }
+
   /// The examples are installed once per home: an uninstalled Rooms stays uninstalled, even after the examples were
   /// rebuilt, until `reset-examples`.
   @Test func anUninstalledExampleStaysUninstalledUntilReset() async throws {
