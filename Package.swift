@@ -51,9 +51,14 @@ let package = Package(
         "UntrustedText",
       ],
       path: "Sources/AssistantHost"),
-    // purpose: the thin command-line front end of AssistantHost.
+    // purpose: the thin command line over AssistantHost: one command model from which parsing, help, the man page
+    // and the shell completions are generated; it prints, the engine decides.
     .executableTarget(
-      name: "assistant", dependencies: ["AssistantHost", "BundleManifest", "UntrustedText"], path: "Sources/assistant"),
+      name: "assistant",
+      dependencies: [
+        "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "IntentHostSystem",
+        "ProcessSupervision", "UntrustedText",
+      ], path: "Sources/assistant"),
     // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
     .executableTarget(
       name: "intenthost-bench", dependencies: ["AssistantHost", "UntrustedText"], path: "Sources/Tools/intenthost-bench"
@@ -102,6 +107,7 @@ let package = Package(
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
+    // The command model and its parser in-process, and each command's --help against Golden/.
     .testTarget(name: "CommandLineTests", dependencies: ["assistant", "AssistantHost"], exclude: ["Golden"]),
     .testTarget(
       name: "AssistantHostTests",
