@@ -52,6 +52,42 @@ public func pollReadable(_ fds: [FileDescriptor], timeoutMilliseconds: Int32) th
   return entries.map { $0.revents != 0 }
 }
 
+extension FileDescriptor {
+  /// Returns once the reader of this descriptor is gone: it is the write end of a pipe (or a socket) whose other end
+  /// was closed (`poll` reports `POLLERR` or `POLLHUP`), as `tail -f | head -1` learns that `head` ended without
+  /// writing again. A regular file never ends it (a terminal only when it hangs up). Waits on a dedicated thread;
+  /// returns early, without an answer, when the calling task is cancelled.
+  /// - Returns: true when the reader went away, false when cancelled (or the descriptor cannot be polled).
+  public func readerGone() async -> Bool {
+    guard let (wake, waker) = try? FileDescriptor.pipe() else { return false }
+    let wakerOpen = Mutex(true)
+    defer {
+      wakerOpen.withLock { open in
+        if open { waker.close() }
+        open = false
+      }
+      wake.close()
+    }
+    let watched = self
+    return await withTaskCancellationHandler {
+      await offloaded { () -> Bool in
+        var entries = [
+          pollfd(fd: watched.rawValue, events: 0, revents: 0),
+          pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+          let result = poll(&entries, nfds_t(entries.count), -1)
+          if result < 0 && errno == EINTR { continue }
+          if result < 0 || entries[1].revents != 0 { return false }
+          return entries[0].revents & Int16(POLLERR | POLLHUP) != 0
+        }
+      }
+    } onCancel: {
+      wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
+    }
+  }
+}
+
 /// Runs `body` on a dedicated thread (never on Swift's cooperative pool) and waits for its result without holding a
 /// pool thread. For every call that can wait on another party or on the disk: `flock`, `fdatasync`, a read of a
 /// pipe or a terminal, `waitpid`, `poll`, a spawn that waits for its child to exec.

@@ -221,12 +221,25 @@ struct DefaultsWatch: AssistantCommand {
 
   func run(in context: CommandContext) async throws -> Int32 {
     let json = context.json
-    try await AppGroupDefaults(home: try context.home()).watch(
-      target, key: key, polling: polling, count: count, timeout: timeout
-    ) { value in
-      // Called on a dedicated thread; unbuffered, so each change reaches a pipe as it happens.
-      let line = json ? AppGroupDefaults.json(of: value) : AppGroupDefaults.line(of: value)
-      try FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
+    let defaults = AppGroupDefaults(home: try context.home())
+    let (target, key, polling, count, timeout) = (self.target, self.key, self.polling, self.count, self.timeout)
+    // The watch ends when its reader does (`| head -1`), as `tail -f` does, without waiting for a change to write.
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        try await defaults.watch(target, key: key, polling: polling, count: count, timeout: timeout) { value in
+          // Called on a dedicated thread; unbuffered, so each change reaches a pipe as it happens.
+          let line = json ? AppGroupDefaults.json(of: value) : AppGroupDefaults.line(of: value)
+          try FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
+        }
+      }
+      group.addTask {
+        if await FileDescriptor.standardOutput.readerGone() {
+          throw SystemError(code: EPIPE, operation: "write", subject: "stdout")
+        }
+        try await Task.sleep(for: .seconds(Int64.max / 4))  // never: the watch's end cancels it
+      }
+      defer { group.cancelAll() }
+      try await group.next()
     }
     return 0
   }

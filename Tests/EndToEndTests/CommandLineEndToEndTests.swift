@@ -97,6 +97,32 @@ struct CommandLineEndToEndTests {
     #expect(result.stderr.contains("--answer \"Grace\""), "\(result)")
   }
 
+  /// `defaults watch | head -1` ends when `head` does (141, as SIGPIPE would), without waiting for another change
+  /// to write into the closed pipe; with its output in a file it keeps watching until its timeout.
+  @Test func aWatchEndsWithItsReader() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let written = try await host.assistant(["defaults", "write", "group.com.example.rooms", "greeting", "Hello"])
+    #expect(written.code == 0, "\(written)")
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = host.groups
+    let piped = try await runCommand(
+      "/bin/bash",
+      [
+        "-c",
+        "\"$1\" --home \"$2\" defaults watch group.com.example.rooms greeting | head -1; echo \"${PIPESTATUS[0]}\"",
+        "bash", PackagePaths.executable("assistant"), host.home,
+      ], environment: environment, timeout: .seconds(60))
+    #expect(!piped.timedOut, "the watch outlived its reader: \(piped)")
+    #expect(piped.stdout == "Hello\n141\n", "\(piped)")
+    // The control: into a file, nothing ends it but its timeout.
+    let filed = try await host.assistant([
+      "defaults", "watch", "group.com.example.rooms", "greeting", "--timeout", "0.5",
+    ])
+    #expect(filed.code == 0, "\(filed)")
+    #expect(filed.stdout == "Hello\n", "\(filed)")
+  }
+
   /// Read-only commands on a home that does not exist create nothing; a writing command makes it.
   @Test func readingCommandsCreateNothing() async throws {
     let directory = try TemporaryDirectory("intenthost-nohome")
