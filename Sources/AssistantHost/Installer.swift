@@ -97,12 +97,14 @@ extension AssistantHome {
     try await offloaded { try install(from: source, sharing: sharing) }
   }
 
-  /// Copies a checked bundle into `Applications/`, replacing any installed copy of the same app.
+  /// Copies a checked bundle into `Applications/`, replacing any installed copy of the same app in its folder.
   /// - Returns: where it is installed.
   private func copy(_ app: AppBundle, from source: URL, installed: [AppBundle]) throws -> URL {
     let fm = FileManager.default
     let others = installed.filter { $0.identifier != app.identifier }
     var destination = applications.appendingPathComponent(source.standardizedFileURL.lastPathComponent)
+    // An update keeps the folder the app is installed in, whatever the source folder is called.
+    if let current = installed.first(where: { $0.identifier == app.identifier }) { destination = current.url }
     if others.contains(where: { $0.url.lastPathComponent == destination.lastPathComponent }) {
       // Another app has this folder name (the same name, most likely): keep both, this one under its identifier.
       destination = applications.appendingPathComponent("\(app.identifier).app")
