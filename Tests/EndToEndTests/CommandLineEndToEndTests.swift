@@ -123,6 +123,21 @@ struct CommandLineEndToEndTests {
     #expect(filed.stdout == "Hello\n", "\(filed)")
   }
 
+  /// An update from a folder of another name replaces the app where it is installed.
+  @Test func anUpdateKeepsTheAppsFolder() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let app = try await TestBundles.rooms(in: host.directory.file("bundles"))
+    #expect(try await host.assistant(["install", app.path]).code == 0)
+    let copy = host.directory.file("bundles/Copy.app")
+    try await offThePool { try FileManager.default.copyItem(at: app, to: copy) }
+    let updated = try await host.assistant(["install", copy.path])
+    #expect(updated.code == 0, "\(updated)")
+    #expect(updated.stdout.contains("Applications/Rooms.app"), "\(updated)")
+    #expect(FileManager.default.fileExists(atPath: host.home + "/Applications/Rooms.app"))
+    #expect(!FileManager.default.fileExists(atPath: host.home + "/Applications/Copy.app"))
+  }
+
   /// Read-only commands on a home that does not exist create nothing; a writing command makes it.
   @Test func readingCommandsCreateNothing() async throws {
     let directory = try TemporaryDirectory("intenthost-nohome")
