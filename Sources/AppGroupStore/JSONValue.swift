@@ -58,7 +58,10 @@ public enum JSONValue: Codable, Sendable, Equatable {
     encoder.outputFormatting =
       pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(self) else { return "null" }
-    return String(decoding: data, as: UTF8.self)
+    let text = String(decoding: data, as: UTF8.self)
+    // Foundation prints an empty object or array over lines when pretty ("{\n\n}"): `{}` and `[]`. Only a bracket
+    // followed by a line break is matched, which no JSON string holds (its line breaks are escaped).
+    return pretty ? text.replacing(/\{\n[ \n]*\}/, with: "{}").replacing(/\[\n[ \n]*\]/, with: "[]") : text
   }
 
   /// The value of `key` when this is an object.

@@ -177,6 +177,26 @@ extension SandboxProfile {
     public var deadlines: [String: Double]?
     /// Whether this run applies it (false with --no-sandbox).
     public var enforced: Bool
+
+    enum CodingKeys: String, CodingKey {
+      case name, bundleIdentifier, kind, execute, read, readWrite, identity, limits, storage, deadlines, enforced
+    }
+
+    /// Every key, `null` where there is no value (an app has no deadlines; a host that is not root, no identity).
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(name, forKey: .name)
+      try container.encode(bundleIdentifier, forKey: .bundleIdentifier)
+      try container.encode(kind, forKey: .kind)
+      try container.encode(execute, forKey: .execute)
+      try container.encode(read, forKey: .read)
+      try container.encode(readWrite, forKey: .readWrite)
+      try container.encode(identity, forKey: .identity)
+      try container.encode(limits, forKey: .limits)
+      try container.encode(storage, forKey: .storage)
+      try container.encode(deadlines, forKey: .deadlines)
+      try container.encode(enforced, forKey: .enforced)
+    }
   }
   public struct Identity: Sendable, Encodable {
     public var uid: UInt32

@@ -158,7 +158,11 @@ struct List: AssistantCommand {
       abstract: "List the installed apps, their extensions and intents.",
       options: [
         localeOption,
-        .flag("--names", help: "Print only the apps' names, one a line (for scripts and shell completion)."),
+        .flag(
+          "--names",
+          help:
+            "Print only the apps' names, one a line (a name several apps share: their bundle ids), for scripts and "
+            + "shell completion."),
       ],
       examples: ["assistant list", "assistant list --json"])
   }
@@ -222,11 +226,19 @@ struct List: AssistantCommand {
       return 0
     }
     if namesOnly {
-      for app in report.apps { try await context.output(Untrusted.shown(app.name)) }
+      // A name several apps share names none of them: their bundle ids instead.
+      for app in report.apps {
+        let shared = report.apps.filter { $0.name == app.name }.count > 1
+        try await context.output(Untrusted.shown(shared ? app.bundleIdentifier : app.name))
+      }
       return 0
     }
     var lines: [String] = []
     func print(_ line: String) { lines.append(Untrusted.shown(line)) }  // names from manifests, one line each
+    if !home.exists && FileManager.default.fileExists(atPath: home.root.path) {
+      throw HostError(
+        .cannotCreate, "the home \(home.root.path) is not a folder; pass --home DIR (or set ASSISTANT_HOME)")
+    }
     if apps.isEmpty {
       print(
         home.exists
@@ -268,7 +280,7 @@ struct Open: AssistantCommand {
         Argument(
           name: "ARGS", help: "The app's arguments.", isOptional: true, isRepeating: true, isPassthrough: true),
       ],
-      options: [localeOption] + confinementOptions,
+      options: [localeOption] + confinementOptions.filter { ["--storage-limit", "--no-sandbox"].contains($0.key) },
       examples: ["assistant open Rooms -- book 15 --by Ada", "assistant open Rooms list"])
   }
 

@@ -42,8 +42,10 @@ struct CommandContext: Sendable {
   var homeOption: String?
 
   /// The host home, located but not made: reading commands make nothing, writing ones call `prepare()`.
+  /// - Throws: `HostError(.usage)` for an empty `--home=`.
   func home() throws -> AssistantHome {
-    try AssistantHome(root: homeOption)
+    if homeOption == "" { throw HostError(.usage, "--home needs a folder, e.g. --home ~/.local/share/intenthost") }
+    return try AssistantHome(root: homeOption)
   }
 
   /// Prints a line on stdout, off the cooperative pool (a pipe's reader may be slow).

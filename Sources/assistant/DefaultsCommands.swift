@@ -180,11 +180,12 @@ struct DefaultsWatch: AssistantCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "watch",
-      abstract: "Print the value, then one line (compact JSON) each time another process changes it.",
+      abstract: "Print the value, then a line with the new value each time another process changes it.",
       discussion: """
-        Runs until Ctrl-C, --count changes, --timeout, or its reader goes away (`| head -1`: exit 141, as SIGPIPE \
-        would). It sleeps on inotify; --poll checks every 200 ms instead. With --json each line is {"type", \
-        "value"}.
+        Each value is one line: a string as it is (JSON-quoted when it could be read as another value or holds a \
+        line break), anything else as compact JSON; with --json, {"type", "value"}. Runs until Ctrl-C, --count \
+        printed changes (several quick writes may arrive as one), --timeout, or its reader goes away (`| head -1`: \
+        exit 141, as SIGPIPE would). It sleeps on inotify; --poll checks every 200 ms instead.
         """,
       arguments: [groupArgument, Argument(name: "KEY", help: "One key (else the whole document).", isOptional: true)],
       options: [
@@ -213,7 +214,7 @@ struct DefaultsWatch: AssistantCommand {
     }
     if let text = parsed.value("--timeout") {
       guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-        throw HostError(.usage, "--timeout needs a number of seconds, not \"\(text)\"")
+        throw HostError(.usage, "--timeout needs a positive number of seconds, not \"\(text)\"")
       }
       timeout = .milliseconds(Int(seconds * 1000))
     }

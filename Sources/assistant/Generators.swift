@@ -442,6 +442,8 @@ enum CompletionScript {
         _assistant_model "$cmdpath"
         if ((dashdash)); then
           _assistant_complete_value file "$cur" ''
+        elif [[ -n $pending && -n $value_of ]]; then
+          : # after the `=` inside an option's value (--deadline resolve=): nothing to offer
         elif [[ -n $pending ]]; then
           _assistant_option_kind "$pending"
           _assistant_complete_value "$kind" "$cur" ''

@@ -61,7 +61,10 @@ enum HelpText {
       out.append("")
     }
     out.append("OPTIONS:")
-    for option in configuration.allOptions { out += entry(optionLabel(option), option.help) }
+    for option in configuration.allOptions {
+      let note = option.repeatable && !option.help.contains("repeatable") ? " (Repeatable.)" : ""
+      out += entry(optionLabel(option), option.help + note)
+    }
     out.append("")
     if !configuration.examples.isEmpty {
       out.append("EXAMPLES:")

@@ -43,6 +43,10 @@ struct CommandLineParser: Sendable {
           consumed.insert(index)
         } else if ObjectIdentifier(command) == ObjectIdentifier(root) {
           sawPositional = true  // an utterance; a likely typo of a command is reported below
+        } else if token == "help" {
+          // `assistant defaults help write`: the help of a subcommand, as `help defaults write` gives it.
+          let rest = before[(index + 1)...].enumerated().filter { !Self.isOption($0.element) }.map(\.element)
+          return .help(try helpPath(path + rest + (after ?? [])))
         } else {
           throw UsageError(
             "unknown \((["assistant"] + path).joined(separator: " ")) command \"\(token)\""
@@ -58,7 +62,10 @@ struct CommandLineParser: Sendable {
     if wantsHelp { return .help(path) }
     if before.contains("--version") { return .version }
     if path.first == "help" {
-      return .help(try helpPath(before, after: after, skipping: consumed.union(optionValues)))
+      let skipping = consumed.union(optionValues)
+      let words = before.enumerated().filter { !skipping.contains($0.offset) && !Self.isOption($0.element) }.map(
+        \.element)
+      return .help(try helpPath(words + (after ?? [])))
     }
     if !command.configuration.subcommands.isEmpty && ObjectIdentifier(command) != ObjectIdentifier(root) {
       throw UsageError(
@@ -82,11 +89,8 @@ struct CommandLineParser: Sendable {
     return .run(command, parsed)
   }
 
-  /// The path named by `help [COMMAND [SUBCOMMAND]]`.
-  private func helpPath(_ before: [String], after: [String]?, skipping: Set<Int>) throws(UsageError) -> [String] {
-    let words =
-      before.enumerated().filter { !skipping.contains($0.offset) && !Self.isOption($0.element) }.map(
-        \.element) + (after ?? [])
+  /// The path named by `help [COMMAND [SUBCOMMAND]]`: `words` are the command names after `help`.
+  private func helpPath(_ words: [String]) throws(UsageError) -> [String] {
     var command = root
     var path: [String] = []
     for word in words {
@@ -122,17 +126,21 @@ struct CommandLineParser: Sendable {
       guard let option = configuration.option(named: name) else {
         throw unknownOption(name, of: command, path: path)
       }
-      if option.isFlag {
-        if token.contains("=") { throw UsageError("\(option.key) takes no value (\"\(token)\")", path: path) }
-        try parsed.add(option: option, value: nil)
-      } else if let equals = token.firstIndex(of: "=") {
-        try parsed.add(option: option, value: String(token[token.index(after: equals)...]))
-      } else {
-        guard index < tokens.count else {
-          throw UsageError("\(option.key) needs a value (\(option.key) \(option.value!))", path: path)
+      do throws(UsageError) {
+        if option.isFlag {
+          if token.contains("=") { throw UsageError("\(option.key) takes no value (\"\(token)\")") }
+          try parsed.add(option: option, value: nil)
+        } else if let equals = token.firstIndex(of: "=") {
+          try parsed.add(option: option, value: String(token[token.index(after: equals)...]))
+        } else {
+          guard index < tokens.count else {
+            throw UsageError("\(option.key) needs a value (\(option.key) \(option.value!))")
+          }
+          try parsed.add(option: option, value: tokens[index])
+          index += 1
         }
-        try parsed.add(option: option, value: tokens[index])
-        index += 1
+      } catch {
+        throw UsageError(error.message, path: path)
       }
     }
     try bind(positional, after: after ?? [], to: configuration.arguments, into: &parsed, path: path)
@@ -198,7 +206,7 @@ struct CommandLineParser: Sendable {
     let names = command.configuration.allOptions.flatMap(\.names)
     var message = "unknown option \(name) for `\(commandName)`" + Self.suggestion(for: name, among: names)
     if command.configuration.arguments.last?.isPassthrough == true {
-      message += "; to pass options to the app, put them after `--`: \(commandName) APP -- \(name)"
+      message += "; to pass options to the app, put its arguments after `--`: \(commandName) APP -- ARGS..."
     } else if !command.configuration.arguments.isEmpty && Self.suggestion(for: name, among: names).isEmpty {
       message += "; an argument that starts with - goes after `--`"
     }

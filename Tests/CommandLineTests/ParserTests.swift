@@ -40,6 +40,8 @@ import Testing
     (["help"], .help([])),
     (["help", "run"], .help(["run"])),
     (["--home", "H", "help"], .help([])),
+    (["defaults", "help", "write"], .help(["defaults", "write"])),
+    (["defaults", "help"], .help(["defaults"])),
     (["--home", "H", "help", "defaults", "write"], .help(["defaults", "write"])),
     (["run", "--help"], .help(["run"])),
     (["list", "--help"], .help(["list"])),
@@ -65,6 +67,7 @@ import Testing
     (["defaults", "read", "G", "--foo"], .usage(["unknown option --foo"])),
     (["--home"], .usage(["--home needs a value"])),
     (["--home", "a", "--home", "b", "list"], .usage(["--home is given twice"])),
+    (["defaults", "watch", "G", "--count", "1", "--count", "2"], .usage(["--count is given twice"])),
     (["list", "--json=yes"], .usage(["--json takes no value"])),
     (["open", "Rooms", "book", "--by", "Ada"], .usage(["unknown option --by", "after `--`"])),
     // Negative numbers are values, not options.

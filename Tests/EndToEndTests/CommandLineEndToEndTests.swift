@@ -60,6 +60,8 @@ struct CommandLineEndToEndTests {
     Probe(["--deadline", "hadnle=3", "run", "Rooms", "BookRoom"], 64, .stderr, "did you mean \"handle\""),
     Probe(["run"], 64, .stderr, "missing APP and INTENT"),
     Probe(["defaults", "recover", "group.com.example.rooms", "--document", "nope.json"], 69, .stderr, "never written"),
+    Probe(["defaults", "help", "write"], 0, .stdout, "USAGE: assistant defaults write"),
+    Probe(["sandbox-profile", "Rooms", "--json"], 0, .stdout, "\"deadlines\":null"),
     // Last: it removes Rooms. An app's folder in Applications names it too.
     Probe(["uninstall", "Rooms.app"], 0, .stdout, "Uninstalled Rooms (com.example.rooms)"),
   ]
@@ -158,6 +160,15 @@ struct CommandLineEndToEndTests {
         !FileManager.default.fileExists(atPath: directory.file("missing").path),
         "assistant \(arguments.joined(separator: " ")) created \(home): \(result)")
     }
+    // An empty --home= is refused, not read as "no --home"; a home that is a file is not "missing".
+    let empty = try await runCommand(
+      PackagePaths.executable("assistant"), ["--home=", "list"], environment: environment)
+    #expect(empty.code == 64 && empty.stderr.contains("--home needs a folder"), "\(empty)")
+    let file = directory.file("a file")
+    try await offThePool { try Data().write(to: file) }
+    let notAFolder = try await runCommand(
+      PackagePaths.executable("assistant"), ["--home", file.path, "list"], environment: environment)
+    #expect(notAFolder.code == 73 && notAFolder.stderr.contains("is not a folder"), "\(notAFolder)")
     // The control: a command that writes makes the home.
     let written = try await runCommand(
       PackagePaths.executable("assistant"),
