@@ -21,6 +21,8 @@ let package = Package(
   targets: [
     // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds, openat2).
     .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
+    // purpose: the device passcode's salted hash by libcrypt (yescrypt); the host's alone, so no extension links libcrypt.
+    .target(name: "CPasscode", path: "Sources/CPasscode", linkerSettings: [.linkedLibrary("crypt")]),
     // purpose: typed Swift wrappers over CIntentHostSystem: file and directory descriptors, errno, spawning, termination, threads for blocking calls.
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
     // purpose: the one sanitizer that makes untrusted text safe for a terminal or a log line.
@@ -48,7 +50,7 @@ let package = Package(
       name: "AssistantHost",
       dependencies: [
         "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore",
-        "UntrustedText",
+        "UntrustedText", "CPasscode", "IntentHostSystem",
       ],
       path: "Sources/AssistantHost"),
     // purpose: the thin command line over AssistantHost: one command model from which parsing, help, the man page
