@@ -1,0 +1,500 @@
+import AppGroupStore
+import Foundation
+import IntentHostSystem
+
+/// The host's clock for the device state: the system time plus `INTENTHOST_CLOCK_OFFSET=SECONDS` from the
+/// environment, a testing aid that steps past grace periods, protected-data delays, lockouts and auto-lock without
+/// sleeping (README, "Lock state"). Times are seconds since 1970.
+public struct HostClock: Sendable {
+  /// The offset added to the system time, in seconds (may be negative).
+  public var offset: Double
+
+  public init(offset: Double = 0) { self.offset = offset }
+
+  /// The clock of this process: `INTENTHOST_CLOCK_OFFSET` from `environment`, else no offset.
+  /// - Throws: `HostError(.usage)` when the variable is not a number of seconds.
+  public init(environment: [String: String]) throws {
+    guard let text = environment["INTENTHOST_CLOCK_OFFSET"], !text.isEmpty else {
+      self.init()
+      return
+    }
+    guard let seconds = Double(text), seconds.isFinite else {
+      throw HostError(
+        .usage, "INTENTHOST_CLOCK_OFFSET needs a number of seconds (e.g. 3600), not \"\(text)\"; or unset it")
+    }
+    self.init(offset: seconds)
+  }
+
+  /// Now, on this clock.
+  public var now: Double { Date().timeIntervalSince1970 + offset }
+}
+
+/// The device's lock state as the host keeps it, `State/device.json` (a `Document`: locked updates, synced), schema 1.
+/// Every change is one locked update, so concurrent host processes leave a consistent record. The passcode's hash is
+/// not in it: it is `State/passcode` (see `DeviceState`).
+///
+/// ```json
+/// {"content": {"autoLock": 300, "failedAttempts": 0, "gracePeriod": 0, "lastActivity": 1790000000,
+///              "lockedAt": 1790000100, "passcodeSet": true},
+///  "schemaVersion": 1, "sequence": 4}
+/// ```
+public struct DeviceRecord: DocumentContent, Equatable {
+  public static let schemaVersion = 1
+
+  /// Whether a passcode is set (then `State/passcode` holds its hash).
+  public var passcodeSet = false
+  /// When the device was locked (by `lock`, or recorded once auto-lock's idle time had passed); nil: not recorded
+  /// as locked (auto-lock may still apply, see `lockTime(at:)`).
+  public var lockedAt: Double?
+  /// How long after locking the passcode is not yet required ("Require Passcode"), in seconds; 0: immediately.
+  public var gracePeriod: Double = 0
+  /// The idle time after which the device locks itself, in seconds; nil: never. Stored as a number or "never".
+  public var autoLock: Double? = DeviceRecord.defaultAutoLock
+  /// When the device was last used while unlocked; nil before the first use (then auto-lock does not apply).
+  public var lastActivity: Double?
+  /// Wrong passcodes since the last right one.
+  public var failedAttempts = 0
+  /// Until when passcode attempts are refused.
+  public var lockoutUntil: Double?
+
+  /// Five minutes, as iOS's default Auto-Lock.
+  public static let defaultAutoLock: Double = 300
+  /// How long after locking with a passcode protected data stays available (iOS's Complete protection class).
+  public static let protectedDataDelay: Double = 10
+  /// The failures after which attempts are refused, and for how long each further failure does so.
+  public static let freeAttempts = 5
+  public static let lockoutSteps: [Double] = [60, 300, 900, 3600]
+
+  public init() {}
+
+  enum CodingKeys: String, CodingKey {
+    case passcodeSet, lockedAt, gracePeriod, autoLock, lastActivity, failedAttempts, lockoutUntil
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    passcodeSet = try container.decodeIfPresent(Bool.self, forKey: .passcodeSet) ?? false
+    lockedAt = try container.decodeIfPresent(Double.self, forKey: .lockedAt)
+    gracePeriod = try container.decodeIfPresent(Double.self, forKey: .gracePeriod) ?? 0
+    if (try? container.decode(String.self, forKey: .autoLock)) == "never" {
+      autoLock = nil
+    } else {
+      autoLock = try container.decodeIfPresent(Double.self, forKey: .autoLock) ?? Self.defaultAutoLock
+    }
+    lastActivity = try container.decodeIfPresent(Double.self, forKey: .lastActivity)
+    failedAttempts = try container.decodeIfPresent(Int.self, forKey: .failedAttempts) ?? 0
+    lockoutUntil = try container.decodeIfPresent(Double.self, forKey: .lockoutUntil)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(passcodeSet, forKey: .passcodeSet)
+    try container.encodeIfPresent(lockedAt, forKey: .lockedAt)
+    try container.encode(gracePeriod, forKey: .gracePeriod)
+    if let autoLock {
+      try container.encode(autoLock, forKey: .autoLock)
+    } else {
+      try container.encode("never", forKey: .autoLock)
+    }
+    try container.encodeIfPresent(lastActivity, forKey: .lastActivity)
+    try container.encode(failedAttempts, forKey: .failedAttempts)
+    try container.encodeIfPresent(lockoutUntil, forKey: .lockoutUntil)
+  }
+
+  // MARK: - Derived facts, pure functions of the record and the time
+
+  /// When the device locked, if it is locked at `now`: the recorded time, else the end of the idle time when
+  /// auto-lock is on and it has passed; nil when unlocked.
+  public func lockTime(at now: Double) -> Double? {
+    if let lockedAt { return lockedAt }
+    if let autoLock, let lastActivity, now >= lastActivity + autoLock { return lastActivity + autoLock }
+    return nil
+  }
+
+  public func isLocked(at now: Double) -> Bool { lockTime(at: now) != nil }
+
+  /// Seconds of the grace period left: locked with a passcode and not yet past it; nil otherwise.
+  public func graceLeft(at now: Double) -> Double? {
+    guard passcodeSet, let locked = lockTime(at: now) else { return nil }
+    let left = locked + gracePeriod - now
+    return left > 0 ? left : nil
+  }
+
+  /// Whether unlocking needs the passcode: locked, a passcode set, and the grace period over.
+  public func passcodeRequired(at now: Double) -> Bool {
+    guard passcodeSet, let locked = lockTime(at: now) else { return false }
+    return now >= locked + gracePeriod
+  }
+
+  /// Whether protected data (iOS's Complete protection class) is available: not from 10 s after locking with a
+  /// passcode, or from the end of a longer grace period (until then the passcode is not needed to unlock, so the
+  /// keys are kept, as Apple's Platform Security guide describes for "Require Password" later than immediately).
+  public func protectedDataAvailable(at now: Double) -> Bool {
+    guard passcodeSet, let locked = lockTime(at: now) else { return true }
+    return now < locked + max(Self.protectedDataDelay, gracePeriod)
+  }
+
+  /// Seconds of the lockout left; 0 when attempts are allowed.
+  public func lockoutLeft(at now: Double) -> Double {
+    guard let lockoutUntil, lockoutUntil > now else { return 0 }
+    return lockoutUntil - now
+  }
+
+  /// The lockout that follows the `failures`-th wrong passcode in a row, in seconds; 0 for none: 1 minute after the
+  /// 5th, then 5, 15 and 60 minutes (and 60 for every one after).
+  public static func lockout(afterFailures failures: Int) -> Double {
+    guard failures >= freeAttempts else { return 0 }
+    return lockoutSteps[min(failures - freeAttempts, lockoutSteps.count - 1)]
+  }
+
+  // MARK: - Changes (each inside one locked update)
+
+  /// Records an auto-lock whose idle time has passed, so that a later change of the setting does not unlock it.
+  public mutating func settle(at now: Double) {
+    if lockedAt == nil, let locked = lockTime(at: now) { lockedAt = locked }
+  }
+
+  public mutating func lock(at now: Double) {
+    settle(at: now)
+    if lockedAt == nil { lockedAt = now }
+  }
+
+  public mutating func unlock(at now: Double) {
+    lockedAt = nil
+    lastActivity = now
+  }
+
+  /// Use of the device: postpones auto-lock when it is unlocked; nothing when locked.
+  public mutating func recordActivity(at now: Double) {
+    settle(at: now)
+    if lockedAt == nil { lastActivity = now }
+  }
+
+  public mutating func recordFailure(at now: Double) {
+    failedAttempts += 1
+    let lockout = Self.lockout(afterFailures: failedAttempts)
+    lockoutUntil = lockout > 0 ? now + lockout : nil
+  }
+
+  public mutating func recordSuccess() {
+    failedAttempts = 0
+    lockoutUntil = nil
+  }
+}
+
+/// What `assistant status` shows: the device's state at one moment.
+public struct DeviceStatus: Sendable, Equatable, Encodable {
+  public var locked: Bool
+  public var passcodeSet: Bool
+  /// Seconds of the grace period left (locked, a passcode set, within the grace period); nil otherwise.
+  public var graceLeft: Double?
+  public var protectedData: Bool
+  public var failedAttempts: Int
+  /// Seconds of the lockout left; nil when there is none.
+  public var lockoutLeft: Double?
+  /// The auto-lock idle time in seconds; nil: never.
+  public var autoLock: Double?
+  public var gracePeriod: Double
+
+  public init(_ record: DeviceRecord, at now: Double) {
+    locked = record.isLocked(at: now)
+    passcodeSet = record.passcodeSet
+    graceLeft = record.graceLeft(at: now).map { $0.rounded(.up) }
+    protectedData = record.protectedDataAvailable(at: now)
+    failedAttempts = record.failedAttempts
+    let lockout = record.lockoutLeft(at: now)
+    lockoutLeft = lockout > 0 ? lockout.rounded(.up) : nil
+    autoLock = record.autoLock
+    gracePeriod = record.gracePeriod
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case locked, passcodeSet, graceLeft, protectedData, failedAttempts, lockoutLeft, autoLock, gracePeriod
+  }
+
+  /// Every key, `null` for what does not apply; `autoLock` is a number of seconds or "never".
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(locked, forKey: .locked)
+    try container.encode(passcodeSet, forKey: .passcodeSet)
+    try container.encode(graceLeft, forKey: .graceLeft)
+    try container.encode(protectedData, forKey: .protectedData)
+    try container.encode(failedAttempts, forKey: .failedAttempts)
+    try container.encode(lockoutLeft, forKey: .lockoutLeft)
+    if let autoLock {
+      try container.encode(autoLock, forKey: .autoLock)
+    } else {
+      try container.encode("never", forKey: .autoLock)
+    }
+    try container.encode(gracePeriod, forKey: .gracePeriod)
+  }
+
+  /// The human text of `assistant status`, one fact a line.
+  public var text: String {
+    var lines = [locked ? "locked" : "unlocked"]
+    lines.append(passcodeSet ? "passcode: set" : "passcode: none")
+    if let graceLeft { lines.append("passcode required in \(DeviceState.duration(graceLeft))") }
+    lines.append(protectedData ? "protected data: available" : "protected data: unavailable")
+    if failedAttempts > 0 { lines.append("failed attempts: \(failedAttempts)") }
+    if let lockoutLeft { lines.append("locked out: try again in \(DeviceState.duration(lockoutLeft))") }
+    lines.append("auto-lock: " + (autoLock.map { "after \(DeviceState.duration($0))" } ?? "never"))
+    lines.append(
+      "require passcode: " + (gracePeriod == 0 ? "immediately" : "after \(DeviceState.duration(gracePeriod))"))
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// The device's lock state and passcode in a host home: `State/device.json` (`DeviceRecord`) and `State/passcode`,
+/// the passcode's yescrypt hash (mode 0600, written atomically through the `State` folder's descriptor, never
+/// following a link). Every change, the passcode file's included, happens under the record's lock, so two host
+/// processes never see a passcode file and a record that disagree, nor lose a failed attempt.
+///
+/// The methods block on the lock, the disk and the hash (yescrypt takes tens of milliseconds): call them off the
+/// cooperative pool (`offloaded`).
+public struct DeviceState: Sendable {
+  public let home: AssistantHome
+  public let clock: HostClock
+
+  public init(home: AssistantHome, clock: HostClock) {
+    self.home = home
+    self.clock = clock
+  }
+
+  public var recordFile: URL { home.state.appendingPathComponent("device.json") }
+  public var passcodeFile: URL { home.state.appendingPathComponent(Self.passcodeName) }
+  static let passcodeName = "passcode"
+
+  var document: Document<DeviceRecord> { Document<DeviceRecord>(path: recordFile.path) }
+
+  /// The record as it is; makes nothing (a home without one reads as a new device: unlocked, no passcode).
+  /// - Throws: `HostError(.dataError)` for a corrupt record, `.ioError` when it cannot be read.
+  public func record() throws -> DeviceRecord {
+    do { return try document.read() } catch {
+      throw stateError(error, "cannot read the device state \(recordFile.path)")
+    }
+  }
+
+  /// The state now; makes nothing.
+  public func status() throws -> DeviceStatus { DeviceStatus(try record(), at: clock.now) }
+
+  /// Runs `body` on the record under its lock, at one `now`, after settling a passed auto-lock; commits what it
+  /// changed (nothing when it throws). The home is prepared first.
+  public func update<Result>(_ body: (inout DeviceRecord, Double) throws -> Result) throws -> Result {
+    try home.prepare()
+    let now = clock.now
+    do {
+      return try document.update { record in
+        record.settle(at: now)
+        return try body(&record, now)
+      }
+    } catch let error as StoreError {
+      throw stateError(error, "cannot use the device state \(recordFile.path)")
+    }
+  }
+
+  /// What checking a passcode found.
+  public enum Check: Sendable, Equatable {
+    case accepted
+    /// Wrong: counted; `lockout` is the lockout it started (0 for none).
+    case wrong(failedAttempts: Int, lockout: Double)
+    /// Refused without checking: a lockout has this many seconds left.
+    case lockedOut(left: Double)
+  }
+
+  /// Checks `passcode` against the stored hash inside an update: refused during a lockout, a wrong one counted, the
+  /// right one resets the count.
+  func check(_ passcode: String, _ record: inout DeviceRecord, now: Double) throws -> Check {
+    let left = record.lockoutLeft(at: now)
+    if left > 0 { return .lockedOut(left: left) }
+    let hash = try readPasscodeHash()
+    let matches: Bool
+    do { matches = try PasscodeHash.verify(passcode, against: hash) } catch {
+      throw HostError(
+        .dataError,
+        "the passcode file \(passcodeFile.path) does not hold a passcode hash (\(error)); remove it and "
+          + "State/device.json to start again without a passcode")
+    }
+    if matches {
+      record.recordSuccess()
+      return .accepted
+    }
+    record.recordFailure(at: now)
+    return .wrong(failedAttempts: record.failedAttempts, lockout: record.lockoutLeft(at: now))
+  }
+
+  /// The refusal for a check that did not accept the passcode (exit 77).
+  public static func refusal(_ check: Check) -> HostError? {
+    switch check {
+    case .accepted: return nil
+    case .lockedOut(let left):
+      return HostError(.refused, "too many wrong passcodes: try again in \(duration(left))")
+    case .wrong(let failures, let lockout):
+      let next =
+        lockout > 0
+        ? "; try again in \(duration(lockout))"
+        : failures >= DeviceRecord.freeAttempts - 2
+          ? " (\(DeviceRecord.freeAttempts - failures) more before a lockout)" : ""
+      return HostError(
+        .refused, "wrong passcode (\(failures) failed attempt\(failures == 1 ? "" : "s") in a row)" + next)
+    }
+  }
+
+  // MARK: - Operations
+
+  /// Locks the device now (an already locked device keeps its lock time).
+  public func lock() throws {
+    try update { record, now in record.lock(at: now) }
+  }
+
+  /// Unlocks the device. `passcode` is checked only when one is required (locked, set, past the grace period).
+  /// - Returns: `.accepted` when unlocked; otherwise what refused it (the failure is recorded).
+  /// - Throws: `HostError(.refused)` when a passcode is required and `passcode` is nil.
+  @discardableResult
+  public func unlock(passcode: String?) throws -> Check {
+    try update { record, now -> Check in
+      if record.passcodeRequired(at: now) {
+        let left = record.lockoutLeft(at: now)
+        if left > 0 { return .lockedOut(left: left) }
+        guard let passcode else { throw HostError(.refused, "the device is locked: its passcode is needed") }
+        let result = try check(passcode, &record, now: now)
+        guard result == .accepted else { return result }
+      }
+      record.unlock(at: now)
+      return .accepted
+    }
+  }
+
+  /// Sets or changes the passcode: `old` must be the current one when one is set.
+  public func setPasscode(_ new: String, old: String?) throws -> Check {
+    guard !new.isEmpty else { throw HostError(.usage, "a passcode cannot be empty") }
+    let hash: String
+    do { hash = try PasscodeHash.make(new) } catch { throw HostError(.usage, "cannot use this passcode: \(error)") }
+    return try update { record, now -> Check in
+      if record.passcodeSet {
+        guard let old else { throw HostError(.refused, "a passcode is set: give the current one to change it") }
+        let result = try check(old, &record, now: now)
+        guard result == .accepted else { return result }
+      }
+      try writePasscodeHash(hash)
+      record.passcodeSet = true
+      record.recordActivity(at: now)
+      return .accepted
+    }
+  }
+
+  /// Removes the passcode: `old` must be the current one.
+  public func removePasscode(old: String) throws -> Check {
+    try update { record, now -> Check in
+      guard record.passcodeSet else { throw HostError(.noMatch, "no passcode is set") }
+      let result = try check(old, &record, now: now)
+      guard result == .accepted else { return result }
+      try removePasscodeHash()
+      record.passcodeSet = false
+      record.recordActivity(at: now)
+      return .accepted
+    }
+  }
+
+  /// Sets how long after locking the passcode is not yet required (0: immediately).
+  public func setGracePeriod(_ seconds: Double) throws {
+    precondition(seconds >= 0)
+    try update { record, _ in record.gracePeriod = seconds }
+  }
+
+  /// Sets the auto-lock idle time (nil: never).
+  public func setAutoLock(_ seconds: Double?) throws {
+    precondition(seconds.map { $0 > 0 } ?? true)
+    try update { record, now in
+      record.autoLock = seconds
+      record.recordActivity(at: now)
+    }
+  }
+
+  // MARK: - The passcode file
+
+  private func stateFolder() throws -> DirectoryDescriptor {
+    do { return try DirectoryDescriptor.open(home.state.path) } catch {
+      throw HostError(.ioError, "cannot open the host's state folder: \(error)")
+    }
+  }
+
+  /// The stored hash.
+  /// - Throws: `HostError(.dataError)` when the record says a passcode is set but the file is missing or not a
+  ///   regular file of its own; `.ioError` when it cannot be read.
+  func readPasscodeHash() throws -> String {
+    let folder = try stateFolder()
+    defer { folder.close() }
+    do {
+      let fd = try folder.openFile(Self.passcodeName, O_RDONLY)
+      defer { fd.close() }
+      let bytes = try fd.readAll(limit: 4096)
+      return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    } catch {
+      let kind: ExitStatus = error.code == EIO ? .ioError : .dataError
+      throw HostError(
+        kind,
+        "cannot read the passcode file \(passcodeFile.path): \(error); remove it and State/device.json to start "
+          + "again without a passcode")
+    }
+  }
+
+  /// Replaces the passcode file with `hash`: a new file of mode 0600 (whatever the umask), written and synced,
+  /// renamed over the old one, the folder synced. Nothing is followed: the temporary file is made with `O_EXCL`
+  /// beneath the folder's descriptor.
+  func writePasscodeHash(_ hash: String) throws {
+    let folder = try stateFolder()
+    defer { folder.close() }
+    let temporary = "." + Self.passcodeName + ".tmp"
+    do {
+      try Self.removeIfPresent(temporary, in: folder)
+      try Self.writeSynced(Array((hash + "\n").utf8), to: temporary, in: folder)
+      try folder.rename(temporary, to: Self.passcodeName)
+      try folder.synchronize()
+    } catch {
+      throw HostError(.ioError, "cannot write the passcode file \(passcodeFile.path): \(error)")
+    }
+  }
+
+  func removePasscodeHash() throws {
+    let folder = try stateFolder()
+    defer { folder.close() }
+    do {
+      try Self.removeIfPresent(Self.passcodeName, in: folder)
+      try folder.synchronize()
+    } catch {
+      throw HostError(.ioError, "cannot remove the passcode file \(passcodeFile.path): \(error)")
+    }
+  }
+
+  private static func removeIfPresent(_ name: String, in folder: DirectoryDescriptor) throws(SystemError) {
+    do throws(SystemError) {
+      try folder.removeFile(name)
+    } catch {
+      if error.code != ENOENT { throw error }
+    }
+  }
+
+  /// Makes `name` (mode 0600 exactly, refused if it exists), writes `bytes` and syncs them.
+  private static func writeSynced(_ bytes: [UInt8], to name: String, in folder: DirectoryDescriptor)
+    throws(SystemError)
+  {
+    let fd = try folder.openFile(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+    defer { fd.close() }
+    try fd.changeMode(0o600)
+    try fd.writeAll(bytes)
+    if fsync(fd.rawValue) != 0 { throw SystemError.current("fsync", folder.path(of: name)) }
+  }
+
+  // MARK: - Text
+
+  /// A duration for messages: "45 s", "4 min 12 s", "1 h 5 min"; whole seconds, rounded up.
+  public static func duration(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded(.up))
+    let hours = total / 3600
+    let minutes = total % 3600 / 60
+    let rest = total % 60
+    if hours > 0 { return minutes > 0 ? "\(hours) h \(minutes) min" : "\(hours) h" }
+    if minutes > 0 { return rest > 0 ? "\(minutes) min \(rest) s" : "\(minutes) min" }
+    return "\(rest) s"
+  }
+}
