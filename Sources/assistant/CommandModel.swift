@@ -89,7 +89,7 @@ protocol AssistantCommand: Sendable {
   func run(in context: CommandContext) async throws -> Int32
 }
 
-/// The options every command takes.
+/// The options every command takes (`--passcode-stdin` too: any command may need the passcode).
 let standardOptions: [Option] = [
   .value(
     "--home", value: "DIR",
@@ -98,6 +98,7 @@ let standardOptions: [Option] = [
       + "groups live in DIR/AppGroup unless $ASSISTANT_APP_GROUPS names another folder.",
     completion: .directory),
   .flag("--json", help: "Print one JSON document on stdout (errors too, as {\"error\": {...}})."),
+  passcodeStdinOption,
   .flag("-h", "--help", help: "Show help for this command."),
   .flag("--version", help: "Show the version."),
 ]

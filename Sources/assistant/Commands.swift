@@ -30,7 +30,7 @@ struct Assistant: AssistantCommand {
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
         Ask.self, Run.self, List.self, Open.self, Validate.self, Install.self, Uninstall.self, ShowSandboxProfile.self,
-        Defaults.self, Help.self, Completions.self, Manual.self,
+        Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Help.self, Completions.self, Manual.self,
       ],
       examples: [
         "assistant \"Book room 12 for Ada with Rooms\"",

@@ -1,0 +1,280 @@
+// The device's lock state and passcode: `assistant passcode set|change|remove`, `lock`, `unlock` and `status`. The
+// state and its rules are AssistantHost's `DeviceState`; this file reads passcodes and prints.
+import AssistantHost
+import Foundation
+import IntentHostSystem
+
+/// The global option that makes passcodes scriptable.
+let passcodeStdinOption = Option.flag(
+  "--passcode-stdin",
+  help:
+    "Read each passcode the command needs as one line of stdin (for `passcode change`: the old one, then the new "
+    + "one) instead of asking the terminal.")
+
+/// Where passcodes come from: one line each from stdin (`--passcode-stdin`), else the terminal, without echo.
+struct PasscodeReader: Sendable {
+  var fromStandardInput: Bool
+
+  init(_ parsed: ParsedCommand) { fromStandardInput = parsed.flag("--passcode-stdin") }
+
+  /// Reads one passcode, asking `prompt` on the terminal.
+  /// - Throws: `HostError(.valueNeeded)` (75) when there is no terminal and no `--passcode-stdin`, or stdin ended
+  ///   first.
+  func read(_ prompt: String) async throws -> String {
+    if fromStandardInput {
+      guard let line = try await offloaded({ () throws(SystemError) in try Self.line(from: .standardInput) }) else {
+        throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but stdin ended (--passcode-stdin)")
+      }
+      return line
+    }
+    guard FileDescriptor.standardInput.isTerminal else {
+      throw HostError(
+        .valueNeeded,
+        "\(prompt.lowercased()) is needed, but there is no terminal to ask; pass it on stdin with --passcode-stdin")
+    }
+    let line = try await offloaded { () throws(SystemError) -> String? in try Self.readWithoutEcho(prompt) }
+    guard let line else { throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but input ended") }
+    return line
+  }
+
+  /// One line of `fd` without its newline (a `\r` before it dropped too), read a byte at a time so that nothing after
+  /// it is consumed; nil at end of input before any byte.
+  static func line(from fd: FileDescriptor) throws(SystemError) -> String? {
+    var bytes: [UInt8] = []
+    var byte = [UInt8](repeating: 0, count: 1)
+    while true {
+      let count = try fd.read(into: &byte)
+      if count == 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+      if byte[0] == UInt8(ascii: "\n") { break }
+      if bytes.count < 4096 { bytes.append(byte[0]) }
+    }
+    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Asks `prompt` on the controlling terminal and reads a line from it with echo off (restored after).
+  static func readWithoutEcho(_ prompt: String) throws(SystemError) -> String? {
+    let tty = try FileDescriptor.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    defer { tty.close() }
+    var saved = termios()
+    guard tcgetattr(tty.rawValue, &saved) == 0 else { throw SystemError.current("tcgetattr", "/dev/tty") }
+    var quiet = saved
+    quiet.c_lflag &= ~tcflag_t(ECHO)
+    quiet.c_lflag |= tcflag_t(ECHONL)
+    try tty.writeAll(Array((prompt + ": ").utf8))
+    guard tcsetattr(tty.rawValue, TCSAFLUSH, &quiet) == 0 else { throw SystemError.current("tcsetattr", "/dev/tty") }
+    defer { _ = tcsetattr(tty.rawValue, TCSAFLUSH, &saved) }
+    return try line(from: tty)
+  }
+}
+
+/// What the device commands share: the state of the home, on the host's clock.
+func deviceState(_ context: CommandContext) throws -> DeviceState {
+  DeviceState(home: try context.home(), clock: try HostClock(environment: ProcessInfo.processInfo.environment))
+}
+
+/// Refuses (77) with the lockout's time left, before a passcode is asked.
+func refuseDuringLockout(_ device: DeviceState) async throws {
+  let status = try await offloaded { () throws in try device.status() }
+  if let left = status.lockoutLeft {
+    throw HostError(.refused, "too many wrong passcodes: try again in \(DeviceState.duration(left))")
+  }
+}
+
+/// Prints `done` (or, with --json, the status).
+func report(_ done: String, _ device: DeviceState, _ context: CommandContext) async throws -> Int32 {
+  if context.json {
+    try await context.output(json: try await offloaded { () throws in try device.status() })
+  } else {
+    try await context.output(done)
+  }
+  return 0
+}
+
+/// Throws the refusal of a check that did not accept the passcode.
+func accept(_ check: DeviceState.Check) throws {
+  if let refusal = DeviceState.refusal(check) { throw refusal }
+}
+
+private let passcodeDiscussion = """
+  Passcodes are read from the terminal without echo, or with --passcode-stdin one line each from stdin. A wrong \
+  passcode counts as a failed attempt: after 5 in a row attempts are refused for 1 minute, then 5, 15 and 60 minutes \
+  after each further one; the right passcode resets the count. A refusal exits 77; a passcode that cannot be asked \
+  (no terminal, no --passcode-stdin) exits 75.
+  """
+
+/// `assistant passcode set|change|remove`.
+struct Passcode: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "passcode", abstract: "Set, change or remove the device passcode.",
+      discussion: "The host keeps only a salted yescrypt hash of it, in <home>/State/passcode (mode 0600). "
+        + passcodeDiscussion,
+      subcommands: [PasscodeSet.self, PasscodeChange.self, PasscodeRemove.self],
+      examples: ["assistant passcode set", "printf '1234\\n' | assistant passcode set --passcode-stdin"])
+  }
+
+  init(_ parsed: ParsedCommand) throws {}
+
+  func run(in context: CommandContext) async throws -> Int32 { ExitStatus.usage.rawValue }  // the parser refuses it
+}
+
+/// Asks the new passcode (twice on a terminal) and sets it, checking `old` when one is set.
+private func setPasscode(reader: PasscodeReader, device: DeviceState, old: String?) async throws {
+  let new = try await reader.read("New passcode")
+  if !reader.fromStandardInput {
+    guard try await reader.read("Confirm the new passcode") == new else {
+      throw HostError(.refused, "the two passcodes differ; nothing changed")
+    }
+  }
+  guard !new.isEmpty else { throw HostError(.usage, "a passcode cannot be empty") }
+  try accept(try await offloaded { () throws in try device.setPasscode(new, old: old) })
+}
+
+/// `assistant passcode set`.
+struct PasscodeSet: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "set",
+      abstract: "Set the passcode; when one is set, the current one is asked first (as `change`).",
+      discussion: passcodeDiscussion)
+  }
+
+  var reader: PasscodeReader
+
+  init(_ parsed: ParsedCommand) throws { reader = PasscodeReader(parsed) }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let device = try deviceState(context)
+    let isSet = try await offloaded { () throws in try device.status().passcodeSet }
+    var old: String?
+    if isSet {
+      try await refuseDuringLockout(device)
+      old = try await reader.read("Current passcode")
+    }
+    try await setPasscode(reader: reader, device: device, old: old)
+    return try await report(isSet ? "passcode changed" : "passcode set", device, context)
+  }
+}
+
+/// `assistant passcode change`.
+struct PasscodeChange: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "change", abstract: "Change the passcode: the current one, then the new one.",
+      discussion: passcodeDiscussion)
+  }
+
+  var reader: PasscodeReader
+
+  init(_ parsed: ParsedCommand) throws { reader = PasscodeReader(parsed) }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let device = try deviceState(context)
+    guard try await offloaded({ () throws in try device.status().passcodeSet }) else {
+      throw HostError(.noMatch, "no passcode is set; set one with `assistant passcode set`")
+    }
+    try await refuseDuringLockout(device)
+    let old = try await reader.read("Current passcode")
+    try await setPasscode(reader: reader, device: device, old: old)
+    return try await report("passcode changed", device, context)
+  }
+}
+
+/// `assistant passcode remove`.
+struct PasscodeRemove: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "remove", abstract: "Remove the passcode (the current one is asked); exits 69 when none is set.",
+      discussion: passcodeDiscussion)
+  }
+
+  var reader: PasscodeReader
+
+  init(_ parsed: ParsedCommand) throws { reader = PasscodeReader(parsed) }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let device = try deviceState(context)
+    guard try await offloaded({ () throws in try device.status().passcodeSet }) else {
+      throw HostError(.noMatch, "no passcode is set")
+    }
+    try await refuseDuringLockout(device)
+    let old = try await reader.read("Current passcode")
+    try accept(try await offloaded { () throws in try device.removePasscode(old: old) })
+    return try await report("passcode removed", device, context)
+  }
+}
+
+/// `assistant lock`.
+struct Lock: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "lock", abstract: "Lock the device, as its side button does.",
+      discussion: """
+        Intents restricted while locked then need an unlock. With a passcode set, unlocking needs it once the \
+        "require passcode" grace period is over, and protected data becomes unavailable 10 seconds after locking \
+        (or at the end of a longer grace period). The device also locks itself after the auto-lock idle time \
+        (default 5 minutes).
+        """)
+  }
+
+  init(_ parsed: ParsedCommand) throws {}
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let device = try deviceState(context)
+    try await offloaded { () throws in try device.lock() }
+    return try await report("locked", device, context)
+  }
+}
+
+/// `assistant unlock`.
+struct Unlock: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "unlock", abstract: "Unlock the device; the passcode is asked when one is needed.",
+      discussion: "No passcode is needed when none is set or within the grace period after locking. "
+        + passcodeDiscussion)
+  }
+
+  var reader: PasscodeReader
+
+  init(_ parsed: ParsedCommand) throws { reader = PasscodeReader(parsed) }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let device = try deviceState(context)
+    let record = try await offloaded { () throws in try device.record() }
+    var passcode: String?
+    if record.passcodeRequired(at: device.clock.now) {
+      try await refuseDuringLockout(device)
+      passcode = try await reader.read("Passcode")
+    }
+    let given = passcode
+    try accept(try await offloaded { () throws in try device.unlock(passcode: given) })
+    return try await report("unlocked", device, context)
+  }
+}
+
+/// `assistant status`.
+struct Status: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "status",
+      abstract:
+        "Show whether the device is locked, its passcode, protected data and failed attempts; it makes nothing.",
+      discussion: """
+        With --json: {"locked", "passcodeSet", "graceLeft", "protectedData", "failedAttempts", "lockoutLeft", \
+        "autoLock", "gracePeriod"}, times in seconds (null when they do not apply; autoLock may be "never"). \
+        INTENTHOST_CLOCK_OFFSET=SECONDS in the environment shifts the host's clock for the device state, a testing \
+        aid to step past grace periods, lockouts and auto-lock without waiting.
+        """)
+  }
+
+  init(_ parsed: ParsedCommand) throws {}
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let device = try deviceState(context)
+    let status = try await offloaded { () throws in try device.status() }
+    try await context.output(context.json ? try jsonText(status) : status.text)
+    return 0
+  }
+}
