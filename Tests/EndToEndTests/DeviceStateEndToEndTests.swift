@@ -80,6 +80,23 @@ struct DeviceStateEndToEndTests {
     #expect(try await status(host, offset: 61).failedAttempts == 6)
   }
 
+  /// Four host processes fail at once: every attempt is counted (each is one locked update of State/device.json).
+  @Test func concurrentProcessesCountEveryFailure() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    #expect(try await host.assistant(["passcode", "set", "--passcode-stdin"], input: "2468\n").code == 0)
+    #expect(try await host.assistant(["lock"]).code == 0)
+    let codes = try await withThrowingTaskGroup(of: Int32.self) { group in
+      for _ in 0..<4 {
+        group.addTask { try await host.assistant(["unlock", "--passcode-stdin"], input: "1\n").code }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(codes == [77, 77, 77, 77])
+    let after = try await status(host)
+    #expect(after.failedAttempts == 4 && after.locked && after.lockoutLeft == nil)
+  }
+
   @Test func changeAndRemoveNeedTheOldPasscode() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
