@@ -395,6 +395,36 @@ public struct DeviceState: Sendable {
     }
   }
 
+  /// What `changeSettings` changes: nil leaves a setting as it is.
+  public struct Settings: Sendable, Equatable {
+    /// How long after locking the passcode is not yet required, in seconds (0: immediately).
+    public var gracePeriod: Double?
+    /// The auto-lock idle time: `.some(nil)` is never.
+    public var autoLock: Double??
+
+    public init(gracePeriod: Double? = nil, autoLock: Double?? = nil) {
+      self.gracePeriod = gracePeriod
+      self.autoLock = autoLock
+    }
+  }
+
+  /// Changes the grace period and auto-lock; when a passcode is set, `passcode` must be it (as iOS asks it before
+  /// its passcode settings).
+  /// - Throws: `HostError(.refused)` when a passcode is set and `passcode` is nil.
+  public func changeSettings(_ settings: Settings, passcode: String?) throws -> Check {
+    try update { record, now -> Check in
+      if record.passcodeSet {
+        guard let passcode else { throw HostError(.refused, "a passcode is set: it is needed to change the settings") }
+        let result = try check(passcode, &record, now: now)
+        guard result == .accepted else { return result }
+      }
+      if let grace = settings.gracePeriod { record.gracePeriod = grace }
+      if let autoLock = settings.autoLock { record.autoLock = autoLock }
+      record.recordActivity(at: now)
+      return .accepted
+    }
+  }
+
   /// Sets how long after locking the passcode is not yet required (0: immediately).
   public func setGracePeriod(_ seconds: Double) throws {
     precondition(seconds >= 0)

@@ -110,7 +110,7 @@ struct Passcode: AssistantCommand {
       name: "passcode", abstract: "Set, change or remove the device passcode.",
       discussion: "The host keeps only a salted yescrypt hash of it, in <home>/State/passcode (mode 0600). "
         + passcodeDiscussion,
-      subcommands: [PasscodeSet.self, PasscodeChange.self, PasscodeRemove.self],
+      subcommands: [PasscodeSet.self, PasscodeChange.self, PasscodeRemove.self, PasscodeSettings.self],
       examples: ["assistant passcode set", "printf '1234\\n' | assistant passcode set --passcode-stdin"])
   }
 
@@ -202,6 +202,73 @@ struct PasscodeRemove: AssistantCommand {
     let old = try await reader.read("Current passcode")
     try accept(try await offloaded { () throws in try device.removePasscode(old: old) })
     return try await report("passcode removed", device, context)
+  }
+}
+
+/// `assistant passcode settings [--require-passcode WHEN] [--auto-lock WHEN]`.
+struct PasscodeSettings: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "settings",
+      abstract: "Show or change when the passcode is required after locking, and the auto-lock idle time.",
+      discussion: """
+        Without options it shows both (as `assistant status` does). Changing them needs the current passcode when \
+        one is set. The defaults are immediately and 300 seconds (5 minutes).
+        """,
+      options: [
+        .value(
+          "--require-passcode", value: "WHEN",
+          help: "immediately, or a number of seconds after locking during which unlocking needs no passcode.",
+          completion: .words(["immediately", "60", "300", "900", "3600"])),
+        .value(
+          "--auto-lock", value: "WHEN",
+          help: "A number of seconds of idle time after which the device locks, or never.",
+          completion: .words(["30", "60", "300", "never"])),
+      ],
+      examples: ["assistant passcode settings --require-passcode 60 --auto-lock never --passcode-stdin"])
+  }
+
+  var settings = DeviceState.Settings()
+  var reader: PasscodeReader
+
+  init(_ parsed: ParsedCommand) throws {
+    reader = PasscodeReader(parsed)
+    if let text = parsed.value("--require-passcode") {
+      guard text == "immediately" || (Double(text).map { $0 >= 0 && $0.isFinite } ?? false) else {
+        throw HostError(.usage, "--require-passcode needs immediately or a number of seconds, not \"\(text)\"")
+      }
+      settings.gracePeriod = text == "immediately" ? 0 : Double(text)!
+    }
+    if let text = parsed.value("--auto-lock") {
+      guard text == "never" || (Double(text).map { $0 > 0 && $0.isFinite } ?? false) else {
+        throw HostError(.usage, "--auto-lock needs a number of seconds above 0 or never, not \"\(text)\"")
+      }
+      settings.autoLock = .some(text == "never" ? nil : Double(text)!)
+    }
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let device = try deviceState(context)
+    if settings == DeviceState.Settings() {
+      let status = try await offloaded { () throws in try device.status() }
+      if context.json {
+        try await context.output(jsonText(status))
+      } else {
+        try await context.output(
+          status.text.split(separator: "\n").filter { $0.hasPrefix("auto-lock") || $0.hasPrefix("require") }.joined(
+            separator: "\n"))
+      }
+      return 0
+    }
+    var passcode: String?
+    if try await offloaded({ () throws in try device.status().passcodeSet }) {
+      try await refuseDuringLockout(device)
+      passcode = try await reader.read("Current passcode")
+    }
+    let given = passcode
+    let settings = settings
+    try accept(try await offloaded { () throws in try device.changeSettings(settings, passcode: given) })
+    return try await report("settings changed", device, context)
   }
 }
 

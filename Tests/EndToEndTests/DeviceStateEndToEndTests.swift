@@ -97,6 +97,32 @@ struct DeviceStateEndToEndTests {
     #expect(after.failedAttempts == 4 && after.locked && after.lockoutLeft == nil)
   }
 
+  @Test func gracePeriodAndAutoLockSettings() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    #expect(try await host.assistant(["passcode", "set", "--passcode-stdin"], input: "2468\n").code == 0)
+    let unasked = try await host.assistant(["passcode", "settings", "--require-passcode", "60"])
+    #expect(unasked.code == 75, "\(unasked)")
+    let changed = try await host.assistant(
+      ["passcode", "settings", "--require-passcode", "60", "--passcode-stdin"], input: "2468\n")
+    #expect(changed.code == 0, "\(changed)")
+    #expect(try await host.assistant(["lock"]).code == 0)
+    let within = try await status(host, offset: 30)
+    #expect(within.locked && (within.graceLeft ?? 0) > 0 && within.protectedData)
+    // Within the grace period no passcode is needed; past it, it is (the control).
+    #expect(try await host.assistant(["unlock"], environment: ["INTENTHOST_CLOCK_OFFSET": "30"]).code == 0)
+    #expect(try await host.assistant(["lock"]).code == 0)
+    #expect(try await host.assistant(["unlock"], environment: ["INTENTHOST_CLOCK_OFFSET": "61"]).code == 75)
+    // Auto-lock: 5 minutes of idle time by default.
+    #expect(try await host.assistant(["unlock", "--passcode-stdin"], input: "2468\n").code == 0)
+    #expect(try await !status(host, offset: 299).locked)
+    #expect(try await status(host, offset: 301).locked)
+    let never = try await host.assistant(
+      ["passcode", "settings", "--auto-lock", "never", "--passcode-stdin"], input: "2468\n")
+    #expect(never.code == 0, "\(never)")
+    #expect(try await !status(host, offset: 100_000).locked)
+  }
+
   @Test func changeAndRemoveNeedTheOldPasscode() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
