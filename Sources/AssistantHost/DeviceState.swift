@@ -341,6 +341,30 @@ public struct DeviceState: Sendable {
 
   // MARK: - Operations
 
+  /// Refuses (77) with the lockout's time left: before a passcode is asked.
+  public func refuseDuringLockout() async throws {
+    let status = try await offloaded { () throws in try self.status() }
+    if let left = status.lockoutLeft {
+      throw HostError(.refused, "too many wrong passcodes: try again in \(Self.duration(left))")
+    }
+  }
+
+  /// Unlocks the device, asking `read` for the passcode only when one is needed (refused first during a lockout):
+  /// what `assistant unlock` does, and what the driver does for an intent restricted while locked.
+  /// - Throws: `HostError(.refused)` for a wrong passcode or a lockout; what `read` throws (`.valueNeeded` when
+  ///   it cannot ask).
+  public func unlock(asking read: @Sendable () async throws -> String) async throws {
+    let record = try await offloaded { () throws in try self.record() }
+    var passcode: String?
+    if record.passcodeRequired(at: clock.now) {
+      try await refuseDuringLockout()
+      passcode = try await read()
+    }
+    let given = passcode
+    let check = try await offloaded { () throws in try self.unlock(passcode: given) }
+    if let refusal = Self.refusal(check) { throw refusal }
+  }
+
   /// Locks the device now (an already locked device keeps its lock time).
   public func lock() throws {
     try update { record, now in record.lock(at: now) }

@@ -3,7 +3,6 @@
 import AssistantHost
 import Foundation
 import IntentHostSystem
-import Synchronization
 
 /// The global option that makes passcodes scriptable.
 let passcodeStdinOption = Option.flag(
@@ -12,123 +11,13 @@ let passcodeStdinOption = Option.flag(
     "Read each passcode the command needs as one line of stdin (for `passcode change`: the old one, then the new "
     + "one) instead of asking the terminal.")
 
-/// Where passcodes come from: one line each from stdin (`--passcode-stdin`), else the terminal, without echo.
-struct PasscodeReader: Sendable {
-  var fromStandardInput: Bool
-
-  init(_ parsed: ParsedCommand) { fromStandardInput = parsed.flag("--passcode-stdin") }
-
-  /// Reads one passcode, asking `prompt` on the terminal.
-  /// - Throws: `HostError(.valueNeeded)` (75) when there is no terminal and no `--passcode-stdin`, or stdin ended
-  ///   first.
-  func read(_ prompt: String) async throws -> String {
-    if fromStandardInput {
-      guard let line = try await Self.line(from: .standardInput) else {
-        throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but stdin ended (--passcode-stdin)")
-      }
-      return line
-    }
-    guard FileDescriptor.standardInput.isTerminal else {
-      throw HostError(
-        .valueNeeded,
-        "\(prompt.lowercased()) is needed, but there is no terminal to ask; pass it on stdin with --passcode-stdin")
-    }
-    guard let line = try await Self.readWithoutEcho(prompt) else {
-      throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but input ended")
-    }
-    return line
-  }
-
-  /// One line of `fd` without its newline (a `\r` before it dropped too), read a byte at a time so that nothing
-  /// after it is consumed; nil at end of input before any byte. Read off the cooperative pool; cancelling the task
-  /// (Ctrl-C) ends the wait with `CancellationError`.
-  static func line(from fd: FileDescriptor) async throws -> String? {
-    let (wake, waker) = try FileDescriptor.pipe()
-    let wakerOpen = Mutex(true)
-    defer {
-      wakerOpen.withLock { open in
-        if open { waker.close() }
-        open = false
-      }
-      wake.close()
-    }
-    let read = try await withTaskCancellationHandler {
-      try await offloaded { () throws(SystemError) in try line(from: fd, wake: wake) }
-    } onCancel: {
-      wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
-    }
-    switch read {
-    case .line(let line): return line
-    case .end: return nil
-    case .woken: throw CancellationError()
-    }
-  }
-
-  private enum LineRead: Sendable {
-    case line(String)
-    case end
-    case woken
-  }
-
-  /// Blocks until a line, end of input, or a byte on `wake`.
-  private static func line(from fd: FileDescriptor, wake: FileDescriptor) throws(SystemError) -> LineRead {
-    var bytes: [UInt8] = []
-    var byte = [UInt8](repeating: 0, count: 1)
-    while true {
-      let ready = try pollReadable([fd, wake], timeoutMilliseconds: -1)
-      if ready[1] { return .woken }
-      let count = try fd.read(into: &byte)
-      if count == 0 { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
-      if byte[0] == UInt8(ascii: "\n") { break }
-      if bytes.count < 4096 { bytes.append(byte[0]) }
-    }
-    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-    return .line(String(decoding: bytes, as: UTF8.self))
-  }
-
-  /// Asks `prompt` on the controlling terminal and reads a line from it with echo off; the terminal's settings are
-  /// restored on every path, Ctrl-C (a cancelled task) included.
-  static func readWithoutEcho(_ prompt: String) async throws -> String? {
-    let tty = try await offloaded { () throws(SystemError) in
-      try FileDescriptor.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-    }
-    defer { tty.close() }
-    let saved = try await offloaded { () throws(SystemError) -> termios in
-      var saved = termios()
-      guard tcgetattr(tty.rawValue, &saved) == 0 else { throw SystemError.current("tcgetattr", "/dev/tty") }
-      var quiet = saved
-      quiet.c_lflag &= ~tcflag_t(ECHO)
-      quiet.c_lflag |= tcflag_t(ECHONL)
-      try tty.writeAll(Array((prompt + ": ").utf8))
-      guard tcsetattr(tty.rawValue, TCSAFLUSH, &quiet) == 0 else {
-        throw SystemError.current("tcsetattr", "/dev/tty")
-      }
-      return saved
-    }
-    let result: Result<String?, any Error>
-    do { result = .success(try await line(from: tty)) } catch { result = .failure(error) }
-    await withUncancelledTask {
-      _ = try? await offloaded { () throws(SystemError) in
-        var restored = saved
-        _ = tcsetattr(tty.rawValue, TCSAFLUSH, &restored)
-        if case .failure = result { try tty.writeAll(Array("\n".utf8)) }
-      }
-    }
-    return try result.get()
-  }
+extension PasscodeReader {
+  init(_ parsed: ParsedCommand) { self.init(fromStandardInput: parsed.flag("--passcode-stdin")) }
 }
 
 /// What the device commands share: the state of the home, on the host's clock.
 func deviceState(_ context: CommandContext) throws -> DeviceState {
   DeviceState(home: try context.home(), clock: try HostClock(environment: ProcessInfo.processInfo.environment))
-}
-
-/// Refuses (77) with the lockout's time left, before a passcode is asked.
-func refuseDuringLockout(_ device: DeviceState) async throws {
-  let status = try await offloaded { () throws in try device.status() }
-  if let left = status.lockoutLeft {
-    throw HostError(.refused, "too many wrong passcodes: try again in \(DeviceState.duration(left))")
-  }
 }
 
 /// Prints `done` (or, with --json, the status).
@@ -199,7 +88,7 @@ struct PasscodeSet: AssistantCommand {
     let isSet = try await offloaded { () throws in try device.status().passcodeSet }
     var old: String?
     if isSet {
-      try await refuseDuringLockout(device)
+      try await device.refuseDuringLockout()
       old = try await reader.read("Current passcode")
     }
     try await setPasscode(reader: reader, device: device, old: old)
@@ -224,7 +113,7 @@ struct PasscodeChange: AssistantCommand {
     guard try await offloaded({ () throws in try device.status().passcodeSet }) else {
       throw HostError(.noMatch, "no passcode is set; set one with `assistant passcode set`")
     }
-    try await refuseDuringLockout(device)
+    try await device.refuseDuringLockout()
     let old = try await reader.read("Current passcode")
     try await setPasscode(reader: reader, device: device, old: old)
     return try await report("passcode changed", device, context)
@@ -248,7 +137,7 @@ struct PasscodeRemove: AssistantCommand {
     guard try await offloaded({ () throws in try device.status().passcodeSet }) else {
       throw HostError(.noMatch, "no passcode is set")
     }
-    try await refuseDuringLockout(device)
+    try await device.refuseDuringLockout()
     let old = try await reader.read("Current passcode")
     try accept(try await offloaded { () throws in try device.removePasscode(old: old) })
     return try await report("passcode removed", device, context)
@@ -312,7 +201,7 @@ struct PasscodeSettings: AssistantCommand {
     }
     var passcode: String?
     if try await offloaded({ () throws in try device.status().passcodeSet }) {
-      try await refuseDuringLockout(device)
+      try await device.refuseDuringLockout()
       passcode = try await reader.read("Current passcode")
     }
     let given = passcode
@@ -359,14 +248,7 @@ struct Unlock: AssistantCommand {
 
   func run(in context: CommandContext) async throws -> Int32 {
     let device = try deviceState(context)
-    let record = try await offloaded { () throws in try device.record() }
-    var passcode: String?
-    if record.passcodeRequired(at: device.clock.now) {
-      try await refuseDuringLockout(device)
-      passcode = try await reader.read("Passcode")
-    }
-    let given = passcode
-    try accept(try await offloaded { () throws in try device.unlock(passcode: given) })
+    try await device.unlock(asking: { try await reader.read("Passcode") })
     return try await report("unlocked", device, context)
   }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import IntentHostSystem
+import Synchronization
+
+/// Where passcodes come from: one line each from stdin (`--passcode-stdin`), else the terminal, without echo.
+public struct PasscodeReader: Sendable {
+  /// `--passcode-stdin`: one line of stdin each, instead of the terminal.
+  public var fromStandardInput: Bool
+
+  public init(fromStandardInput: Bool) { self.fromStandardInput = fromStandardInput }
+
+  /// Reads one passcode, asking `prompt` on the terminal.
+  /// - Throws: `HostError(.valueNeeded)` (75) when there is no terminal and no `--passcode-stdin`, or stdin ended
+  ///   first.
+  public func read(_ prompt: String) async throws -> String {
+    if fromStandardInput {
+      guard let line = try await Self.line(from: .standardInput) else {
+        throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but stdin ended (--passcode-stdin)")
+      }
+      return line
+    }
+    guard FileDescriptor.standardInput.isTerminal else {
+      throw HostError(
+        .valueNeeded,
+        "\(prompt.lowercased()) is needed, but there is no terminal to ask; pass it on stdin with --passcode-stdin")
+    }
+    guard let line = try await Self.readWithoutEcho(prompt) else {
+      throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but input ended")
+    }
+    return line
+  }
+
+  /// One line of `fd` without its newline (a `\r` before it dropped too), read a byte at a time so that nothing
+  /// after it is consumed; nil at end of input before any byte. Read off the cooperative pool; cancelling the task
+  /// (Ctrl-C) ends the wait with `CancellationError`.
+  static func line(from fd: FileDescriptor) async throws -> String? {
+    let (wake, waker) = try FileDescriptor.pipe()
+    let wakerOpen = Mutex(true)
+    defer {
+      wakerOpen.withLock { open in
+        if open { waker.close() }
+        open = false
+      }
+      wake.close()
+    }
+    let read = try await withTaskCancellationHandler {
+      try await offloaded { () throws(SystemError) in try line(from: fd, wake: wake) }
+    } onCancel: {
+      wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
+    }
+    switch read {
+    case .line(let line): return line
+    case .end: return nil
+    case .woken: throw CancellationError()
+    }
+  }
+
+  private enum LineRead: Sendable {
+    case line(String)
+    case end
+    case woken
+  }
+
+  /// Blocks until a line, end of input, or a byte on `wake`.
+  private static func line(from fd: FileDescriptor, wake: FileDescriptor) throws(SystemError) -> LineRead {
+    var bytes: [UInt8] = []
+    var byte = [UInt8](repeating: 0, count: 1)
+    while true {
+      let ready = try pollReadable([fd, wake], timeoutMilliseconds: -1)
+      if ready[1] { return .woken }
+      let count = try fd.read(into: &byte)
+      if count == 0 { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+      if byte[0] == UInt8(ascii: "\n") { break }
+      if bytes.count < 4096 { bytes.append(byte[0]) }
+    }
+    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+    return .line(String(decoding: bytes, as: UTF8.self))
+  }
+
+  /// Asks `prompt` on the controlling terminal and reads a line from it with echo off; the terminal's settings are
+  /// restored on every path, Ctrl-C (a cancelled task) included.
+  static func readWithoutEcho(_ prompt: String) async throws -> String? {
+    let tty = try await offloaded { () throws(SystemError) in
+      try FileDescriptor.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    }
+    defer { tty.close() }
+    let saved = try await offloaded { () throws(SystemError) -> termios in
+      var saved = termios()
+      guard tcgetattr(tty.rawValue, &saved) == 0 else { throw SystemError.current("tcgetattr", "/dev/tty") }
+      var quiet = saved
+      quiet.c_lflag &= ~tcflag_t(ECHO)
+      quiet.c_lflag |= tcflag_t(ECHONL)
+      try tty.writeAll(Array((prompt + ": ").utf8))
+      guard tcsetattr(tty.rawValue, TCSAFLUSH, &quiet) == 0 else {
+        throw SystemError.current("tcsetattr", "/dev/tty")
+      }
+      return saved
+    }
+    let result: Result<String?, any Error>
+    do { result = .success(try await line(from: tty)) } catch { result = .failure(error) }
+    await withUncancelledTask {
+      _ = try? await offloaded { () throws(SystemError) in
+        var restored = saved
+        _ = tcsetattr(tty.rawValue, TCSAFLUSH, &restored)
+        if case .failure = result { try tty.writeAll(Array("\n".utf8)) }
+      }
+    }
+    return try result.get()
+  }
+}
