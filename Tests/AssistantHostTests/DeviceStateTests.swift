@@ -211,6 +211,27 @@ struct DeviceStateTests {
     #expect(throws: HostError.self) { try scene.device(offset: 61).unlock(passcode: nil) }
   }
 
+  /// The unlock flow asks for the passcode only when one is needed, and never during a lockout.
+  @Test func unlockAsksOnlyWhenNeeded() async throws {
+    let scene = try Scene()
+    let asked = Mutex(0)
+    let reader: @Sendable () async throws -> String = {
+      asked.withLock { $0 += 1 }
+      return "1234"
+    }
+    try scene.device().lock()
+    try await scene.device().unlock(asking: reader)  // no passcode set: nothing to ask
+    #expect(asked.withLock { $0 } == 0)
+    _ = try scene.device().setPasscode("1234", old: nil)
+    try scene.device().lock()
+    try await scene.device().unlock(asking: reader)  // the control: now it is needed
+    #expect(asked.withLock { $0 } == 1)
+    try scene.device().lock()
+    for _ in 1...5 { _ = try scene.device().unlock(passcode: "0") }
+    await #expect(throws: HostError.self) { try await scene.device().unlock(asking: reader) }
+    #expect(asked.withLock { $0 } == 1)
+  }
+
   /// Threads failing attempts at once, each through its own `DeviceState`: every failure is counted (the locked
   /// update), and the count is consistent with the lockout.
   @Test func concurrentFailuresAreAllCounted() throws {
