@@ -147,6 +147,22 @@ struct HostileExtensionTests {
     try await attack("ReadFile", { $0.stateFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
   }
 
+  /// The passcode's hash is host state like any other: no profile grants `<home>/State`, so an extension cannot read
+  /// it (to try passcodes offline). The control, unconfined, reads it.
+  @Test func readingThePasscodeHashIsDenied() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let set = try await scene.host.assistant(["passcode", "set", "--passcode-stdin"], input: "2468\n")
+    #expect(set.code == 0, "\(set)")
+    let file = scene.host.home + "/State/passcode"
+    let size = try await offThePool { try Data(contentsOf: URL(fileURLWithPath: file)).count }
+    let refused = try await scene.run("ReadFile", file, [])
+    refusedWith("Permission denied")(refused, scene)
+    let unconfined = try await scene.run("ReadFile", file, ["--no-sandbox"])
+    succeeded("Got done: read \(size) bytes of \(file)")(unconfined, scene)
+    try await eventually(timeout: .seconds(3), interval: .milliseconds(30)) { scene.survivors("ReadFile").isEmpty }
+  }
+
   @Test func readingTheUsersFilesIsDenied() async throws {
     try await attack("ReadFile", { $0.userFile }, sandboxed: refusedWith("Permission denied"), control: succeeded())
   }
