@@ -30,7 +30,8 @@ struct Assistant: AssistantCommand {
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
         Ask.self, Run.self, List.self, Open.self, Validate.self, Install.self, Uninstall.self, ShowSandboxProfile.self,
-        Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Help.self, Completions.self, Manual.self,
+        Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
+        Manual.self,
       ],
       examples: [
         "assistant \"Book room 12 for Ada with Rooms\"",
