@@ -21,11 +21,29 @@ public protocol Conversation: Sendable {
   func explain(_ text: String) async
   /// Shows a view an Intents UI extension drew (a snippet under the dialog).
   func show(_ view: ConfiguredView, from extensionName: String) async
+  /// Asks for the device's passcode without showing what is typed.
+  /// - Throws: `CancellationError` when the waiting task is cancelled (Ctrl-C).
+  func askPasscode(_ prompt: String) async throws -> PasscodeAnswer
+}
+
+/// What came of asking for the passcode.
+public enum PasscodeAnswer: Sendable, Equatable {
+  /// A passcode was typed (never empty).
+  case entered(String)
+  /// The user gave none: an empty line, or end of input (Ctrl-D).
+  case cancelled
+  /// Nobody can be asked; the reason, for the message ("there is no terminal to ask, and no --passcode-stdin").
+  case unavailable(String)
 }
 
 extension Conversation {
   /// By default, said as dialog.
   public func explain(_ text: String) async { await say(text) }
+
+  /// By default nobody can be asked.
+  public func askPasscode(_ prompt: String) async throws -> PasscodeAnswer {
+    .unavailable("this conversation cannot ask for a passcode")
+  }
 
   /// Says the snippet under the name of the extension that drew it, each of its lines indented. The name and each
   /// line are sanitized to one line, so nothing in a snippet can leave its box or pass for the dialog.
@@ -67,6 +85,8 @@ public enum PromptDestination: Sendable {
 public final class TerminalConversation: Conversation {
   private let answers: Mutex<[String]>
   private let interactive: Bool
+  /// `--passcode-stdin`: passcodes are lines of stdin (read with the answers' reader), not typed at the terminal.
+  private let passcodesFromStandardInput: Bool
   private let dialog: FileDescriptor
   private let input: LineReader
   private let prompts: PromptDestination
@@ -80,22 +100,28 @@ public final class TerminalConversation: Conversation {
   ///     scripted answer asked.
   ///   - quiet: send dialog to stderr instead of stdout.
   ///   - prompts: where questions go; by default the controlling terminal, else stderr.
+  ///   - passcodesFromStandardInput: `--passcode-stdin`: a passcode is the next line of stdin.
   public convenience init(
-    answers: [String], interactive: Bool, quiet: Bool, prompts: PromptDestination = .controllingTerminal
+    answers: [String], interactive: Bool, quiet: Bool, prompts: PromptDestination = .controllingTerminal,
+    passcodesFromStandardInput: Bool = false
   ) {
     self.init(
       answers: answers, interactive: interactive, prompts: prompts,
-      dialog: quiet ? .standardError : .standardOutput, input: .standardInput)
+      dialog: quiet ? .standardError : .standardOutput, input: .standardInput,
+      passcodesFromStandardInput: passcodesFromStandardInput)
   }
 
   /// The conversation on explicit descriptors (tests use pipes).
   /// - Parameters:
   ///   - dialog: where dialog lines and snippets go.
   ///   - input: where answers are read from, when `interactive`.
-  init(answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, input: FileDescriptor)
-  {
+  init(
+    answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, input: FileDescriptor,
+    passcodesFromStandardInput: Bool = false
+  ) {
     self.answers = Mutex(answers)
     self.interactive = interactive
+    self.passcodesFromStandardInput = passcodesFromStandardInput
     self.prompts = prompts
     self.dialog = dialog
     self.input = LineReader(input)
@@ -148,6 +174,21 @@ public final class TerminalConversation: Conversation {
       throw HostError(.valueNeeded, "\(need) is needed (\"\(prompt)\"), but input ended")
     }
     return line
+  }
+
+  /// The passcode: with `--passcode-stdin` the next line of stdin (nothing is shown); else, when a person is at the
+  /// terminal, typed there with echo off (`PasscodeReader`). Scripted answers are never used for it.
+  public func askPasscode(_ prompt: String) async throws -> PasscodeAnswer {
+    let line: String?
+    if passcodesFromStandardInput {
+      line = try await input.nextLine()
+    } else if interactive {
+      line = try await PasscodeReader.readWithoutEcho(Untrusted.shown(prompt))
+    } else {
+      return .unavailable("there is no terminal to ask, and no --passcode-stdin")
+    }
+    guard let line, !line.isEmpty else { return .cancelled }
+    return .entered(line)
   }
 
   /// Unused scripted answers (a sign of a wrong script).

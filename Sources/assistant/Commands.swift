@@ -87,7 +87,8 @@ func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: Launc
   await launch.warnIfUnconfined()
   try await home.prepare()
   let conversation = TerminalConversation(
-    answers: launch.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json)
+    answers: launch.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json,
+    passcodesFromStandardInput: launch.passcodesFromStandardInput)
   var driver = IntentDriver(home: home, conversation: conversation)
   driver.deadlines = launch.deadlines
   driver.locale = launch.locale

@@ -74,9 +74,12 @@ struct LaunchOptions: Sendable {
   var deadlines = Deadlines()
   var locale = "en_US"
   var sandbox = SandboxPolicy()
+  /// `--passcode-stdin`: a passcode the run needs (to unlock the device) is the next line of stdin.
+  var passcodesFromStandardInput = false
 
   init(_ parsed: ParsedCommand) throws {
     answers = parsed.values("--answer")
+    passcodesFromStandardInput = parsed.flag("--passcode-stdin")
     for text in parsed.values("--deadline") { try deadlines.set(text) }
     if let locale = parsed.value("--locale") {
       guard !locale.isEmpty, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) })
