@@ -386,6 +386,8 @@ final class InProcessPeer: SessionPeer {
 final class ScriptedConversation: Conversation {
   private struct State {
     var answers: [String]
+    /// Passcodes typed, in order; nil: nobody can be asked for one.
+    var passcodes: [PasscodeAnswer]?
     var said: [String] = []
     var asked: [String] = []
     var askWaiters: [CheckedContinuation<Void, Never>] = []
@@ -393,9 +395,21 @@ final class ScriptedConversation: Conversation {
   private let state: Mutex<State>
   private let waitForever: Bool
 
-  init(answers: [String], waitForever: Bool = false) {
-    state = Mutex(State(answers: answers))
+  /// - Parameter passcodes: what each passcode question gets (`.cancelled` once they run out); nil: nobody can be
+  ///   asked.
+  init(answers: [String], passcodes: [PasscodeAnswer]? = nil, waitForever: Bool = false) {
+    state = Mutex(State(answers: answers, passcodes: passcodes))
     self.waitForever = waitForever
+  }
+
+  func askPasscode(_ prompt: String) async throws -> PasscodeAnswer {
+    state.withLock { state in
+      state.asked.append("[passcode] \(prompt)")
+      guard let passcodes = state.passcodes else { return .unavailable("the script asks nobody for passcodes") }
+      guard let first = passcodes.first else { return .cancelled }
+      state.passcodes = Array(passcodes.dropFirst())
+      return first
+    }
   }
 
   var said: [String] { state.withLock { $0.said } }
