@@ -75,6 +75,9 @@ public struct IntentDriver: Sendable {
   public var warm: WarmExtensions? = nil
   /// How extensions and apps are confined.
   public var sandbox = SandboxPolicy()
+  /// The device whose lock state the run respects (`LockPolicy`): a restricted intent asks to unlock it first. nil:
+  /// no lock rule is checked (in-process tests of other things).
+  public var device: DeviceState? = nil
 
   public init(home: AssistantHome, conversation: any Conversation) {
     self.home = home
@@ -103,6 +106,9 @@ public struct IntentDriver: Sendable {
     let ui = app.extensions.first {
       $0.extensionInfo.point == .intentsUIService && $0.extensionInfo.intentsSupported.contains(invocation.intentClass)
     }
+    // The rules known up front are satisfied before anything starts: a locked device is unlocked first.
+    let rules = LockPolicy.rules(for: invocation.intentClass, of: app)
+    try await satisfy(rules, after: .upFront, intent: invocation.intentClass, app: app)
     let uiSlot = SessionSlot()
     return try await withThrowingTaskGroup(of: Void.self) { group in
       if let ui {
@@ -110,7 +116,8 @@ public struct IntentDriver: Sendable {
       }
       let result: Result<IntentOutcome, any Error>
       do {
-        result = .success(try await converse(invocation, app: app, bundle: bundle, ui: ui, uiSlot: uiSlot))
+        result = .success(
+          try await converse(invocation, app: app, bundle: bundle, ui: ui, uiSlot: uiSlot, rules: rules))
       } catch {
         result = .failure(error)
       }
@@ -139,22 +146,23 @@ public struct IntentDriver: Sendable {
   /// Resolve, confirm, handle, and the answer, with the Intents extension; the UI extension draws the answer.
   private func converse(
     _ invocation: IntentInvocation, app: AppBundle, bundle: ExtensionBundle, ui: ExtensionBundle?,
-    uiSlot: SessionSlot
+    uiSlot: SessionSlot, rules: [LockPolicy.Rule]
   ) async throws -> IntentOutcome {
     let specAndDefinition = app.runnableSpec(className: invocation.intentClass)
     let spec = specAndDefinition?.spec
     let interpreter = ValueInterpreter(
       intentClass: invocation.intentClass, definition: specAndDefinition?.definition, vocabularies: app.vocabularies)
     var intent = Intent(name: invocation.intentClass, identifier: UUID().uuidString, parameters: invocation.values)
+    var history = LockPolicy.History()
 
     let session = try await startSession(SessionTarget(bundle, app: app)).get()
     do {
       for parameter in spec?.parameters ?? [] where parameter.supportsResolution {
         intent[parameter.name] = try await resolve(
-          parameter, of: intent, session: session, interpreter: interpreter, appName: app.name)
+          parameter, of: intent, session: session, interpreter: interpreter, appName: app.name, history: &history)
       }
       if spec?.userConfirmationRequired == true {
-        let title = spec?.title ?? invocation.intentClass
+        let title = spec?.title ?? spokenTitle(of: invocation.intentClass)
         let answer = try await conversation.ask("Do you want to \(title.lowercased())?", need: "a confirmation")
         if parseYesNo(answer) != true {
           await finish(session)
@@ -168,6 +176,8 @@ public struct IntentDriver: Sendable {
         ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)")
       let response: IntentResponse
       if confirmation.code == .ready {
+        // The conditional rule: a question during resolution means the device must be unlocked before handle.
+        try await satisfy(rules, after: history, intent: intent.name, app: app)
         response = try await session.request(
           HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)")
         if response.code == .ready {
@@ -178,6 +188,10 @@ public struct IntentDriver: Sendable {
         response = confirmation
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
+      if response.code == .continueInApp {
+        history.continuingInApp = true
+        try await satisfy(rules, after: history, intent: intent.name, app: app)
+      }
       var final = response
       let handedOver = response.code == .handleInApp
       if handedOver {
@@ -338,7 +352,7 @@ public struct IntentDriver: Sendable {
   /// Resolves one parameter until the extension accepts a value or says it is not required.
   private func resolve(
     _ parameter: ParameterSpec, of intent: Intent, session: ExtensionSession, interpreter: ValueInterpreter,
-    appName: String
+    appName: String, history: inout LockPolicy.History
   ) async throws -> ParameterValue? {
     var intent = intent
     let need = "\(appName)'s \(parameter.label) (\(parameter.name))"
@@ -364,6 +378,7 @@ public struct IntentDriver: Sendable {
         guard !candidates.isEmpty else {
           throw session.violation("asked to disambiguate \(parameter.name) between no candidates")
         }
+        if !history.disambiguated.contains(parameter.name) { history.disambiguated.append(parameter.name) }
         intent[parameter.name] = try await choose(
           among: candidates, for: parameter, intent: intent, interpreter: interpreter, need: need)
       case .confirmationRequired:
@@ -371,6 +386,7 @@ public struct IntentDriver: Sendable {
           intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
           continue
         }
+        if !history.confirmed.contains(parameter.name) { history.confirmed.append(parameter.name) }
         var shown = intent
         shown[parameter.name] = value
         let template =
@@ -387,6 +403,86 @@ public struct IntentDriver: Sendable {
     }
     throw HostError(
       .valueNeeded, "\(need) was still not accepted after \(maximumAttempts) tries; the assistant gave up")
+  }
+
+  /// Makes the device's state satisfy the lock rules that apply after `history`, as Siri does: "You need to unlock
+  /// your device first.", then the passcode when one is required; a yes/no confirmation when no passcode is set;
+  /// nothing asked within the grace period. A successful unlock leaves the device unlocked.
+  ///
+  /// The device's state is read only when a rule can apply, so an unrestricted intent costs nothing here.
+  /// - Throws: `HostError(.refused)` (77) naming the rule and its file when the device stays locked: nobody to ask,
+  ///   no answer, a wrong passcode (counted), or a lockout (nothing asked).
+  private func satisfy(_ rules: [LockPolicy.Rule], after history: LockPolicy.History, intent: String, app: AppBundle)
+    async throws
+  {
+    guard let device, LockPolicy.anyApplies(rules, after: history) else { return }
+    let record = try await offloaded { () throws in try device.record() }
+    let now = device.clock.now
+    let rule: LockPolicy.Rule
+    let state: String
+    switch LockPolicy.decide(rules, device: record, at: now, after: history) {
+    case .allowed: return
+    case .unlock(let which, _):
+      (rule, state) = (which, "the device is locked")
+    case .protectedDataUnavailable(let which):
+      (rule, state) = (which, "protected data is unavailable (the device is locked)")
+    }
+    let step: String
+    switch rule.condition {
+    case .always: step = "\(intent) was not run"
+    case .afterQuestions: step = "\(intent) was not handled"
+    case .continueInApp: step = "\(app.name) was not opened (continueInApp)"
+    }
+    let reason = rule.condition == .afterQuestions ? "\(rule.source), and \(history.questions)" : rule.source
+    func refused(_ why: String) -> HostError {
+      HostError(.refused, "\(step): \(state) and \(reason); \(why)")
+    }
+    let ahead = "or run `assistant unlock` first"
+    await conversation.say("You need to unlock your device first.")
+    if !record.passcodeSet {
+      let answer: String
+      do {
+        answer = try await conversation.ask("Unlock it?", need: "a confirmation to unlock the device")
+      } catch let error as HostError where error.status == .valueNeeded {
+        throw refused("nobody was there to unlock it: answer with --answer yes, \(ahead)")
+      }
+      guard parseYesNo(answer) == true else { throw refused("it was not unlocked") }
+      try await unlock(device, passcode: nil, refused: refused)
+      return
+    }
+    if !record.passcodeRequired(at: now) {
+      try await unlock(device, passcode: nil, refused: refused)
+      await conversation.explain("Unlocked without the passcode: the device locked within its grace period.")
+      return
+    }
+    let left = record.lockoutLeft(at: now)
+    if left > 0 { throw refused("too many wrong passcodes: try again in \(DeviceState.duration(left))") }
+    switch try await conversation.askPasscode("Passcode") {
+    case .unavailable(let why):
+      throw refused("the passcode is needed, but \(why): give it with --passcode-stdin, \(ahead)")
+    case .cancelled:
+      throw refused("no passcode was given")
+    case .entered(let passcode):
+      try await unlock(device, passcode: passcode, refused: refused)
+    }
+  }
+
+  private func unlock(_ device: DeviceState, passcode: String?, refused: (String) -> HostError) async throws {
+    let check = try await offloaded { () throws in try device.unlock(passcode: passcode) }
+    if let refusal = DeviceState.refusal(check) { throw refused(refusal.message) }
+  }
+
+  /// How a system intent's class is said in a question: "INSendPaymentIntent" → "send payment".
+  private func spokenTitle(of className: String) -> String {
+    var name = Substring(className)
+    if SystemIntent.named(className) != nil, name.hasPrefix("IN") { name = name.dropFirst(2) }
+    if name.hasSuffix("Intent") { name = name.dropLast(6) }
+    var words: [String] = []
+    for character in name {
+      if character.isUppercase || words.isEmpty { words.append("") }
+      words[words.count - 1].append(character)
+    }
+    return words.joined(separator: " ")
   }
 
   private func types(_ parameter: ParameterSpec) -> (String?, String?, String?) {

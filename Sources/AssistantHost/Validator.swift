@@ -550,6 +550,7 @@ public struct Validator: Sendable {
     for (list, name) in [
       (ext.intentsRestrictedWhileLocked, "IntentsRestrictedWhileLocked"),
       (ext.intentsRestrictedWhileProtectedDataUnavailable, "IntentsRestrictedWhileProtectedDataUnavailable"),
+      (ext.intentsRestrictedWhileLockedAfterQuestions, InfoPlist.ExtensionInfo.restrictedAfterQuestionsKey),
     ] {
       for (index, className) in list.enumerated() where !supported.contains(className) {
         diagnostics.append(

@@ -18,7 +18,10 @@ public struct InfoPlist: Sendable, Equatable {
   public var alternativeAppNames: [String]
   /// `INIntentsSupported`: intents the app itself handles.
   public var appIntentsSupported: [String]
+  /// `INIntentsRestrictedWhileLocked`: intents that need an unlocked device.
   public var appIntentsRestrictedWhileLocked: [String]
+  /// `INIntentsRestrictedWhileProtectedDataUnavailable`: intents that need protected data.
+  public var appIntentsRestrictedWhileProtectedDataUnavailable: [String]
   public var userActivityTypes: [String]
   public var siriUsageDescription: String?
   public var extensionInfo: ExtensionInfo?
@@ -36,6 +39,13 @@ public struct InfoPlist: Sendable, Equatable {
     public var intentsSupported: [String]
     public var intentsRestrictedWhileLocked: [String]
     public var intentsRestrictedWhileProtectedDataUnavailable: [String]
+    /// `IntentHostIntentsRestrictedWhileLockedAfterQuestions` (IntentHost's own key, Apple's conditional rule for
+    /// `INAppendToNoteIntent` made available to any intent): intents that need an unlocked device before handle
+    /// when resolving a parameter asked the user to choose (disambiguation) or to confirm a value.
+    public var intentsRestrictedWhileLockedAfterQuestions: [String]
+
+    /// The key of `intentsRestrictedWhileLockedAfterQuestions`.
+    public static let restrictedAfterQuestionsKey = "IntentHostIntentsRestrictedWhileLockedAfterQuestions"
 
     /// The point as a known case, nil for points IntentHost does not run.
     public var point: ExtensionPoint? { ExtensionPoint(rawValue: pointIdentifier) }
@@ -140,6 +150,8 @@ public struct InfoPlist: Sendable, Equatable {
     }
     appIntentsSupported = try strings(plist, "INIntentsSupported")
     appIntentsRestrictedWhileLocked = try strings(plist, "INIntentsRestrictedWhileLocked")
+    appIntentsRestrictedWhileProtectedDataUnavailable = try strings(
+      plist, "INIntentsRestrictedWhileProtectedDataUnavailable")
     userActivityTypes = try strings(plist, "NSUserActivityTypes")
     siriUsageDescription = try plist.string("NSSiriUsageDescription")
     if let ext = try plist.dictionary("NSExtension") {
@@ -158,7 +170,9 @@ public struct InfoPlist: Sendable, Equatable {
         intentsSupported: try strings(attributes, "IntentsSupported"),
         intentsRestrictedWhileLocked: try strings(attributes, "IntentsRestrictedWhileLocked"),
         intentsRestrictedWhileProtectedDataUnavailable:
-          try strings(attributes, "IntentsRestrictedWhileProtectedDataUnavailable"))
+          try strings(attributes, "IntentsRestrictedWhileProtectedDataUnavailable"),
+        intentsRestrictedWhileLockedAfterQuestions:
+          try strings(attributes, ExtensionInfo.restrictedAfterQuestionsKey))
     } else {
       extensionInfo = nil
     }

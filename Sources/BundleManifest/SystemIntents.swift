@@ -7,6 +7,9 @@ public struct SystemIntent: Sendable, Equatable {
   public var domain: String
   /// Siri asks for the passcode before handling, whatever `IntentsRestrictedWhileLocked` says.
   public var alwaysRequiresUnlockedDevice: Bool
+  /// Siri asks for the passcode before handling when resolving a parameter asked the user to choose or to confirm
+  /// (Apple's rule for `INAppendToNoteIntent`); otherwise it is handled while locked.
+  public var requiresUnlockedDeviceAfterQuestions = false
 
   /// The intent, or nil when it is not a system intent IntentHost knows.
   public static func named(_ className: String) -> SystemIntent? { catalog[className] }
@@ -15,8 +18,8 @@ public struct SystemIntent: Sendable, Equatable {
   public static let catalog: [String: SystemIntent] = {
     var table: [String: SystemIntent] = [:]
     func add(
-      _ className: String, _ domain: String, unlock: Bool = false, _ parameters: [(String, String, Bool)],
-      codes: [String], successes: [String] = ["success"]
+      _ className: String, _ domain: String, unlock: Bool = false, unlockAfterQuestions: Bool = false,
+      _ parameters: [(String, String, Bool)], codes: [String], successes: [String] = ["success"]
     ) {
       let standard = ["unspecified", "ready", "failure", "failureRequiringAppLaunch"]
       let all = standard + codes.filter { !standard.contains($0) }
@@ -24,7 +27,9 @@ public struct SystemIntent: Sendable, Equatable {
         systemClassName: className, domain: domain,
         parameters: parameters.map { ParameterSpec(systemName: $0.0, type: $0.1, multiple: $0.2) },
         response: ResponseSpec(codes: all.map { ResponseCodeSpec(name: $0, isSuccess: successes.contains($0)) }))
-      table[className] = SystemIntent(spec: spec, domain: domain, alwaysRequiresUnlockedDevice: unlock)
+      table[className] = SystemIntent(
+        spec: spec, domain: domain, alwaysRequiresUnlockedDevice: unlock,
+        requiresUnlockedDeviceAfterQuestions: unlockAfterQuestions)
     }
     let workout: [(String, String, Bool)] = [("workoutName", "SpeakableString", false)]
     let workoutCodes = ["continueInApp", "failureNoMatchingWorkout", "handleInApp", "success"]
@@ -89,6 +94,12 @@ public struct SystemIntent: Sendable, Equatable {
     add(
       "INSetMessageAttributeIntent", "Messaging", [("identifiers", "String", true), ("attribute", "Enum", false)],
       codes: ["inProgress", "success", "failureMessageNotFound", "failureMessageAttributeNotSet"])
+
+    // Notes (a deprecated domain, kept for Apple's one conditional lock rule).
+    add(
+      "INAppendToNoteIntent", "Notes", unlockAfterQuestions: true,
+      [("targetNote", "Note", false), ("content", "NoteContent", false)],
+      codes: ["inProgress", "success", "failureCannotUpdatePasswordProtectedNote"])
 
     let callFailures = [
       "continueInApp", "failureAppConfigurationRequired", "failureCallingServiceNotAvailable",

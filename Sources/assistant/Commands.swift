@@ -93,6 +93,7 @@ func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: Launc
   driver.deadlines = launch.deadlines
   driver.locale = launch.locale
   driver.sandbox = launch.sandbox
+  driver.device = try deviceState(context)
   let outcome = try await driver.run(invocation)
   let unused = conversation.unusedAnswers
   if !unused.isEmpty {

@@ -13,9 +13,13 @@ struct Explain: AssistantCommand {
       abstract: "Say whether an intent needs the device unlocked, now and when locked, and which rule says so.",
       discussion: """
         The rules come from the manifests (IntentsRestrictedWhileLocked, INIntentsRestrictedWhileLocked, \
-        IntentsRestrictedWhileProtectedDataUnavailable) and SiriKit's system intents that always need an unlocked \
-        device. With --json: {"app", "intent", "rules": [{"need", "name", "source", "knownUpFront"}], "now", \
-        "whenLocked"}, each decision "allowed", "unlock", "unlockWithPasscode" or "protectedDataUnavailable".
+        IntentsRestrictedWhileProtectedDataUnavailable, INIntentsRestrictedWhileProtectedDataUnavailable, \
+        IntentHostIntentsRestrictedWhileLockedAfterQuestions) and SiriKit's system intents; some apply only when \
+        resolving asks to choose or confirm, or when the extension answers continueInApp. "now" and "when locked" \
+        say what a run would ask before the extension starts. With --json: {"app", "intent", "rules": [{"need", \
+        "name", "source", "condition", "knownUpFront"}], "now", "whenLocked"}, each decision "allowed", "unlock", \
+        "unlockWithPasscode" or "protectedDataUnavailable"; a condition is "always", "afterQuestions" or \
+        "continueInApp".
         """,
       arguments: [
         Argument(name: "APP", help: "An installed app: its name or bundle id.", completion: .apps),
@@ -71,12 +75,18 @@ struct Explain: AssistantCommand {
       return 0
     }
     var lines = ["\(app.name) \(intentClass):"]
-    if rules.isEmpty {
-      lines.append("  no lock rule applies: it runs whether the device is locked or not")
+    if !rules.contains(where: \.knownUpFront) {
+      lines.append("  no rule applies up front: it starts whether the device is locked or not")
     }
     for rule in rules {
       let need = rule.need == .unlockedDevice ? "needs an unlocked device" : "needs protected data"
-      lines.append("  \(need): \(rule.source) [\(rule.name)]")
+      let when: String
+      switch rule.condition {
+      case .always: when = ""
+      case .afterQuestions: when = "if resolving asks to choose or confirm, "
+      case .continueInApp: when = "if the extension answers continueInApp, "
+      }
+      lines.append("  \(when)\(need): \(rule.source) [\(rule.name)]")
     }
     func sentence(_ word: String) -> String {
       switch word {

@@ -40,7 +40,7 @@ struct ExplainEndToEndTests {
       return try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
     }
     let unlocked = try await explain()
-    #expect(unlocked.rules.map(\.name) == ["extension-restricted-while-locked"])
+    #expect(unlocked.rules.map(\.name) == ["extension-restricted-while-locked", "continue-in-app"])
     #expect(
       unlocked.rules.first?.source
         == "BookRoomIntent is listed in IntentsRestrictedWhileLocked of RoomsIntents.appex/Info.plist")
