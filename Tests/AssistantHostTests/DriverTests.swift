@@ -143,16 +143,19 @@ struct Rig {
 
   init(
     handle: (@Sendable (Intent) -> IntentResponse)? = nil, silentOn silent: String? = nil,
-    blockThePoolOn: String? = nil, answersFromThePool: Bool = false
+    blockThePoolOn: String? = nil, answersFromThePool: Bool = false, behaviour: Behaviour? = nil,
+    manifests edit: ((URL) throws -> Void)? = nil
   ) async throws {
     directory = try TemporaryDirectory("intenthost-driver")
     let bundle = try TestBundles.roomsManifests(in: directory.url)
+    try edit?(bundle)
     home = try AssistantHome(
       root: directory.file("home").path, environment: ["ASSISTANT_APP_GROUPS": directory.file("groups").path])
     app = try await home.install(from: bundle).app
     launcher = InProcessLauncher(
-      behaviour: Behaviour(
-        handle: handle, silentOn: silent, blockThePoolOn: blockThePoolOn, answersFromThePool: answersFromThePool))
+      behaviour: behaviour
+        ?? Behaviour(
+          handle: handle, silentOn: silent, blockThePoolOn: blockThePoolOn, answersFromThePool: answersFromThePool))
   }
 
   func driver(_ conversation: ScriptedConversation) -> IntentDriver {
@@ -161,8 +164,8 @@ struct Rig {
     return driver
   }
 
-  func invocation(_ values: [String: ParameterValue]) throws -> IntentInvocation {
-    IntentInvocation(app: app, intentClass: "BookRoomIntent", values: values)
+  func invocation(_ values: [String: ParameterValue], intent: String = "BookRoomIntent") throws -> IntentInvocation {
+    IntentInvocation(app: app, intentClass: intent, values: values)
   }
 
   func remove() { directory.remove() }
@@ -177,6 +180,10 @@ struct Behaviour: Sendable {
   var blockThePoolOn: String?
   /// Answer from a task on the cooperative pool instead of the reader thread (the control of the starvation test).
   var answersFromThePool = false
+  /// A missing value is `notRequired` instead of `needsValue`.
+  var missingIsNotRequired = false
+  /// A parameter whose first resolution asks to choose between its value and another.
+  var disambiguate: String? = nil
 }
 
 /// Starts each session as a server in this process, over two pipes.
@@ -285,10 +292,15 @@ final class InProcessPeer: SessionPeer {
       case ResolveParameterRequest.method:
         let request = try message.params(ResolveParameterRequest.self)
         let value = request.intent[request.parameter]
+        let firstTime = state.withLock { state in
+          state.transcript.filter { $0 == entry }.count == 1
+        }
         let result: ResolutionResult =
           switch request.parameter {
           case "isCancellationOfBooking": .notRequired
-          default: value.map { .success($0) } ?? .needsValue
+          case behaviour.disambiguate where firstTime:
+            .disambiguation([value ?? .integer(1), .integer(99)])
+          default: value.map { .success($0) } ?? (behaviour.missingIsNotRequired ? .notRequired : .needsValue)
           }
         try connection.reply(to: id, with: result)
       case ConfirmIntentRequest.method:
