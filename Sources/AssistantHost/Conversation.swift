@@ -185,7 +185,7 @@ public final class TerminalConversation: Conversation {
     } else if interactive {
       line = try await PasscodeReader.readWithoutEcho(Untrusted.shown(prompt))
     } else {
-      return .unavailable("there is no terminal to ask, and no --passcode-stdin")
+      return .unavailable("there is no terminal to ask it on")
     }
     guard let line, !line.isEmpty else { return .cancelled }
     return .entered(line)

@@ -12,8 +12,8 @@ let exitStatusTable: [(status: String, meaning: String)] = [
   ("70", "extension fault: it crashed, exited, missed a deadline or broke the protocol"),
   ("73", "the host's home or one of its folders cannot be created"),
   ("74", "the host's own I/O error (its state, its output)"),
-  ("75", "a value is needed but cannot be asked (no terminal, no --answer)"),
-  ("77", "refused (locked, authentication, entitlement, sandbox, another team's id or group)"),
+  ("75", "a value or passcode is needed but cannot be asked (no terminal, no --answer or --passcode-stdin)"),
+  ("77", "refused (locked, wrong passcode, lockout, authentication, entitlement, sandbox, another team's id or group)"),
   ("128+N", "interrupted by signal N, every extension stopped first; 141 when the reader of the output went away"),
 ]
 
