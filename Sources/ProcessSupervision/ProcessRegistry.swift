@@ -10,6 +10,7 @@ public final class ProcessRegistry: Sendable {
   public static let shared = ProcessRegistry()
 
   private let live = Mutex<[pid_t: SpawnedProcess]>([:])
+  private let spawned = Mutex(0)
   private let signalled = Mutex<Int32?>(nil)
 
   private let forcing = Mutex(false)
@@ -28,8 +29,12 @@ public final class ProcessRegistry: Sendable {
   func spawn(_ options: SpawnOptions) throws(SpawnError) -> SpawnedProcess {
     let process = try IntentHostSystem.spawn(options)
     live.withLock { $0[process.pid] = process }
+    spawned.withLock { $0 += 1 }
     return process
   }
+
+  /// How many children were ever spawned.
+  public var spawnedCount: Int { spawned.withLock { $0 } }
 
   func forget(_ process: SpawnedProcess) {
     _ = live.withLock { $0.removeValue(forKey: process.pid) }

@@ -130,6 +130,7 @@ ProcessRegistry.shared.installInterruptHandler(
   forcedMessage: "\nassistant: interrupted; every extension was killed\n", onInterrupt: { _ in run.cancel() })
 let status = await run.start { await main() }
 if let signal = ProcessRegistry.shared.interruptSignal {
-  ProcessRegistry.shared.exit(128 + signal, message: "\nassistant: interrupted; every extension was stopped\n")
+  let stopped = ProcessRegistry.shared.spawnedCount > 0 ? "; every extension was stopped" : ""
+  ProcessRegistry.shared.exit(128 + signal, message: "\nassistant: interrupted\(stopped)\n")
 }
 ProcessRegistry.shared.exit(status)
