@@ -257,14 +257,15 @@ import Testing
 
   @Test(arguments: [
     ("CancelRoom", nil), ("Book", nil), ("Room", nil), ("BookRoomIntentIntent", "BookRoomIntent"),
-    ("BookRom", "BookRoom"),
+    ("BookRom", "BookRoom"), ("OpenDor", "OpenDoor"),
   ])
   func anUnknownIntentNameListsTheSupportedIntents(_ name: String, _ suggested: String?) throws {
     let app = try Rooms.app()
     let error = try #require(throws: HostError.self) { try Router(apps: [app]).intentClass(named: name, in: app) }
     #expect(error.status == .noMatch)
     let guess = suggested.map { " (did you mean \"\($0)\"?)" } ?? ""
-    #expect(error.message == "Rooms has no intent called \"\(name)\"\(guess); it supports BookRoomIntent")
+    #expect(
+      error.message == "Rooms has no intent called \"\(name)\"\(guess); it supports BookRoomIntent, OpenDoorIntent")
   }
 
   /// A system intent (no definition of the app) is found by its class name or its name without `IN` and `Intent`.
