@@ -73,7 +73,7 @@ let package = Package(
     .executableTarget(
       name: "rooms", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/Rooms",
       exclude: ["Info.plist", "Rooms.entitlements", "Base.lproj", "fr.lproj"], linkerSettings: staticSwiftRuntime),
-    // purpose: the Rooms Intents extension, which resolves, confirms and handles BookRoomIntent.
+    // purpose: the Rooms Intents extension, which resolves, confirms and handles BookRoomIntent and OpenDoorIntent.
     .executableTarget(
       name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents",
       exclude: ["Info.plist", "RoomsIntents.entitlements"], linkerSettings: staticSwiftRuntime),

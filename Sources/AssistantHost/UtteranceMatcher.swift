@@ -64,13 +64,27 @@ public struct UtteranceMatcher: Sendable {
       }
     }
     guard let best else {
-      let examples = app.vocabularies.flatMap { $0.intentPhrases.values.flatMap { $0 } }.prefix(3)
+      let examples = Self.examplePhrases(of: app)
       throw HostError(
         .noMatch,
         "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\""
           + (examples.isEmpty ? "" : "; try: " + examples.map { "\"\($0)\"" }.joined(separator: ", ")))
     }
     return best.match
+  }
+
+  /// Up to `limit` example phrases of `app` (its vocabularies' `IntentExamples`), one intent after another so that
+  /// each gets a turn: the first phrase of each intent its Intents extensions support, in manifest order, then the
+  /// second of each, and so on. Phrases of an intent the app does not support are left out.
+  static func examplePhrases(of app: AppBundle, limit: Int = 3) -> [String] {
+    let phrases = app.supportedIntents.map { name in app.vocabularies.flatMap { $0.intentPhrases[name] ?? [] } }
+    var examples: [String] = []
+    var index = 0
+    while examples.count < limit, phrases.contains(where: { index < $0.count }) {
+      for list in phrases where index < list.count && examples.count < limit { examples.append(list[index]) }
+      index += 1
+    }
+    return examples
   }
 
   /// How an utterance names an app, best first: by its bundle id written out, then "... with APP" (the name ends

@@ -67,6 +67,36 @@ import Testing
     #expect(match.values == example.values)
   }
 
+  /// OpenDoorIntent's phrases go to it, and none of BookRoomIntent's (above) does: the two intents' titles share no
+  /// first word.
+  static let openDoor: [Understood] = [
+    Understood("Open the door of room 12 with Rooms", ["roomNumber": 12]),
+    Understood("Open door of room 12 with Rooms", ["roomNumber": 12]),
+    Understood("open the door of room twelve with Rooms", ["roomNumber": 12]),
+    Understood("Rooms, open the door of room 7", ["roomNumber": 7]),
+    Understood("Open a door with Rooms", [:]),
+    Understood("Open Door with Rooms", [:]),
+  ]
+
+  @Test(arguments: openDoor)
+  func understandsTheDoorPhrases(_ example: Understood) throws {
+    let match = try UtteranceMatcher(apps: [Rooms.app()]).match(example.utterance)
+    #expect(match.intentClass == "OpenDoorIntent")
+    #expect(match.values == example.values)
+  }
+
+  /// The hint after an utterance that matches nothing gives each intent a turn, in the manifest's order.
+  @Test func examplePhrasesTakeTurns() throws {
+    let app = try Rooms.app()
+    #expect(
+      UtteranceMatcher.examplePhrases(of: app, limit: 5) == [
+        "Book room 12 for Ada with Rooms", "Open the door of room 12 with Rooms", "Cancel room 12 for Ada with Rooms",
+        "Open a door with Rooms", "Book a room with Rooms",
+      ])
+    #expect(UtteranceMatcher.examplePhrases(of: app, limit: 1) == ["Book room 12 for Ada with Rooms"])
+    #expect(UtteranceMatcher.examplePhrases(of: app, limit: 9).count == 5)
+  }
+
   struct NotUnderstood: Sendable, CustomTestStringConvertible {
     var utterance: String
     var status: AssistantHost.ExitStatus
@@ -76,7 +106,8 @@ import Testing
 
   static let installed = "(installed: Rooms)"
   static let tryPhrases =
-    "; try: \"Book room 12 for Ada with Rooms\", \"Cancel room 12 for Ada with Rooms\", \"Book a room with Rooms\""
+    "; try: \"Book room 12 for Ada with Rooms\", \"Open the door of room 12 with Rooms\", "
+    + "\"Cancel room 12 for Ada with Rooms\""
 
   static let notUnderstood: [NotUnderstood] = [
     NotUnderstood(utterance: "", status: .usage, message: "say something, e.g. \"Book room 12 for Ada with Rooms\""),
@@ -226,14 +257,15 @@ import Testing
 
   @Test(arguments: [
     ("CancelRoom", nil), ("Book", nil), ("Room", nil), ("BookRoomIntentIntent", "BookRoomIntent"),
-    ("BookRom", "BookRoom"),
+    ("BookRom", "BookRoom"), ("OpenDor", "OpenDoor"),
   ])
   func anUnknownIntentNameListsTheSupportedIntents(_ name: String, _ suggested: String?) throws {
     let app = try Rooms.app()
     let error = try #require(throws: HostError.self) { try Router(apps: [app]).intentClass(named: name, in: app) }
     #expect(error.status == .noMatch)
     let guess = suggested.map { " (did you mean \"\($0)\"?)" } ?? ""
-    #expect(error.message == "Rooms has no intent called \"\(name)\"\(guess); it supports BookRoomIntent")
+    #expect(
+      error.message == "Rooms has no intent called \"\(name)\"\(guess); it supports BookRoomIntent, OpenDoorIntent")
   }
 
   /// A system intent (no definition of the app) is found by its class name or its name without `IN` and `Intent`.

@@ -517,7 +517,7 @@ import Testing
       fix: "list it once"
     ) { root in
       try Edit.attributes(url(root, "\(appex)/Info.plist")) {
-        $0["IntentsSupported"] = ["BookRoomIntent", "BookRoomIntent"]
+        $0["IntentsSupported"] = ["BookRoomIntent", "OpenDoorIntent", "BookRoomIntent"]
       }
     },
     // ui-extension-unhandled-intent
@@ -580,11 +580,14 @@ import Testing
     ) { root in
       try FileManager.default.createDirectory(at: url(root, "\(appex)/Base.lproj"), withIntermediateDirectories: true)
       try FileManager.default.copyItem(at: url(root, definition), to: url(root, "\(appex)/\(definition)"))
+      try Edit.plist(url(root, "\(appex)/\(definition)")) { plist in
+        plist["INIntents"] = Array((plist["INIntents"] as! [[String: Any]]).prefix(1))  // BookRoom only
+      }
       try Edit.parameters(url(root, "\(appex)/\(definition)")) { $0.removeLast() }
     },
     Case(
       rule: "duplicate-definition", severity: .error, subject: .file("Rooms/\(definition)"),
-      file: "Rooms/\(definition)", keyPath: "INIntents[1] (BookRoom)", says: "defines BookRoomIntent twice",
+      file: "Rooms/\(definition)", keyPath: "INIntents[2] (BookRoom)", says: "defines BookRoomIntent twice",
       fix: "remove one of them", variant: "one file"
     ) { root in
       try Edit.plist(url(root, "Rooms/\(definition)")) { plist in
@@ -1105,7 +1108,7 @@ enum MacOSOnlyTools {
     #expect(clean.isEmpty, "\(clean.map(\.description))")
 
     try Edit.attributes(root.appendingPathComponent("RoomsIntents/Extension.plist")) {
-      $0["IntentsSupported"] = ["BookRoomIntent", "BookDeskIntent"]
+      $0["IntentsSupported"] = ["BookRoomIntent", "OpenDoorIntent", "BookDeskIntent"]
     }
     let diagnostics = Validator().validate(path: root.path)
     #expect(

@@ -10,7 +10,8 @@ struct ManifestTests {
     let info = try InfoPlist.load(contentsOf: Self.rooms.appendingPathComponent("RoomsIntents/Info.plist"))
     #expect(info.bundleIdentifier == "com.example.rooms.RoomsIntents")
     #expect(info.extensionInfo?.point == .intentsService)
-    #expect(info.extensionInfo?.intentsSupported == ["BookRoomIntent"])
+    #expect(info.extensionInfo?.intentsSupported == ["BookRoomIntent", "OpenDoorIntent"])
+    #expect(info.extensionInfo?.intentsRestrictedWhileLocked == ["OpenDoorIntent"])
     let definition = try IntentDefinition.load(
       contentsOf: Self.rooms.appendingPathComponent("Rooms/Base.lproj/Intents.intentdefinition"))
     let intent = try #require(definition.intent(named: "BookRoomIntent"))
@@ -22,9 +23,26 @@ struct ManifestTests {
       ])
     #expect(intent.response?.code(named: "successCancelledBooking")?.isSuccess == true)
     #expect(intent.parameter(named: "bookedBy")?.prompts["Primary"] == "Who is the booking for?")
+    let door = try #require(definition.intent(named: "OpenDoorIntent"))
+    #expect(door.parameters.map(\.name) == ["roomNumber"])
+    #expect(door.parameters.map(\.type) == ["Integer"])
+    #expect(door.response?.codes.map(\.name) == ["success", "failure"])
+    #expect(door.response?.code(named: "success")?.template == "The door of room ${roomNumber} is open.")
+    #expect(door.combinations.map(\.title) == ["Open the door of room ${roomNumber}"])
     let entitlements = try Entitlements.load(contentsOf: Self.rooms.appendingPathComponent("Rooms/Rooms.entitlements"))
     #expect(entitlements.applicationGroups == ["group.com.example.rooms"])
     #expect(entitlements.siri)
+  }
+
+  /// Every localizable string of the Rooms definition has its French translation, and every French key translates
+  /// one: a new intent's strings cannot be left in English by mistake.
+  @Test func roomsFrenchStringsAreComplete() throws {
+    let definition = try IntentDefinition.load(
+      contentsOf: Self.rooms.appendingPathComponent("Rooms/Base.lproj/Intents.intentdefinition"))
+    let french = try StringsTable.load(contentsOf: Self.rooms.appendingPathComponent("Rooms/fr.lproj/Intents.strings"))
+    #expect(definition.localizationIDs.count >= 30)
+    #expect(definition.localizationIDs.subtracting(french.strings.keys).sorted() == [])
+    #expect(Set(french.strings.keys).subtracting(definition.localizationIDs).sorted() == [])
   }
 
   @Test(arguments: [

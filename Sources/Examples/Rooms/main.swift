@@ -1,8 +1,9 @@
 import ExtensionSDK
 import RoomsKit
 
-// The Rooms app: book, cancel and list study rooms. Launched by the assistant (`assistant open Rooms -- ARGS`),
-// which gives it its container and the Rooms app group.
+// The Rooms app: book, cancel and list study rooms, and show when their doors were opened (OpenDoorIntent, through
+// Siri only). Launched by the assistant (`assistant open Rooms -- ARGS`), which gives it its container and the Rooms
+// app group.
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -65,7 +66,9 @@ do {
   case "list":
     let bookings = try await rooms.bookings()
     for room in bookings.keys.sorted() {
-      print("Room \(room): booked by \(bookings[room]!.bookedBy)")
+      let booking = bookings[room]!
+      print(
+        "Room \(room): booked by \(booking.bookedBy)" + (booking.doorOpenedAt.map { ", door opened at \($0)" } ?? ""))
     }
     let free = Rooms.all.filter { bookings[$0] == nil }
     print(free.isEmpty ? "No room is free." : "Free: rooms \(Rooms.ranges(free))")
@@ -73,6 +76,7 @@ do {
     let room = roomNumber(arguments.dropFirst().first)
     if let booking = try await rooms.booking(of: room) {
       print("Room \(room) is booked by \(booking.bookedBy) (since \(booking.bookedAt)).")
+      print(booking.doorOpenedAt.map { "Its door was opened at \($0)." } ?? "Its door has not been opened.")
     } else {
       print("Room \(room) is free.")
     }

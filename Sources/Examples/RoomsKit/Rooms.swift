@@ -11,10 +11,22 @@ public struct Booking: Codable, Sendable, Equatable {
   public var bookedBy: String
   /// When the booking was made, ISO 8601 (UTC).
   public var bookedAt: String
+  /// When the room's door was last opened during this booking (`Rooms.openDoor`), ISO 8601 (UTC); nil while it has
+  /// not been. Absent from the JSON when nil, and from documents written before doors could be opened, which decode
+  /// as they are (an optional's key is decoded with `decodeIfPresent`).
+  public var doorOpenedAt: String?
 
-  public init(bookedBy: String, bookedAt: String) {
+  public init(bookedBy: String, bookedAt: String, doorOpenedAt: String? = nil) {
     self.bookedBy = bookedBy
     self.bookedAt = bookedAt
+    self.doorOpenedAt = doorOpenedAt
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    bookedBy = try container.decode(String.self, forKey: .bookedBy)
+    bookedAt = try container.decode(String.self, forKey: .bookedAt)
+    doorOpenedAt = try container.decodeIfPresent(String.self, forKey: .doorOpenedAt)
   }
 }
 
@@ -32,11 +44,13 @@ public struct BookingsDocument: DocumentContent, Equatable {
   }
 }
 
-/// Why a booking or cancellation was refused, with the seed's wording.
+/// Why a booking, a cancellation or the opening of a door was refused, with the seed's wording.
 public enum BookingError: Error, Sendable, Equatable, CustomStringConvertible {
   case noSuchRoom(Int)
   case alreadyBooked(room: Int, by: String)
   case notBooked(room: Int)
+  /// The room is free, and a free room's door stays shut.
+  case doorOfFreeRoom(room: Int)
   case bookedBySomeoneElse(room: Int, by: String)
   case noName
 
@@ -46,6 +60,7 @@ public enum BookingError: Error, Sendable, Equatable, CustomStringConvertible {
       return "there is no room \(room); rooms are numbered \(Rooms.all.lowerBound) to \(Rooms.all.upperBound)"
     case .alreadyBooked(let room, let by): return "room \(room) is already booked by \(by)"
     case .notBooked(let room): return "room \(room) is not booked"
+    case .doorOfFreeRoom(let room): return "room \(room) is free, and only a booked room's door opens"
     case .bookedBySomeoneElse(let room, let by): return "room \(room) is booked by \(by), not by you"
     case .noName: return "a booking needs the name of the person booking"
     }
@@ -93,6 +108,24 @@ public struct Rooms: Sendable {
         throw BookingError.bookedBySomeoneElse(room: room, by: existing.bookedBy)
       }
       content.bookings[String(room)] = nil
+    }
+  }
+
+  /// Opens the door of `room`, which must be booked, and records when in its booking (`Booking.doorOpenedAt`), so the
+  /// app shows it. Who may open it is the device's business: the Intents extension lists OpenDoorIntent in
+  /// IntentsRestrictedWhileLocked, so the assistant asks for the device's passcode first when it is locked.
+  /// - Returns: the booking, with the time the door was opened.
+  /// - Throws: `BookingError.noSuchRoom`, or `.doorOfFreeRoom` when nobody booked the room (its door stays shut);
+  ///   `StoreError` when the data cannot be read or written.
+  @discardableResult
+  public func openDoor(room: Int, at date: Date = Date()) async throws -> Booking {
+    guard Self.all.contains(room) else { throw BookingError.noSuchRoom(room) }
+    let openedAt = date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+    return try await document.update { content in
+      guard var booking = content.bookings[String(room)] else { throw BookingError.doorOfFreeRoom(room: room) }
+      booking.doorOpenedAt = openedAt
+      content.bookings[String(room)] = booking
+      return booking
     }
   }
 
