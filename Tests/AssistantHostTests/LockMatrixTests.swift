@@ -101,7 +101,9 @@ struct LockMatrixTests {
           $0["INIntentsRestrictedWhileLocked"] = ["BookRoomIntent"]
         }
       case .systemIntent:
-        try Edit.attributes(extensionInfo) { $0["IntentsSupported"] = ["BookRoomIntent", "INStartWorkoutIntent"] }
+        try Edit.attributes(extensionInfo) {
+          $0["IntentsSupported"] = ($0["IntentsSupported"] as? [String] ?? []) + ["INStartWorkoutIntent"]
+        }
       case .protectedData:
         try Edit.attributes(extensionInfo) {
           $0["IntentsRestrictedWhileProtectedDataUnavailable"] = ["BookRoomIntent"]
@@ -305,7 +307,7 @@ struct LockMatrixTests {
   @Test func aPaymentIsUnlockedFirstAndAlwaysConfirmed() async throws {
     let rig = try await Rig(behaviour: Behaviour(missingIsNotRequired: true)) { bundle in
       try Edit.attributes(bundle.appendingPathComponent(Edit.appex + "/Info.plist")) {
-        $0["IntentsSupported"] = ["BookRoomIntent", "INSendPaymentIntent"]
+        $0["IntentsSupported"] = ($0["IntentsSupported"] as? [String] ?? []) + ["INSendPaymentIntent"]
       }
     }
     defer { rig.remove() }
