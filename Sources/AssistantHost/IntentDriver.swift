@@ -75,6 +75,9 @@ public struct IntentDriver: Sendable {
   public var warm: WarmExtensions? = nil
   /// How extensions and apps are confined.
   public var sandbox = SandboxPolicy()
+  /// The device state that `host/requestAuthentication` checks the passcode against; nil answers every
+  /// authentication `cancelled`, with a note on stderr.
+  public var device: DeviceState? = nil
 
   public init(home: AssistantHome, conversation: any Conversation) {
     self.home = home
@@ -165,11 +168,13 @@ public struct IntentDriver: Sendable {
         }
       }
       let confirmation = try await session.request(
-        ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)")
+        ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)",
+        authenticator: authenticator)
       let response: IntentResponse
       if confirmation.code == .ready {
         response = try await session.request(
-          HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)")
+          HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)",
+          authenticator: authenticator)
         if response.code == .ready {
           throw session.violation(
             "answered ready to handle of \(intent.name); ready is for confirm only (answer success or failure)")
@@ -282,7 +287,8 @@ public struct IntentDriver: Sendable {
       SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher)
     do {
       let response = try await session.request(
-        HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)")
+        HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)",
+        authenticator: authenticator)
       if [.ready, .handleInApp, .continueInApp].contains(response.code) {
         throw session.violation(
           "answered \(response.code) to handle of \(intent.name) in the app; an app that handles an intent must "
