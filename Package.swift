@@ -93,6 +93,8 @@ let package = Package(
     ),
     // purpose: the system calls the hostile extension makes that Swift cannot (io_uring_setup, ptrace).
     .target(name: "CHostileCalls", path: "Tests/Fixtures/CHostileCalls"),
+    // purpose: an SDK extension that asks the host to authenticate the user, when its executable name says.
+    .executableTarget(name: "AuthExtension", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/AuthExtension"),
     // purpose: a small SDK extension that orders soup, for the test that runs Apple's SoupChef manifests.
     .executableTarget(name: "SoupKitchen", dependencies: ["ExtensionSDK"], path: "Tests/Fixtures/SoupKitchen"),
     // purpose: one process of the store's multi-process stress tests, crash tests and benchmark.

@@ -365,6 +365,18 @@ public struct DeviceState: Sendable {
     if let refusal = Self.refusal(check) { throw refusal }
   }
 
+  /// Checks `passcode` for an extension's `host/requestAuthentication`, in one locked update: refused during a
+  /// lockout, a wrong one counted as a failed attempt (and may start a lockout), the right one resets the count.
+  /// It authorizes one transaction and changes nothing else: a locked device stays locked.
+  /// - Throws: `HostError(.noMatch)` when no passcode is set (it was removed meanwhile); what the check throws (a
+  ///   passcode file that cannot be read).
+  public func authenticate(passcode: String) throws -> Check {
+    try update { record, now -> Check in
+      guard record.passcodeSet else { throw HostError(.noMatch, "no passcode is set") }
+      return try check(passcode, &record, now: now)
+    }
+  }
+
   /// Locks the device now (an already locked device keeps its lock time).
   public func lock() throws {
     try update { record, now in record.lock(at: now) }

@@ -81,8 +81,9 @@ struct SessionTarget: Sendable {
 }
 
 /// What an extension (or an app serving `handleInApp`) may send of its own, requests and notifications, per request
-/// of the host's: past it, a protocol violation (exit 70). Protocol version 1 has nothing for an extension to send
-/// unasked; the budget leaves room for a message a newer SDK might add.
+/// of the host's: past it, a protocol violation (exit 70). Version 1 has one request for an extension to send
+/// (`host/requestAuthentication`, during confirm or handle) and `$/cancelRequest`; the budget leaves room for a
+/// handful of those and for a message a newer SDK might add.
 let unsolicitedBudget = Connection.UnsolicitedBudget(messages: 16, bytes: 64 << 10)
 
 /// The `extensionPoint` the host sends to a containing app it launched for `handleInApp`.
@@ -116,7 +117,8 @@ extension SupervisedProcess: SessionPeer {
   func appendToLog(_ line: String) { appendHostLine(line) }
 }
 
-/// A started session's parts, before the handshake.
+/// A launched session's parts, before the handshake; the connection is not started yet (the session starts it, with
+/// its handler of what the peer sends of its own).
 struct LaunchedSession: Sendable {
   var connection: Connection
   var peer: any SessionPeer
@@ -126,7 +128,7 @@ struct LaunchedSession: Sendable {
 
 /// Starts what a run talks to: extensions, and apps launched to handle an intent.
 protocol SessionLauncher: Sendable {
-  /// Starts `target` and a started connection to it; the handshake is the caller's.
+  /// Starts `target` and makes a connection to it, not started; the handshake is the caller's.
   /// - Throws: `HostError` (`.refused` when it cannot be sandboxed, `.extensionFault` when it cannot start).
   func launch(_ target: SessionTarget, home: AssistantHome, locale: String, sandbox: SandboxPolicy) async throws
     -> LaunchedSession
@@ -162,13 +164,6 @@ struct ProcessLauncher: SessionLauncher {
       options: .init(
         unsolicitedBudget: unsolicitedBudget, peerName: target.name,
         log: { [process] line in process.appendToLog("note: \(line)") }))
-    // The host serves no requests and takes no notifications (docs/PROTOCOL.md): they are answered or dropped on
-    // the reader thread as they come, never kept, and the budget bounds how many may come at all.
-    connection.start { [weak connection] message in
-      guard let message, case .request(let id) = message.kind else { return }
-      try? connection?.reply(
-        to: id, error: ResponseError(.methodNotFound, "the host serves no requests (\(message.method))"))
-    }
     return LaunchedSession(connection: connection, peer: process, containerPath: container.path, appGroups: groups)
   }
 }
@@ -180,6 +175,8 @@ final class ExtensionSession: Sendable {
   let peer: any SessionPeer
   let connection: Connection
   let deadlines: Deadlines
+  /// What the peer sends of its own: `host/requestAuthentication` during confirm and handle, errors otherwise.
+  let inbound: InboundRequests
 
   /// A name for messages: "RoomsIntents (com.example.rooms.RoomsIntents)".
   var label: String { "\(target.name) (\(target.bundleIdentifier))" }
@@ -189,6 +186,12 @@ final class ExtensionSession: Sendable {
     self.peer = peer
     self.connection = connection
     self.deadlines = deadlines
+    inbound = InboundRequests(log: { [peer] line in peer.appendToLog(line) })
+    // Taken on the reader thread as they come, in arrival order (docs/PROTOCOL.md, "Requests to the host").
+    connection.start { [weak connection, inbound] message in
+      guard let message, let connection else { return }
+      inbound.receive(message, connection: connection)
+    }
   }
 
   /// Starts `target` (confined by `sandbox`) through `launcher` and performs the handshake.
@@ -223,17 +226,78 @@ final class ExtensionSession: Sendable {
   var isHealthy: Bool { connection.failure == nil && peer.termination == nil }
 
   /// Sends a request within the phase's deadline.
-  /// - Parameter what: the step for messages, e.g. "resolve of roomNumber".
+  /// - Parameters:
+  ///   - what: the step for messages, e.g. "resolve of roomNumber".
+  ///   - authenticator: given for confirm and handle: while the request is pending, the peer's
+  ///     `host/requestAuthentication` requests are served with it, one at a time (the user's time does not count
+  ///     against the deadline). Without it they are answered `notAllowedNow`.
   /// - Throws: `HostError(.extensionFault)` describing what went wrong (the peer is then gone), or
   ///   `CancellationError` when the calling task was cancelled (the peer is then killed).
-  func request<R: RequestMessage>(_ request: R, phase: Phase, what: String) async throws -> R.Response {
+  func request<R: RequestMessage>(
+    _ request: R, phase: Phase, what: String, authenticator: HostAuthenticator? = nil
+  ) async throws -> R.Response {
     do {
-      return try await connection.send(request, timeout: deadlines[phase])
+      guard let authenticator else { return try await connection.send(request, timeout: deadlines[phase]) }
+      return try await servingAuthentications(with: authenticator, during: what) {
+        try await self.connection.send(request, timeout: self.deadlines[phase])
+      }
     } catch ConnectionError.cancelled {
       await abort()
       throw CancellationError()
     } catch let error as ConnectionError {
       throw await fault(error, phase: phase, what: what)
+    }
+  }
+
+  /// Runs `body` (the wait for a request's answer) with a child task that serves the peer's authentication requests
+  /// until it ends. When it ends, an authentication still being served is answered `requestCancelled` and its prompt
+  /// ends; the child has ended when this returns.
+  private func servingAuthentications<T: Sendable>(
+    with authenticator: HostAuthenticator, during what: String, _ body: () async throws -> T
+  ) async throws -> T {
+    let authentications = inbound.open(during: what)
+    let result = await withTaskGroup(of: Void.self) { group -> Result<T, any Error> in
+      group.addTask { await self.serve(authentications, with: authenticator, during: what) }
+      let result: Result<T, any Error>
+      do { result = .success(try await body()) } catch { result = .failure(error) }
+      inbound.close(connection: connection)
+      group.cancelAll()
+      return result
+    }
+    return try result.get()
+  }
+
+  /// Serves the authentications taken during `what`, one at a time, until the stream finishes or the task is
+  /// cancelled.
+  private func serve(
+    _ authentications: AsyncStream<InboundRequests.Authentication>, with authenticator: HostAuthenticator,
+    during what: String
+  ) async {
+    for await authentication in authentications {
+      let result: Result<AuthenticationOutcome, ResponseError>
+      do {
+        let name = target.name
+        let outcome = try await authentication.cancelled.racing {
+          try await authenticator.authenticate(reason: authentication.reason, for: name)
+        }
+        result =
+          outcome.map { .success($0) }
+          ?? .failure(ResponseError(.requestCancelled, "cancelled by $/cancelRequest before the user answered"))
+      } catch is CancellationError {
+        result = .failure(
+          ResponseError(.requestCancelled, "the host's \(what) ended before the user answered"))
+      } catch {
+        let message = (error as? HostError)?.message ?? "\(error)"
+        await writeHostMessage("cannot authenticate the user for \(label): \(message)")
+        result = .failure(ResponseError(.internalError, "the host could not authenticate the user: \(message)"))
+      }
+      switch result {
+      case .success(let outcome):
+        peer.appendToLog("note: \(RequestAuthenticationRequest.method) during \(what): \(outcome.rawValue)")
+      case .failure(let error):
+        peer.appendToLog("note: \(RequestAuthenticationRequest.method) during \(what): \(error.code.name)")
+      }
+      inbound.answer(authentication, with: result, connection: connection)
     }
   }
 

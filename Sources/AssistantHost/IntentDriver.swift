@@ -75,8 +75,9 @@ public struct IntentDriver: Sendable {
   public var warm: WarmExtensions? = nil
   /// How extensions and apps are confined.
   public var sandbox = SandboxPolicy()
-  /// The device whose lock state the run respects (`LockPolicy`): a restricted intent asks to unlock it first. nil:
-  /// no lock rule is checked (in-process tests of other things).
+  /// The device whose lock state the run respects (`LockPolicy`): a restricted intent asks to unlock it first, and
+  /// `host/requestAuthentication` checks the passcode against it. nil: no lock rule is checked, and every
+  /// authentication is answered `cancelled` with a note on stderr (in-process tests of other things).
   public var device: DeviceState? = nil
 
   public init(home: AssistantHome, conversation: any Conversation) {
@@ -173,13 +174,15 @@ public struct IntentDriver: Sendable {
         }
       }
       let confirmation = try await session.request(
-        ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)")
+        ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)",
+        authenticator: authenticator)
       let response: IntentResponse
       if confirmation.code == .ready {
         // The conditional rule: a question during resolution means the device must be unlocked before handle.
         try await satisfy(rules, after: history, intent: intent.name, app: app)
         response = try await session.request(
-          HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)")
+          HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)",
+          authenticator: authenticator)
         if response.code == .ready {
           throw session.violation(
             "answered ready to handle of \(intent.name); ready is for confirm only (answer success or failure)")
@@ -296,7 +299,8 @@ public struct IntentDriver: Sendable {
       SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher)
     do {
       let response = try await session.request(
-        HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)")
+        HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)",
+        authenticator: authenticator)
       if [.ready, .handleInApp, .continueInApp].contains(response.code) {
         throw session.violation(
           "answered \(response.code) to handle of \(intent.name) in the app; an app that handles an intent must "

@@ -90,11 +90,17 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
   public static let notInitialized = ErrorCode(rawValue: -33003)
   /// The protocol versions of host and extension differ.
   public static let unsupportedVersion = ErrorCode(rawValue: -33004)
+  /// The request is not allowed at this point of the session: `host/requestAuthentication` while none of the host's
+  /// `intent/confirm` or `intent/handle` requests is pending.
+  public static let notAllowedNow = ErrorCode(rawValue: -33005)
+  /// The receiver is already serving a request of this kind for the session (a second `host/requestAuthentication`
+  /// before the first is answered).
+  public static let busy = ErrorCode(rawValue: -33006)
 
   private static let names: [Int: String] = [
     -32700: "parseError", -32600: "invalidRequest", -32601: "methodNotFound", -32602: "invalidParams",
     -32603: "internalError", -32800: "requestCancelled", -33001: "noHandler", -33002: "handlerFailed",
-    -33003: "notInitialized", -33004: "unsupportedVersion",
+    -33003: "notInitialized", -33004: "unsupportedVersion", -33005: "notAllowedNow", -33006: "busy",
   ]
 
   public var name: String { Self.names[rawValue] ?? "code \(rawValue)" }

@@ -1,6 +1,6 @@
 /// Every message of the protocol. Adding a message: see docs/PROTOCOL.md, "Adding a message".
 public enum MessageRegistry {
-  /// Requests, by method name.
+  /// Requests, by method name: the host's, then the one an extension sends to the host.
   public static let requests: [any RequestMessage.Type] = [
     InitializeRequest.self,
     ResolveParameterRequest.self,
@@ -8,6 +8,7 @@ public enum MessageRegistry {
     HandleIntentRequest.self,
     ConfigureViewRequest.self,
     ShutdownRequest.self,
+    RequestAuthenticationRequest.self,
   ]
 
   /// Notifications, by method name.

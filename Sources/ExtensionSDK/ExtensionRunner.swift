@@ -86,7 +86,7 @@ enum ExtensionRunner {
           let context = ExtensionContext(
             bundleIdentifier: request.bundleIdentifier, extensionPoint: request.extensionPoint,
             bundlePath: request.bundlePath, containerPath: request.containerPath, locale: request.locale,
-            appGroups: request.appGroups)
+            appGroups: request.appGroups, host: connection)
           let first = state.values.withLock { values -> Bool in
             guard values.context == nil else { return false }
             values.context = context

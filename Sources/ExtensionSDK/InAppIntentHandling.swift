@@ -24,7 +24,9 @@ public enum InAppIntentHandling {
 
   /// Serves the handed-over intent with the handler `handlerFor` picks (nil: the app does not handle that intent),
   /// then exits. Only `handle` is called; `in` carries the app's context (extension point
-  /// `com.intenthost.app.handle-intent`).
+  /// `com.intenthost.app.handle-intent`), connected to the host: the handler may call
+  /// `context.requestAuthentication(reason:)` as an extension's `handle` does. (An app launched by
+  /// `assistant open` speaks no protocol, so its `AppContext` has no such call.)
   public static func serve(_ handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?) async -> Never {
     await ExtensionRunner.serve(handlerFor: handlerFor)
   }

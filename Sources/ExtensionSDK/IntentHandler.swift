@@ -1,5 +1,6 @@
 @_exported import AppGroupStore
 @_exported import ExtensionProtocol
+import ExtensionTransport
 
 /// What an Intents extension implements for one intent: `resolve` per parameter, `confirm`, then `handle`.
 ///
@@ -62,10 +63,23 @@ public struct ExtensionContext: Sendable {
   public let locale: String
   /// The app groups the extension's entitlements list, and their paths.
   public let appGroups: [AppGroupLocation]
+  /// The connection to the host, for requests to it; nil in a context made with the public initializer.
+  let host: Connection?
 
+  /// A context that is not connected to a host (for tests of a handler): `requestAuthentication(reason:)` throws
+  /// `notAllowedNow`. The SDK gives handlers a connected one.
   public init(
     bundleIdentifier: String, extensionPoint: String, bundlePath: String, containerPath: String, locale: String,
     appGroups: [AppGroupLocation]
+  ) {
+    self.init(
+      bundleIdentifier: bundleIdentifier, extensionPoint: extensionPoint, bundlePath: bundlePath,
+      containerPath: containerPath, locale: locale, appGroups: appGroups, host: nil)
+  }
+
+  init(
+    bundleIdentifier: String, extensionPoint: String, bundlePath: String, containerPath: String, locale: String,
+    appGroups: [AppGroupLocation], host: Connection?
   ) {
     self.bundleIdentifier = bundleIdentifier
     self.extensionPoint = extensionPoint
@@ -73,6 +87,51 @@ public struct ExtensionContext: Sendable {
     self.containerPath = containerPath
     self.locale = locale
     self.appGroups = appGroups
+    self.host = host
+  }
+
+  /// Asks the host to authenticate the user before going ahead with something that needs it (a payment, a
+  /// message): SiriKit's "Additional Authorization", where iOS asks for Touch ID, Face ID or the passcode. The host
+  /// shows "NAME asks you to authenticate: REASON" and asks for the device's passcode (with no passcode set, a yes/no
+  /// question). Call it from `confirm(_:in:)` or `handle(_:in:)` (in an app serving `handleInApp`, from
+  /// `handle(_:in:)`), once at a time, and act on the outcome:
+  ///
+  /// ```swift
+  /// func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
+  ///   guard try await context.requestAuthentication(reason: "Send 20 € to Ada") == .approved else {
+  ///     return IntentResponse(code: .failure)
+  ///   }
+  ///   // ... send the money ...
+  /// }
+  /// ```
+  ///
+  /// The wait has no deadline of its own: it ends when the user has answered. The time the user takes does not count
+  /// against the host's deadline for the confirm or handle being answered.
+  ///
+  /// - Parameter reason: why, in the user's language (`locale`): not blank, at most
+  ///   `RequestAuthenticationRequest.maximumReasonLength` (200) Unicode scalars, one line.
+  /// - Returns: `approved` (the right passcode, or yes), `denied` (a wrong passcode, counted as a failed attempt; or
+  ///   no), `cancelled` (no passcode given, or nobody to ask), `lockedOut` (too many wrong passcodes; not asked). An
+  ///   approval authorizes this one transaction; it does not unlock the device.
+  /// - Throws: `ResponseError` when the host refuses the request: `notAllowedNow` outside confirm and handle (or in a
+  ///   context not connected to a host), `busy` while another authentication of this extension is being answered,
+  ///   `invalidParams` for a blank or too long reason, `requestCancelled` when the host's request ended before the
+  ///   user answered; `internalError` when the host could not be reached. `CancellationError` when the calling task
+  ///   is cancelled (the host is sent `$/cancelRequest`, which ends its prompt).
+  public func requestAuthentication(reason: String) async throws -> AuthenticationOutcome {
+    guard let host else {
+      throw ResponseError(
+        .notAllowedNow, "\(RequestAuthenticationRequest.method): this context is not connected to a host")
+    }
+    do {
+      return try await host.send(RequestAuthenticationRequest(reason: reason)).outcome
+    } catch ConnectionError.remote(let error) {
+      throw error
+    } catch ConnectionError.cancelled {
+      throw CancellationError()
+    } catch {
+      throw ResponseError(.internalError, "\(RequestAuthenticationRequest.method): no answer from the host: \(error)")
+    }
   }
 
   /// The shared container of `identifier` (`containerURL(forSecurityApplicationGroupIdentifier:)`).

@@ -175,6 +175,22 @@ public final class Connection: Sendable {
     try await core.send(request, timeout: timeout)
   }
 
+  /// Stops the clocks of the deadlines of pending requests, and of requests sent meanwhile, until the matching
+  /// `releaseDeadlines()`: nothing times out while they are held. Holds nest; each needs its release.
+  ///
+  /// The host holds them while the user answers a question the peer asked (`host/requestAuthentication`), so that the
+  /// user's time does not count against the request the peer is answering. Returns at once; it does not block.
+  public func holdDeadlines() {
+    core.holdDeadlines()
+  }
+
+  /// Ends a `holdDeadlines()`. When the last hold ends, every pending deadline is moved later by the time its clock was
+  /// stopped (from the hold, or from the request if it was sent during the hold), so each request keeps the time it
+  /// had left.
+  public func releaseDeadlines() {
+    core.releaseDeadlines()
+  }
+
   /// Queues a notification for the writer thread and returns at once.
   /// - Throws: `ConnectionError` when the output is closed or the connection ended (`.closed` after `close()` or
   ///   `closeOutput()`), or when the queue would pass `Options.maximumQueuedBytes` (which ends the connection);

@@ -57,6 +57,9 @@ final class ConnectionCore: Sendable {
     /// What the peer sent of its own (requests and notifications) since our last request.
     var unsolicitedMessages = 0
     var unsolicitedBytes = 0
+    /// How many `holdDeadlines()` wait for their `releaseDeadlines()`, and since when the clocks are stopped.
+    var deadlineHolds = 0
+    var heldSince: ContinuousClock.Instant?
 
     /// What a message offered to the output now meets: nil when it can be queued.
     var outputRefusal: ConnectionError? {
@@ -184,6 +187,32 @@ final class ConnectionCore: Sendable {
   /// See `Connection.reply(to:error:)`.
   func reply(to id: RequestID?, error: ResponseError) throws {
     try enqueue(try encodeLine(ErrorEnvelope(id: id, error: error)))
+  }
+
+  /// See `Connection.holdDeadlines()`.
+  func holdDeadlines() {
+    state.withLock { state in
+      if state.deadlineHolds == 0 { state.heldSince = .now }
+      state.deadlineHolds += 1
+    }
+  }
+
+  /// See `Connection.releaseDeadlines()`.
+  func releaseDeadlines() {
+    state.withLock { state in
+      guard state.deadlineHolds > 0 else { return assertionFailure("releaseDeadlines() without holdDeadlines()") }
+      state.deadlineHolds -= 1
+      guard state.deadlineHolds == 0, let since = state.heldSince else { return }
+      state.heldSince = nil
+      // Each pending deadline moves by the time its clock was stopped: since the hold, or since the request was sent
+      // during it.
+      let now = ContinuousClock.now
+      for (id, var pending) in state.pending {
+        guard let deadline = pending.deadline, let timeout = pending.timeout else { continue }
+        pending.deadline = deadline + (now - max(since, deadline - timeout))
+        state.pending[id] = pending
+      }
+    }
   }
 
   /// See `Connection.close()`.
@@ -345,12 +374,13 @@ final class ConnectionCore: Sendable {
   }
 
   /// Fails the requests whose deadline has passed, remembering them as abandoned; returns how long until the next
-  /// deadline.
+  /// deadline. Nothing expires while the deadlines are held.
   private func expireOverdue() -> Duration? {
     let now = ContinuousClock.now
     let (overdue, next) = state.withLock { state -> ([Pending], ContinuousClock.Instant?) in
       var overdue: [Pending] = []
       var next: ContinuousClock.Instant? = nil
+      if state.deadlineHolds > 0 { return (overdue, next) }  // the clocks are stopped
       for (id, pending) in state.pending {
         guard let deadline = pending.deadline else { continue }
         if deadline <= now {

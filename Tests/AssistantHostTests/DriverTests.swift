@@ -143,7 +143,8 @@ struct Rig {
 
   init(
     handle: (@Sendable (Intent) -> IntentResponse)? = nil, silentOn silent: String? = nil,
-    blockThePoolOn: String? = nil, answersFromThePool: Bool = false, behaviour: Behaviour? = nil,
+    blockThePoolOn: String? = nil, answersFromThePool: Bool = false, authenticateOn: String? = nil,
+    authenticate: (@Sendable (Connection) async -> String)? = nil, behaviour: Behaviour? = nil,
     manifests edit: ((URL) throws -> Void)? = nil
   ) async throws {
     directory = try TemporaryDirectory("intenthost-driver")
@@ -155,7 +156,8 @@ struct Rig {
     launcher = InProcessLauncher(
       behaviour: behaviour
         ?? Behaviour(
-          handle: handle, silentOn: silent, blockThePoolOn: blockThePoolOn, answersFromThePool: answersFromThePool))
+          handle: handle, silentOn: silent, blockThePoolOn: blockThePoolOn, answersFromThePool: answersFromThePool,
+          authenticateOn: authenticateOn, authenticate: authenticate))
   }
 
   func driver(_ conversation: ScriptedConversation) -> IntentDriver {
@@ -180,6 +182,10 @@ struct Behaviour: Sendable {
   var blockThePoolOn: String?
   /// Answer from a task on the cooperative pool instead of the reader thread (the control of the starvation test).
   var answersFromThePool = false
+  /// A method on whose arrival the peer first runs `authenticate` (which sends the host its own requests, e.g.
+  /// `host/requestAuthentication`), records what it returns as "auth: …" in the transcript, then answers.
+  var authenticateOn: String? = nil
+  var authenticate: (@Sendable (Connection) async -> String)? = nil
   /// A missing value is `notRequired` instead of `needsValue`.
   var missingIsNotRequired = false
   /// A parameter whose first resolution asks to choose between its value and another.
@@ -203,7 +209,6 @@ final class InProcessLauncher: SessionLauncher {
     let peer = InProcessPeer(name: target.name, connection: server, behaviour: behaviour, launcher: self)
     peers.withLock { $0.append(peer) }
     peer.start()
-    host.start()
     return LaunchedSession(connection: host, peer: peer, containerPath: "/nonexistent", appGroups: [])
   }
 
@@ -285,6 +290,19 @@ final class InProcessPeer: SessionPeer {
       return
     }
     if message.method == behaviour.silentOn { return }
+    if message.method == behaviour.authenticateOn, let authenticate = behaviour.authenticate {
+      // Like a handler that awaits the host: the request is answered once the host has answered the peer's own.
+      Task {
+        let note = await authenticate(connection)
+        state.withLock { $0.transcript.append("auth: \(note)") }
+        answer(message, id: id)
+      }
+      return
+    }
+    answer(message, id: id)
+  }
+
+  private func answer(_ message: InboundMessage, id: RequestID) {
     do {
       switch message.method {
       case InitializeRequest.method:
@@ -407,16 +425,27 @@ final class ScriptedConversation: Conversation {
   private let state: Mutex<State>
   private let waitForever: Bool
 
-  /// - Parameter passcodes: what each passcode question gets (`.cancelled` once they run out); nil: nobody can be
-  ///   asked.
-  init(answers: [String], passcodes: [PasscodeAnswer]? = nil, waitForever: Bool = false) {
+  private let passcodeGate: Gate?
+
+  /// - Parameters:
+  ///   - passcodes: what each passcode question gets (`.cancelled` once they run out); nil: nobody can be asked.
+  ///   - passcodeGate: when given, a passcode question waits for it to open (or for its task to be cancelled) before
+  ///     it is answered, like a person still typing.
+  init(answers: [String], passcodes: [PasscodeAnswer]? = nil, waitForever: Bool = false, passcodeGate: Gate? = nil) {
     state = Mutex(State(answers: answers, passcodes: passcodes))
     self.waitForever = waitForever
+    self.passcodeGate = passcodeGate
   }
 
   func askPasscode(_ prompt: String) async throws -> PasscodeAnswer {
-    state.withLock { state in
+    let waiters = state.withLock { state in
       state.asked.append("[passcode] \(prompt)")
+      defer { state.askWaiters.removeAll() }
+      return state.askWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+    try await passcodeGate?.wait()
+    return state.withLock { state in
       guard let passcodes = state.passcodes else { return .unavailable("the script asks nobody for passcodes") }
       guard let first = passcodes.first else { return .cancelled }
       state.passcodes = Array(passcodes.dropFirst())
@@ -444,7 +473,7 @@ final class ScriptedConversation: Conversation {
     throw HostError(.valueNeeded, "\(need) is needed (\"\(prompt)\"), but the script has no answer left")
   }
 
-  /// Returns once the first question has been asked.
+  /// Returns once the first question (or passcode question) has been asked.
   func waitUntilAsked() async {
     await withCheckedContinuation { continuation in
       let asked = state.withLock { state -> Bool in
@@ -454,5 +483,47 @@ final class ScriptedConversation: Conversation {
       }
       if asked { continuation.resume() }
     }
+  }
+}
+
+/// Opens once; until then `wait` waits (and ends with `CancellationError` when its task is cancelled).
+final class Gate: Sendable {
+  private struct State {
+    var open = false
+    var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    var next = 0
+  }
+  private let state = Mutex(State())
+
+  func open() {
+    let waiters = state.withLock { state in
+      state.open = true
+      defer { state.waiters.removeAll() }
+      return Array(state.waiters.values)
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func wait() async throws {
+    let key = state.withLock { state in
+      defer { state.next += 1 }
+      return state.next
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        // Checked under the lock that the cancellation handler takes: one of the two always resumes it.
+        let now = state.withLock { state -> Bool? in
+          if state.open { return true }
+          if Task.isCancelled { return false }
+          state.waiters[key] = continuation
+          return nil
+        }
+        if now == true { continuation.resume() }
+        if now == false { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      state.withLock { $0.waiters.removeValue(forKey: key) }?.resume(throwing: CancellationError())
+    }
+    try Task.checkCancellation()
   }
 }

@@ -118,6 +118,35 @@ struct MessageGoldenTests {
     #expect(try WireCoding.decoder().decode(MessageHeader.self, from: Data(line.utf8)).kind == kind)
   }
 
+  /// Extension → host: `host/requestAuthentication` and its answer.
+  @Test func requestAuthenticationMatchesItsGoldenJSON() throws {
+    #expect(
+      try encode(
+        RequestEnvelope(
+          id: .number(1), method: RequestAuthenticationRequest.method,
+          params: RequestAuthenticationRequest(reason: "Send 20 € to Ada")))
+        == #"{"id":1,"jsonrpc":"2.0","method":"host/requestAuthentication","params":{"reason":"Send 20 € to Ada"}}"#)
+    for outcome in AuthenticationOutcome.allCases {
+      let json = try encode(ResultEnvelope(id: .number(1), result: RequestAuthenticationResult(outcome: outcome)))
+      #expect(json == #"{"id":1,"jsonrpc":"2.0","result":{"outcome":"\#(outcome.rawValue)"}}"#)
+    }
+    #expect(AuthenticationOutcome.allCases.map(\.rawValue) == ["approved", "denied", "cancelled", "lockedOut"])
+    #expect(ErrorCode.notAllowedNow.description == "notAllowedNow -33005")
+    #expect(ErrorCode.busy.description == "busy -33006")
+  }
+
+  @Test(
+    arguments: [
+      ("Pay", nil), ("", "reason is empty"), (" \n\t", "reason is empty"),
+      (String(repeating: "x", count: 200), nil),
+      (String(repeating: "x", count: 201), "reason is 201 Unicode scalars long; the limit is 200"),
+      // One character of 300 scalars: bounded by scalars, not characters.
+      ("e" + String(repeating: "\u{301}", count: 299), "reason is 300 Unicode scalars long; the limit is 200"),
+    ] as [(String, String?)])
+  func reasonsAreBounded(reason: String, problem: String?) {
+    #expect(RequestAuthenticationRequest.reasonProblem(reason) == problem)
+  }
+
   @Test func everyMessageIsRegisteredOnce() {
     let methods = MessageRegistry.requests.map { $0.method } + MessageRegistry.notifications.map { $0.method }
     #expect(Set(methods).count == methods.count)

@@ -87,7 +87,9 @@ public enum TestBundles {
                   "INIntentResponseCodeName": "success", "INIntentResponseCodeSuccess": true,
                   "INIntentResponseCodeFormatString": "Got ${value}.",
                 ],
-                ["INIntentResponseCodeName": "failure"],
+                [
+                  "INIntentResponseCodeName": "failure", "INIntentResponseCodeFormatString": "Not done: ${value}.",
+                ],
               ],
               "INIntentResponseParameters": [
                 ["INIntentResponseParameterName": "value", "INIntentResponseParameterType": "String"]

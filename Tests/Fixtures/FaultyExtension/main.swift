@@ -42,11 +42,17 @@ if mode == "ExitEarly" { exit(3) }
 
 // The containing app ("Fixture", its CFBundleName): handles PingIntent in the app when the extension answers handleInApp. What it
 // does is chosen by the file `app-mode` in its bundle: "serve" (default), "ignore" (a plain app that does not
-// serve), "crash" (crashes in handle), "flood" (writes 4 MiB to stdout when opened).
+// serve), "crash" (crashes in handle), "flood" (writes 4 MiB to stdout when opened), "authenticate" (asks the host to
+// authenticate the user, and answers success when approved, failure otherwise, with the outcome as `value`).
 struct PingInApp: IntentHandler {
   let appMode: String
   func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
     if appMode == "crash" { fatalError("the fixture app gave up") }
+    if appMode == "authenticate" {
+      let outcome = try await context.requestAuthentication(reason: "Finish in the app")
+      return IntentResponse(
+        code: outcome == .approved ? .success : .failure, parameters: ["value": .string("\(outcome) in the app")])
+    }
     _ = FileManager.default.createFile(atPath: context.containerPath + "/handled-in-app", contents: Data())
     let value = intent["value"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? ""
     return IntentResponse(code: .success, parameters: ["value": .string("\(value) from the app")])
