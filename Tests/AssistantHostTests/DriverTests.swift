@@ -310,6 +310,7 @@ final class InProcessPeer: SessionPeer {
       case ResolveParameterRequest.method:
         let request = try message.params(ResolveParameterRequest.self)
         let value = request.intent[request.parameter]
+        let entry = "\(message.method) \(request.parameter)"
         let firstTime = state.withLock { state in
           state.transcript.filter { $0 == entry }.count == 1
         }
