@@ -25,8 +25,18 @@ public struct HostClock: Sendable {
     self.init(offset: seconds)
   }
 
+  /// A clock stopped at `time` (tests that must not depend on how long a step takes).
+  var stopped: Double? = nil
+
+  /// A clock that always reads `time`.
+  static func stopped(at time: Double) -> HostClock {
+    var clock = HostClock()
+    clock.stopped = time
+    return clock
+  }
+
   /// Now, on this clock.
-  public var now: Double { Date().timeIntervalSince1970 + offset }
+  public var now: Double { stopped ?? Date().timeIntervalSince1970 + offset }
 }
 
 /// The device's lock state as the host keeps it, `State/device.json` (a `Document`: locked updates, synced), schema 1.

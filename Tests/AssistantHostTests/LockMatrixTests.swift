@@ -114,7 +114,9 @@ struct LockMatrixTests {
 
   /// Puts the device of `home` in `state` and returns the state as the run sees it (its clock after the lock).
   static func device(_ state: DeviceCase, home: AssistantHome) throws -> DeviceState {
-    let setup = DeviceState(home: home, clock: HostClock())
+    // Stopped clocks: the lock at `t`, the run 5 or 60 s later however long each step takes.
+    let t = 1_800_000_000.0
+    let setup = DeviceState(home: home, clock: .stopped(at: t))
     #expect(try setup.setPasscode(passcode, old: nil) == .accepted)
     switch state {
     case .unlocked:
@@ -122,13 +124,13 @@ struct LockMatrixTests {
     case .lockedWithinGrace:
       try setup.setGracePeriod(60)
       try setup.lock()
-      return DeviceState(home: home, clock: HostClock(offset: 5))
+      return DeviceState(home: home, clock: .stopped(at: t + 5))
     case .locked:
       try setup.lock()
-      return DeviceState(home: home, clock: HostClock(offset: 5))
+      return DeviceState(home: home, clock: .stopped(at: t + 5))
     case .protectedDataUnavailable:
       try setup.lock()
-      return DeviceState(home: home, clock: HostClock(offset: 60))
+      return DeviceState(home: home, clock: .stopped(at: t + 60))
     }
   }
 

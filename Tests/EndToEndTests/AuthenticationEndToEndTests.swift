@@ -108,7 +108,7 @@ struct AuthenticationEndToEndTests {
     #expect(
       result.stderr.contains(
         "assistant: note: AuthInHandle asked to authenticate the user, but the passcode cannot be asked: there is no "
-          + "terminal to ask, and no --passcode-stdin (give it on stdin with --passcode-stdin); it was answered "
+          + "terminal to ask it on (give it on stdin with --passcode-stdin); it was answered "
           + "cancelled"), "\(result)")
     #expect(try await status(host).failedAttempts == 0)
   }
