@@ -1,4 +1,4 @@
-import AppGroupStore
+@_spi(Testing) import AppGroupStore
 import Foundation
 import IntentHostSystem
 
@@ -265,6 +265,13 @@ public struct DeviceState: Sendable {
   public let home: AssistantHome
   public let clock: HostClock
 
+  /// For tests only: skip the record's lock (`Document.lockingDisabled`), to show that concurrent changes are lost
+  /// without it.
+  @_spi(Testing) public var lockingDisabled = false
+  /// For tests only: called inside every `update` once the record is read and before it is changed, to hold a race
+  /// window open.
+  @_spi(Testing) public var afterReading: (@Sendable () -> Void)?
+
   public init(home: AssistantHome, clock: HostClock) {
     self.home = home
     self.clock = clock
@@ -274,7 +281,11 @@ public struct DeviceState: Sendable {
   public var passcodeFile: URL { home.state.appendingPathComponent(Self.passcodeName) }
   static let passcodeName = "passcode"
 
-  var document: Document<DeviceRecord> { Document<DeviceRecord>(path: recordFile.path) }
+  var document: Document<DeviceRecord> {
+    var document = Document<DeviceRecord>(path: recordFile.path)
+    document.lockingDisabled = lockingDisabled
+    return document
+  }
 
   /// The record as it is; makes nothing (a home without one reads as a new device: unlocked, no passcode).
   /// - Throws: `HostError(.dataError)` for a corrupt record, `.ioError` when it cannot be read.
@@ -294,6 +305,7 @@ public struct DeviceState: Sendable {
     let now = clock.now
     do {
       return try document.update { record in
+        afterReading?()
         record.settle(at: now)
         return try body(&record, now)
       }

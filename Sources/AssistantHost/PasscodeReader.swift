@@ -79,6 +79,11 @@ public struct PasscodeReader: Sendable {
 
   /// Asks `prompt` on the controlling terminal and reads a line from it with echo off; the terminal's settings are
   /// restored on every path, Ctrl-C (a cancelled task) included.
+  ///
+  /// The terminal is made quiet before the prompt is shown, as `getpass` and `readpassphrase` do: what is typed once
+  /// the prompt shows is never echoed, and the flush (TCSAFLUSH) discards only what was typed before it. When the
+  /// read ends without a line (Ctrl-C, Ctrl-D), the prompt's line is ended, so that a message starts a line of its
+  /// own.
   static func readWithoutEcho(_ prompt: String) async throws -> String? {
     let tty = try await offloaded { () throws(SystemError) in
       try FileDescriptor.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -90,9 +95,15 @@ public struct PasscodeReader: Sendable {
       var quiet = saved
       quiet.c_lflag &= ~tcflag_t(ECHO)
       quiet.c_lflag |= tcflag_t(ECHONL)
-      try tty.writeAll(Array((prompt + ": ").utf8))
       guard tcsetattr(tty.rawValue, TCSAFLUSH, &quiet) == 0 else {
         throw SystemError.current("tcsetattr", "/dev/tty")
+      }
+      do throws(SystemError) {
+        try tty.writeAll(Array((prompt + ": ").utf8))
+      } catch {
+        var restored = saved
+        _ = tcsetattr(tty.rawValue, TCSAFLUSH, &restored)
+        throw error
       }
       return saved
     }
@@ -102,7 +113,10 @@ public struct PasscodeReader: Sendable {
       _ = try? await offloaded { () throws(SystemError) in
         var restored = saved
         _ = tcsetattr(tty.rawValue, TCSAFLUSH, &restored)
-        if case .failure = result { try tty.writeAll(Array("\n".utf8)) }
+        switch result {
+        case .success(.some): break  // the typed newline was echoed (ECHONL)
+        case .success(.none), .failure: try tty.writeAll(Array("\n".utf8))
+        }
       }
     }
     return try result.get()

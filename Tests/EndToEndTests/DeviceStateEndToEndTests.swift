@@ -113,7 +113,8 @@ struct DeviceStateEndToEndTests {
     #expect(try await host.assistant(["unlock"], environment: ["INTENTHOST_CLOCK_OFFSET": "30"]).code == 0)
     #expect(try await host.assistant(["lock"]).code == 0)
     #expect(try await host.assistant(["unlock"], environment: ["INTENTHOST_CLOCK_OFFSET": "61"]).code == 75)
-    // Auto-lock: 5 minutes of idle time by default.
+    // Auto-lock: 5 minutes of idle time by default. The clock runs on between the unlock and the status (a loaded
+    // machine takes seconds for the two host runs), so "before" is a minute before.
     #expect(try await host.assistant(["unlock", "--passcode-stdin"], input: "2468\n").code == 0)
     // (200, not 299: the margin is the time between the unlock and this status, which a busy machine stretches.)
     #expect(try await !status(host, offset: 200).locked)
