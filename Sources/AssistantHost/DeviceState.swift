@@ -377,15 +377,23 @@ public struct DeviceState: Sendable {
   ///   it cannot ask).
   public func unlock(asking read: @Sendable () async throws -> String) async throws {
     let record = try await offloaded { () throws in try self.record() }
-    var passcode: String?
-    if record.passcodeRequired(at: clock.now) {
-      try await refuseDuringLockout()
-      passcode = try await read()
+    if !record.passcodeRequired(at: clock.now) {
+      // Another process may lock the device (or set a passcode) between the read and the update: then the
+      // passcode is asked after all.
+      do {
+        try await offloaded { () throws in _ = try self.unlock(passcode: nil) }
+        return
+      } catch is PasscodeNeeded {}
     }
-    let given = passcode
-    let check = try await offloaded { () throws in try self.unlock(passcode: given) }
+    try await refuseDuringLockout()
+    let passcode = try await read()
+    let check = try await offloaded { () throws in try self.unlock(passcode: passcode) }
     if let refusal = Self.refusal(check) { throw refusal }
   }
+
+  /// Thrown by `unlock(passcode: nil)` when the passcode is required after all (the device's state changed since
+  /// it was read): ask for it and unlock with it.
+  public struct PasscodeNeeded: Error, Sendable {}
 
   /// Checks `passcode` for an extension's `host/requestAuthentication`, in one locked update: refused during a
   /// lockout, a wrong one counted as a failed attempt (and may start a lockout), the right one resets the count.
@@ -406,14 +414,14 @@ public struct DeviceState: Sendable {
 
   /// Unlocks the device. `passcode` is checked only when one is required (locked, set, past the grace period).
   /// - Returns: `.accepted` when unlocked; otherwise what refused it (the failure is recorded).
-  /// - Throws: `HostError(.refused)` when a passcode is required and `passcode` is nil.
+  /// - Throws: `PasscodeNeeded` when a passcode is required and `passcode` is nil.
   @discardableResult
   public func unlock(passcode: String?) throws -> Check {
     try update { record, now -> Check in
       if record.passcodeRequired(at: now) {
         let left = record.lockoutLeft(at: now)
         if left > 0 { return .lockedOut(left: left) }
-        guard let passcode else { throw HostError(.refused, "the device is locked: its passcode is needed") }
+        guard let passcode else { throw PasscodeNeeded() }
         let result = try check(passcode, &record, now: now)
         guard result == .accepted else { return result }
       }

@@ -443,6 +443,8 @@ public struct IntentDriver: Sendable {
     }
     let ahead = "or run `assistant unlock` first"
     await conversation.say("You need to unlock your device first.")
+    // Another process may set a passcode or lock the device between the read above and the unlock: then the
+    // passcode is asked after all (`PasscodeNeeded`).
     if !record.passcodeSet {
       let answer: String
       do {
@@ -451,13 +453,13 @@ public struct IntentDriver: Sendable {
         throw refused("nobody was there to unlock it: answer with --answer yes, \(ahead)")
       }
       guard parseYesNo(answer) == true else { throw refused("it was not unlocked") }
-      try await unlock(device, passcode: nil, refused: refused)
-      return
-    }
-    if !record.passcodeRequired(at: now) {
-      try await unlock(device, passcode: nil, refused: refused)
-      await conversation.explain("Unlocked without the passcode: the device locked within its grace period.")
-      return
+      do { return try await unlock(device, passcode: nil, refused: refused) } catch is DeviceState.PasscodeNeeded {}
+    } else if !record.passcodeRequired(at: now) {
+      do {
+        try await unlock(device, passcode: nil, refused: refused)
+        await conversation.explain("Unlocked without the passcode: the device locked within its grace period.")
+        return
+      } catch is DeviceState.PasscodeNeeded {}
     }
     let left = record.lockoutLeft(at: now)
     if left > 0 { throw refused("too many wrong passcodes: try again in \(DeviceState.duration(left))") }

@@ -115,6 +115,7 @@ public struct PasscodeReader: Sendable {
         _ = tcsetattr(tty.rawValue, TCSAFLUSH, &restored)
         switch result {
         case .success(.some): break  // the typed newline was echoed (ECHONL)
+        case .failure(is CancellationError): break  // the interrupt's message starts a line of its own
         case .success(.none), .failure: try tty.writeAll(Array("\n".utf8))
         }
       }

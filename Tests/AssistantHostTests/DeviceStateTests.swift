@@ -208,7 +208,7 @@ struct DeviceStateTests {
     #expect(try scene.device(offset: 30).unlock(passcode: nil) == .accepted)
     try scene.device().lock()
     // The control: past the grace period the passcode is needed.
-    #expect(throws: HostError.self) { try scene.device(offset: 61).unlock(passcode: nil) }
+    #expect(throws: DeviceState.PasscodeNeeded.self) { try scene.device(offset: 61).unlock(passcode: nil) }
   }
 
   /// The unlock flow asks for the passcode only when one is needed, and never during a lockout.

@@ -34,11 +34,10 @@ struct DeviceModel: Hashable, CustomStringConvertible {
     case locked
     /// `unlock` exited 0.
     case unlocked
-    /// `unlock` exited 77, "wrong passcode (N failed attempts in a row)": counted, N in a row now.
+    /// `unlock` exited 77, "wrong passcode (N failed attempts in a row)": counted, N in a row now. (An `unlock` that
+    /// found the device unlocked and then locked by another process asks for the passcode after all, so it ends in
+    /// one of these too.)
     case wrong(failures: Int)
-    /// `unlock` exited 77, "the device is locked: its passcode is needed": the device was unlocked when the command
-    /// looked (so it read no passcode) and locked when it came to change it; nothing changed.
-    case passcodeNeeded
   }
 
   /// What `operation` does to this state as one atomic step, when it ended with `outcome`; nil when it cannot have
@@ -53,8 +52,6 @@ struct DeviceModel: Hashable, CustomStringConvertible {
       return DeviceModel(locked: false, failures: 0)
     case (.unlock(right: false), .wrong(let count)) where locked && count == failures + 1:
       return DeviceModel(locked: true, failures: count)
-    case (.unlock, .passcodeNeeded) where locked:
-      return self
     default:
       return nil
     }
@@ -147,7 +144,6 @@ struct DeviceConcurrencyTests {
   static func outcome(of unlock: CommandResult) -> DeviceModel.Outcome? {
     if unlock.code == 0 { return .unlocked }
     guard unlock.code == 77 else { return nil }
-    if unlock.stderr.contains("the device is locked: its passcode is needed") { return .passcodeNeeded }
     guard let range = unlock.stderr.range(of: "wrong passcode (") else { return nil }
     let count = unlock.stderr[range.upperBound...].prefix { $0.isNumber }
     return Int(count).map { .wrong(failures: $0) }
@@ -276,12 +272,14 @@ struct DeviceConcurrencyTests {
       end: DeviceModel(locked: false, failures: 1), ordered: false),
     // A lost lock.
     HandMade(start: unlocked, history: [(.lock, .locked)], end: unlocked, ordered: false),
-    // "Passcode needed" only while locked.
+    // A wrong passcode counted only while locked.
     HandMade(
       start: unlocked,
-      history: [(.unlock(right: true), .unlocked), (.lock, .locked), (.unlock(right: false), .passcodeNeeded)],
-      end: locked, ordered: true),
-    HandMade(start: unlocked, history: [(.unlock(right: false), .passcodeNeeded)], end: unlocked, ordered: false),
+      history: [(.unlock(right: true), .unlocked), (.lock, .locked), (.unlock(right: false), .wrong(failures: 1))],
+      end: DeviceModel(locked: true, failures: 1), ordered: true),
+    HandMade(
+      start: unlocked, history: [(.unlock(right: false), .wrong(failures: 1))],
+      end: DeviceModel(locked: false, failures: 1), ordered: false),
   ]
 
   @Test(arguments: handMade) func theSerialOrderCheck(_ made: HandMade) {
