@@ -500,6 +500,20 @@ public struct Validator: Sendable {
           "lists \(className), which no intent definition of the app defines and which is not a system intent",
           fix: intentFix(className, definedAt.keys)))
     }
+    // The app's restriction lists name intents the app or one of its Intents extensions handles.
+    for (list, key) in [
+      (app.appIntentsRestrictedWhileLocked, "INIntentsRestrictedWhileLocked"),
+      (app.appIntentsRestrictedWhileProtectedDataUnavailable, "INIntentsRestrictedWhileProtectedDataUnavailable"),
+    ] {
+      for (index, className) in list.enumerated() where handledBy[className] == nil {
+        diagnostics.append(
+          Diagnostic(
+            .warning, "restricted-not-supported", file: app.file, keyPath: "\(key)[\(index)]",
+            "lists \(className), which neither the app (INIntentsSupported) nor its Intents extensions handle, so "
+              + "the restriction applies to nothing",
+            fix: "add \(className) to INIntentsSupported or an extension's IntentsSupported, or remove it from \(key)"))
+      }
+    }
     for vocabulary in project.vocabularies {
       diagnostics += vocabularyFileRules(vocabulary)
       for className in vocabulary.intentPhrases.keys.sorted() where handledBy[className] == nil {

@@ -385,6 +385,23 @@ import Testing
       }
     },
     Case(
+      rule: "restricted-not-supported", severity: .warning, file: "Info.plist",
+      keyPath: "INIntentsRestrictedWhileLocked[0]",
+      says: "lists INSendPaymentIntent, which neither the app (INIntentsSupported) nor its Intents extensions handle",
+      fix: "add INSendPaymentIntent to INIntentsSupported or an extension's IntentsSupported", variant: "app"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) { $0["INIntentsRestrictedWhileLocked"] = ["INSendPaymentIntent"] }
+    },
+    Case(
+      rule: "restricted-not-supported", severity: .warning, file: "Info.plist",
+      keyPath: "INIntentsRestrictedWhileProtectedDataUnavailable[1]", says: "lists INPlayMediaIntent",
+      fix: "remove it from INIntentsRestrictedWhileProtectedDataUnavailable", variant: "app, protected data"
+    ) { root in
+      try Edit.plist(url(root, "Info.plist")) {
+        $0["INIntentsRestrictedWhileProtectedDataUnavailable"] = ["OpenDoorIntent", "INPlayMediaIntent"]
+      }
+    },
+    Case(
       rule: "restricted-not-supported", severity: .error, subject: .file("RoomsIntents/Info.plist"),
       file: "RoomsIntents/Info.plist", keyPath: "NSExtension.NSExtensionAttributes.IntentsRestrictedWhileLocked[0]",
       says: "lists INSendPaymentIntent", fix: "add INSendPaymentIntent to IntentsSupported"
