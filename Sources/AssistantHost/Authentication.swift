@@ -12,8 +12,9 @@ import UntrustedText
 ///   are what unlock it).
 /// - A wrong passcode: `denied`, counted as a failed attempt (the fifth starts a lockout, as `unlock`'s do).
 /// - During a lockout: `lockedOut`, without asking.
-/// - No passcode given (an empty line, Ctrl-D): `cancelled`. Nobody to ask (no terminal, no `--passcode-stdin`):
-///   `cancelled`, with a note on stderr saying how to give it.
+/// - No passcode given (an empty line, Ctrl-D): `cancelled`. Nobody to ask (no terminal, no
+///   `--authentication-stdin`): `cancelled`, with a note on stderr saying how to give it. A line of `--passcode-stdin`
+///   (given to unlock the device) is never used here.
 /// - No passcode set: a yes/no question, "Allow NAME to go ahead?": yes is `approved`, anything else `denied` (not
 ///   counted); `cancelled` when it cannot be asked.
 /// - No device state (`device` nil): `cancelled`, with a note on stderr.
@@ -36,13 +37,15 @@ struct HostAuthenticator: Sendable {
       return .cancelled
     }
     let record = try await offloaded { () throws in try device.record() }
-    await conversation.explain("\(name) asks you to authenticate: \(Untrusted.shown(reason))")
+    // Runs of spaces are one: a reason cannot fill a line and wrap into what looks like a line of its own.
+    let shownReason = reason.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    await conversation.explain("\(name) asks you to authenticate: \(Untrusted.shown(shownReason))")
     guard record.passcodeSet else {
-      do {
-        let answer = try await conversation.ask("Allow \(name) to go ahead?", need: "a confirmation for \(name)")
-        return parseYesNo(answer) == true ? .approved : .denied
-      } catch let error as HostError {
-        await note("but nobody could be asked (\(error.message))")
+      switch try await conversation.askApproval("Allow \(name) to go ahead?") {
+      case .entered(let answer): return parseYesNo(answer) == true ? .approved : .denied
+      case .cancelled: return .cancelled
+      case .unavailable(let why):
+        await note("but nobody could be asked: \(why)")
         return .cancelled
       }
     }
@@ -51,11 +54,11 @@ struct HostAuthenticator: Sendable {
       await conversation.explain("Too many wrong passcodes: try again in \(DeviceState.duration(lockout)).")
       return .lockedOut
     }
-    switch try await conversation.askPasscode("Passcode") {
+    switch try await conversation.askPasscode("Passcode", for: .authentication) {
     case .cancelled:
       return .cancelled
     case .unavailable(let why):
-      await note("but the passcode cannot be asked: \(why) (give it on stdin with --passcode-stdin)")
+      await note("but the passcode cannot be asked: \(why)")
       return .cancelled
     case .entered(let passcode):
       let check = try await offloaded { () throws in try device.authenticate(passcode: passcode) }

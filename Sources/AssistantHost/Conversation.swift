@@ -21,9 +21,22 @@ public protocol Conversation: Sendable {
   func explain(_ text: String) async
   /// Shows a view an Intents UI extension drew (a snippet under the dialog).
   func show(_ view: ConfiguredView, from extensionName: String) async
-  /// Asks for the device's passcode without showing what is typed.
+  /// Asks for the device's passcode without showing what is typed. The purpose decides where a script's passcode
+  /// comes from: a line given to unlock the device is never taken to approve an extension's transaction.
   /// - Throws: `CancellationError` when the waiting task is cancelled (Ctrl-C).
-  func askPasscode(_ prompt: String) async throws -> PasscodeAnswer
+  func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer
+  /// Asks a yes/no question that approves an extension's transaction (`host/requestAuthentication` with no passcode
+  /// set): like a passcode for authentication, never answered by the scripted answers of other questions.
+  /// - Throws: `CancellationError` when the waiting task is cancelled (Ctrl-C).
+  func askApproval(_ prompt: String) async throws -> PasscodeAnswer
+}
+
+/// What a passcode is asked for.
+public enum PasscodePurpose: Sendable, Equatable {
+  /// To unlock the device (`--passcode-stdin` in a script).
+  case unlock
+  /// To approve an extension's transaction, `host/requestAuthentication` (`--authentication-stdin` in a script).
+  case authentication
 }
 
 /// What came of asking for the passcode.
@@ -32,7 +45,8 @@ public enum PasscodeAnswer: Sendable, Equatable {
   case entered(String)
   /// The user gave none: an empty line, or end of input (Ctrl-D).
   case cancelled
-  /// Nobody can be asked; the reason, for the message ("there is no terminal to ask, and no --passcode-stdin").
+  /// Nobody can be asked; the reason with its fix, for the message ("there is no terminal to ask it on: give it
+  /// with --passcode-stdin").
   case unavailable(String)
 }
 
@@ -41,8 +55,13 @@ extension Conversation {
   public func explain(_ text: String) async { await say(text) }
 
   /// By default nobody can be asked.
-  public func askPasscode(_ prompt: String) async throws -> PasscodeAnswer {
+  public func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
     .unavailable("this conversation cannot ask for a passcode")
+  }
+
+  /// By default nobody can be asked.
+  public func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
+    .unavailable("this conversation cannot ask for an approval")
   }
 
   /// Says the snippet under the name of the extension that drew it, each of its lines indented. The name and each
@@ -85,8 +104,11 @@ public enum PromptDestination: Sendable {
 public final class TerminalConversation: Conversation {
   private let answers: Mutex<[String]>
   private let interactive: Bool
-  /// `--passcode-stdin`: passcodes are lines of stdin (read with the answers' reader), not typed at the terminal.
+  /// `--passcode-stdin`: passcodes to unlock the device are lines of stdin (read with the answers' reader).
   private let passcodesFromStandardInput: Bool
+  /// `--authentication-stdin`: passcodes (or, with none set, yes/no) approving an extension's transaction are lines
+  /// of stdin.
+  private let authenticationFromStandardInput: Bool
   private let dialog: FileDescriptor
   private let input: LineReader
   private let prompts: PromptDestination
@@ -100,15 +122,17 @@ public final class TerminalConversation: Conversation {
   ///     scripted answer asked.
   ///   - quiet: send dialog to stderr instead of stdout.
   ///   - prompts: where questions go; by default the controlling terminal, else stderr.
-  ///   - passcodesFromStandardInput: `--passcode-stdin`: a passcode is the next line of stdin.
+  ///   - passcodesFromStandardInput: `--passcode-stdin`: a passcode to unlock is the next line of stdin.
+  ///   - authenticationFromStandardInput: `--authentication-stdin`: an approval is the next line of stdin.
   public convenience init(
     answers: [String], interactive: Bool, quiet: Bool, prompts: PromptDestination = .controllingTerminal,
-    passcodesFromStandardInput: Bool = false
+    passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false
   ) {
     self.init(
       answers: answers, interactive: interactive, prompts: prompts,
       dialog: quiet ? .standardError : .standardOutput, input: .standardInput,
-      passcodesFromStandardInput: passcodesFromStandardInput)
+      passcodesFromStandardInput: passcodesFromStandardInput,
+      authenticationFromStandardInput: authenticationFromStandardInput)
   }
 
   /// The conversation on explicit descriptors (tests use pipes).
@@ -117,11 +141,12 @@ public final class TerminalConversation: Conversation {
   ///   - input: where answers are read from, when `interactive`.
   init(
     answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, input: FileDescriptor,
-    passcodesFromStandardInput: Bool = false
+    passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false
   ) {
     self.answers = Mutex(answers)
     self.interactive = interactive
     self.passcodesFromStandardInput = passcodesFromStandardInput
+    self.authenticationFromStandardInput = authenticationFromStandardInput
     self.prompts = prompts
     self.dialog = dialog
     self.input = LineReader(input)
@@ -176,19 +201,52 @@ public final class TerminalConversation: Conversation {
     return line
   }
 
-  /// The passcode: with `--passcode-stdin` the next line of stdin (nothing is shown); else, when a person is at the
-  /// terminal, typed there with echo off (`PasscodeReader`). Scripted answers are never used for it.
-  public func askPasscode(_ prompt: String) async throws -> PasscodeAnswer {
+  /// The passcode: when a person is at the terminal (stdin is a terminal), typed there with echo off
+  /// (`PasscodeReader`), whatever the flags say; otherwise the next line of stdin when the purpose's flag was given
+  /// (`--passcode-stdin` to unlock, `--authentication-stdin` to approve); otherwise nobody can be asked. Scripted
+  /// answers are never used for it.
+  public func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
     let line: String?
-    if passcodesFromStandardInput {
+    if interactive {
+      do {
+        line = try await PasscodeReader.readWithoutEcho(Untrusted.shown(prompt))
+      } catch let error as SystemError where error.code == ENXIO {
+        return .unavailable("there is no controlling terminal to ask it on: give it with \(flag(purpose))")
+      }
+    } else if fromStandardInput(purpose) {
       line = try await input.nextLine()
-    } else if interactive {
-      line = try await PasscodeReader.readWithoutEcho(Untrusted.shown(prompt))
     } else {
-      return .unavailable("there is no terminal to ask it on")
+      return .unavailable("there is no terminal to ask it on: give it with \(flag(purpose))")
     }
     guard let line, !line.isEmpty else { return .cancelled }
     return .entered(line)
+  }
+
+  /// The approval: asked at the terminal like any question (it is not secret), or the next line of stdin with
+  /// `--authentication-stdin`; never a scripted `--answer`, which was given for another question.
+  public func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
+    let prompt = Untrusted.shown(prompt)
+    let line: String?
+    if fromStandardInput(.authentication) && !interactive {
+      line = try await input.nextLine()
+      await emit("\(prompt) \(Untrusted.shown(line ?? ""))\n", to: .prompts)
+    } else if interactive {
+      await emit(prompt + " ", to: .prompts)
+      line = try await input.nextLine()
+      if line == nil { await emit("\n", to: .prompts) }
+    } else {
+      return .unavailable("there is no terminal to ask it on: give it with --authentication-stdin")
+    }
+    guard let line, !line.isEmpty else { return .cancelled }
+    return .entered(line)
+  }
+
+  private func fromStandardInput(_ purpose: PasscodePurpose) -> Bool {
+    purpose == .unlock ? passcodesFromStandardInput : authenticationFromStandardInput
+  }
+
+  private func flag(_ purpose: PasscodePurpose) -> String {
+    purpose == .unlock ? "--passcode-stdin" : "--authentication-stdin"
   }
 
   /// Unused scripted answers (a sign of a wrong script).

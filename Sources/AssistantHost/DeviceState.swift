@@ -94,7 +94,29 @@ public struct DeviceRecord: DocumentContent, Equatable {
     lastActivity = try container.decodeIfPresent(Double.self, forKey: .lastActivity)
     failedAttempts = try container.decodeIfPresent(Int.self, forKey: .failedAttempts) ?? 0
     lockoutUntil = try container.decodeIfPresent(Double.self, forKey: .lockoutUntil)
+    // Out-of-range values are a corrupt record (exit 65), never a crash or a way around the rules.
+    func check(_ valid: Bool, _ key: CodingKeys) throws {
+      guard valid else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container, debugDescription: "\(key.rawValue) is out of range")
+      }
+    }
+    let time = 0...Self.latestTime
+    try check(lockedAt.map(time.contains) ?? true, .lockedAt)
+    try check(lastActivity.map(time.contains) ?? true, .lastActivity)
+    try check(lockoutUntil.map(time.contains) ?? true, .lockoutUntil)
+    try check((0...Self.maximumGracePeriod).contains(gracePeriod), .gracePeriod)
+    try check(autoLock.map((1...Self.maximumAutoLock).contains) ?? true, .autoLock)
+    try check((0...Self.maximumFailedAttempts).contains(failedAttempts), .failedAttempts)
   }
+
+  /// The latest time a record may hold (the year 5138): beyond it, a corrupt record.
+  static let latestTime: Double = 1e11
+  /// The longest "require passcode" grace period, 4 hours (as iOS's longest).
+  public static let maximumGracePeriod: Double = 14_400
+  /// The longest auto-lock idle time, a day.
+  public static let maximumAutoLock: Double = 86_400
+  static let maximumFailedAttempts = 1_000_000
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -115,9 +137,14 @@ public struct DeviceRecord: DocumentContent, Equatable {
 
   /// When the device locked, if it is locked at `now`: the recorded time, else the end of the idle time when
   /// auto-lock is on and it has passed; nil when unlocked.
+  ///
+  /// A time after `now` (the clock stepped back, or a lock made with a later `INTENTHOST_CLOCK_OFFSET`) counts as
+  /// `now`, so a grace period never grows past its setting.
   public func lockTime(at now: Double) -> Double? {
-    if let lockedAt { return lockedAt }
-    if let autoLock, let lastActivity, now >= lastActivity + autoLock { return lastActivity + autoLock }
+    if let lockedAt { return min(lockedAt, now) }
+    if let autoLock, let lastActivity, now >= min(lastActivity, now) + autoLock {
+      return min(lastActivity, now) + autoLock
+    }
     return nil
   }
 
@@ -147,7 +174,8 @@ public struct DeviceRecord: DocumentContent, Equatable {
   /// Seconds of the lockout left; 0 when attempts are allowed.
   public func lockoutLeft(at now: Double) -> Double {
     guard let lockoutUntil, lockoutUntil > now else { return 0 }
-    return lockoutUntil - now
+    // Never longer than the failures warrant (a lockout made on a clock that ran ahead).
+    return min(lockoutUntil - now, Self.lockout(afterFailures: failedAttempts))
   }
 
   /// The lockout that follows the `failures`-th wrong passcode in a row, in seconds; 0 for none: 1 minute after the
@@ -181,7 +209,7 @@ public struct DeviceRecord: DocumentContent, Equatable {
   }
 
   public mutating func recordFailure(at now: Double) {
-    failedAttempts += 1
+    failedAttempts = min(failedAttempts + 1, Self.maximumFailedAttempts)
     let lockout = Self.lockout(afterFailures: failedAttempts)
     lockoutUntil = lockout > 0 ? now + lockout : nil
   }
@@ -290,9 +318,36 @@ public struct DeviceState: Sendable {
   /// The record as it is; makes nothing (a home without one reads as a new device: unlocked, no passcode).
   /// - Throws: `HostError(.dataError)` for a corrupt record, `.ioError` when it cannot be read.
   public func record() throws -> DeviceRecord {
-    do { return try document.read() } catch {
+    var record: DeviceRecord
+    do { record = try document.read() } catch {
       throw stateError(error, "cannot read the device state \(recordFile.path)")
     }
+    try failClosed(&record)
+    return record
+  }
+
+  /// A record that says no passcode is set beside a passcode file (the record lost, damaged or removed, or a crash
+  /// between the two) is read as a device with a passcode, locked long ago: the passcode is needed to unlock it,
+  /// and unlocking writes a whole record again. Losing the record never unlocks the device nor drops its passcode.
+  func failClosed(_ record: inout DeviceRecord) throws {
+    guard !record.passcodeSet, try passcodeFileExists() else { return }
+    record.passcodeSet = true
+    if record.lockedAt == nil { record.lockedAt = 0 }
+  }
+
+  /// Whether anything is at `State/passcode` (not followed).
+  func passcodeFileExists() throws -> Bool {
+    var info = stat()
+    if lstat(passcodeFile.path, &info) == 0 { return true }
+    if errno == ENOENT || errno == ENOTDIR { return false }
+    throw HostError(.ioError, "cannot look at the passcode file \(passcodeFile.path): \(SystemError.current("lstat"))")
+  }
+
+  /// How to start again when the state cannot be used.
+  var resetAdvice: String {
+    let state = home.state.path
+    return "to start again without a passcode (and lose the lock state), remove \(state)/passcode, "
+      + "\(state)/device.json and \(state)/.device.json.*"
   }
 
   /// The state now; makes nothing.
@@ -302,10 +357,11 @@ public struct DeviceState: Sendable {
   /// changed (nothing when it throws). The home is prepared first.
   public func update<Result>(_ body: (inout DeviceRecord, Double) throws -> Result) throws -> Result {
     try home.prepare()
-    let now = clock.now
     do {
       return try document.update { record in
         afterReading?()
+        let now = clock.now  // once the lock is held: a wait for it does not age what is computed
+        try failClosed(&record)
         record.settle(at: now)
         return try body(&record, now)
       }
@@ -330,11 +386,13 @@ public struct DeviceState: Sendable {
     if left > 0 { return .lockedOut(left: left) }
     let hash = try readPasscodeHash()
     let matches: Bool
-    do { matches = try PasscodeHash.verify(passcode, against: hash) } catch {
-      throw HostError(
-        .dataError,
-        "the passcode file \(passcodeFile.path) does not hold a passcode hash (\(error)); remove it and "
-          + "State/device.json to start again without a passcode")
+    if passcode.utf8.count > PasscodeHash.maximumLength {
+      matches = false  // none that long can be set
+    } else {
+      do { matches = try PasscodeHash.verify(passcode, against: hash) } catch {
+        throw HostError(
+          .dataError, "the passcode file \(passcodeFile.path) does not hold a passcode hash (\(error)); \(resetAdvice)")
+      }
     }
     if matches {
       record.recordSuccess()
@@ -355,9 +413,9 @@ public struct DeviceState: Sendable {
         lockout > 0
         ? "; try again in \(duration(lockout))"
         : failures >= DeviceRecord.freeAttempts - 2
-          ? " (\(DeviceRecord.freeAttempts - failures) more before a lockout)" : ""
+          ? "; \(DeviceRecord.freeAttempts - failures) more before a lockout" : ""
       return HostError(
-        .refused, "wrong passcode (\(failures) failed attempt\(failures == 1 ? "" : "s") in a row)" + next)
+        .refused, "wrong passcode (\(failures) failed attempt\(failures == 1 ? "" : "s") in a row\(next))")
     }
   }
 
@@ -387,6 +445,8 @@ public struct DeviceState: Sendable {
     }
     try await refuseDuringLockout()
     let passcode = try await read()
+    // An empty line is no attempt (as at a run's prompt): nothing is counted.
+    if passcode.isEmpty { throw HostError(.valueNeeded, "no passcode was given; the device stays locked") }
     let check = try await offloaded { () throws in try self.unlock(passcode: passcode) }
     if let refusal = Self.refusal(check) { throw refusal }
   }
@@ -432,7 +492,7 @@ public struct DeviceState: Sendable {
 
   /// Sets or changes the passcode: `old` must be the current one when one is set.
   public func setPasscode(_ new: String, old: String?) throws -> Check {
-    guard !new.isEmpty else { throw HostError(.usage, "a passcode cannot be empty") }
+    if let problem = PasscodeHash.problem(new) { throw HostError(.usage, problem) }
     let hash: String
     do { hash = try PasscodeHash.make(new) } catch { throw HostError(.usage, "cannot use this passcode: \(error)") }
     return try update { record, now -> Check in
@@ -523,14 +583,18 @@ public struct DeviceState: Sendable {
     do {
       let fd = try folder.openFile(Self.passcodeName, O_RDONLY)
       defer { fd.close() }
+      let status = try fd.status()
+      guard status.permissions == 0o600, status.owner == geteuid() else {
+        throw HostError(
+          .dataError,
+          "the passcode file \(passcodeFile.path) is mode \(String(status.permissions, radix: 8)) owned by uid "
+            + "\(status.owner), not 0600 and this user's: it was not made by the host; \(resetAdvice)")
+      }
       let bytes = try fd.readAll(limit: 4096)
       return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    } catch {
+    } catch let error as SystemError {
       let kind: ExitStatus = error.code == EIO ? .ioError : .dataError
-      throw HostError(
-        kind,
-        "cannot read the passcode file \(passcodeFile.path): \(error); remove it and State/device.json to start "
-          + "again without a passcode")
+      throw HostError(kind, "cannot read the passcode file \(passcodeFile.path): \(error); \(resetAdvice)")
     }
   }
 
@@ -585,7 +649,7 @@ public struct DeviceState: Sendable {
 
   /// A duration for messages: "45 s", "4 min 12 s", "1 h 5 min"; whole seconds, rounded up.
   public static func duration(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded(.up))
+    let total = seconds.isFinite ? Int(min(max(seconds, 0), 1e9).rounded(.up)) : 0
     let hours = total / 3600
     let minutes = total % 3600 / 60
     let rest = total % 60

@@ -289,7 +289,9 @@ final class ExtensionSession: Sendable {
       } catch {
         let message = (error as? HostError)?.message ?? "\(error)"
         await writeHostMessage("cannot authenticate the user for \(label): \(message)")
-        result = .failure(ResponseError(.internalError, "the host could not authenticate the user: \(message)"))
+        // The details (the host's paths, what is wrong with its state) go to the user and the log, not to the peer.
+        peer.appendToLog("note: cannot authenticate the user: \(message)")
+        result = .failure(ResponseError(.internalError, "the host could not authenticate the user"))
       }
       switch result {
       case .success(let outcome):

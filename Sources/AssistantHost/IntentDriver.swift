@@ -439,7 +439,7 @@ public struct IntentDriver: Sendable {
     }
     let reason = rule.condition == .afterQuestions ? "\(rule.source), and \(history.questions)" : rule.source
     func refused(_ why: String) -> HostError {
-      HostError(.refused, "\(step): \(state) and \(reason); \(why)")
+      HostError(.refused, "\(step): \(state) and \(reason) [\(rule.name)]; \(why)")
     }
     let ahead = "or run `assistant unlock` first"
     await conversation.say("You need to unlock your device first.")
@@ -452,7 +452,7 @@ public struct IntentDriver: Sendable {
       } catch let error as HostError where error.status == .valueNeeded {
         throw refused("nobody was there to unlock it: answer with --answer yes, \(ahead)")
       }
-      guard parseYesNo(answer) == true else { throw refused("it was not unlocked") }
+      guard parseYesNo(answer) == true else { throw refused("it was not unlocked: answer yes to unlock it, \(ahead)") }
       do { return try await unlock(device, passcode: nil, refused: refused) } catch is DeviceState.PasscodeNeeded {}
     } else if !record.passcodeRequired(at: now) {
       do {
@@ -463,11 +463,11 @@ public struct IntentDriver: Sendable {
     }
     let left = record.lockoutLeft(at: now)
     if left > 0 { throw refused("too many wrong passcodes: try again in \(DeviceState.duration(left))") }
-    switch try await conversation.askPasscode("Passcode") {
+    switch try await conversation.askPasscode("Passcode", for: .unlock) {
     case .unavailable(let why):
-      throw refused("the passcode is needed, but \(why): give it with --passcode-stdin, \(ahead)")
+      throw refused("the passcode is needed, but \(why), \(ahead)")
     case .cancelled:
-      throw refused("no passcode was given")
+      throw refused("no passcode was given: type it at the prompt, give it with --passcode-stdin, \(ahead)")
     case .entered(let passcode):
       try await unlock(device, passcode: passcode, refused: refused)
     }

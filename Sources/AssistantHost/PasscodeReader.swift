@@ -13,19 +13,27 @@ public struct PasscodeReader: Sendable {
   /// - Throws: `HostError(.valueNeeded)` (75) when there is no terminal and no `--passcode-stdin`, or stdin ended
   ///   first.
   public func read(_ prompt: String) async throws -> String {
-    if fromStandardInput {
+    // A terminal on stdin is always read without echo, --passcode-stdin or not.
+    if fromStandardInput && !FileDescriptor.standardInput.isTerminal {
       guard let line = try await Self.line(from: .standardInput) else {
-        throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but stdin ended (--passcode-stdin)")
+        throw HostError(.valueNeeded, "the \(prompt.lowercased()) is needed, but stdin ended (--passcode-stdin)")
       }
       return line
     }
     guard FileDescriptor.standardInput.isTerminal else {
       throw HostError(
         .valueNeeded,
-        "\(prompt.lowercased()) is needed, but there is no terminal to ask; pass it on stdin with --passcode-stdin")
+        "the \(prompt.lowercased()) is needed, but there is no terminal to ask; pass it on stdin with --passcode-stdin")
     }
-    guard let line = try await Self.readWithoutEcho(prompt) else {
-      throw HostError(.valueNeeded, "\(prompt.lowercased()) is needed, but input ended")
+    let typed: String?
+    do { typed = try await Self.readWithoutEcho(prompt) } catch let error as SystemError where error.code == ENXIO {
+      throw HostError(
+        .valueNeeded,
+        "the \(prompt.lowercased()) is needed, but there is no controlling terminal to ask it on; pass it on stdin with "
+          + "--passcode-stdin")
+    }
+    guard let line = typed else {
+      throw HostError(.valueNeeded, "the \(prompt.lowercased()) is needed, but input ended")
     }
     return line
   }
@@ -95,6 +103,8 @@ public struct PasscodeReader: Sendable {
       var quiet = saved
       quiet.c_lflag &= ~tcflag_t(ECHO)
       quiet.c_lflag |= tcflag_t(ECHONL)
+      // Ctrl-\ would end the host with a core dump before the terminal is restored: off while the passcode is read.
+      withUnsafeMutableBytes(of: &quiet.c_cc) { $0[Int(VQUIT)] = 0 }
       guard tcsetattr(tty.rawValue, TCSAFLUSH, &quiet) == 0 else {
         throw SystemError.current("tcsetattr", "/dev/tty")
       }

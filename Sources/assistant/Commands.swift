@@ -88,7 +88,8 @@ func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: Launc
   try await home.prepare()
   let conversation = TerminalConversation(
     answers: launch.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json,
-    passcodesFromStandardInput: launch.passcodesFromStandardInput)
+    passcodesFromStandardInput: launch.passcodesFromStandardInput,
+    authenticationFromStandardInput: launch.authenticationFromStandardInput)
   var driver = IntentDriver(home: home, conversation: conversation)
   driver.deadlines = launch.deadlines
   driver.locale = launch.locale

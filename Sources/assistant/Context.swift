@@ -17,6 +17,11 @@ let conversationOptions: [Option] = [
       "The deadline of handshake, resolve, confirm, handle, ui or shutdown (or all); defaults 5, 5, 5, 10, 3, 2 "
       + "seconds.", repeatable: true,
     completion: .words(Phase.allCases.map { "\($0.rawValue)=" } + ["all="])),
+  .flag(
+    "--authentication-stdin",
+    help:
+      "Answer an extension's request to authenticate the user with the next line of stdin (the passcode; with none "
+      + "set, yes or no) instead of asking the terminal. --passcode-stdin lines only ever unlock the device."),
 ]
 
 /// The user's locale.
@@ -76,10 +81,13 @@ struct LaunchOptions: Sendable {
   var sandbox = SandboxPolicy()
   /// `--passcode-stdin`: a passcode the run needs (to unlock the device) is the next line of stdin.
   var passcodesFromStandardInput = false
+  /// `--authentication-stdin`: an extension's authentication request is answered with the next line of stdin.
+  var authenticationFromStandardInput = false
 
   init(_ parsed: ParsedCommand) throws {
     answers = parsed.values("--answer")
     passcodesFromStandardInput = parsed.flag("--passcode-stdin")
+    authenticationFromStandardInput = parsed.flag("--authentication-stdin")
     for text in parsed.values("--deadline") { try deadlines.set(text) }
     if let locale = parsed.value("--locale") {
       guard !locale.isEmpty, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) })

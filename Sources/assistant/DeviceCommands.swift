@@ -172,17 +172,24 @@ struct PasscodeSettings: AssistantCommand {
 
   init(_ parsed: ParsedCommand) throws {
     reader = PasscodeReader(parsed)
+    let longestGrace = Int(DeviceRecord.maximumGracePeriod)
+    let longestAutoLock = Int(DeviceRecord.maximumAutoLock)
     if let text = parsed.value("--require-passcode") {
-      guard text == "immediately" || (Double(text).map { $0 >= 0 && $0.isFinite } ?? false) else {
-        throw HostError(.usage, "--require-passcode needs immediately or a number of seconds, not \"\(text)\"")
+      guard text == "immediately" || (Int(text).map { (0...longestGrace).contains($0) } ?? false) else {
+        throw HostError(
+          .usage,
+          "--require-passcode needs immediately or a whole number of seconds up to \(longestGrace) (4 hours), not "
+            + "\"\(text)\"")
       }
-      settings.gracePeriod = text == "immediately" ? 0 : Double(text)!
+      settings.gracePeriod = Double(text == "immediately" ? 0 : Int(text)!)
     }
     if let text = parsed.value("--auto-lock") {
-      guard text == "never" || (Double(text).map { $0 > 0 && $0.isFinite } ?? false) else {
-        throw HostError(.usage, "--auto-lock needs a number of seconds above 0 or never, not \"\(text)\"")
+      guard text == "never" || (Int(text).map { (1...longestAutoLock).contains($0) } ?? false) else {
+        throw HostError(
+          .usage,
+          "--auto-lock needs never or a whole number of seconds from 1 to \(longestAutoLock) (a day), not \"\(text)\"")
       }
-      settings.autoLock = .some(text == "never" ? nil : Double(text)!)
+      settings.autoLock = .some(text == "never" ? nil : Double(Int(text)!))
     }
   }
 

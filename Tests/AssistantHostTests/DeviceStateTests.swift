@@ -1,3 +1,4 @@
+import AppGroupStore
 import Foundation
 import IntentHostSystem
 import Synchronization
@@ -253,4 +254,124 @@ struct DeviceStateTests {
     #expect(errors.withLock { $0 } == [])
     #expect(try scene.device().status().failedAttempts == threads)
   }
+
+  // MARK: - Hostile or damaged state (the reviewer's findings)
+
+  /// Values out of range in the record are a corrupt record (65), never a crash.
+  @Test(arguments: [
+    Planted(doubles: ["lockoutUntil": 1e300], ints: ["failedAttempts": 5]),
+    Planted(ints: ["failedAttempts": Int.max]), Planted(ints: ["failedAttempts": -1_000_000]),
+    Planted(doubles: ["gracePeriod": -5]), Planted(doubles: ["gracePeriod": 1e19]), Planted(doubles: ["autoLock": 0]),
+    Planted(doubles: ["lockedAt": -1]),
+  ])
+  func anOutOfRangeRecordIsCorrupt(_ planted: Planted) throws {
+    let scene = try Scene()
+    let device = scene.device()
+    try device.lock()  // makes the record
+    // The hostile content, committed through the store (as a planted journal would hold it).
+    try Document<Planted>(path: device.recordFile.path).update { $0 = planted }
+    do {
+      _ = try device.status()
+      Issue.record("a record with \(planted) was accepted")
+    } catch let error as HostError {
+      #expect(error.status == .dataError, "\(error.message)")
+    }
+    #expect(throws: HostError.self) { try device.unlock(passcode: "0000") }
+  }
+
+  /// A lost record beside a passcode file fails closed: a passcode, locked, the passcode needed. The control: with
+  /// the passcode file gone too, a new unlocked device.
+  @Test func aLostRecordFailsClosed() throws {
+    let scene = try Scene()
+    let device = scene.device()
+    #expect(try device.setPasscode("1234", old: nil) == .accepted)
+    let state = scene.home.state.path
+    for name in try FileManager.default.contentsOfDirectory(atPath: state) where name.contains("device.json") {
+      try FileManager.default.removeItem(atPath: state + "/" + name)
+    }
+    let lost = try device.status()
+    #expect(lost.passcodeSet && lost.locked && !lost.protectedData)
+    #expect(throws: DeviceState.PasscodeNeeded.self) { try device.unlock(passcode: nil) }
+    #expect(throws: HostError.self) { try device.setPasscode("9999", old: nil) }  // the old one is asked
+    #expect(try device.unlock(passcode: "1234") == .accepted)
+    #expect(try !device.status().locked)
+    try FileManager.default.removeItem(atPath: device.passcodeFile.path)
+    for name in try FileManager.default.contentsOfDirectory(atPath: state) where name.contains("device.json") {
+      try FileManager.default.removeItem(atPath: state + "/" + name)
+    }
+    #expect(try !device.status().passcodeSet)
+  }
+
+  /// A passcode file the host did not make (another mode, a weaker hash) is refused (65) and nothing is counted.
+  @Test func aPlantedPasscodeFileIsRefused() throws {
+    let scene = try Scene()
+    let device = scene.device()
+    #expect(try device.setPasscode("1234", old: nil) == .accepted)
+    try device.lock()
+    chmod(device.passcodeFile.path, 0o666)
+    #expect(throws: HostError.self) { try device.unlock(passcode: "1234") }
+    chmod(device.passcodeFile.path, 0o600)
+    #expect(try device.unlock(passcode: "1234") == .accepted)  // the control
+    try device.lock()
+    // A DES-format hash (what libcrypt would also read): not what the host writes.
+    try "abPAAL5nFFnW2\n".write(toFile: device.passcodeFile.path, atomically: false, encoding: .utf8)
+    chmod(device.passcodeFile.path, 0o600)
+    do {
+      _ = try device.unlock(passcode: "1234")
+      Issue.record("a DES hash was accepted")
+    } catch let error as HostError {
+      #expect(error.status == .dataError && error.message.contains("does not hold a passcode hash"), "\(error)")
+    }
+    #expect(try device.status().failedAttempts == 0)
+  }
+
+  /// Passcodes that cannot be set: too long, not UTF-8. At unlock, a too long one is simply wrong (counted).
+  @Test func passcodeLimits() throws {
+    let scene = try Scene()
+    let device = scene.device()
+    #expect(throws: HostError.self) { try device.setPasscode(String(repeating: "7", count: 300), old: nil) }
+    #expect(throws: HostError.self) { try device.setPasscode("12\u{FFFD}4", old: nil) }
+    #expect(try device.setPasscode(String(repeating: "7", count: 256), old: nil) == .accepted)
+    try device.lock()
+    #expect(try device.unlock(passcode: String(repeating: "7", count: 600)) == .wrong(failedAttempts: 1, lockout: 0))
+  }
+
+  /// A lock time in the future (a clock stepped back) counts as now: the grace period never grows.
+  @Test func aFutureLockTimeCountsAsNow() throws {
+    var record = DeviceRecord()
+    record.passcodeSet = true
+    record.gracePeriod = 60
+    record.lockedAt = 5000
+    #expect(record.graceLeft(at: 1000) == 60)
+    #expect(record.passcodeRequired(at: 1061) == false)  // still within 60 s of "now" at each read
+    record.failedAttempts = 5
+    record.lockoutUntil = 1e9
+    #expect(record.lockoutLeft(at: 1000) == 60)
+  }
+}
+
+/// A device record's content with values `DeviceRecord` would never write.
+struct Planted: DocumentContent, CustomStringConvertible {
+  static let schemaVersion = 1
+  var doubles: [String: Double] = [:]
+  var ints: [String: Int] = [:]
+  init() {}
+  init(doubles: [String: Double] = [:], ints: [String: Int] = [:]) {
+    self.doubles = doubles
+    self.ints = ints
+  }
+  init(from decoder: any Decoder) throws {}
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(true, forKey: Key(stringValue: "passcodeSet"))
+    for (key, value) in doubles { try container.encode(value, forKey: Key(stringValue: key)) }
+    for (key, value) in ints { try container.encode(value, forKey: Key(stringValue: key)) }
+  }
+  var description: String { "\(doubles) \(ints)" }
 }

@@ -438,7 +438,14 @@ final class ScriptedConversation: Conversation {
     self.passcodeGate = passcodeGate
   }
 
-  func askPasscode(_ prompt: String) async throws -> PasscodeAnswer {
+  /// An approval is a scripted answer (tests of the terminal's rule are end to end).
+  func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
+    do { return .entered(try await ask(prompt, need: "an approval")) } catch let error as HostError {
+      return .unavailable(error.message)
+    }
+  }
+
+  func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
     let waiters = state.withLock { state in
       state.asked.append("[passcode] \(prompt)")
       defer { state.askWaiters.removeAll() }

@@ -86,6 +86,16 @@ struct LockMatrixTests {
     }
   }
 
+  static func ruleName(_ rule: RuleCase) -> String {
+    switch rule {
+    case .notRestricted: ""
+    case .byExtension: "extension-restricted-while-locked"
+    case .byApp: "app-restricted-while-locked"
+    case .systemIntent: "system-intent-always-unlocked"
+    case .protectedData: "extension-restricted-while-protected-data-unavailable"
+    }
+  }
+
   static let passcode = "2468"
 
   /// A rig whose manifests carry `rule`, and a device in `state` (its clock `offset` seconds after the lock).
@@ -173,7 +183,8 @@ struct LockMatrixTests {
       #expect(message.contains(Self.source(c.rule)), "\(message)")
       #expect(rig.launcher.launched.isEmpty)
       #expect(conversation.said.first == "You need to unlock your device first.")
-      if c.input == .noInput { #expect(message.contains("--passcode-stdin"), "\(message)") }
+      if c.input == .noInput { #expect(message.contains("or run `assistant unlock` first"), "\(message)") }
+      #expect(message.contains("[\(Self.ruleName(c.rule))]"), "\(message)")
       if c.input == .wrongPasscode { #expect(message.contains("wrong passcode (1 failed attempt"), "\(message)") }
     } else {
       #expect(rig.launcher.transcript("RoomsIntents").contains("intent/handle"))

@@ -4,7 +4,7 @@ import Testing
 
 /// `host/requestAuthentication` through the real binaries: the AuthExtension fixture (an SDK extension) calls
 /// `context.requestAuthentication(reason:)` and its dialog names the outcome ("Got approved.", "Not done: denied.");
-/// passcodes come on stdin with `--passcode-stdin`, and `INTENTHOST_CLOCK_OFFSET` steps past a lockout.
+/// approvals come on stdin with `--authentication-stdin`, and `INTENTHOST_CLOCK_OFFSET` steps past a lockout.
 @Suite(.serialized)
 struct AuthenticationEndToEndTests {
   struct Status: Decodable {
@@ -28,7 +28,7 @@ struct AuthenticationEndToEndTests {
     return host
   }
 
-  func ping(_ host: HostFixture, input: String? = nil, options: [String] = ["--passcode-stdin"], offset: Int = 0)
+  func ping(_ host: HostFixture, input: String? = nil, options: [String] = ["--authentication-stdin"], offset: Int = 0)
     async throws -> CommandResult
   {
     try await host.assistant(
@@ -98,7 +98,8 @@ struct AuthenticationEndToEndTests {
     #expect(after.failedAttempts == 0 && after.locked)
   }
 
-  /// No terminal and no `--passcode-stdin`: cancelled, with a note saying how to give the passcode; nothing counted.
+  /// No terminal and no `--authentication-stdin`: cancelled, with a note saying how to give the passcode; nothing
+  /// counted.
   @Test func withNobodyToAskItIsCancelledWithANote() async throws {
     let host = try await host(mode: "AuthInHandle")
     defer { host.directory.remove() }
@@ -108,20 +109,36 @@ struct AuthenticationEndToEndTests {
     #expect(
       result.stderr.contains(
         "assistant: note: AuthInHandle asked to authenticate the user, but the passcode cannot be asked: there is no "
-          + "terminal to ask it on (give it on stdin with --passcode-stdin); it was answered "
-          + "cancelled"), "\(result)")
+          + "terminal to ask it on: give it with --authentication-stdin; it was answered cancelled"), "\(result)")
     #expect(try await status(host).failedAttempts == 0)
   }
 
-  /// With no passcode set, the host asks yes or no: yes approves, no denies.
+  /// A passcode given with `--passcode-stdin` (to unlock the device) never approves an extension's transaction: the
+  /// request is cancelled and the line is not consumed as an approval. The control: the same line with
+  /// `--authentication-stdin` approves.
+  @Test func anUnlockPasscodeNeverApproves() async throws {
+    let host = try await host(mode: "AuthInHandle")
+    defer { host.directory.remove() }
+    let unlockLine = try await ping(host, input: "2468\n", options: ["--passcode-stdin"])
+    #expect(unlockLine.code == 1, "\(unlockLine)")
+    #expect(unlockLine.stdout == "Not done: cancelled.\n", "\(unlockLine)")
+    #expect(unlockLine.stderr.contains("give it with --authentication-stdin"), "\(unlockLine)")
+    let approval = try await ping(host, input: "2468\n", options: ["--authentication-stdin"])
+    #expect(approval.stdout == "Got approved.\n", "\(approval)")
+  }
+
+  /// With no passcode set, the host asks yes or no: yes approves, no denies. A scripted `--answer` (given for
+  /// another question) is never taken as the approval.
   @Test(arguments: [("yes", 0, "Got approved.\n"), ("no", 1, "Not done: denied.\n")])
   func withoutAPasscodeItIsAYesOrNo(answer: String, code: Int32, dialog: String) async throws {
     let host = try await host(mode: "AuthInHandle", passcode: nil)
     defer { host.directory.remove() }
-    let result = try await ping(host, options: ["--answer", answer])
+    let result = try await ping(host, input: answer + "\n")
     #expect(result.code == code, "\(result)")
     #expect(result.stdout == dialog, "\(result)")
     #expect(result.stderr.contains("Allow AuthInHandle to go ahead? \(answer)"), "\(result)")
+    let scripted = try await ping(host, options: ["--answer", answer])
+    #expect(scripted.stdout == "Not done: cancelled.\n", "\(scripted)")
   }
 
   /// Outside confirm and handle the host refuses the request (notAllowedNow) and asks nothing; the control: the same

@@ -176,12 +176,13 @@ struct PasscodeTerminalEndToEndTests {
     let run = try await onTerminal(host, ["unlock"]) { terminal in
       try await waitForPasscodePrompt(terminal, "Passcode: ")
       try await terminal.type("\u{04}")
-      try await terminal.waitFor("passcode is needed, but input ended\r\n")
+      try await terminal.waitFor("the passcode is needed, but input ended\r\n")
     }
     #expect(run.termination == .exited(75), "\(run)")
     #expect(run.echoAfter, "\(run)")
     #expect(
-      run.shown == "Passcode: \r\nassistant: passcode is needed, but input ended\r\ntyped-after-the-end\r\n", "\(run)")
+      run.shown == "Passcode: \r\nassistant: the passcode is needed, but input ended\r\ntyped-after-the-end\r\n",
+      "\(run)")
     let after = try await status(host)
     #expect(after.locked && after.failedAttempts == 0)
   }
