@@ -160,6 +160,15 @@ struct List: AssistantCommand {
     CommandConfiguration(
       name: "list",
       abstract: "List the installed apps, their extensions and intents.",
+      discussion: """
+        An intent is marked "restricted while locked" when a rule that always applies needs the device unlocked \
+        (the extension's IntentsRestrictedWhileLocked, the app's INIntentsRestrictedWhileLocked, or a SiriKit \
+        intent that always needs it), and "needs protected data" when one needs protected data \
+        (IntentsRestrictedWhileProtectedDataUnavailable, INIntentsRestrictedWhileProtectedDataUnavailable); \
+        `assistant explain APP INTENT` says more. With --json: {"home", "apps": [{"name", "bundleIdentifier", \
+        "path", "appGroups", "extensions": [{"name", "bundleIdentifier", "kind", "intents": [{"className", \
+        "title", "parameters", "restrictedWhileLocked", "restrictedWhileProtectedDataUnavailable"}]}]}]}.
+        """,
       options: [
         localeOption,
         .flag(
@@ -201,7 +210,27 @@ struct List: AssistantCommand {
     var className: String
     var title: String?
     var parameters: [String]
+    /// An up-front rule (`LockPolicy`, condition always) needs an unlocked device: the extension's
+    /// IntentsRestrictedWhileLocked, the app's INIntentsRestrictedWhileLocked, or a system intent that always does.
     var restrictedWhileLocked: Bool
+    /// An up-front rule needs protected data: IntentsRestrictedWhileProtectedDataUnavailable or
+    /// INIntentsRestrictedWhileProtectedDataUnavailable.
+    var restrictedWhileProtectedDataUnavailable: Bool
+
+    init(className: String, spec: IntentSpec?, app: AppBundle) {
+      self.className = className
+      title = spec?.title
+      parameters = spec?.parameters.map(\.name) ?? []
+      let upFront = LockPolicy.rules(for: className, of: app).filter { $0.condition == .always }
+      restrictedWhileLocked = upFront.contains { $0.need == .unlockedDevice }
+      restrictedWhileProtectedDataUnavailable = upFront.contains { $0.need == .protectedData }
+    }
+
+    /// The markers the text form adds after the title.
+    var markers: String {
+      (restrictedWhileLocked ? ", restricted while locked" : "")
+        + (restrictedWhileProtectedDataUnavailable ? ", needs protected data" : "")
+    }
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
@@ -218,10 +247,7 @@ struct List: AssistantCommand {
               name: ext.name, bundleIdentifier: ext.info.bundleIdentifier,
               kind: ext.extensionInfo.point == .intentsUIService ? "intentsUI" : "intents",
               intents: ext.extensionInfo.intentsSupported.map { className in
-                let spec = app.runnableSpec(className: className)?.spec
-                return Intent(
-                  className: className, title: spec?.title, parameters: spec?.parameters.map(\.name) ?? [],
-                  restrictedWhileLocked: ext.extensionInfo.intentsRestrictedWhileLocked.contains(className))
+                Intent(className: className, spec: app.runnableSpec(className: className)?.spec, app: app)
               })
           })
       })
@@ -259,7 +285,7 @@ struct List: AssistantCommand {
           let parameters = intent.parameters.isEmpty ? "" : " (" + intent.parameters.joined(separator: ", ") + ")"
           print(
             "    \(intent.className)\(parameters)\(intent.title.map { ": \($0)" } ?? "")"
-              + (intent.restrictedWhileLocked ? ", restricted while locked" : ""))
+              + intent.markers)
         }
       }
       if !app.appGroups.isEmpty { print("  app groups: \(app.appGroups.joined(separator: ", "))") }

@@ -42,11 +42,12 @@ private let passcodeDiscussion = """
   (no terminal, no --passcode-stdin) exits 75.
   """
 
-/// `assistant passcode set|change|remove`.
+/// `assistant passcode set|change|remove|settings`.
 struct Passcode: AssistantCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "passcode", abstract: "Set, change or remove the device passcode.",
+      name: "passcode",
+      abstract: "Set, change or remove the device passcode, or its settings (require passcode, auto-lock).",
       discussion: "The host keeps only a salted yescrypt hash of it, in <home>/State/passcode (mode 0600). "
         + passcodeDiscussion,
       subcommands: [PasscodeSet.self, PasscodeChange.self, PasscodeRemove.self, PasscodeSettings.self],

@@ -16,10 +16,16 @@ struct Explain: AssistantCommand {
         IntentsRestrictedWhileProtectedDataUnavailable, INIntentsRestrictedWhileProtectedDataUnavailable, \
         IntentHostIntentsRestrictedWhileLockedAfterQuestions) and SiriKit's system intents; some apply only when \
         resolving asks to choose or confirm, or when the extension answers continueInApp. "now" and "when locked" \
-        say what a run would ask before the extension starts. With --json: {"app", "intent", "rules": [{"need", \
-        "name", "source", "condition", "knownUpFront"}], "now", "whenLocked"}, each decision "allowed", "unlock", \
-        "unlockWithPasscode" or "protectedDataUnavailable"; a condition is "always", "afterQuestions" or \
-        "continueInApp".
+        say what a run would do before the extension starts, as the run decides it: now, with the device as it is; \
+        when locked, with the device locked long enough ago that the grace period and the protected-data delay are \
+        over (failed attempts and a lockout as they stand now). A decision is "allowed" (it runs), "unlock" (the \
+        device is unlocked without the passcode: within the grace period after locking, or, with no passcode set, \
+        once the user confirms, a yes/no question that --answer yes answers in a script), "unlockWithPasscode" \
+        (the passcode is asked first), "protectedDataUnavailable" (protected data is unavailable: the passcode is \
+        asked first, and unlocking makes it available) or "lockedOut" (the passcode would be asked, but too many \
+        wrong passcodes refuse it until the lockout ends: the run exits 77). With --json: {"app", "intent", \
+        "rules": [{"need", "name", "source", "condition", "knownUpFront"}], "now", "whenLocked"}, a need being \
+        "unlockedDevice" or "protectedData" and a condition "always", "afterQuestions" or "continueInApp".
         """,
       arguments: [
         Argument(name: "APP", help: "An installed app: its name or bundle id.", completion: .apps),
@@ -44,13 +50,45 @@ struct Explain: AssistantCommand {
     var whenLocked: String
   }
 
-  static func word(_ decision: LockPolicy.Decision) -> String {
+  /// What a run would do about `decision` on the device in `record` at `now`, as `IntentDriver` does it: the
+  /// decision's word for --json and its sentence.
+  ///
+  /// The driver says "You need to unlock your device first." and then: with no passcode set, asks a yes/no
+  /// question; within the grace period, unlocks without asking; otherwise refuses during a lockout without asking,
+  /// else asks the passcode. A protected-data rule is met the same way (protected data is unavailable only once
+  /// the passcode is required).
+  static func verdict(_ decision: LockPolicy.Decision, _ record: DeviceRecord, at now: Double) -> (
+    word: String, sentence: String
+  ) {
+    let passcodeWord: String
+    let passcodeSentence: String
     switch decision {
-    case .allowed: "allowed"
-    case .unlock(_, passcode: true): "unlockWithPasscode"
-    case .unlock(_, passcode: false): "unlock"
-    case .protectedDataUnavailable: "protectedDataUnavailable"
+    case .allowed:
+      return ("allowed", "it runs")
+    case .unlock(_, passcode: false) where !record.passcodeSet:
+      return (
+        "unlock",
+        "the user is asked to confirm the unlock, as no passcode is set (yes/no; --answer yes in a script)"
+      )
+    case .unlock(_, passcode: false):
+      let left = record.graceLeft(at: now).map { " (\(DeviceState.duration($0)) left)" } ?? ""
+      return ("unlock", "the device is unlocked without the passcode: it is within its grace period" + left)
+    case .unlock(_, passcode: true):
+      (passcodeWord, passcodeSentence) = ("unlockWithPasscode", "the passcode is asked first")
+    case .protectedDataUnavailable:
+      (passcodeWord, passcodeSentence) = (
+        "protectedDataUnavailable",
+        "the passcode is asked first: protected data is unavailable (unlocking makes it available)"
+      )
     }
+    let lockout = record.lockoutLeft(at: now)
+    if lockout > 0 {
+      return (
+        "lockedOut",
+        "it is refused: too many wrong passcodes, try again in \(DeviceState.duration(lockout))"
+      )
+    }
+    return (passcodeWord, passcodeSentence)
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
@@ -62,14 +100,14 @@ struct Explain: AssistantCommand {
     let device = try deviceState(context)
     let record = try await offloaded { () throws in try device.record() }
     let now = device.clock.now
+    // "When locked": locked long enough ago that the grace period and the protected-data delay are over, at this
+    // moment, so that failed attempts and a lockout count as they stand.
     var locked = record
-    locked.lock(at: now)
-    // "When locked": long enough ago that the grace period and the protected-data delay are over.
-    let later = now + max(locked.gracePeriod, DeviceRecord.protectedDataDelay) + 1
+    locked.lockedAt = now - max(record.gracePeriod, DeviceRecord.protectedDataDelay) - 1
+    let current = Self.verdict(LockPolicy.decide(rules, device: record, at: now), record, at: now)
+    let whenLocked = Self.verdict(LockPolicy.decide(rules, device: locked, at: now), locked, at: now)
     let report = Report(
-      app: app.name, intent: intentClass, rules: rules,
-      now: Self.word(LockPolicy.decide(rules, device: record, at: now)),
-      whenLocked: Self.word(LockPolicy.decide(rules, device: locked, at: later)))
+      app: app.name, intent: intentClass, rules: rules, now: current.word, whenLocked: whenLocked.word)
     if context.json {
       try await context.output(json: report)
       return 0
@@ -88,16 +126,8 @@ struct Explain: AssistantCommand {
       }
       lines.append("  \(when)\(need): \(rule.source) [\(rule.name)]")
     }
-    func sentence(_ word: String) -> String {
-      switch word {
-      case "allowed": "it runs"
-      case "unlock": "the device is unlocked first (no passcode needed now)"
-      case "unlockWithPasscode": "the passcode is asked first"
-      default: "it is refused until the device is unlocked (protected data is unavailable)"
-      }
-    }
-    lines.append("  now: " + sentence(report.now))
-    lines.append("  when locked: " + sentence(report.whenLocked))
+    lines.append("  now: " + current.sentence)
+    lines.append("  when locked: " + whenLocked.sentence)
     for line in lines { try await context.output(Untrusted.shown(line)) }
     return 0
   }
