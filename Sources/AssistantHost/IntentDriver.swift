@@ -424,7 +424,8 @@ public struct IntentDriver: Sendable {
     let now = device.clock.now
     let rule: LockPolicy.Rule
     let state: String
-    switch LockPolicy.decide(rules, device: record, at: now, after: history) {
+    let decision = LockPolicy.decide(rules, device: record, at: now, after: history)
+    switch decision {
     case .allowed: return
     case .unlock(let which, _):
       (rule, state) = (which, "the device is locked")
@@ -445,7 +446,10 @@ public struct IntentDriver: Sendable {
     await conversation.say("You need to unlock your device first.")
     // Another process may set a passcode or lock the device between the read above and the unlock: then the
     // passcode is asked after all (`PasscodeNeeded`).
-    if !record.passcodeSet {
+    switch LockPolicy.unlocking(decision, device: record, at: now) {
+    case .notNeeded:
+      return
+    case .confirmation:
       let answer: String
       do {
         answer = try await conversation.ask("Unlock it?", need: "a confirmation to unlock the device")
@@ -454,15 +458,17 @@ public struct IntentDriver: Sendable {
       }
       guard parseYesNo(answer) == true else { throw refused("it was not unlocked: answer yes to unlock it, \(ahead)") }
       do { return try await unlock(device, passcode: nil, refused: refused) } catch is DeviceState.PasscodeNeeded {}
-    } else if !record.passcodeRequired(at: now) {
+    case .withinGracePeriod:
       do {
         try await unlock(device, passcode: nil, refused: refused)
         await conversation.explain("Unlocked without the passcode: the device locked within its grace period.")
         return
       } catch is DeviceState.PasscodeNeeded {}
+    case .lockedOut(let left):
+      throw refused("too many wrong passcodes: try again in \(DeviceState.duration(left))")
+    case .passcode:
+      break
     }
-    let left = record.lockoutLeft(at: now)
-    if left > 0 { throw refused("too many wrong passcodes: try again in \(DeviceState.duration(left))") }
     switch try await conversation.askPasscode("Passcode", for: .unlock) {
     case .unavailable(let why):
       throw refused("the passcode is needed, but \(why), \(ahead)")

@@ -205,6 +205,29 @@ public enum LockPolicy {
     return .allowed
   }
 
+  /// How a run gets past a decision: what the driver does and `assistant explain` reports, decided here only.
+  public enum Unlocking: Sendable, Equatable {
+    /// Nothing stands in the way.
+    case notNeeded
+    /// No passcode is set: the unlock is a yes/no confirmation.
+    case confirmation
+    /// Within the grace period (this many seconds left): unlocked without asking.
+    case withinGracePeriod(left: Double)
+    /// The passcode is asked.
+    case passcode
+    /// A lockout (this many seconds left): refused without asking.
+    case lockedOut(left: Double)
+  }
+
+  /// How `decision` is met on the device in `record` at `now`.
+  public static func unlocking(_ decision: Decision, device record: DeviceRecord, at now: Double) -> Unlocking {
+    if decision == .allowed { return .notNeeded }
+    if !record.passcodeSet { return .confirmation }
+    if !record.passcodeRequired(at: now) { return .withinGracePeriod(left: record.graceLeft(at: now) ?? 0) }
+    let lockout = record.lockoutLeft(at: now)
+    return lockout > 0 ? .lockedOut(left: lockout) : .passcode
+  }
+
   /// Whether any of `rules` can apply after `history` (when none can, the device's state need not be read).
   public static func anyApplies(_ rules: [Rule], after history: History) -> Bool {
     rules.contains { history.satisfies($0.condition) }

@@ -60,35 +60,30 @@ struct Explain: AssistantCommand {
   static func verdict(_ decision: LockPolicy.Decision, _ record: DeviceRecord, at now: Double) -> (
     word: String, sentence: String
   ) {
-    let passcodeWord: String
-    let passcodeSentence: String
-    switch decision {
-    case .allowed:
+    // The same `LockPolicy.unlocking` the driver acts on.
+    switch LockPolicy.unlocking(decision, device: record, at: now) {
+    case .notNeeded:
       return ("allowed", "it runs")
-    case .unlock(_, passcode: false) where !record.passcodeSet:
+    case .confirmation:
+      return (
+        "unlock", "the user is asked to confirm the unlock, as no passcode is set (yes/no; --answer yes in a script)"
+      )
+    case .withinGracePeriod(let left):
       return (
         "unlock",
-        "the user is asked to confirm the unlock, as no passcode is set (yes/no; --answer yes in a script)"
+        "the device is unlocked without the passcode: it is within its grace period (\(DeviceState.duration(left)) left)"
       )
-    case .unlock(_, passcode: false):
-      let left = record.graceLeft(at: now).map { " (\(DeviceState.duration($0)) left)" } ?? ""
-      return ("unlock", "the device is unlocked without the passcode: it is within its grace period" + left)
-    case .unlock(_, passcode: true):
-      (passcodeWord, passcodeSentence) = ("unlockWithPasscode", "the passcode is asked first")
-    case .protectedDataUnavailable:
-      (passcodeWord, passcodeSentence) = (
-        "protectedDataUnavailable",
-        "the passcode is asked first: protected data is unavailable (unlocking makes it available)"
-      )
+    case .lockedOut(let left):
+      return ("lockedOut", "it is refused: too many wrong passcodes, try again in \(DeviceState.duration(left))")
+    case .passcode:
+      if case .protectedDataUnavailable = decision {
+        return (
+          "protectedDataUnavailable",
+          "the passcode is asked first: protected data is unavailable (unlocking makes it available)"
+        )
+      }
+      return ("unlockWithPasscode", "the passcode is asked first")
     }
-    let lockout = record.lockoutLeft(at: now)
-    if lockout > 0 {
-      return (
-        "lockedOut",
-        "it is refused: too many wrong passcodes, try again in \(DeviceState.duration(lockout))"
-      )
-    }
-    return (passcodeWord, passcodeSentence)
   }
 
   func run(in context: CommandContext) async throws -> Int32 {

@@ -115,4 +115,21 @@ import Testing
     #expect(LockPolicy.decide([unlock], device: record, at: 1030) == .unlock(unlock, passcode: false))
     #expect(LockPolicy.decide([], device: record, at: 5000) == .allowed)
   }
+
+  /// How a decision is met, the one answer the driver acts on and `explain` reports.
+  @Test func howAnUnlockIsMet() throws {
+    let rule = LockPolicy.Rule(need: .unlockedDevice, name: "u", source: "s")
+    var record = DeviceRecord()
+    record.autoLock = nil
+    #expect(LockPolicy.unlocking(.allowed, device: record, at: 1000) == .notNeeded)
+    record.lock(at: 1000)
+    let decision = LockPolicy.decide([rule], device: record, at: 1001)
+    #expect(LockPolicy.unlocking(decision, device: record, at: 1001) == .confirmation)
+    record.passcodeSet = true
+    record.gracePeriod = 60
+    #expect(LockPolicy.unlocking(decision, device: record, at: 1010) == .withinGracePeriod(left: 50))
+    #expect(LockPolicy.unlocking(decision, device: record, at: 1070) == .passcode)
+    for _ in 1...5 { record.recordFailure(at: 1070) }
+    #expect(LockPolicy.unlocking(decision, device: record, at: 1080) == .lockedOut(left: 50))
+  }
 }
