@@ -18,9 +18,12 @@ public struct HostClock: Sendable {
       self.init()
       return
     }
-    guard let seconds = Double(text), seconds.isFinite else {
+    // Within ±10^9 s (about 31 years): the times it makes stay within what a device record may hold.
+    guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 1e9 else {
       throw HostError(
-        .usage, "INTENTHOST_CLOCK_OFFSET needs a number of seconds (e.g. 3600), not \"\(text)\"; or unset it")
+        .usage,
+        "INTENTHOST_CLOCK_OFFSET needs a number of seconds within ±1000000000 (e.g. 3600), not \"\(text)\"; or unset "
+          + "it")
     }
     self.init(offset: seconds)
   }

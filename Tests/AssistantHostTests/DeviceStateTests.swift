@@ -130,6 +130,9 @@ struct DeviceStateTests {
     #expect(try HostClock(environment: ["INTENTHOST_CLOCK_OFFSET": "-60.5"]).offset == -60.5)
     #expect(try HostClock(environment: [:]).offset == 0)
     #expect(throws: HostError.self) { try HostClock(environment: ["INTENTHOST_CLOCK_OFFSET": "soon"]) }
+    for extreme in ["1e300", "-1e300", "nan", "inf", "1000000001"] {
+      #expect(throws: HostError.self) { try HostClock(environment: ["INTENTHOST_CLOCK_OFFSET": extreme]) }
+    }
   }
 
   // MARK: - In a home
