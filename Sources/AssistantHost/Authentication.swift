@@ -42,13 +42,24 @@ struct HostAuthenticator: Sendable {
     await conversation.explain("\(name) asks you to authenticate: \(Untrusted.shown(shownReason))")
     guard record.passcodeSet else {
       switch try await conversation.askApproval("Allow \(name) to go ahead?") {
-      case .entered(let answer): return parseYesNo(answer) == true ? .approved : .denied
+      case .entered(let answer):
+        guard parseYesNo(answer) == true else { return .denied }
+        // A passcode set while the question was open: it is asked after all.
+        let now = try await offloaded { () throws in try device.record() }
+        return now.passcodeSet ? try await askPasscode(now, device: device, note: note) : .approved
       case .cancelled: return .cancelled
       case .unavailable(let why):
         await note("but nobody could be asked: \(why)")
         return .cancelled
       }
     }
+    return try await askPasscode(record, device: device, note: note)
+  }
+
+  /// The passcode part: refused during a lockout, else asked and checked (a wrong one counted).
+  private func askPasscode(
+    _ record: DeviceRecord, device: DeviceState, note: (String) async -> Void
+  ) async throws -> AuthenticationOutcome {
     let lockout = record.lockoutLeft(at: device.clock.now)
     if lockout > 0 {
       await conversation.explain("Too many wrong passcodes: try again in \(DeviceState.duration(lockout)).")

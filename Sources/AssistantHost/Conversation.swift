@@ -209,9 +209,14 @@ public final class TerminalConversation: Conversation {
     let line: String?
     if interactive {
       do {
+        await input.discardTypeAhead()
         line = try await PasscodeReader.readWithoutEcho(Untrusted.shown(prompt))
       } catch let error as SystemError where error.code == ENXIO {
-        return .unavailable("there is no controlling terminal to ask it on: give it with \(flag(purpose))")
+        // A terminal on stdin that is not this process's controlling terminal (a new session).
+        guard fromStandardInput(purpose) else {
+          return .unavailable("there is no controlling terminal to ask it on: give it with \(flag(purpose))")
+        }
+        line = try await input.nextLine()
       }
     } else if fromStandardInput(purpose) {
       line = try await input.nextLine()
@@ -231,6 +236,8 @@ public final class TerminalConversation: Conversation {
       line = try await input.nextLine()
       await emit("\(prompt) \(Untrusted.shown(line ?? ""))\n", to: .prompts)
     } else if interactive {
+      // What was typed before the question was shown is not an answer to it.
+      await input.discardTypeAhead()
       await emit(prompt + " ", to: .prompts)
       line = try await input.nextLine()
       if line == nil { await emit("\n", to: .prompts) }
@@ -296,6 +303,15 @@ final class LineReader: Sendable {
   init(_ fd: FileDescriptor, limit: Int = 64 << 10) {
     self.fd = fd
     self.limit = limit
+  }
+
+  /// Drops what was read but not yet taken, and what is waiting in the terminal's input queue (a terminal only):
+  /// typed before a question was shown, it is not its answer.
+  func discardTypeAhead() async {
+    buffer.withLock { $0.removeAll() }
+    _ = try? await offloaded { () throws(SystemError) in
+      if self.fd.isTerminal { _ = tcflush(self.fd.rawValue, TCIFLUSH) }
+    }
   }
 
   /// The next line without its newline, or nil at end of input.

@@ -141,10 +141,11 @@ public struct DeviceRecord: DocumentContent, Equatable {
   /// When the device locked, if it is locked at `now`: the recorded time, else the end of the idle time when
   /// auto-lock is on and it has passed; nil when unlocked.
   ///
-  /// A time after `now` (the clock stepped back, or a lock made with a later `INTENTHOST_CLOCK_OFFSET`) counts as
-  /// `now`, so a grace period never grows past its setting.
+  /// A lock time after `now` (the clock stepped back, or a lock made with a later `INTENTHOST_CLOCK_OFFSET`) counts
+  /// as long ago (0): the passcode is needed and protected data is unavailable, never a grace period that restarts
+  /// at every read. A last activity after `now` counts as `now` (auto-lock is a convenience, not a guard).
   public func lockTime(at now: Double) -> Double? {
-    if let lockedAt { return min(lockedAt, now) }
+    if let lockedAt { return lockedAt > now ? 0 : lockedAt }
     if let autoLock, let lastActivity, now >= min(lastActivity, now) + autoLock {
       return min(lastActivity, now) + autoLock
     }
@@ -323,9 +324,14 @@ public struct DeviceState: Sendable {
   public func record() throws -> DeviceRecord {
     var record: DeviceRecord
     do { record = try document.read() } catch {
-      throw stateError(error, "cannot read the device state \(recordFile.path)")
+      throw deviceStateError(error, "cannot read the device state \(recordFile.path)")
     }
     try failClosed(&record)
+    // A passcode that could never be checked is reported now, not first at an unlock.
+    if record.passcodeSet, !(try readPasscodeHash()).hasPrefix("$y$") {
+      throw HostError(
+        .dataError, "the passcode file \(passcodeFile.path) does not hold a yescrypt passcode hash; \(resetAdvice)")
+    }
     return record
   }
 
@@ -344,6 +350,27 @@ public struct DeviceState: Sendable {
     if lstat(passcodeFile.path, &info) == 0 { return true }
     if errno == ENOENT || errno == ENOTDIR { return false }
     throw HostError(.ioError, "cannot look at the passcode file \(passcodeFile.path): \(SystemError.current("lstat"))")
+  }
+
+  /// A store failure of the device record, with the fix that applies to it (the store's own fix names
+  /// `assistant defaults recover`, which is for app groups): a damaged or planted file is 65, with how to start
+  /// again; a failing disk is 74.
+  func deviceStateError(_ error: any Error, _ what: String) -> HostError {
+    switch error as? StoreError {
+    case .corrupt(let file, let detail)?:
+      return HostError(.dataError, "\(what): \(file) is corrupt (\(detail)); \(resetAdvice)")
+    case .unsafeFile(let file, let detail)?:
+      return HostError(
+        .dataError,
+        "\(what): \(file) \(detail), and the host never follows a link or opens anything but a regular file "
+          + "there; \(resetAdvice)")
+    case .newerSchema?:
+      return HostError(.dataError, "\(what): \(error)")
+    case .io(let system)? where [EISDIR, ENOTDIR, ELOOP, ENXIO].contains(system.code):
+      return HostError(.dataError, "\(what): \(system); \(resetAdvice)")
+    default:
+      return HostError(.ioError, "\(what): \(error)")
+    }
   }
 
   /// How to start again when the state cannot be used.
@@ -369,7 +396,7 @@ public struct DeviceState: Sendable {
         return try body(&record, now)
       }
     } catch let error as StoreError {
-      throw stateError(error, "cannot use the device state \(recordFile.path)")
+      throw deviceStateError(error, "cannot use the device state \(recordFile.path)")
     }
   }
 
@@ -587,11 +614,12 @@ public struct DeviceState: Sendable {
       let fd = try folder.openFile(Self.passcodeName, O_RDONLY)
       defer { fd.close() }
       let status = try fd.status()
-      guard status.permissions == 0o600, status.owner == geteuid() else {
+      guard status.permissions == 0o600, status.owner == geteuid(), status.linkCount == 1 else {
         throw HostError(
           .dataError,
           "the passcode file \(passcodeFile.path) is mode \(String(status.permissions, radix: 8)) owned by uid "
-            + "\(status.owner), not 0600 and this user's: it was not made by the host; \(resetAdvice)")
+            + "\(status.owner) with \(status.linkCount) name(s), not 0600, this user's and one name: it was not made by "
+            + "the host; \(resetAdvice)")
       }
       let bytes = try fd.readAll(limit: 4096)
       return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

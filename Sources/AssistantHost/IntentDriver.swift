@@ -443,7 +443,8 @@ public struct IntentDriver: Sendable {
       HostError(.refused, "\(step): \(state) and \(reason) [\(rule.name)]; \(why)")
     }
     let ahead = "or run `assistant unlock` first"
-    await conversation.say("You need to unlock your device first.")
+    // Where the question is asked (the terminal), so that it stands above the prompt even when stdout is a file.
+    await conversation.explain("You need to unlock your device first.")
     // Another process may set a passcode or lock the device between the read above and the unlock: then the
     // passcode is asked after all (`PasscodeNeeded`).
     switch LockPolicy.unlocking(decision, device: record, at: now) {
@@ -454,7 +455,7 @@ public struct IntentDriver: Sendable {
       do {
         answer = try await conversation.ask("Unlock it?", need: "a confirmation to unlock the device")
       } catch let error as HostError where error.status == .valueNeeded {
-        throw refused("nobody was there to unlock it: answer with --answer yes, \(ahead)")
+        throw refused("\(error.message): answer yes to unlock it (--answer yes in a script), \(ahead)")
       }
       guard parseYesNo(answer) == true else { throw refused("it was not unlocked: answer yes to unlock it, \(ahead)") }
       do { return try await unlock(device, passcode: nil, refused: refused) } catch is DeviceState.PasscodeNeeded {}
@@ -481,7 +482,11 @@ public struct IntentDriver: Sendable {
 
   private func unlock(_ device: DeviceState, passcode: String?, refused: (String) -> HostError) async throws {
     let check = try await offloaded { () throws in try device.unlock(passcode: passcode) }
-    if let refusal = DeviceState.refusal(check) { throw refused(refusal.message) }
+    if let refusal = DeviceState.refusal(check) {
+      let retry =
+        if case .wrong = check { ": run it again with the right one, or run `assistant unlock` first" } else { "" }
+      throw refused(refusal.message + retry)
+    }
   }
 
   /// How a system intent's class is said in a question: "INSendPaymentIntent" → "send payment".

@@ -16,32 +16,42 @@ public struct PasscodeReader: Sendable {
     // A terminal on stdin is always read without echo, --passcode-stdin or not.
     if fromStandardInput && !FileDescriptor.standardInput.isTerminal {
       guard let line = try await Self.line(from: .standardInput) else {
-        throw HostError(.valueNeeded, "the \(prompt.lowercased()) is needed, but stdin ended (--passcode-stdin)")
+        throw HostError(.valueNeeded, "\(Self.needed(prompt)), but stdin ended (--passcode-stdin)")
       }
       return line
     }
     guard FileDescriptor.standardInput.isTerminal else {
       throw HostError(
         .valueNeeded,
-        "the \(prompt.lowercased()) is needed, but there is no terminal to ask; pass it on stdin with --passcode-stdin")
+        "\(Self.needed(prompt)), but there is no terminal to ask; pass it on stdin with --passcode-stdin")
     }
     let typed: String?
     do { typed = try await Self.readWithoutEcho(prompt) } catch let error as SystemError where error.code == ENXIO {
       throw HostError(
         .valueNeeded,
-        "the \(prompt.lowercased()) is needed, but there is no controlling terminal to ask it on; pass it on stdin with "
+        "\(Self.needed(prompt)), but there is no controlling terminal to ask it on; pass it on stdin with "
           + "--passcode-stdin")
     }
     guard let line = typed else {
-      throw HostError(.valueNeeded, "the \(prompt.lowercased()) is needed, but input ended")
+      throw HostError(.valueNeeded, "\(Self.needed(prompt)), but input ended")
     }
     return line
+  }
+
+  /// "the passcode is needed", naming the prompt when it is another ("Confirm the new passcode").
+  static func needed(_ prompt: String) -> String {
+    prompt == "Passcode" ? "the passcode is needed" : "the passcode is needed (\"\(prompt)\")"
   }
 
   /// One line of `fd` without its newline (a `\r` before it dropped too), read a byte at a time so that nothing
   /// after it is consumed; nil at end of input before any byte. Read off the cooperative pool; cancelling the task
   /// (Ctrl-C) ends the wait with `CancellationError`.
   static func line(from fd: FileDescriptor) async throws -> String? {
+    try await lineAndEnd(from: fd)?.text
+  }
+
+  /// The line, and whether a newline ended it (else end of input did: Ctrl-D after some characters).
+  static func lineAndEnd(from fd: FileDescriptor) async throws -> (text: String, newline: Bool)? {
     let (wake, waker) = try FileDescriptor.pipe()
     let wakerOpen = Mutex(true)
     defer {
@@ -57,14 +67,14 @@ public struct PasscodeReader: Sendable {
       wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
     }
     switch read {
-    case .line(let line): return line
+    case .line(let line, let newline): return (line, newline)
     case .end: return nil
     case .woken: throw CancellationError()
     }
   }
 
   private enum LineRead: Sendable {
-    case line(String)
+    case line(String, newline: Bool)
     case end
     case woken
   }
@@ -77,12 +87,12 @@ public struct PasscodeReader: Sendable {
       let ready = try pollReadable([fd, wake], timeoutMilliseconds: -1)
       if ready[1] { return .woken }
       let count = try fd.read(into: &byte)
-      if count == 0 { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+      if count == 0 { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self), newline: false) }
       if byte[0] == UInt8(ascii: "\n") { break }
       if bytes.count < 4096 { bytes.append(byte[0]) }
     }
     if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-    return .line(String(decoding: bytes, as: UTF8.self))
+    return .line(String(decoding: bytes, as: UTF8.self), newline: true)
   }
 
   /// Asks `prompt` on the controlling terminal and reads a line from it with echo off; the terminal's settings are
@@ -104,7 +114,12 @@ public struct PasscodeReader: Sendable {
       quiet.c_lflag &= ~tcflag_t(ECHO)
       quiet.c_lflag |= tcflag_t(ECHONL)
       // Ctrl-\ would end the host with a core dump before the terminal is restored: off while the passcode is read.
-      withUnsafeMutableBytes(of: &quiet.c_cc) { $0[Int(VQUIT)] = 0 }
+      // Ctrl-Z would stop the host with echo off, and a shell's `fg` would not turn it off again: off too (a control
+      // byte typed is dropped from the passcode below).
+      withUnsafeMutableBytes(of: &quiet.c_cc) {
+        $0[Int(VQUIT)] = 0
+        $0[Int(VSUSP)] = 0
+      }
       guard tcsetattr(tty.rawValue, TCSAFLUSH, &quiet) == 0 else {
         throw SystemError.current("tcsetattr", "/dev/tty")
       }
@@ -117,19 +132,20 @@ public struct PasscodeReader: Sendable {
       }
       return saved
     }
-    let result: Result<String?, any Error>
-    do { result = .success(try await line(from: tty)) } catch { result = .failure(error) }
+    let result: Result<(text: String, newline: Bool)?, any Error>
+    do { result = .success(try await lineAndEnd(from: tty)) } catch { result = .failure(error) }
     await withUncancelledTask {
       _ = try? await offloaded { () throws(SystemError) in
         var restored = saved
         _ = tcsetattr(tty.rawValue, TCSAFLUSH, &restored)
         switch result {
-        case .success(.some): break  // the typed newline was echoed (ECHONL)
+        case .success(.some(let line)) where line.newline: break  // the typed newline was echoed (ECHONL)
         case .failure(is CancellationError): break  // the interrupt's message starts a line of its own
-        case .success(.none), .failure: try tty.writeAll(Array("\n".utf8))
+        case .success, .failure: try tty.writeAll(Array("\n".utf8))  // Ctrl-D ended it: end the prompt's line
         }
       }
     }
-    return try result.get()
+    // Control characters cannot be part of a passcode typed at a terminal (a Ctrl-Z or Ctrl-\ pressed on the way).
+    return try result.get().map { String($0.text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }) }
   }
 }

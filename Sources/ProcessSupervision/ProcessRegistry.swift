@@ -69,7 +69,7 @@ public final class ProcessRegistry: Sendable {
   ) {
     let signals: FileDescriptor
     do {
-      signals = try catchSignals([SIGINT, SIGTERM, SIGHUP])
+      signals = try catchSignals([SIGINT, SIGTERM, SIGHUP, SIGQUIT])
     } catch {
       _ = try? FileDescriptor.standardError.write(
         Array("assistant: cannot catch interrupt signals (\(error)); Ctrl-C will not stop extensions in order\n".utf8)[

@@ -325,7 +325,9 @@ struct DeviceStateTests {
     } catch let error as HostError {
       #expect(error.status == .dataError && error.message.contains("does not hold a passcode hash"), "\(error)")
     }
-    #expect(try device.status().failedAttempts == 0)
+    // `status` reports it too (65), and nothing was counted.
+    #expect(throws: HostError.self) { try device.status() }
+    #expect(try device.update { record, _ in record.failedAttempts } == 0)
   }
 
   /// Passcodes that cannot be set: too long, not UTF-8. At unlock, a too long one is simply wrong (counted).
@@ -339,14 +341,16 @@ struct DeviceStateTests {
     #expect(try device.unlock(passcode: String(repeating: "7", count: 600)) == .wrong(failedAttempts: 1, lockout: 0))
   }
 
-  /// A lock time in the future (a clock stepped back) counts as now: the grace period never grows.
-  @Test func aFutureLockTimeCountsAsNow() throws {
+  /// A lock time in the future (a clock stepped back) counts as long ago: the passcode needed, protected data
+  /// gone, no grace period. The control: the same lock in the past is within its grace period.
+  @Test func aFutureLockTimeCountsAsLongAgo() throws {
     var record = DeviceRecord()
     record.passcodeSet = true
     record.gracePeriod = 60
     record.lockedAt = 5000
-    #expect(record.graceLeft(at: 1000) == 60)
-    #expect(record.passcodeRequired(at: 1061) == false)  // still within 60 s of "now" at each read
+    #expect(record.graceLeft(at: 1000) == nil)
+    #expect(record.passcodeRequired(at: 1000) && !record.protectedDataAvailable(at: 1000))
+    #expect(record.graceLeft(at: 5010) == 50)  // the control
     record.failedAttempts = 5
     record.lockoutUntil = 1e9
     #expect(record.lockoutLeft(at: 1000) == 60)

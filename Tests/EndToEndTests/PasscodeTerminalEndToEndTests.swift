@@ -148,6 +148,25 @@ struct PasscodeTerminalEndToEndTests {
     #expect(!unlocked.locked && unlocked.failedAttempts == 0)
   }
 
+  /// Ctrl-\\ and Ctrl-Z at the prompt neither end the host with a core dump, nor stop it with echo off, nor become
+  /// part of the passcode: "24", Ctrl-\\, Ctrl-Z, "68" unlocks with 2468.
+  @Test func quitAndSuspendKeysAreNotPartOfThePasscode() async throws {
+    let host = try await lockedHost()
+    defer { host.directory.remove() }
+    let run = try await onTerminal(host, ["unlock"]) { terminal in
+      try await waitForPasscodePrompt(terminal, "Passcode: ")
+      try await terminal.type("24")
+      try await terminal.type("\u{1C}")
+      try await terminal.type("\u{1A}")
+      try await terminal.type("68\n")
+      try await terminal.waitFor("unlocked\r\n")
+    }
+    #expect(run.termination == .exited(0), "\(run)")
+    #expect(run.echoAfter, "\(run)")
+    let after = try await status(host)
+    #expect(!after.locked && after.failedAttempts == 0)
+  }
+
   /// Ctrl-C at the prompt: the terminal sends SIGINT (ISIG) to the host, which restores echo and exits 130; what was
   /// typed before it is neither shown nor counted.
   @Test func controlCCancelsThePromptAndRestoresEcho() async throws {
