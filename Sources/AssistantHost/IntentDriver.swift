@@ -163,8 +163,10 @@ public struct IntentDriver: Sendable {
           parameter, of: intent, session: session, interpreter: interpreter, appName: app.name, history: &history)
       }
       if spec?.userConfirmationRequired == true {
-        let title = spec?.title ?? spokenTitle(of: invocation.intentClass)
-        let answer = try await conversation.ask("Do you want to \(title.lowercased())?", need: "a confirmation")
+        let question =
+          SystemIntent.named(invocation.intentClass)?.confirmationPrompt
+          ?? "Do you want to \((spec?.title ?? spokenTitle(of: invocation.intentClass)).lowercased())?"
+        let answer = try await conversation.ask(question, need: "a confirmation")
         if parseYesNo(answer) != true {
           await finish(session)
           await conversation.say("OK, I won't.")

@@ -208,8 +208,36 @@ public struct ParameterSpec: Sendable, Equatable {
   /// Unsupported-reason code to its template.
   public var unsupportedReasons: [String: String]
 
-  /// What the user is asked for this parameter.
-  public var label: String { displayName ?? name }
+  /// What the user is asked for this parameter: its display name, or else its name in words ("roomNumber" →
+  /// "room number"), never the raw identifier.
+  public var label: String { displayName ?? ParameterSpec.words(of: name) }
+
+  /// An identifier in words: "roomNumber" → "room number", "isOpenEnded" → "is open ended", "URLString" → "URL
+  /// string".
+  public static func words(of identifier: String) -> String {
+    var words: [String] = []
+    let characters = Array(identifier)
+    for (index, character) in characters.enumerated() {
+      if character == "_" || character == "-" || character == " " {
+        words.append("")
+        continue
+      }
+      let previous = index > 0 ? characters[index - 1] : nil
+      let next = index + 1 < characters.count ? characters[index + 1] : nil
+      let startsWord =
+        words.isEmpty
+        || (character.isUppercase
+          && (previous?.isLowercase == true || previous?.isNumber == true
+            || (previous?.isUppercase == true && next?.isLowercase == true)))
+        || (character.isNumber && previous?.isLetter == true)
+      if startsWord { words.append("") }
+      words[words.count - 1].append(character)
+    }
+    return words.filter { !$0.isEmpty }.map { word in
+      // An acronym stays as it is ("URL"); a capitalised word is lowered ("Number" → "number").
+      word.count > 1 && word.allSatisfy(\.isUppercase) ? word : word.lowercased()
+    }.joined(separator: " ")
+  }
 
   /// `INIntentParameterPromptDialogs[i]`.
   public struct PromptDialog: Sendable, Equatable {

@@ -11,6 +11,16 @@ public struct SystemIntent: Sendable, Equatable {
   /// (Apple's rule for `INAppendToNoteIntent`); otherwise it is handled while locked.
   public var requiresUnlockedDeviceAfterQuestions = false
 
+  /// What Siri asks before it hands the intent to the extension, when it always asks (payments, A1): "Do you want to
+  /// send this payment?". nil for the intents Siri does not confirm.
+  public var confirmationPrompt: String? {
+    switch spec.className {
+    case "INSendPaymentIntent": "Do you want to send this payment?"
+    case "INRequestPaymentIntent": "Do you want to request this payment?"
+    default: nil
+    }
+  }
+
   /// The intent, or nil when it is not a system intent IntentHost knows.
   public static func named(_ className: String) -> SystemIntent? { catalog[className] }
 
@@ -25,7 +35,15 @@ public struct SystemIntent: Sendable, Equatable {
       let all = standard + codes.filter { !standard.contains($0) }
       let spec = IntentSpec(
         systemClassName: className, domain: domain,
-        parameters: parameters.map { ParameterSpec(systemName: $0.0, type: $0.1, multiple: $0.2) },
+        parameters: parameters.map {
+          var parameter = ParameterSpec(systemName: $0.0, type: $0.1, multiple: $0.2)
+          if let wording = systemParameterWording["\(className).\($0.0)"] ?? systemParameterWording[$0.0] {
+            parameter.displayName = wording.label
+            parameter.prompts["Primary"] = wording.prompt
+            parameter.promptDialogs = [ParameterSpec.PromptDialog(type: "Primary", text: wording.prompt, textID: nil)]
+          }
+          return parameter
+        },
         response: ResponseSpec(codes: all.map { ResponseCodeSpec(name: $0, isSuccess: successes.contains($0)) }))
       table[className] = SystemIntent(
         spec: spec, domain: domain, alwaysRequiresUnlockedDevice: unlock,
@@ -169,6 +187,82 @@ public struct SystemIntent: Sendable, Equatable {
     return table
   }()
 }
+
+/// How each parameter of the catalog is named and asked for, in the words Siri uses: its label (the parameter's
+/// display name) and its primary prompt. Keyed by parameter name, or by "Class.parameter" where one intent's wording
+/// differs from the others' (the recipients of a message search are not asked for as a message's).
+let systemParameterWording: [String: (label: String, prompt: String)] = [
+  // Workouts
+  "workoutName": ("Workout", "What kind of workout?"),
+  "goalValue": ("Goal", "What's your goal?"),
+  "workoutGoalUnitType": ("Goal unit", "In what unit?"),
+  "workoutLocationType": ("Location", "Indoor or outdoor?"),
+  "isOpenEnded": ("Open-ended", "Is it open-ended?"),
+  // Payments
+  "payee": ("Payee", "Who do you want to pay?"),
+  "payer": ("Payer", "Who do you want to request money from?"),
+  "currencyAmount": ("Amount", "How much?"),
+  "note": ("Note", "What's it for?"),
+  "accountNickname": ("Account", "Which account?"),
+  "accountType": ("Account type", "What type of account?"),
+  "organizationName": ("Organization", "Which bank or organization?"),
+  "requestedBalanceType": ("Balance", "Which balance?"),
+  "fromAccount": ("From account", "Which account do you want to transfer from?"),
+  "toAccount": ("To account", "Which account do you want to transfer to?"),
+  "transactionAmount": ("Amount", "How much do you want to transfer?"),
+  "transactionScheduledDate": ("Date", "When?"),
+  "transactionNote": ("Note", "What's it for?"),
+  // Messaging
+  "recipients": ("Recipients", "Who do you want to message?"),
+  "INSearchForMessagesIntent.recipients": ("Recipients", "Messages to whom?"),
+  "content": ("Message", "What do you want to say?"),
+  "speakableGroupName": ("Group", "Which group?"),
+  "outgoingMessageType": ("Message type", "Text or audio message?"),
+  "serviceName": ("Service", "Which service?"),
+  "sender": ("Sender", "Who is it from?"),
+  "senders": ("Senders", "Messages from whom?"),
+  "searchTerms": ("Search terms", "What are you looking for?"),
+  "attributes": ("Attributes", "Which messages: read, unread, flagged?"),
+  "dateTimeRange": ("Time", "From when?"),
+  "speakableGroupNames": ("Groups", "Which groups?"),
+  "identifiers": ("Messages", "Which messages?"),
+  "attribute": ("Attribute", "Mark them as what?"),
+  // Notes
+  "targetNote": ("Note", "Which note?"),
+  "INAppendToNoteIntent.content": ("Content", "What do you want to add?"),
+  // Calls
+  "destinationType": ("Destination", "Which kind of number?"),
+  "contacts": ("Contacts", "Who do you want to call?"),
+  "audioRoute": ("Audio route", "On the speaker or the phone?"),
+  "callCapability": ("Call type", "Audio or video?"),
+  // Media
+  "mediaItems": ("Media", "What do you want to play?"),
+  "mediaContainer": ("Collection", "From which album or playlist?"),
+  "playShuffled": ("Shuffle", "Shuffled?"),
+  "playbackRepeatMode": ("Repeat", "Repeat how?"),
+  "resumePlayback": ("Resume", "Resume where you left off?"),
+  "playbackSpeed": ("Speed", "At what speed?"),
+  "mediaSearch": ("Search", "What are you looking for?"),
+  // Photos
+  "dateCreated": ("Date", "Taken when?"),
+  "INSearchForPhotosIntent.searchTerms": ("Search terms", "Photos of what?"),
+  "albumName": ("Album", "Which album?"),
+  // Rides
+  "pickupLocation": ("Pickup", "Where should you be picked up?"),
+  "dropOffLocation": ("Destination", "Where do you want to go?"),
+  "rideOptionName": ("Ride option", "Which ride option?"),
+  "partySize": ("Party size", "For how many people?"),
+  "rideIdentifier": ("Ride", "Which ride?"),
+  "rating": ("Rating", "How would you rate it?"),
+  "tip": ("Tip", "How much do you want to tip?"),
+  // Restaurants
+  "restaurant": ("Restaurant", "Which restaurant?"),
+  "bookingDateComponents": ("Time", "For when?"),
+  // Car seats
+  "enableHeating": ("Heating", "Turn on the heating?"),
+  "enableCooling": ("Cooling", "Turn on the cooling?"),
+  "level": ("Level", "What level?"),
+]
 
 extension IntentSpec {
   /// A system intent of the catalog.

@@ -329,7 +329,7 @@ struct LockMatrixTests {
     var driver = rig.driver(conversation)
     driver.device = device
     let outcome = try await driver.run(rig.invocation([:], intent: "INSendPaymentIntent"))
-    #expect(conversation.asked == ["[passcode] Passcode", "Do you want to send payment?"])
+    #expect(conversation.asked == ["[passcode] Passcode", "Do you want to send this payment?"])
     #expect(outcome.code == "cancelledByUser")
     #expect(!rig.launcher.transcript("RoomsIntents").contains("intent/handle"))
   }

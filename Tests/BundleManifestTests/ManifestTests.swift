@@ -80,3 +80,42 @@ struct ManifestTests {
     #expect(info.bundleIdentifier == "com.example.b")
   }
 }
+
+/// A system intent's parameters are asked for in Siri's words, from the catalog, never from a class or parameter
+/// name ("What's the workoutname?").
+struct SystemIntentWordingTests {
+  @Test func everyCatalogParameterHasALabelAndAPrompt() {
+    for (className, intent) in SystemIntent.catalog {
+      for parameter in intent.spec.parameters {
+        #expect(parameter.displayName?.isEmpty == false, "\(className).\(parameter.name) has no label")
+        let prompt = parameter.prompts["Primary"] ?? ""
+        #expect(prompt.hasSuffix("?"), "\(className).\(parameter.name) has no prompt")
+        // A compound identifier ("workoutName") never appears run together in what is asked.
+        if parameter.name.contains(where: \.isUppercase) {
+          #expect(
+            !prompt.lowercased().contains(parameter.name.lowercased()), "\(className).\(parameter.name): \(prompt)")
+        }
+      }
+    }
+  }
+
+  @Test func theCatalogSpeaksLikeSiri() throws {
+    let workout = try #require(SystemIntent.named("INStartWorkoutIntent"))
+    #expect(workout.spec.parameters.first { $0.name == "workoutName" }?.prompts["Primary"] == "What kind of workout?")
+    let payment = try #require(SystemIntent.named("INSendPaymentIntent"))
+    #expect(payment.spec.parameters.first { $0.name == "payee" }?.prompts["Primary"] == "Who do you want to pay?")
+    #expect(payment.spec.parameters.first { $0.name == "currencyAmount" }?.label == "Amount")
+    #expect(payment.confirmationPrompt == "Do you want to send this payment?")
+    // One intent's wording may differ from another's for the same parameter name.
+    let search = try #require(SystemIntent.named("INSearchForMessagesIntent"))
+    #expect(search.spec.parameters.first { $0.name == "recipients" }?.prompts["Primary"] == "Messages to whom?")
+  }
+
+  @Test(arguments: [
+    ("roomNumber", "room number"), ("isOpenEnded", "is open ended"), ("URLString", "URL string"),
+    ("value", "value"), ("party_size", "party size"), ("room2Name", "room 2 name"),
+  ])
+  func parameterNamesReadAsWords(name: String, words: String) {
+    #expect(ParameterSpec.words(of: name) == words)
+  }
+}
