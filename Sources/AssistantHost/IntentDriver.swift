@@ -157,29 +157,40 @@ public struct IntentDriver: Sendable {
     var history = LockPolicy.History()
 
     let session = try await startSession(SessionTarget(bundle, app: app)).get()
+    // The UI extension's session, once taken from its slot: it draws each interaction (the confirmation step, then
+    // the answer) and is finished at the end of the run, or stopped on a failure.
+    var drawing = UIDrawing(ui: ui, slot: uiSlot)
     do {
       for parameter in spec?.parameters ?? [] where parameter.supportsResolution {
         intent[parameter.name] = try await resolve(
           parameter, of: intent, session: session, interpreter: interpreter, appName: app.name, history: &history)
       }
-      if spec?.userConfirmationRequired == true {
-        let question =
-          SystemIntent.named(invocation.intentClass)?.confirmationPrompt
-          ?? "Do you want to \((spec?.title ?? spokenTitle(of: invocation.intentClass)).lowercased())?"
-        let answer = try await conversation.ask(question, need: "a confirmation")
-        if parseYesNo(answer) != true {
-          await finish(session)
-          await conversation.say("OK, I won't.")
-          return IntentOutcome(
-            app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser",
-            isSuccess: false, dialog: "OK, I won't.")
-        }
-      }
       let confirmation = try await session.request(
         ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)",
         authenticator: authenticator)
+      var views: [ConfiguredView] = []
       let response: IntentResponse
       if confirmation.code == .ready {
+        if spec?.userConfirmationRequired == true {
+          // The confirmation step, as Siri shows it: the UI extension draws the interaction with the status
+          // `ready`, then the user is asked to confirm.
+          views += await drawing.present(
+            Interaction(intent: intent, response: confirmation, handlingStatus: "ready"), driver: self, spec: spec)
+          let question =
+            SystemIntent.named(invocation.intentClass)?.confirmationPrompt
+            ?? "Do you want to \((spec?.title ?? spokenTitle(of: invocation.intentClass)).lowercased())?"
+          let answer = try await conversation.ask(question, need: "a confirmation")
+          if parseYesNo(answer) != true {
+            await finish(session)
+            await drawing.finish(driver: self)
+            await conversation.say("OK, I won't.")
+            var declined = IntentOutcome(
+              app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser",
+              isSuccess: false, dialog: "OK, I won't.")
+            declined.views = views
+            return declined
+          }
+        }
         // The conditional rule: a question during resolution means the device must be unlocked before handle.
         try await satisfy(rules, after: history, intent: intent.name, app: app)
         response = try await session.request(
@@ -206,16 +217,62 @@ public struct IntentDriver: Sendable {
       // Otherwise the extension's shutdown overlaps the answer and the UI extension's drawing.
       async let finishing: Void = finish(handedOver ? nil : session)
       var result = await outcome(final, intent: intent, app: app, spec: spec, interpreter: interpreter)
-      if let ui, let started = await uiSlot.take() {
-        result.views = await presentCustomUI(
-          Interaction(intent: intent, response: final, handlingStatus: result.isSuccess ? "success" : "failure"),
-          ui: ui, session: started, spec: spec)
-      }
+      views += await drawing.present(
+        Interaction(intent: intent, response: final, handlingStatus: result.isSuccess ? "success" : "failure"),
+        driver: self, spec: spec)
+      result.views = views
+      await drawing.finish(driver: self)
       await finishing
       return result
     } catch {
       if session.peer.termination == nil { await session.shutdown() }
+      await drawing.stop()
       throw error
+    }
+  }
+
+  /// The UI extension of one run: taken from its slot when it first draws, used for every interaction, finished
+  /// once. A UI extension that failed to start or to draw is reported once and not asked again.
+  struct UIDrawing {
+    let ui: ExtensionBundle?
+    let slot: SessionSlot
+    private var session: ExtensionSession?
+    private var taken = false
+
+    init(ui: ExtensionBundle?, slot: SessionSlot) {
+      self.ui = ui
+      self.slot = slot
+    }
+
+    /// Draws `interaction` (nothing without a UI extension, or after it failed).
+    mutating func present(_ interaction: Interaction, driver: IntentDriver, spec: IntentSpec?) async
+      -> [ConfiguredView]
+    {
+      guard let ui else { return [] }
+      if !taken {
+        taken = true
+        switch await slot.take() {
+        case .success(let started)?: session = started
+        case .failure(let error)?: await driver.reportUIFailure(error.message)
+        case nil: break
+        }
+      }
+      guard let running = session else { return [] }
+      let (views, usable) = await driver.presentCustomUI(interaction, ui: ui, session: running, spec: spec)
+      if !usable { session = nil }
+      return views
+    }
+
+    /// The end of the run for the UI extension: kept warm or shut down.
+    mutating func finish(driver: IntentDriver) async {
+      await driver.finish(session)
+      session = nil
+    }
+
+    /// A failed run: the UI extension is stopped (one not taken yet is left to the run's cleanup).
+    mutating func stop() async {
+      if let session, session.peer.termination == nil { await session.shutdown() }
+      session = nil
     }
   }
 
@@ -223,36 +280,32 @@ public struct IntentDriver: Sendable {
   /// `hostedViewMaximumAllowedSize`), in points: a Siri snippet on an iPhone.
   public var viewSizeLimits = (minimum: ViewSize(width: 0, height: 0), maximum: ViewSize(width: 398, height: 600))
 
-  /// Shows the interaction through the app's Intents UI extension, as Siri does: one `configureView` per parameter
-  /// (with a value) in the definition's order, each to a fresh view controller, skipping parameters an earlier
-  /// view already showed (the ledger). A view asking for a size outside the limits is reported and clamped. A UI
-  /// extension that fails is reported in one line and Siri's default UI (the dialog) stands alone; the intent's
-  /// result does not change.
-  private func presentCustomUI(
-    _ interaction: Interaction, ui: ExtensionBundle, session started: Result<ExtensionSession, HostError>,
-    spec: IntentSpec?
-  ) async -> [ConfiguredView] {
+  /// Shows one interaction through the app's Intents UI extension, as Siri does: first the header (a
+  /// `configureView` with the empty parameter set), then one `configureView` per parameter (with a value) in the
+  /// definition's order, each to a fresh view controller, skipping parameters an earlier view of this interaction
+  /// already showed (the ledger, one per interaction). A view asking for a size outside the limits is reported and
+  /// clamped. A UI extension that fails is reported in one line and Siri's default UI (the dialog) stands alone;
+  /// the intent's result does not change.
+  /// - Returns: the views drawn, and whether the session may draw again (false after a failure).
+  func presentCustomUI(
+    _ interaction: Interaction, ui: ExtensionBundle, session: ExtensionSession, spec: IntentSpec?
+  ) async -> (views: [ConfiguredView], usable: Bool) {
     let className = interaction.intent.name
     let names = (spec?.parameters.map(\.name) ?? interaction.intent.parameters.keys.sorted())
       .filter { interaction.intent[$0] != nil }
-    let sets: [[String]] = names.isEmpty ? [[]] : names.map { [$0] }
+    let sets: [[String]] = [[]] + names.map { [$0] }
     var ledger = Set<String>()
     var views: [ConfiguredView] = []
-    let session: ExtensionSession
-    switch started {
-    case .success(let running): session = running
-    case .failure(let error):
-      await reportUIFailure(error.message)
-      return []
-    }
     for parameters in sets where !parameters.contains(where: ledger.contains) {
-      if Task.isCancelled { break }
+      if Task.isCancelled { return (views, false) }
       do {
         var view = try await session.request(
           ConfigureViewRequest(
             interaction: interaction, parameters: parameters, minimumSize: viewSizeLimits.minimum,
             maximumSize: viewSizeLimits.maximum),
-          phase: .ui, what: "configureView of \(parameters.isEmpty ? className : parameters.joined(separator: ", "))")
+          phase: .ui,
+          what:
+            "configureView of \(parameters.isEmpty ? "\(className) (the header)" : parameters.joined(separator: ", "))")
         guard view.success else { continue }  // left to the default UI
         ledger.formUnion(view.parameters.isEmpty ? parameters : view.parameters)
         if view.size == .zero { continue }  // hidden
@@ -273,23 +326,22 @@ public struct IntentDriver: Sendable {
         await conversation.show(view, from: ui.name)
       } catch let error as HostError {
         await reportUIFailure(error.message)
-        return views
+        return (views, false)
       } catch {
         // Cancelled: the session was stopped by `request`.
-        return views
+        return (views, false)
       }
     }
-    await finish(session)
-    return views
+    return (views, true)
   }
 
-  private func reportUIFailure(_ message: String, isFault: Bool = true) async {
+  func reportUIFailure(_ message: String, isFault: Bool = true) async {
     let suffix = isFault ? "; Siri's default UI is shown instead" : ""
     await writeHostMessage("\(message)\(suffix)")
   }
 
   /// The end of an intent for its extension: kept warm, or shut down (nil: nothing to do).
-  private func finish(_ session: ExtensionSession?) async {
+  func finish(_ session: ExtensionSession?) async {
     guard let session else { return }
     if let warm { await warm.give(session) } else { await session.shutdown() }
   }

@@ -129,6 +129,62 @@ struct DriverTests {
     await rig.launcher.blockersDone()
     #expect(rig.launcher.allEnded)
   }
+  /// The UI extension draws each interaction, the header (the empty parameter set) first: at the confirmation step
+  /// (status `ready`) before the user is asked to confirm, then the answer (status `success`).
+  @Test func theUIDrawsTheConfirmationStepBeforeTheQuestionAndTheHeaderFirst() async throws {
+    let rig = try await Rig(manifests: { bundle in
+      try Edit.intent(bundle.appendingPathComponent("Base.lproj/Intents.intentdefinition")) {
+        $0["INIntentUserConfirmationRequired"] = true
+      }
+    })
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: ["yes"])
+    let outcome = try await rig.driver(conversation).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(outcome.isSuccess)
+    #expect(outcome.views.count == 2)
+    let card = "say: [RoomsUI]\n  Room 12 (drawn in-process)"
+    #expect(
+      conversation.events == [
+        card, "ask: Do you want to book room?", "say: Room 12 is now booked by Ada.", card,
+      ])
+    // One UI session for both interactions; each begins with its header, and the card claims every parameter (the
+    // ledger), so nothing more is asked of it.
+    #expect(
+      rig.launcher.transcript("RoomsUI") == [
+        "initialize", "ui/configureView ready []", "ui/configureView success []", "shutdown", "exit",
+      ])
+    #expect(rig.launcher.allEnded)
+  }
+
+  /// Declining at the confirmation step: the UI drew the `ready` interaction, handle is never called, and both
+  /// sessions end.
+  @Test func decliningAfterTheConfirmationStepHandlesNothing() async throws {
+    let rig = try await Rig(manifests: { bundle in
+      try Edit.intent(bundle.appendingPathComponent("Base.lproj/Intents.intentdefinition")) {
+        $0["INIntentUserConfirmationRequired"] = true
+      }
+    })
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: ["no"])
+    let outcome = try await rig.driver(conversation).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(!outcome.isSuccess)
+    #expect(outcome.code == "cancelledByUser")
+    #expect(outcome.views.count == 1)
+    #expect(!rig.launcher.transcript("RoomsIntents").contains("intent/handle"))
+    #expect(rig.launcher.transcript("RoomsUI").contains("ui/configureView ready []"))
+    #expect(rig.launcher.allEnded)
+  }
+
+  /// Without a confirmation step the UI draws once, the header first.
+  @Test func withoutAConfirmationStepTheUIDrawsOnlyTheAnswer() async throws {
+    let rig = try await Rig()
+    defer { rig.remove() }
+    _ = try await rig.driver(ScriptedConversation(answers: [])).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(rig.launcher.transcript("RoomsUI").filter { $0.hasPrefix("ui/") } == ["ui/configureView success []"])
+  }
 }
 
 // MARK: - The rig
@@ -284,6 +340,11 @@ final class InProcessPeer: SessionPeer {
     {
       entry += " " + request.parameter
     }
+    if message.method == ConfigureViewRequest.method, let request = try? message.params(ConfigureViewRequest.self) {
+      // The interaction's status and the parameter set: "ui/configureView ready []" is the header of the
+      // confirmation step.
+      entry += " \(request.interaction.handlingStatus ?? "-") [\(request.parameters.joined(separator: ", "))]"
+    }
     state.withLock { $0.transcript.append(entry) }
     guard case .request(let id) = message.kind else {
       if message.method == ExitNotification.method { end(.exited(0)) }
@@ -421,6 +482,8 @@ final class ScriptedConversation: Conversation {
     var passcodes: [PasscodeAnswer]?
     var said: [String] = []
     var asked: [String] = []
+    /// What was said and asked, in order: "say: …", "ask: …".
+    var events: [String] = []
     var askWaiters: [CheckedContinuation<Void, Never>] = []
   }
   private let state: Mutex<State>
@@ -463,12 +526,19 @@ final class ScriptedConversation: Conversation {
 
   var said: [String] { state.withLock { $0.said } }
   var asked: [String] { state.withLock { $0.asked } }
+  var events: [String] { state.withLock { $0.events } }
 
-  func say(_ text: String) async { state.withLock { $0.said.append(text) } }
+  func say(_ text: String) async {
+    state.withLock {
+      $0.said.append(text)
+      $0.events.append("say: \(text)")
+    }
+  }
 
   func ask(_ prompt: String, need: String) async throws -> String {
     let (answer, waiters) = state.withLock { state -> (String?, [CheckedContinuation<Void, Never>]) in
       state.asked.append(prompt)
+      state.events.append("ask: \(prompt)")
       defer { state.askWaiters.removeAll() }
       return (state.answers.isEmpty ? nil : state.answers.removeFirst(), state.askWaiters)
     }

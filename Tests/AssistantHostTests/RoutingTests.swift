@@ -373,7 +373,7 @@ import Testing
     let error = try #require(throws: HostError.self) {
       try router.values(["goalValue=five"], intentClass: "INStartWorkoutIntent", in: runs)
     }
-    #expect(error.message == "goalValue=five: goalValue (Decimal) needs a number")
+    #expect(error.message == "goalValue=five: Goal (Decimal) needs a number")
   }
 
   /// `goalValue=nan` is accepted as a Decimal, but no JSON can carry NaN (or infinity): the intent cannot be sent

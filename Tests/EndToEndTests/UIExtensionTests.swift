@@ -18,13 +18,13 @@ struct UIExtensionTests {
   }
 
   @Test func eachParameterGetsAViewUnlessAlreadyShown() async throws {
-    // The fixture view shows only what it is asked: one call per parameter.
+    // The fixture view shows only what it is asked: the header (the empty set), then one call per parameter.
     let (result, host) = try await run(ui: "UIOneAtATime", ["--json"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     let views = object?["views"] as? [[String: Any]] ?? []
-    #expect(views.map { $0["parameters"] as? [String] ?? [] } == [["value"], ["note"]], "\(result)")
+    #expect(views.map { $0["parameters"] as? [String] ?? [] } == [[], ["value"], ["note"]], "\(result)")
     // Rooms' card shows all three parameters at once: the ledger means one call.
     let rooms = try HostFixture()
     defer { rooms.directory.remove() }
@@ -44,7 +44,8 @@ struct UIExtensionTests {
     #expect(result.stdout == "Got pong.\n", "\(result)")
     #expect(
       result.stderr.contains(
-        "UICrash (com.example.fixture.UICrash) crashed with SIGSEGV during configureView of value"), "\(result)")
+        "UICrash (com.example.fixture.UICrash) crashed with SIGSEGV during configureView of PingIntent (the header)"),
+      "\(result)")
     #expect(result.stderr.contains("Siri's default UI is shown instead"))
   }
 
@@ -52,7 +53,9 @@ struct UIExtensionTests {
     let (result, host) = try await run(ui: "UIHang", ["--deadline", "ui=0.5"])
     defer { host.directory.remove() }
     #expect(result.code == 0, "\(result)")
-    #expect(result.stderr.contains("did not answer configureView of value within 0.5 s (the ui deadline"), "\(result)")
+    #expect(
+      result.stderr.contains("did not answer configureView of PingIntent (the header) within 0.5 s (the ui deadline"),
+      "\(result)")
     #expect(livingProcesses(named: "UIHang", under: host.directory.path).isEmpty)
   }
 
