@@ -16,12 +16,17 @@ public struct AppLauncher: Sendable {
 
   /// Runs the app with `arguments`, relaying its stdout and stderr, and waits for it.
   ///
+  /// `environment` is added to the app's own (the launch reason and user activity of `continueInApp`); it cannot
+  /// replace a variable the host sets.
+  ///
   /// When the calling task is cancelled (Ctrl-C), the app is killed and reaped, and this throws
   /// `CancellationError`.
   /// - Returns: the app's exit status; 141 when it died of SIGPIPE because the reader of its output went away.
   /// - Throws: `HostError` when the app cannot be started, or `.extensionFault` (exit 70, one line naming the app and
   ///   the signal, also in its log) when a signal ended it.
-  public func open(_ app: AppBundle, arguments: [String]) async throws -> Int32 {
+  public func open(_ app: AppBundle, arguments: [String], environment extra: [String: String] = [:]) async throws
+    -> Int32
+  {
     let identifier = app.info.bundleIdentifier
     // Preparing the container and the spawn block: off the cooperative pool.
     let process = try await offloaded { () throws -> SupervisedProcess in
@@ -31,7 +36,8 @@ public struct AppLauncher: Sendable {
         name: app.info.executable, executable: app.executableURL.path, arguments: arguments,
         environment: childEnvironment(
           bundleIdentifier: identifier, bundlePath: app.url.path, container: container, appGroups: groups,
-          locale: locale),
+          locale: locale
+        ).merging(extra) { own, _ in own },
         workingDirectory: container.path, logPath: home.logFile(for: identifier).path,
         stdio: outputToStandardError ? .relayToStandardError : .relay)
       try home.confine(

@@ -29,6 +29,9 @@ public protocol Conversation: Sendable {
   /// set): like a passcode for authentication, never answered by the scripted answers of other questions.
   /// - Throws: `CancellationError` when the waiting task is cancelled (Ctrl-C).
   func askApproval(_ prompt: String) async throws -> PasscodeAnswer
+  /// Shows that work is under way (an extension answered `inProgress`): `text` starts or updates a spinner on a
+  /// terminal, nil ends it and clears its line. Nothing is shown where no person watches a terminal.
+  func progress(_ text: String?) async
 }
 
 /// What a passcode is asked for.
@@ -51,6 +54,9 @@ public enum PasscodeAnswer: Sendable, Equatable {
 }
 
 extension Conversation {
+  /// By default nothing is shown.
+  public func progress(_ text: String?) async {}
+
   /// By default, said as dialog.
   public func explain(_ text: String) async { await say(text) }
 
@@ -258,6 +264,47 @@ public final class TerminalConversation: Conversation {
 
   /// Unused scripted answers (a sign of a wrong script).
   public var unusedAnswers: [String] { answers.withLock { $0 } }
+
+  private let spinner = Mutex<Task<Void, Never>?>(nil)
+
+  /// A spinner on the prompts' stream, only when a person is at a terminal: a frame every 120 ms, written off the
+  /// cooperative pool; nil stops it and clears its line.
+  public func progress(_ text: String?) async {
+    let previous = spinner.withLock { task in
+      defer { task = nil }
+      return task
+    }
+    previous?.cancel()
+    await previous?.value
+    guard interactive else { return }
+    let clear = Array("\r\u{1B}[K".utf8)
+    guard let text else {
+      _ = try? await offloaded { () throws(SystemError) in
+        let fd = self.promptDescriptor()
+        if fd.isTerminal { try fd.writeAll(clear) }
+      }
+      return
+    }
+    let shown = Untrusted.shown(text)
+    let task = Task {
+      let frames = ["|", "/", "-", "\\"]
+      var index = 0
+      while !Task.isCancelled {
+        let frame = Array("\r\u{1B}[K\(frames[index % frames.count]) \(shown)".utf8)
+        let shownOnATerminal =
+          (try? await offloaded { () throws(SystemError) -> Bool in
+            let fd = self.promptDescriptor()
+            guard fd.isTerminal else { return false }
+            try fd.writeAll(frame)
+            return true
+          }) ?? false
+        if !shownOnATerminal { return }
+        index += 1
+        try? await Task.sleep(for: .milliseconds(120))
+      }
+    }
+    spinner.withLock { $0 = task }
+  }
 
   private enum Stream { case dialog, prompts }
 

@@ -193,9 +193,7 @@ public struct IntentDriver: Sendable {
         }
         // The conditional rule: a question during resolution means the device must be unlocked before handle.
         try await satisfy(rules, after: history, intent: intent.name, app: app)
-        response = try await session.request(
-          HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name)",
-          authenticator: authenticator)
+        response = try await handle(intent, session: session, appName: app.name)
         if response.code == .ready {
           throw session.violation(
             "answered ready to handle of \(intent.name); ready is for confirm only (answer success or failure)")
@@ -223,6 +221,28 @@ public struct IntentDriver: Sendable {
       result.views = views
       await drawing.finish(driver: self)
       await finishing
+      if final.code == .continueInApp {
+        try await openInForeground(
+          app,
+          activity: ContinuedActivity(
+            intent: intent, response: final, handlingStatus: "deferredToApplication"))
+      } else if final.code.rawValue.hasPrefix(ResponseCode.failureRequiringAppLaunch.rawValue) {
+        // The answer said the app must be opened; the user decides. Nobody to ask (a script without an answer for
+        // it) is a no: the intent has already failed, and nothing else is done.
+        let question = "Open \(app.name)?"
+        let answer: String?
+        do { answer = try await conversation.ask(question, need: "whether to open \(app.name)") } catch let error
+          as HostError where error.status == .valueNeeded
+        { answer = nil }
+        if let answer, parseYesNo(answer) == true {
+          history.continuingInApp = true
+          try await satisfy(rules, after: history, intent: intent.name, app: app)
+          try await openInForeground(
+            app,
+            activity: ContinuedActivity(
+              intent: intent, response: final, handlingStatus: "failure"))
+        }
+      }
       return result
     } catch {
       if session.peer.termination == nil { await session.shutdown() }
@@ -346,6 +366,69 @@ public struct IntentDriver: Sendable {
     if let warm { await warm.give(session) } else { await session.shutdown() }
   }
 
+  /// How an app is brought to the foreground (`continueInApp`); nil: `AppLauncher` on the user's terminal. Tests
+  /// record the launch instead.
+  var foregroundLauncher: (@Sendable (AppBundle, [String: String]) async throws -> Int32)? = nil
+  /// Whether a foreground app's stdout goes to stderr (`--json`, whose stdout is one document).
+  public var appOutputToStandardError = false
+
+  /// `continueInApp`: launches the containing app in the foreground on the user's terminal, its stdout and stderr
+  /// relayed, with `INTENTHOST_LAUNCH_REASON=continueUserActivity` and the activity as JSON in
+  /// `INTENTHOST_USER_ACTIVITY` (the SDK's `AppContext.userActivity`), and waits for it to exit. An app that exits
+  /// with a non-zero status is reported; the intent's result stands.
+  /// - Throws: `HostError(.extensionFault)` when the activity is too large to pass, or what `AppLauncher.open`
+  ///   throws.
+  private func openInForeground(_ app: AppBundle, activity: ContinuedActivity) async throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let json = String(decoding: try encoder.encode(activity), as: UTF8.self)
+    guard json.utf8.count <= ContinuedActivity.maximumSize else {
+      throw HostError(
+        .extensionFault,
+        "\(app.name) was not opened: the user activity of its answer is \(json.utf8.count) bytes of JSON, more than "
+          + "the \(ContinuedActivity.maximumSize) an app can be given")
+    }
+    let environment = ["INTENTHOST_LAUNCH_REASON": "continueUserActivity", "INTENTHOST_USER_ACTIVITY": json]
+    let status: Int32
+    if let foregroundLauncher {
+      status = try await foregroundLauncher(app, environment)
+    } else {
+      var launcher = AppLauncher(home: home)
+      launcher.locale = locale
+      launcher.sandbox = sandbox
+      launcher.outputToStandardError = appOutputToStandardError
+      status = try await launcher.open(app, arguments: [], environment: environment)
+    }
+    if status != 0 { await writeHostMessage("\(app.name) exited with status \(status)") }
+  }
+
+  /// `intent/handle`, asked again while the extension answers `inProgress` (with a spinner on a terminal), at most
+  /// `maximumAttempts` times in all: the extension answers `inProgress` when its work does not finish within a few
+  /// seconds (Apple's advice), and each further `intent/handle` (with its own `handle` deadline) waits for the
+  /// final response. An `inProgress` that is still the answer after the last ask is final ("… is working on it.").
+  private func handle(_ intent: Intent, session: ExtensionSession, appName: String) async throws -> IntentResponse {
+    var response = IntentResponse(code: .unspecified)
+    var spinning = false
+    do {
+      for attempt in 0..<maximumAttempts {
+        response = try await session.request(
+          HandleIntentRequest(intent: intent), phase: .handle,
+          what: attempt == 0 ? "handle of \(intent.name)" : "handle of \(intent.name) (asked again after inProgress)",
+          authenticator: authenticator)
+        guard response.code == .inProgress, attempt + 1 < maximumAttempts else { break }
+        if !spinning {
+          spinning = true
+          await conversation.progress("\(appName) is working on it…")
+        }
+      }
+    } catch {
+      if spinning { await conversation.progress(nil) }
+      throw error
+    }
+    if spinning { await conversation.progress(nil) }
+    return response
+  }
+
   /// `handleInApp`: launches the containing app in the background and lets it handle the intent
   /// (`application(_:handle:completionHandler:)`); its answer is the intent's response.
   private func handOver(_ intent: Intent, to app: AppBundle, spec: IntentSpec?) async throws -> IntentResponse {
@@ -395,7 +478,7 @@ public struct IntentDriver: Sendable {
     } else {
       switch response.code {
       case .success: dialog = "Done."
-      case .failureRequiringAppLaunch: dialog = "Continue in \(app.name) to do that."
+      case .failureRequiringAppLaunch: dialog = "You need to open \(app.name) to do that."
       case .continueInApp: dialog = "Continue in \(app.name)."
       case .inProgress: dialog = "\(app.name) is working on it."
       default: dialog = isSuccess ? "Done." : "Sorry, there was a problem with \(app.name)."

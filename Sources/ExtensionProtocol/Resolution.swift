@@ -114,6 +114,29 @@ public struct UserActivity: Codable, Sendable, Hashable {
   }
 }
 
+/// The user activity a containing app continues when Siri brings it to the foreground (`continueInApp`, or
+/// `failureRequiringAppLaunch` when the user agrees to open the app): `application(_:continue:restorationHandler:)`
+/// with an `NSUserActivity` whose `interaction` is attached. The host passes it as JSON in the environment variable
+/// `INTENTHOST_USER_ACTIVITY`, with `INTENTHOST_LAUNCH_REASON=continueUserActivity` (docs/PROTOCOL.md, "Apps").
+public struct ContinuedActivity: Codable, Sendable, Hashable {
+  /// The response's activity type, or the intent's class when the response has no user activity (Siri creates one).
+  public var activityType: String
+  /// The response's `userInfo` (empty when it had no user activity).
+  public var userInfo: [String: String]
+  /// The intent and the response that sent the user to the app.
+  public var interaction: Interaction
+
+  /// The activity for `response` to `intent`.
+  public init(intent: Intent, response: IntentResponse, handlingStatus: String) {
+    activityType = response.userActivity?.activityType ?? intent.name
+    userInfo = response.userActivity?.userInfo ?? [:]
+    interaction = Interaction(intent: intent, response: response, handlingStatus: handlingStatus)
+  }
+
+  /// The most bytes of JSON the host passes (one environment string stays far below Linux's 128 KiB).
+  public static let maximumSize = 65536
+}
+
 /// An intent and how it was answered (`INInteraction`), what UI extensions and apps are given.
 public struct Interaction: Codable, Sendable, Hashable {
   public var intent: Intent

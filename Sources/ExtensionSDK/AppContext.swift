@@ -12,6 +12,13 @@ public struct AppContext: Sendable {
   public let containerPath: String
   public let locale: String
   public let appGroups: [AppGroupLocation]
+  /// Why the host launched the app: `continueUserActivity` (Siri brings it to the foreground to continue an
+  /// intent, `userActivity` is set), `handleInApp` (see `InAppIntentHandling`), or nil (`assistant open`, a tap).
+  public let launchReason: String?
+  /// The activity to continue when `launchReason` is `continueUserActivity` (iOS calls
+  /// `application(_:continue:restorationHandler:)` with it): its type, its `userInfo`, and the interaction (the intent
+  /// and the response) that sent the user here. nil otherwise, or when the host's JSON does not decode.
+  public let userActivity: ContinuedActivity?
 
   /// Why the context could not be read.
   public struct Missing: Error, CustomStringConvertible {
@@ -37,10 +44,17 @@ public struct AppContext: Sendable {
       guard parts.count == 2 else { return nil }
       return AppGroupLocation(identifier: String(parts[0]), path: String(parts[1]))
     }
+    let reason = environment["INTENTHOST_LAUNCH_REASON"].flatMap { $0.isEmpty ? nil : $0 }
+    let activity: ContinuedActivity? =
+      if reason == "continueUserActivity", let json = environment["INTENTHOST_USER_ACTIVITY"] {
+        try? JSONDecoder().decode(ContinuedActivity.self, from: Data(json.utf8))
+      } else {
+        nil
+      }
     return AppContext(
       bundleIdentifier: try value("INTENTHOST_BUNDLE_IDENTIFIER"), bundlePath: try value("INTENTHOST_BUNDLE_PATH"),
       containerPath: try value("INTENTHOST_CONTAINER"), locale: environment["INTENTHOST_LOCALE"] ?? "en_US",
-      appGroups: groups)
+      appGroups: groups, launchReason: reason, userActivity: activity)
   }
 
   /// The shared container of `identifier`.

@@ -185,6 +185,79 @@ struct DriverTests {
       rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
     #expect(rig.launcher.transcript("RoomsUI").filter { $0.hasPrefix("ui/") } == ["ui/configureView success []"])
   }
+  /// `continueInApp`: the app is brought to the foreground with the user activity (the intent's class when the
+  /// response has none), after the extensions have ended.
+  @Test func continueInAppOpensTheAppWithTheActivity() async throws {
+    let rig = try await Rig(handle: { _ in
+      IntentResponse(
+        code: .continueInApp,
+        userActivity: UserActivity(activityType: "com.example.rooms.booking", userInfo: ["room": "12"]))
+    })
+    defer { rig.remove() }
+    let outcome = try await rig.driver(ScriptedConversation(answers: [])).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(outcome.code == .continueInApp)
+    let opened = rig.opened.all
+    #expect(opened.map(\.app) == ["Rooms"])
+    #expect(opened.first?.environment["INTENTHOST_LAUNCH_REASON"] == "continueUserActivity")
+    let json = try #require(opened.first?.environment["INTENTHOST_USER_ACTIVITY"])
+    let activity = try JSONDecoder().decode(ContinuedActivity.self, from: Data(json.utf8))
+    #expect(activity.activityType == "com.example.rooms.booking")
+    #expect(activity.userInfo == ["room": "12"])
+    #expect(activity.interaction.intent["roomNumber"] == .integer(12))
+    #expect(activity.interaction.response?.code == .continueInApp)
+    #expect(activity.interaction.handlingStatus == "deferredToApplication")
+    #expect(rig.launcher.allEnded)
+  }
+
+  /// `failureRequiringAppLaunch`: the answer says so and offers to open the app; yes opens it (the activity's type
+  /// is the intent's class), no and nobody to ask do not.
+  @Test(arguments: [(["yes"], true), (["no"], false), ([String](), false)])
+  func failureRequiringAppLaunchOffersToOpenTheApp(answers: [String], opens: Bool) async throws {
+    let rig = try await Rig(handle: { _ in IntentResponse(code: .failureRequiringAppLaunch) })
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: answers)
+    let outcome = try await rig.driver(conversation).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(!outcome.isSuccess)
+    #expect(outcome.dialog == "You need to open Rooms to do that.")
+    #expect(conversation.asked == ["Open Rooms?"])
+    #expect(rig.opened.all.count == (opens ? 1 : 0))
+    if opens {
+      let json = try #require(rig.opened.all.first?.environment["INTENTHOST_USER_ACTIVITY"])
+      let activity = try JSONDecoder().decode(ContinuedActivity.self, from: Data(json.utf8))
+      #expect(activity.activityType == "BookRoomIntent")
+    }
+  }
+
+  /// `inProgress` from handle: the host asks again until the final response, which is the answer.
+  @Test func inProgressIsAskedAgainUntilTheFinalResponse() async throws {
+    let calls = Mutex(0)
+    let rig = try await Rig(handle: { intent in
+      let call = calls.withLock { count -> Int in
+        count += 1
+        return count
+      }
+      return call < 3
+        ? IntentResponse(code: .inProgress) : IntentResponse(code: .success, parameters: intent.parameters)
+    })
+    defer { rig.remove() }
+    let outcome = try await rig.driver(ScriptedConversation(answers: [])).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(outcome.code == .success)
+    #expect(rig.launcher.transcript("RoomsIntents").filter { $0 == "intent/handle" }.count == 3)
+  }
+
+  /// Control: an extension that always answers `inProgress` is asked `maximumAttempts` times, then its answer stands.
+  @Test func anEndlessInProgressStandsAfterTheLastAsk() async throws {
+    let rig = try await Rig(handle: { _ in IntentResponse(code: .inProgress) })
+    defer { rig.remove() }
+    let outcome = try await rig.driver(ScriptedConversation(answers: [])).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(outcome.code == .inProgress)
+    #expect(outcome.dialog == "Rooms is working on it.")
+    #expect(rig.launcher.transcript("RoomsIntents").filter { $0 == "intent/handle" }.count == 5)
+  }
 }
 
 // MARK: - The rig
@@ -196,6 +269,8 @@ struct Rig {
   let home: AssistantHome
   let app: AppBundle
   let launcher: InProcessLauncher
+  /// The apps brought to the foreground (`continueInApp`), with the environment they were given.
+  let opened = OpenedApps()
 
   init(
     handle: (@Sendable (Intent) -> IntentResponse)? = nil, silentOn silent: String? = nil,
@@ -219,6 +294,10 @@ struct Rig {
   func driver(_ conversation: ScriptedConversation) -> IntentDriver {
     var driver = IntentDriver(home: home, conversation: conversation)
     driver.launcher = launcher
+    driver.foregroundLauncher = { [opened] app, environment in
+      opened.append(app.name, environment)
+      return 0
+    }
     return driver
   }
 
@@ -227,6 +306,13 @@ struct Rig {
   }
 
   func remove() { directory.remove() }
+}
+
+/// The apps a driver brought to the foreground, in order.
+final class OpenedApps: Sendable {
+  private let apps = Mutex<[(app: String, environment: [String: String])]>([])
+  func append(_ app: String, _ environment: [String: String]) { apps.withLock { $0.append((app, environment)) } }
+  var all: [(app: String, environment: [String: String])] { apps.withLock { $0 } }
 }
 
 /// How the in-process extensions answer.
