@@ -91,6 +91,7 @@ func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: Launc
     passcodesFromStandardInput: launch.passcodesFromStandardInput,
     authenticationFromStandardInput: launch.authenticationFromStandardInput)
   var driver = IntentDriver(home: home, conversation: conversation)
+  driver.appOutputToStandardError = context.json
   driver.deadlines = launch.deadlines
   driver.locale = launch.locale
   driver.sandbox = launch.sandbox

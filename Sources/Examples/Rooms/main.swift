@@ -34,6 +34,17 @@ func name(_ arguments: ArraySlice<String>) -> String {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
+// Brought to the foreground by Siri to continue an intent (its extension answered continueInApp): the activity says
+// which intent and what the extension answered; the app shows where the user left off.
+if arguments.isEmpty, let context = try? AppContext.current(), context.launchReason == "continueUserActivity",
+  let activity = context.userActivity
+{
+  let intent = activity.interaction.intent
+  let room: String = if case .integer(let number)? = intent["roomNumber"] { " room \(number)" } else { "" }
+  print("Rooms: continuing \(intent.name)\(room) from Siri (\(activity.activityType)).")
+  for key in activity.userInfo.keys.sorted() { print("  \(key): \(activity.userInfo[key]!)") }
+  exit(0)
+}
 guard let command = arguments.first else { fail("no command\n\(usage)", 64) }
 if command == "--help" || command == "-h" || command == "help" {
   print(usage)

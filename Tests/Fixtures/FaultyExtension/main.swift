@@ -71,6 +71,18 @@ if mode == "Fixture" || mode == "fixture" {  // launched for handleInApp (its na
   let bundle = ProcessInfo.processInfo.environment["INTENTHOST_BUNDLE_PATH"] ?? ""
   let appMode = ((try? String(contentsOfFile: bundle + "/app-mode", encoding: .utf8)) ?? "serve")
     .filter { !$0.isWhitespace }
+  // Brought to the foreground to continue an intent (continueInApp): says what it was given, on stdout.
+  if let context = try? AppContext.current(), context.launchReason == "continueUserActivity" {
+    guard let activity = context.userActivity else {
+      print("Fixture app: continueUserActivity without an activity")
+      exit(1)
+    }
+    let info = activity.userInfo.keys.sorted().map { "\($0)=\(activity.userInfo[$0]!)" }.joined(separator: ",")
+    print(
+      "Fixture app continues \(activity.activityType) [\(info)] for \(activity.interaction.intent.name) "
+        + "(\(activity.interaction.response?.code.rawValue ?? "-"), \(activity.interaction.handlingStatus ?? "-"))")
+    exit(0)
+  }
   if InAppIntentHandling.isRequested && appMode != "ignore" {
     await InAppIntentHandling.serve { intent in intent.name == "PingIntent" ? PingInApp(appMode: appMode) : nil }
   }
@@ -83,6 +95,9 @@ if mode == "Fixture" || mode == "fixture" {  // launched for handleInApp (its na
   print("Fixture app: nothing to do")
   exit(0)
 }
+
+/// How many `intent/handle` requests this process answered (SlowPing).
+var handled = 0
 
 while let line = readLine() {
   guard let header = try? JSONDecoder().decode(Header.self, from: Data(line.utf8)), let method = header.method else {
@@ -165,6 +180,20 @@ while let line = readLine() {
       }
     case "HandleInApp":
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"handleInApp","parameters":{}}}"#)
+    case "ContinueInApp":
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"continueInApp","parameters":{},"userActivity":{"activityType":"com.example.fixture.ping","userInfo":{"value":"x"}}}}"#
+      )
+    case "NeedsTheApp":
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"failureRequiringAppLaunch","parameters":{}}}"#)
+    case "SlowPing":
+      // inProgress on the first handle, the final response when asked again.
+      handled += 1
+      send(
+        handled == 1
+          ? #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"inProgress","parameters":{}}}"#
+          : #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"late pong"}}}}"#
+      )
     case "UnknownCode":
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"exploded","parameters":{}}}"#)
     case "ForgedLine":
