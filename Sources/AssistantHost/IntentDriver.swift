@@ -26,12 +26,16 @@ public struct IntentOutcome: Sendable {
   public var parameters: [String: ParameterValue]
   public var code: ResponseCode
   public var isSuccess: Bool
-  /// What the assistant said at the end.
+  /// The printed dialog of the answer (the response code's template).
   public var dialog: String
+  /// The voice dialog of the answer: the code's concise template where the definition has one, else the printed
+  /// dialog. `--voice` says this one.
+  public var voiceDialog: String? = nil
   /// What the app's Intents UI extension drew, one view per configureView call it answered.
   public var views: [ConfiguredView] = []
 
-  /// `{"app","intent","parameters","code","success","dialog"}` (and `"views"` when a UI extension drew some),
+  /// `{"app","intent","parameters","code","success","dialog","voiceDialog"}` (and `"views"` when a UI extension drew
+  /// some),
   /// parameters as plain JSON values.
   public func json() -> String {
     func plain(_ value: ParameterValue) -> Any {
@@ -48,7 +52,7 @@ public struct IntentOutcome: Sendable {
     }
     var object: [String: Any] = [
       "app": app, "intent": intent, "parameters": parameters.mapValues(plain), "code": code.rawValue,
-      "success": isSuccess, "dialog": dialog,
+      "success": isSuccess, "dialog": dialog, "voiceDialog": voiceDialog ?? dialog,
     ]
     if !views.isEmpty, let data = try? JSONEncoder().encode(views),
       let encoded = try? JSONSerialization.jsonObject(with: data)
@@ -369,6 +373,8 @@ public struct IntentDriver: Sendable {
   /// How an app is brought to the foreground (`continueInApp`); nil: `AppLauncher` on the user's terminal. Tests
   /// record the launch instead.
   var foregroundLauncher: (@Sendable (AppBundle, [String: String]) async throws -> Int32)? = nil
+  /// `--voice`: the answer said is the voice dialog (the concise template where the definition has one).
+  public var speaksVoiceDialog = false
   /// Whether a foreground app's stdout goes to stderr (`--json`, whose stdout is one document).
   public var appOutputToStandardError = false
 
@@ -465,16 +471,18 @@ public struct IntentDriver: Sendable {
   ) async -> IntentOutcome {
     let codeSpec = spec?.response?.code(named: response.code.rawValue)
     let isSuccess = codeSpec?.isSuccess ?? (response.code == .success)
+    func rendered(_ template: String) -> String {
+      renderTemplate(template) { name in
+        guard let value = parameterValue(at: name, in: response.parameters) else { return nil }
+        let parameterSpec = name.contains(".") ? nil : spec?.response?.parameters.first { $0.name == name }
+        return interpreter.words(
+          for: value,
+          parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
+      }.text
+    }
     var dialog: String
     if let template = codeSpec?.template, !template.isEmpty {
-      dialog =
-        renderTemplate(template) { name in
-          guard let value = parameterValue(at: name, in: response.parameters) else { return nil }
-          let parameterSpec = name.contains(".") ? nil : spec?.response?.parameters.first { $0.name == name }
-          return interpreter.words(
-            for: value,
-            parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
-        }.text
+      dialog = rendered(template)
     } else {
       switch response.code {
       case .success: dialog = "Done."
@@ -484,10 +492,13 @@ public struct IntentDriver: Sendable {
       default: dialog = isSuccess ? "Done." : "Sorry, there was a problem with \(app.name)."
       }
     }
-    await conversation.say(dialog)
-    return IntentOutcome(
+    let voiceDialog = codeSpec?.conciseTemplate.flatMap { $0.isEmpty ? nil : rendered($0) } ?? dialog
+    await conversation.say(speaksVoiceDialog ? voiceDialog : dialog)
+    var result = IntentOutcome(
       app: app.name, intent: intent.name, parameters: intent.parameters, code: response.code, isSuccess: isSuccess,
       dialog: dialog)
+    result.voiceDialog = voiceDialog
+    return result
   }
 
   /// Resolves one parameter until the extension accepts a value or says it is not required.

@@ -80,7 +80,8 @@ struct Ask: AssistantCommand {
   }
 }
 
-/// Runs an invocation to its answer, prints it (`--json`: the outcome), and warns about scripted answers nobody used.
+/// Runs an invocation to its answer and prints it (`--json`: the outcome).
+/// - Throws: `HostError(.usage)` (64) naming the scripted answers nobody used, after the run.
 func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: LaunchOptions, context: CommandContext)
   async throws -> Int32
 {
@@ -92,16 +93,21 @@ func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: Launc
     authenticationFromStandardInput: launch.authenticationFromStandardInput)
   var driver = IntentDriver(home: home, conversation: conversation)
   driver.appOutputToStandardError = context.json
+  driver.speaksVoiceDialog = launch.voice
   driver.deadlines = launch.deadlines
   driver.locale = launch.locale
   driver.sandbox = launch.sandbox
   driver.device = try deviceState(context)
   let outcome = try await driver.run(invocation)
+  // A scripted answer nobody asked for means the script expected another conversation: it may have answered the
+  // wrong question. An error, so it cannot pass silently.
   let unused = conversation.unusedAnswers
   if !unused.isEmpty {
-    await writeHostMessage(
-      "warning: \(unused.count == 1 ? "an answer was" : "\(unused.count) answers were") not used (no question was "
-        + "asked for " + unused.map { "--answer \"\($0)\"" }.joined(separator: ", ") + ")")
+    throw HostError(
+      .usage,
+      "\(unused.count == 1 ? "an answer was" : "\(unused.count) answers were") not used (no question was asked for "
+        + unused.map { "--answer \"\($0)\"" }.joined(separator: ", ")
+        + "); the intent ended with \(outcome.code); remove the extra --answer or check which questions were asked")
   }
   if context.json { try await context.output(outcome.json()) }
   return outcome.isSuccess ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue

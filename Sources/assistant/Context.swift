@@ -18,6 +18,11 @@ let conversationOptions: [Option] = [
       + "seconds.", repeatable: true,
     completion: .words(Phase.allCases.map { "\($0.rawValue)=" } + ["all="])),
   .flag(
+    "--voice",
+    help:
+      "Say the voice dialog (the response's concise wording, where the intent definition has one) instead of the "
+      + "printed one."),
+  .flag(
     "--authentication-stdin",
     help:
       "Answer an extension's request to authenticate the user with the next line of stdin (the passcode; with none "
@@ -83,11 +88,14 @@ struct LaunchOptions: Sendable {
   var passcodesFromStandardInput = false
   /// `--authentication-stdin`: an extension's authentication request is answered with the next line of stdin.
   var authenticationFromStandardInput = false
+  /// `--voice`: the answer is the voice dialog (the concise template), not the printed one.
+  var voice = false
 
   init(_ parsed: ParsedCommand) throws {
     answers = parsed.values("--answer")
     passcodesFromStandardInput = parsed.flag("--passcode-stdin")
     authenticationFromStandardInput = parsed.flag("--authentication-stdin")
+    voice = parsed.flag("--voice")
     for text in parsed.values("--deadline") { try deadlines.set(text) }
     if let locale = parsed.value("--locale") {
       guard !locale.isEmpty, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) })

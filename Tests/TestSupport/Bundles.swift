@@ -86,6 +86,8 @@ public enum TestBundles {
                 [
                   "INIntentResponseCodeName": "success", "INIntentResponseCodeSuccess": true,
                   "INIntentResponseCodeFormatString": "Got ${value}.",
+                  // The voice dialog (`--voice`): shorter, as a concise template is.
+                  "INIntentResponseCodeConciseFormatString": "${value}.",
                 ],
                 [
                   "INIntentResponseCodeName": "failure", "INIntentResponseCodeFormatString": "Not done: ${value}.",
