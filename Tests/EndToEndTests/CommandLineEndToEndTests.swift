@@ -88,13 +88,13 @@ struct CommandLineEndToEndTests {
     }
   }
 
-  /// A second `--answer` that no question used is reported, not silently dropped.
+  /// A second `--answer` that no question used is an error at the end of the run (64), not silently dropped.
   @Test func anUnusedAnswerIsReported() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     try await host.installRooms()
     let result = try await host.assistant(["--answer", "Ada", "--answer", "Grace", "Book room 34 with Rooms"])
-    #expect(result.code == 0, "\(result)")
+    #expect(result.code == 64, "\(result)")
     #expect(result.stderr.contains("was not used"), "\(result)")
     #expect(result.stderr.contains("--answer \"Grace\""), "\(result)")
   }
