@@ -58,3 +58,56 @@ struct ContinueInAppEndToEndTests {
     #expect(!result.stderr.contains("working on it"), "\(result)")
   }
 }
+
+/// One end-to-end run per resolution kind (for `value` of Ping) and for an answer given at the confirm step. The
+/// others are covered elsewhere: needsValue and unsupported with a reason (RoomsEndToEndTests), disambiguation and
+/// unsupported with a message (UntrustedTextEndToEndTests), notRequired (every Polite run), handleInApp
+/// (HandleInAppEndToEndTests); the codes success, failure and a code of the definition (RoomsEndToEndTests).
+@Suite(.serialized)
+struct ResolutionEndToEndTests {
+  func run(_ mode: String, _ arguments: [String]) async throws -> (CommandResult, HostFixture) {
+    let host = try HostFixture()
+    let app = try TestBundles.fixture(extensionName: mode, appMode: nil, in: host.directory.file("b"))
+    let installed = try await host.assistant(["install", app.path])
+    #expect(installed.code == 0, "\(installed)")
+    return (try await host.assistant(arguments), host)
+  }
+
+  @Test(arguments: [
+    // confirmationRequired: yes keeps the value; no asks for another one.
+    (
+      "AskConfirm", ["--answer", "yes", "run", "Fixture", "Ping", "value=x"], "Just to confirm, you wanted x? yes",
+      "Got x.\n"
+    ),
+    (
+      "AskConfirm", ["--answer", "no", "--answer", "z", "run", "Fixture", "Ping", "value=x"], "What's the value? z",
+      "Got z.\n"
+    ),
+    // needsValue: the value is asked for (its name in words).
+    ("AskNeedsValue", ["--answer", "w", "run", "Fixture", "Ping"], "What's the value? w", "Got w.\n"),
+    // unsupported without a reason or a message: Siri's generic sentence, then asked again.
+    (
+      "AskUnsupported", ["--answer", "v", "run", "Fixture", "Ping", "value=x"], "Sorry, that value can't be used.",
+      "Got v.\n"
+    ),
+    // success with another value: the extension's value replaces the user's.
+    ("AskSuccessValue", ["run", "Fixture", "Ping", "value=x"], "", "Got resolved.\n"),
+  ])
+  func eachResolutionKind(mode: String, arguments: [String], asked: String, dialog: String) async throws {
+    let (result, host) = try await run(mode, arguments)
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stdout == dialog, "\(result)")
+    if !asked.isEmpty { #expect(result.stderr.contains(asked), "\(result)") }
+  }
+
+  /// A response other than `ready` from confirm is the answer: handle is never asked.
+  @Test func aFailureAtTheConfirmStepIsTheAnswer() async throws {
+    let (result, host) = try await run("ConfirmFailure", ["run", "Fixture", "Ping", "value=x"])
+    defer { host.directory.remove() }
+    #expect(result.code == 1, "\(result)")
+    #expect(result.stdout == "Not done: refused at confirm.\n", "\(result)")
+    #expect(
+      !FileManager.default.fileExists(atPath: host.home + "/Containers/com.example.fixture.ConfirmFailure/handled"))
+  }
+}

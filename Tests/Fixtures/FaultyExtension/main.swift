@@ -96,6 +96,19 @@ if mode == "Fixture" || mode == "fixture" {  // launched for handleInApp (its na
   exit(0)
 }
 
+/// The string `value` of the intent in a request line, if it has one.
+func requestedValue(_ line: String) -> String? {
+  struct Request: Decodable {
+    struct Params: Decodable {
+      struct IntentBody: Decodable { var parameters: [String: Value]? }
+      var intent: IntentBody?
+    }
+    struct Value: Decodable { var value: String? }
+    var params: Params?
+  }
+  return (try? JSONDecoder().decode(Request.self, from: Data(line.utf8)))?.params?.intent?.parameters?["value"]?.value
+}
+
 /// How many `intent/handle` requests this process answered (SlowPing).
 var handled = 0
 
@@ -150,8 +163,38 @@ while let line = readLine() {
       }
       continue
     }
+    if mode.hasPrefix("Ask") {
+      // One resolution kind per mode for `value` (the first resolve), then the value is accepted as it is.
+      resolveCount += 1
+      let value = requestedValue(line)
+      let first: String? =
+        switch mode {
+        case "AskConfirm": #"{"kind":"confirmationRequired","value":{"type":"string","value":"x"}}"#
+        case "AskNeedsValue": value == nil ? #"{"kind":"needsValue"}"# : nil
+        case "AskUnsupported": #"{"kind":"unsupported"}"#
+        case "AskSuccessValue": #"{"kind":"success","value":{"type":"string","value":"resolved"}}"#
+        default: nil
+        }
+      if resolveCount == 1, let first {
+        send(#"{"jsonrpc":"2.0","id":\#(id),"result":\#(first)}"#)
+      } else if let value {
+        send(
+          #"{"jsonrpc":"2.0","id":\#(id),"result":{"kind":"success","value":{"type":"string","value":\#(json(value))}}}"#
+        )
+      } else {
+        send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"kind":"notRequired"}}"#)
+      }
+      continue
+    }
     send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"kind":"notRequired"}}"#)
   case "intent/confirm":
+    if mode == "ConfirmFailure" {
+      // The answer at the confirm step ends the intent: handle is never asked.
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"failure","parameters":{"value":{"type":"string","value":"refused at confirm"}}}}"#
+      )
+      continue
+    }
     send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"ready","parameters":{}}}"#)
   case "intent/handle":
     switch mode {
@@ -178,6 +221,14 @@ while let line = readLine() {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"failure","parameters":{}}}"#)
       }
+    case "AskConfirm", "AskNeedsValue", "AskUnsupported", "AskSuccessValue":
+      // The value the intent arrived with, in the answer.
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":\#(json(requestedValue(line) ?? "-"))}}}}"#
+      )
+    case "ConfirmFailure":
+      marker("handled")  // never reached: the confirm answer ended the intent
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{}}}"#)
     case "HandleInApp":
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"handleInApp","parameters":{}}}"#)
     case "ContinueInApp":
