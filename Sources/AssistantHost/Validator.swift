@@ -94,6 +94,8 @@ public struct Validator: Sendable {
       diagnostics += libraryRules(executable: url.path, app: app.url.path)
     }
     diagnostics += rules(Project(app))
+    // The phrases reach their intents (`PhraseBook.check`), once the definitions they use are sound.
+    if diagnostics.errors.isEmpty { diagnostics += PhraseBook.check(app) }
     return diagnostics
   }
 
