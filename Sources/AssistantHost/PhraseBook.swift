@@ -39,7 +39,9 @@ public enum PhraseBook {
     {
       return .some(nil)
     }
-    for prefix in [["what", "can", "i", "say", "to"], ["what", "can", "i", "ask"], ["what", "can", "i", "do", "with"]]
+    for prefix in [
+      ["what", "can", "i", "say", "to"], ["what", "can", "i", "ask"], ["what", "can", "i", "do", "with"],
+    ]
     where words.count > prefix.count && Array(words.prefix(prefix.count)) == prefix {
       return .some(spoken[prefix.count...].joined(separator: " "))
     }
