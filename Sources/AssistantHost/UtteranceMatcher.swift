@@ -31,6 +31,8 @@ public struct UtteranceMatcher: Sendable {
     public var values: [String: ParameterValue]
     /// The phrase that matched, as written in the manifest (or the system phrase).
     public var phrase: String = ""
+    /// The words of the utterance that were matched (the app's name left out), as said.
+    public var request: String = ""
   }
 
   /// Where a phrase comes from.
@@ -97,7 +99,7 @@ public struct UtteranceMatcher: Sendable {
       if !list.contains(where: { $0.url == match.app.url }) { list.append(match.app) }
     }
     if apps.count > 1 {
-      throw Router.ambiguous("\"\(utterance)\" names", apps)
+      throw Router.ambiguous("\"\(utterance)\" names", apps, example: "\"\(found[0].request) with BUNDLE-ID\"")
     }
     throw HostError(
       .noMatch,
@@ -130,7 +132,11 @@ public struct UtteranceMatcher: Sendable {
     var firstFailure: HostError? = nil
     for (app, range) in named {
       do {
-        matches += try bestMatches(in: app, words: Array(words[range]), original: Array(original[range]))
+        matches += try bestMatches(in: app, words: Array(words[range]), original: Array(original[range])).map {
+          var found = $0
+          found.match.request = original[range].joined(separator: " ")
+          return found
+        }
       } catch let error as HostError {
         if firstFailure == nil { firstFailure = error }
       }

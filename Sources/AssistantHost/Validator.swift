@@ -95,7 +95,15 @@ public struct Validator: Sendable {
     }
     diagnostics += rules(Project(app))
     // The phrases reach their intents (`PhraseBook.check`), once the definitions they use are sound.
-    if diagnostics.errors.isEmpty { diagnostics += PhraseBook.check(app) }
+    // Warnings here, so install does not refuse an app whose phrases are worded badly; `phrases --check` makes
+    // them errors (exit 65).
+    if diagnostics.errors.isEmpty {
+      diagnostics += PhraseBook.check(app).map {
+        var warning = $0
+        warning.severity = .warning
+        return warning
+      }
+    }
     return diagnostics
   }
 
