@@ -7,70 +7,211 @@ import Foundation
 /// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to"; APP is a name
 ///    of the app, or its bundle id (`... with com.example.rooms`). When the best way of naming names several apps
 ///    (two apps called "Rooms"), none is picked: the error lists them by bundle id.
-/// 2. The intent and values: the rest is matched against the Shortcuts titles of the app's intents
-///    (`INIntentParameterCombinations`, e.g. "${isCancellationOfBooking} room ${roomNumber} for ${bookedBy}"):
+/// 2. The intent and values: the rest is matched against the app's phrases (`phrases(of:)`): the Shortcuts titles
+///    of its intents (`INIntentParameterCombinations`, e.g. "${isCancellationOfBooking} room ${roomNumber} for
+///    ${bookedBy}"), its vocabulary's `IntentPhrases` examples (numbers in them become slots of the intent's number
+///    parameters), and the built-in phrases of the system intents it supports (`SystemPhrases`):
 ///    literal words must match (articles are optional), each `${parameter}` takes one or more words that parse as
 ///    that parameter's type (booleans by their display names and vocabulary synonyms). A match may stop after any
 ///    word of the title, so "Book room 12" leaves the rest to be asked for. The match covering most of the
 ///    utterance and the title wins.
 public struct UtteranceMatcher: Sendable {
   public let apps: [AppBundle]
+  /// The user's language: the apps' `InfoPlist.strings` names for it are names too.
+  public let locale: String?
 
-  public init(apps: [AppBundle]) { self.apps = apps }
+  public init(apps: [AppBundle], locale: String? = nil) {
+    self.apps = apps
+    self.locale = locale
+  }
 
   public struct Match: Sendable {
     public var app: AppBundle
     public var intentClass: String
     public var values: [String: ParameterValue]
+    /// The phrase that matched, as written in the manifest (or the system phrase).
+    public var phrase: String = ""
+    /// The words of the utterance that were matched (the app's name left out), as said.
+    public var request: String = ""
   }
 
-  /// - Throws: `HostError(.noMatch)` saying what was not understood.
+  /// Where a phrase comes from.
+  public enum PhraseSource: String, Sendable, Codable {
+    case title, example, system
+  }
+
+  /// A phrase an app answers to.
+  public struct Phrase: Sendable, Equatable {
+    public var intentClass: String
+    public var text: String
+    public var source: PhraseSource
+  }
+
+  /// Every phrase of `app`, intent after intent in manifest order: its vocabularies' examples (as written, app name
+  /// included), its combination titles and intent title, and the system phrases of system intents it supports
+  /// without a title of its own.
+  public static func phrases(of app: AppBundle) -> [Phrase] {
+    var result: [Phrase] = []
+    func add(_ phrase: Phrase) {
+      if !result.contains(where: { $0.intentClass == phrase.intentClass && $0.text == phrase.text }) {
+        result.append(phrase)
+      }
+    }
+    for className in app.supportedIntents {
+      for vocabulary in app.vocabularies {
+        for example in vocabulary.intentPhrases[className] ?? [] {
+          add(Phrase(intentClass: className, text: example, source: .example))
+        }
+      }
+      guard let (spec, definition) = app.runnableSpec(className: className) else { continue }
+      if definition != nil {
+        for combination in spec.combinations {
+          if let title = combination.title { add(Phrase(intentClass: className, text: title, source: .title)) }
+        }
+        if let title = spec.title { add(Phrase(intentClass: className, text: title, source: .title)) }
+      }
+      for phrase in SystemPhrases.catalog[className] ?? [] {
+        add(Phrase(intentClass: className, text: phrase, source: .system))
+      }
+    }
+    return result
+  }
+
+  /// Every name of `app` the user may say: `AppBundle.names`, the pronunciation hints of its alternative names, and
+  /// under `locale` the names its `InfoPlist.strings` gives.
+  public func names(of app: AppBundle) -> [String] {
+    var result = app.names + app.info.alternativeAppNamePronunciations
+    if let locale {
+      let table = app.strings(for: locale)
+      result += ["CFBundleDisplayName", "CFBundleName", "CFBundleSpokenName"].compactMap { table[$0] }
+    }
+    var seen: Set<[String]> = []
+    return result.filter { !normalizedWords($0).isEmpty && seen.insert(normalizedWords($0)).inserted }
+  }
+
+  /// The one match of `utterance`.
+  /// - Throws: `HostError(.noMatch)` saying what was not understood, or listing the candidates when several apps or
+  ///   intents match equally well (`understand(_:)` returns them instead).
   public func match(_ utterance: String) throws -> Match {
+    let found = try understand(utterance)
+    if found.count == 1 { return found[0] }
+    let apps = found.reduce(into: [AppBundle]()) { list, match in
+      if !list.contains(where: { $0.url == match.app.url }) { list.append(match.app) }
+    }
+    if apps.count > 1 {
+      throw Router.ambiguous("\"\(utterance)\" names", apps, example: "\"\(found[0].request) with BUNDLE-ID\"")
+    }
+    throw HostError(
+      .noMatch,
+      "\"\(utterance)\" matches \(found.count) intents of \(apps[0].name): "
+        + found.map(\.intentClass).joined(separator: ", ") + "; say more to tell them apart")
+  }
+
+  /// The best matches of `utterance`: one when it is understood, several (best first, each app and intent once)
+  /// when several apps or intents match it equally well, so the caller can ask which one.
+  /// - Throws: `HostError(.noMatch)` saying what was not understood.
+  public func understand(_ utterance: String) throws -> [Match] {
     let original = spokenWords(utterance)
     let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
-    guard let (app, range) = try findApp(words, in: utterance) else {
+    guard let named = try findApp(words, in: utterance) else {
       // "... with Roms": the words after the last "with" are the name the user meant.
       if let with = words.lastIndex(where: { ["with", "using", "via"].contains($0) }), with < words.count - 1 {
         let named = original[(with + 1)...].joined(separator: " ")
         throw HostError(
           .noMatch,
           "\"\(utterance)\": no installed app is called \"\(named)\""
-            + suggestion(named, among: apps.flatMap(\.names)) + "; installed: \(installedNames(apps))")
+            + suggestion(named, among: apps.flatMap(names(of:))) + "; installed: \(installedNames(apps))")
       }
       throw HostError(
         .noMatch,
         "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
           + "(installed: \(installedNames(apps)))")
     }
-    let rest = Array(words[range])
-    let restOriginal = Array(original[range])
-    var best: (score: Int, match: Match)? = nil
-    for className in app.supportedIntents {
-      guard let (spec, definition) = app.runnableSpec(className: className) else { continue }
-      let interpreter = ValueInterpreter(intentClass: className, definition: definition, vocabularies: app.vocabularies)
-      var titles = spec.combinations.compactMap { combination in combination.title.map { ($0, combination.parameters) }
-      }
-      if let title = spec.title { titles.append((title, [])) }
-      for (title, _) in titles {
-        let pattern = tokens(title)
-        for candidate in matches(pattern, rest, original: restOriginal, spec: spec, interpreter: interpreter) {
-          // Cover the whole utterance; prefer longer titles and more values.
-          let score = candidate.consumedPattern * 10 + candidate.values.count
-          if best == nil || score > best!.score {
-            best = (score, Match(app: app, intentClass: className, values: candidate.values))
-          }
+    var matches: [(score: Int, match: Match)] = []
+    var firstFailure: HostError? = nil
+    for (app, range) in named {
+      do {
+        matches += try bestMatches(in: app, words: Array(words[range]), original: Array(original[range])).map {
+          var found = $0
+          found.match.request = original[range].joined(separator: " ")
+          return found
         }
+      } catch let error as HostError {
+        if firstFailure == nil { firstFailure = error }
       }
     }
-    guard let best else {
+    guard let top = matches.map(\.score).max() else { throw firstFailure! }
+    if named.count > 1, matches.count < 2 {
+      throw Router.ambiguous(
+        "\"\(utterance)\" names", named.map(\.app),
+        example: "\"\(spokenWords(utterance)[named[0].range].joined(separator: " ")) with BUNDLE-ID\"")
+    }
+    // Apps named equally well are all candidates, whatever their scores: the user says which.
+    return matches.filter { named.count > 1 || $0.score == top }.sorted { $0.score > $1.score }.map(\.match)
+  }
+
+  /// The best-scoring intents of `app` for `words`, one match each (several when they tie).
+  private func bestMatches(in app: AppBundle, words rest: [String], original restOriginal: [String]) throws
+    -> [(score: Int, match: Match)]
+  {
+    var best: [String: (score: Int, match: Match)] = [:]
+    let appNames = names(of: app)
+    for phrase in Self.phrases(of: app) {
+      guard let (spec, definition) = app.runnableSpec(className: phrase.intentClass) else { continue }
+      let interpreter = ValueInterpreter(
+        intentClass: phrase.intentClass, definition: definition, vocabularies: app.vocabularies)
+      let pattern =
+        phrase.source == .example
+        ? exampleTokens(phrase.text, appNames: appNames, spec: spec) : tokens(phrase.text)
+      for candidate in matches(pattern, rest, original: restOriginal, spec: spec, interpreter: interpreter) {
+        // Cover the whole utterance; prefer longer phrases and more values; whole phrases over parts of them.
+        let complete = candidate.consumedPattern == pattern.count ? 1 : 0
+        let score = candidate.consumedPattern * 20 + candidate.values.count * 2 + complete
+        if let current = best[phrase.intentClass], current.score >= score { continue }
+        best[phrase.intentClass] = (
+          score, Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
+        )
+      }
+    }
+    guard let top = best.values.map(\.score).max() else {
       let examples = Self.examplePhrases(of: app)
       throw HostError(
         .noMatch,
         "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\""
           + (examples.isEmpty ? "" : "; try: " + examples.map { "\"\($0)\"" }.joined(separator: ", ")))
     }
-    return best.match
+    let order = app.supportedIntents
+    return best.values.filter { $0.score == top }.sorted {
+      (order.firstIndex(of: $0.match.intentClass) ?? 0) < (order.firstIndex(of: $1.match.intentClass) ?? 0)
+    }
+  }
+
+  /// An `IntentPhrases` example as a pattern: the app's name taken off ("... with Rooms", "Rooms, ...", "ask Rooms
+  /// to ..."), and each number in it (digits or a number word) a slot of the intent's next number parameter.
+  private func exampleTokens(_ example: String, appNames: [String], spec: IntentSpec) -> [Token] {
+    var words = normalizedWords(example)
+    for name in appNames.map(normalizedWords) where !name.isEmpty && words.count > name.count {
+      if Array(words.suffix(name.count)) == name {
+        words.removeLast(name.count)
+        if let last = words.last, ["with", "using", "in", "on", "via"].contains(last) { words.removeLast() }
+        break
+      }
+      if Array(words.prefix(name.count)) == name {
+        words.removeFirst(name.count)
+        break
+      }
+      if words.first == "ask", Array(words.dropFirst().prefix(name.count)) == name {
+        words.removeFirst(name.count + 1)
+        if words.first == "to" { words.removeFirst() }
+        break
+      }
+    }
+    var numbers = spec.parameters.filter { ["Integer", "Decimal", "Double", "Currency"].contains($0.type) }.map(\.name)
+    return words.map { word in
+      if parseDecimal(word) != nil, !numbers.isEmpty { return .slot(numbers.removeFirst()) }
+      return .word(word)
+    }
   }
 
   /// Up to `limit` example phrases of `app` (its vocabularies' `IntentExamples`), one intent after another so that
@@ -98,8 +239,7 @@ public struct UtteranceMatcher: Sendable {
   /// naming wins (bundle id, "... with APP", "ask APP to", "APP, ..."); when that names more than one app (the same
   /// name, or one name ending another: "Rooms" and "Study Rooms"), none is picked. One app named by two of its names
   /// takes the longer.
-  /// - Throws: `HostError(.noMatch)` listing the apps by bundle id when the best naming names several apps.
-  private func findApp(_ words: [String], in utterance: String) throws -> (AppBundle, Range<Int>)? {
+  private func findApp(_ words: [String], in utterance: String) throws -> [(app: AppBundle, range: Range<Int>)]? {
     let written = Set(
       utterance.split(whereSeparator: \.isWhitespace).map {
         $0.trimmingCharacters(in: CharacterSet(charactersIn: ",;:!?\"'()").union(.whitespaces))
@@ -107,7 +247,7 @@ public struct UtteranceMatcher: Sendable {
       })
     var found: [(app: AppBundle, range: Range<Int>, mention: Mention, length: Int)] = []
     for app in apps {
-      var names = app.names.map { ($0, false) }
+      var names = self.names(of: app).map { ($0, false) }
       if written.contains(app.identifier.rawValue) { names.insert((app.identifier.rawValue, true), at: 0) }
       for (name, isIdentifier) in names {
         let nameWords = normalizedWords(name)
@@ -137,15 +277,15 @@ public struct UtteranceMatcher: Sendable {
     // Every app named in the best way is a candidate, whatever the length of its name: an app called "12 for Ada
     // with Rooms" must not take "Book room 12 for Ada with Rooms" from Rooms, so when one app's name ends another's,
     // the user is asked to say which (by bundle id) rather than the longer name winning.
-    let tied = found.filter { $0.mention == best.mention }
-    var apps: [AppBundle] = []
-    for candidate in tied where !apps.contains(where: { $0.url == candidate.app.url }) { apps.append(candidate.app) }
-    if apps.count > 1 {
-      throw Router.ambiguous(
-        "\"\(utterance)\" names", apps,
-        example: "\"\(spokenWords(utterance)[best.range].joined(separator: " ")) with BUNDLE-ID\"")
+    var tied: [(app: AppBundle, range: Range<Int>)] = []
+    for candidate in found where candidate.mention == best.mention {
+      if let index = tied.firstIndex(where: { $0.app.url == candidate.app.url }) {
+        if candidate.range.count < tied[index].range.count { tied[index].range = candidate.range }
+      } else {
+        tied.append((candidate.app, candidate.range))
+      }
     }
-    return (best.app, best.range)
+    return tied
   }
 
   private enum Token: Equatable {

@@ -94,6 +94,16 @@ public struct Validator: Sendable {
       diagnostics += libraryRules(executable: url.path, app: app.url.path)
     }
     diagnostics += rules(Project(app))
+    // The phrases reach their intents (`PhraseBook.check`), once the definitions they use are sound.
+    // Warnings here, so install does not refuse an app whose phrases are worded badly; `phrases --check` makes
+    // them errors (exit 65).
+    if diagnostics.errors.isEmpty {
+      diagnostics += PhraseBook.check(app).map {
+        var warning = $0
+        warning.severity = .warning
+        return warning
+      }
+    }
     return diagnostics
   }
 

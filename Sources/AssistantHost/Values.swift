@@ -26,9 +26,10 @@ struct ValueInterpreter: Sendable {
     }
     if let synonym = synonymValue(trimmed, for: parameter) { return synonym }
     if let enumName = parameter.enumType, let spec = definition?.enumeration(named: enumName) {
+      let words = normalizedWords(trimmed)
       let match = spec.values.first {
-        $0.name.caseInsensitiveCompare(trimmed) == .orderedSame
-          || $0.displayName?.caseInsensitiveCompare(trimmed) == .orderedSame
+        $0.name.caseInsensitiveCompare(trimmed) == .orderedSame || normalizedWords($0.name) == words
+          || $0.displayName.map(normalizedWords) == words
       }
       return match.map { .enumCase($0.name) }
     }
@@ -36,7 +37,9 @@ struct ValueInterpreter: Sendable {
     case "Integer":
       return parseInteger(trimmed).map { .integer($0) }
     case "Decimal", "Double", "Currency":
-      return Double(trimmed).map { .decimal($0) }
+      return parseDecimal(trimmed).map { .decimal($0) }
+    case "Duration":
+      return parseDuration(trimmed).map { .decimal($0) }
     case "Boolean":
       if let display = parameter.trueDisplayName, display.caseInsensitiveCompare(trimmed) == .orderedSame {
         return .boolean(true)
@@ -58,7 +61,7 @@ struct ValueInterpreter: Sendable {
   private func synonymValue(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
     for vocabulary in vocabularies {
       for (identifier, phrases) in vocabulary.synonyms(intentClass: intentClass, parameter: parameter.name)
-      where phrases.contains(where: { normalizedWords($0) == normalizedWords(text) }) {
+      where phrases.contains(where: { sameWords($0, text) }) {
         var literal = parameter
         literal.trueDisplayName = nil
         literal.falseDisplayName = nil
@@ -162,17 +165,87 @@ private let numberWords: [String: Int] = [
   "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 ]
 
-/// "12", "-3", "twelve", "twenty one", "twenty-one".
+/// "12", "-3", "twelve", "twenty one", "twenty-one", "a hundred and five", "two thousand twenty six".
 func parseInteger(_ text: String) -> Int? {
   if let value = Int(text) { return value }
-  let words = text.lowercased().replacingOccurrences(of: "-", with: " ").split(separator: " ").map(String.init)
-  guard !words.isEmpty, words.count <= 2 else { return nil }
-  var total = 0
-  for word in words {
-    guard let value = numberWords[word] else { return nil }
-    total += value
+  return parseNumberWords(text).flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
+}
+
+/// "2.5", "2,5" is not a number; "two and a half", "three point five", "a quarter", "twelve".
+func parseDecimal(_ text: String) -> Double? {
+  if let value = Double(text), value.isFinite { return value }
+  return parseNumberWords(text)
+}
+
+/// A number said in English words: units, tens, "hundred", "thousand", "million", "and", "minus", "point" followed
+/// by digits, and the fractions "and a half" / "and a quarter" / "and three quarters" (or "a half" alone).
+func parseNumberWords(_ text: String) -> Double? {
+  var words = text.lowercased().replacingOccurrences(of: "-", with: " ").split(separator: " ").map(String.init)
+  guard !words.isEmpty, words.count <= 12 else { return nil }
+  var sign = 1.0
+  if words.first == "minus" || words.first == "negative" {
+    sign = -1
+    words.removeFirst()
   }
-  return total
+  var fraction = 0.0
+  let fractions: [([String], Double)] = [
+    (["and", "a", "half"], 0.5), (["and", "a", "quarter"], 0.25), (["and", "three", "quarters"], 0.75),
+    (["a", "half"], 0.5), (["a", "quarter"], 0.25), (["half"], 0.5),
+  ]
+  for (tail, value) in fractions where words.count >= tail.count && Array(words.suffix(tail.count)) == tail {
+    fraction = value
+    words.removeLast(tail.count)
+    break
+  }
+  var decimals = ""
+  if let point = words.firstIndex(of: "point") {
+    for word in words[(point + 1)...] {
+      guard let digit = numberWords[word], digit < 10 else { return nil }
+      decimals += String(digit)
+    }
+    guard !decimals.isEmpty else { return nil }
+    words = Array(words[..<point])
+  }
+  if words.isEmpty {
+    return fraction > 0 || !decimals.isEmpty ? sign * (fraction + (Double("0." + decimals) ?? 0)) : nil
+  }
+  var total = 0
+  var current = 0
+  var sawNumber = false
+  var lastWasTens = false
+  for (index, word) in words.enumerated() {
+    if word == "and", index > 0, index < words.count - 1 { continue }
+    if word == "a" || word == "an", index == 0, words.count > 1 {
+      current = 1
+      continue
+    }
+    if let value = numberWords[word] {
+      // Below a hundred: a unit, a teen or ten, a tens word, or a tens word then a unit ("twenty one", never "one
+      // two", "ten ten" or "five twenty").
+      let below = current % 100
+      let fits = below == 0 || (below >= 20 && below % 10 == 0 && value < 10 && value > 0 && lastWasTens)
+      guard fits else { return nil }
+      lastWasTens = value >= 20
+      current += value
+      sawNumber = true
+    } else if word == "hundred" {
+      guard current < 10 else { return nil }
+      lastWasTens = false
+      current = Swift.max(current, 1) * 100
+      sawNumber = true
+    } else if let scale = ["thousand": 1000, "million": 1_000_000][word] {
+      guard total == 0 || total >= scale * 1000 else { return nil }
+      total += Swift.max(current, 1) * scale
+      current = 0
+      lastWasTens = false
+      sawNumber = true
+    } else {
+      return nil
+    }
+  }
+  guard sawNumber else { return nil }
+  let whole = Double(total + current)
+  return sign * (whole + fraction + (decimals.isEmpty ? 0 : Double("0." + decimals)!))
 }
 
 /// yes/no in the words people use.
@@ -182,6 +255,42 @@ func parseYesNo(_ text: String) -> Bool? {
   case "no", "n", "false", "0", "nope", "cancel": return false
   default: return nil
   }
+}
+
+/// A duration in seconds: "30 minute", "30 minutes", "an hour", "1 hour 30 minutes", "two and a half hours",
+/// "90 s"; a bare number is minutes.
+func parseDuration(_ text: String) -> Double? {
+  let units: [String: Double] = [
+    "second": 1, "seconds": 1, "sec": 1, "secs": 1, "s": 1, "minute": 60, "minutes": 60, "min": 60, "mins": 60,
+    "hour": 3600, "hours": 3600, "h": 3600, "hr": 3600, "hrs": 3600, "day": 86400, "days": 86400,
+  ]
+  let words = normalizedWords(text)
+  guard !words.isEmpty else { return nil }
+  if let minutes = parseDecimal(words.joined(separator: " ")) { return minutes * 60 }
+  var total = 0.0
+  var pending: [String] = []
+  for word in words {
+    if let unit = units[word] {
+      let amount = pending.isEmpty ? 1 : parseDecimal(pending.joined(separator: " "))
+      guard let amount else { return nil }
+      total += amount * unit
+      pending = []
+    } else if word != "and" || !pending.isEmpty {
+      pending.append(word)
+    }
+  }
+  return pending.isEmpty && total > 0 ? total : nil
+}
+
+/// Whether two phrases are the same words, ignoring the little words people add or drop ("cancel booking" is
+/// "cancel my booking of"), and case and punctuation.
+func sameWords(_ a: String, _ b: String) -> Bool {
+  let filler: Set<String> = ["a", "an", "the", "my", "of"]
+  let left = normalizedWords(a)
+  let right = normalizedWords(b)
+  if left == right { return true }
+  let leftCore = left.filter { !filler.contains($0) }
+  return !leftCore.isEmpty && leftCore == right.filter { !filler.contains($0) }
 }
 
 /// Lower-cased words without punctuation, for matching speech.

@@ -16,6 +16,8 @@ public struct InfoPlist: Sendable, Equatable {
   public var spokenName: String?
   public var packageType: String?
   public var alternativeAppNames: [String]
+  /// `INAlternativeAppNames` `INAlternativeAppNamePronunciationHint`s: how the alternative names sound, in words.
+  public var alternativeAppNamePronunciations: [String] = []
   /// `INIntentsSupported`: intents the app itself handles.
   public var appIntentsSupported: [String]
   /// `INIntentsRestrictedWhileLocked`: intents that need an unlocked device.
@@ -147,6 +149,9 @@ public struct InfoPlist: Sendable, Equatable {
     packageType = expand(plist, "CFBundlePackageType", try plist.string("CFBundlePackageType"))
     alternativeAppNames = try plist.dictionaries("INAlternativeAppNames").compactMap {
       try $0.string("INAlternativeAppName")
+    }
+    alternativeAppNamePronunciations = try plist.dictionaries("INAlternativeAppNames").compactMap {
+      try $0.string("INAlternativeAppNamePronunciationHint")
     }
     appIntentsSupported = try strings(plist, "INIntentsSupported")
     appIntentsRestrictedWhileLocked = try strings(plist, "INIntentsRestrictedWhileLocked")

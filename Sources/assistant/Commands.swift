@@ -29,7 +29,8 @@ struct Assistant: AssistantCommand {
       arguments: [UtteranceArgument.argument],
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
-        Ask.self, Run.self, List.self, Open.self, Validate.self, Install.self, Uninstall.self, ShowSandboxProfile.self,
+        Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, Install.self, Uninstall.self,
+        ShowSandboxProfile.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
         Manual.self,
       ],
@@ -73,24 +74,49 @@ struct Ask: AssistantCommand {
 
   func run(in context: CommandContext) async throws -> Int32 {
     let home = try context.home()
-    let match = try UtteranceMatcher(apps: try home.installedApps()).match(utterance)
+    if let app = PhraseBook.capabilityQuestion(utterance) {
+      try await printPhrases(of: app, in: context)
+      return ExitStatus.success.rawValue
+    }
+    let found = try UtteranceMatcher(apps: try home.installedApps(), locale: launch.locale).understand(utterance)
+    let conversation = makeConversation(launch: launch, context: context)
+    var match = found[0]
+    if found.count > 1 {
+      // Several apps or intents: the user says which (a number, or scripted with --answer).
+      await conversation.explain("\"\(utterance)\" could mean:")
+      for (index, candidate) in found.enumerated() {
+        await conversation.explain(
+          "  \(index + 1). \(candidate.intentClass) of \(candidate.app.name) (\(candidate.app.identifier))")
+      }
+      let answer = try await conversation.ask("Which one? (1-\(found.count))", need: "which one")
+      guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) else {
+        throw HostError(.usage, "\"\(answer)\" is not one of 1-\(found.count)")
+      }
+      match = found[number - 1]
+    }
     return try await converse(
       IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values), home: home,
-      launch: launch, context: context)
+      launch: launch, context: context, conversation: conversation)
   }
+}
+
+/// The terminal conversation of a run: scripted answers, the terminal when there is one.
+func makeConversation(launch: LaunchOptions, context: CommandContext) -> TerminalConversation {
+  TerminalConversation(
+    answers: launch.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json,
+    passcodesFromStandardInput: launch.passcodesFromStandardInput,
+    authenticationFromStandardInput: launch.authenticationFromStandardInput)
 }
 
 /// Runs an invocation to its answer and prints it (`--json`: the outcome).
 /// - Throws: `HostError(.usage)` (64) naming the scripted answers nobody used, after the run.
-func converse(_ invocation: IntentInvocation, home: AssistantHome, launch: LaunchOptions, context: CommandContext)
-  async throws -> Int32
-{
+func converse(
+  _ invocation: IntentInvocation, home: AssistantHome, launch: LaunchOptions, context: CommandContext,
+  conversation: TerminalConversation? = nil
+) async throws -> Int32 {
   await launch.warnIfUnconfined()
   try await home.prepare()
-  let conversation = TerminalConversation(
-    answers: launch.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json,
-    passcodesFromStandardInput: launch.passcodesFromStandardInput,
-    authenticationFromStandardInput: launch.authenticationFromStandardInput)
+  let conversation = conversation ?? makeConversation(launch: launch, context: context)
   var driver = IntentDriver(home: home, conversation: conversation)
   driver.appOutputToStandardError = context.json
   driver.speaksVoiceDialog = launch.voice

@@ -1,0 +1,142 @@
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+
+/// What apps answer to: their phrases for `assistant phrases` and "What can you do?", and the lint of their phrases
+/// (`assistant phrases --check`, `validate`'s `intent-phrase-unreachable` and `intent-phrase-claimed-twice` rules).
+public enum PhraseBook {
+  /// One app's phrases, for printing.
+  public struct Entry: Encodable, Sendable {
+    public var name: String
+    public var bundleIdentifier: String
+    public var phrases: [Line]
+  }
+
+  public struct Line: Encodable, Sendable {
+    public var intent: String
+    public var phrase: String
+    public var source: UtteranceMatcher.PhraseSource
+  }
+
+  /// The phrases of `apps`, examples first within each app.
+  public static func entries(_ apps: [AppBundle]) -> [Entry] {
+    apps.map { app in
+      let phrases = UtteranceMatcher.phrases(of: app)
+      let ordered = phrases.filter { $0.source == .example } + phrases.filter { $0.source != .example }
+      return Entry(
+        name: app.name, bundleIdentifier: app.identifier.rawValue,
+        phrases: ordered.map { Line(intent: $0.intentClass, phrase: $0.text, source: $0.source) })
+    }
+  }
+
+  /// Whether `utterance` asks what the assistant can do: "What can you do?", "What can I say?", "What can I say to
+  /// Rooms?", "What can Rooms do?", "Help". Returns the app's name as said (nil for all apps), or nothing.
+  public static func capabilityQuestion(_ utterance: String) -> String?? {
+    let words = normalizedWords(utterance)
+    let spoken = spokenWords(utterance)
+    if [["what", "can", "you", "do"], ["what", "can", "i", "say"], ["help"], ["what", "can", "i", "ask"]]
+      .contains(words)
+    {
+      return .some(nil)
+    }
+    for prefix in [
+      ["what", "can", "i", "say", "to"], ["what", "can", "i", "ask"], ["what", "can", "i", "do", "with"],
+    ]
+    where words.count > prefix.count && Array(words.prefix(prefix.count)) == prefix {
+      return .some(spoken[prefix.count...].joined(separator: " "))
+    }
+    if words.count > 3, words.prefix(2) == ["what", "can"], words.last == "do" {
+      return .some(spoken[2..<(spoken.count - 1)].joined(separator: " "))
+    }
+    return nil
+  }
+
+  /// The lint: every `IntentPhrases` example and every combination title of `app` reaches its own intent with the
+  /// values it names (each number in it), and no phrase is claimed by two intents. One error per failing phrase.
+  public static func check(_ app: AppBundle, among others: [AppBundle] = []) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    let matcher = UtteranceMatcher(apps: [app])
+    let name = app.name
+    for phrase in UtteranceMatcher.phrases(of: app) where phrase.source != .system {
+      let file =
+        phrase.source == .example
+        ? (app.vocabularies.first { $0.intentPhrases[phrase.intentClass]?.contains(phrase.text) == true }?.file ?? "")
+        : (app.allDefinitions.first { $0.intents.contains { $0.className == phrase.intentClass } }?.file ?? "")
+      // A title is said the way a user would: its slots filled with an example value, and the app named.
+      let said: String
+      if phrase.source == .title {
+        guard let filled = exampleUtterance(phrase.text, intentClass: phrase.intentClass, app: app) else { continue }
+        said = "\(filled) with \(name)"
+      } else {
+        said = phrase.text
+      }
+      let keyPath = phrase.source == .example ? "IntentPhrases.\(phrase.intentClass)" : phrase.intentClass
+      do {
+        let found = try matcher.understand(said)
+        if found.count > 1 {
+          diagnostics.append(
+            Diagnostic(
+              .error, "intent-phrase-claimed-twice", file: file, keyPath: keyPath,
+              "\"\(said)\" is claimed by " + found.map(\.intentClass).joined(separator: " and "),
+              fix: "reword it so that only \(phrase.intentClass) matches it"))
+        } else if found[0].intentClass != phrase.intentClass {
+          diagnostics.append(
+            Diagnostic(
+              .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+              "\"\(said)\" reaches \(found[0].intentClass), not \(phrase.intentClass)",
+              fix: "reword it, or list it under \(found[0].intentClass)"))
+        } else {
+          let numbers = normalizedWords(said).compactMap { parseDecimal($0) }
+          let got = found[0].values.values.compactMap { value -> Double? in
+            switch value {
+            case .integer(let i): return Double(i)
+            case .decimal(let d): return d
+            default: return nil
+            }
+          }
+          if let lost = numbers.first(where: { !got.contains($0) }) {
+            diagnostics.append(
+              Diagnostic(
+                .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+                "\"\(said)\" reaches \(phrase.intentClass) but loses the value \(lost)",
+                fix: "use a combination title with a slot for it"))
+          }
+        }
+      } catch let error as HostError {
+        diagnostics.append(
+          Diagnostic(
+            .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+            "\"\(said)\" does not reach \(phrase.intentClass): \(error.message)",
+            fix: "name the app (\"... with \(name)\") and use words of one of its combination titles"))
+      } catch {
+        diagnostics.append(Diagnostic(.error, "intent-phrase-unreachable", file: file, keyPath: keyPath, "\(error)"))
+      }
+    }
+    return diagnostics
+  }
+
+  /// A combination title with each slot filled with a value its parameter takes (a number, a case, a name), or nil
+  /// when a slot's type has no example value.
+  static func exampleUtterance(_ title: String, intentClass: String, app: AppBundle) -> String? {
+    guard let (spec, definition) = app.runnableSpec(className: intentClass) else { return nil }
+    var failed = false
+    let text = renderTemplate(title) { name in
+      guard let parameter = spec.parameter(named: name) else {
+        failed = true
+        return nil
+      }
+      if let enumName = parameter.enumType, let value = definition?.enumeration(named: enumName)?.values.first {
+        return value.displayName ?? value.name
+      }
+      switch parameter.type {
+      case "Integer": return "12"
+      case "Decimal", "Double", "Currency": return "2.5"
+      case "Boolean": return parameter.trueDisplayName ?? "yes"
+      case "Date", "DateComponents": return "2026-11-21T09:30:00Z"
+      case "Duration": return "30 minutes"
+      default: return "Ada"
+      }
+    }
+    return failed ? nil : text.text
+  }
+}
