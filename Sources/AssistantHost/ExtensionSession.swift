@@ -136,6 +136,9 @@ protocol SessionLauncher: Sendable {
 
 /// The real launcher: a sandboxed child process per session, its stderr in its log.
 struct ProcessLauncher: SessionLauncher {
+  /// Where each connection's lines are recorded (`--record`), if anywhere.
+  var recorder: TranscriptRecorder? = nil
+
   func launch(_ target: SessionTarget, home: AssistantHome, locale: String, sandbox: SandboxPolicy) async throws
     -> LaunchedSession
   {
@@ -159,11 +162,11 @@ struct ProcessLauncher: SessionLauncher {
         policy: sandbox)
       return (try startProcess(specification, label: "\(target.name) (\(identifier))"), container, groups)
     }
-    let connection = Connection(
-      input: process.standardOutput!, output: process.standardInput!,
-      options: .init(
-        unsolicitedBudget: unsolicitedBudget, peerName: target.name,
-        log: { [process] line in process.appendToLog("note: \(line)") }))
+    var options = Connection.Options(
+      unsolicitedBudget: unsolicitedBudget, peerName: target.name,
+      log: { [process] line in process.appendToLog("note: \(line)") })
+    options.tap = recorder?.tap(peer: target.name)
+    let connection = Connection(input: process.standardOutput!, output: process.standardInput!, options: options)
     return LaunchedSession(connection: connection, peer: process, containerPath: container.path, appGroups: groups)
   }
 }

@@ -92,6 +92,17 @@ public struct IntentDriver: Sendable {
   /// How sessions are started: sandboxed child processes (tests serve them in-process).
   var launcher: any SessionLauncher = ProcessLauncher()
 
+  /// Records every message to and from each extension (`--record`); the conversation is recorded by wrapping it in a
+  /// `RecordingConversation`. Only sessions started as processes are tapped.
+  public var recorder: TranscriptRecorder? {
+    get { (launcher as? ProcessLauncher)?.recorder }
+    set {
+      guard var process = launcher as? ProcessLauncher else { return }
+      process.recorder = newValue
+      launcher = process
+    }
+  }
+
   /// Runs the invocation to its end.
   ///
   /// Every extension and app the run starts is shut down (or kept in `warm`) and reaped before this returns, on

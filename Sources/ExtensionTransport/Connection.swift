@@ -85,6 +85,10 @@ public final class Connection: Sendable {
     /// Where the connection reports what it tolerated (such as a dropped late answer), one line at a time. It is
     /// called on the connection's threads and must not block.
     public var log: (@Sendable (String) -> Void)?
+    /// Sees every message line, without its newline: what we send when it is queued (on the sending thread, in wire
+    /// order), what the peer sends as the reader takes it (on the reader thread). It must not block (a transcript
+    /// appends to memory under a lock).
+    public var tap: (@Sendable (TapDirection, [UInt8]) -> Void)?
 
     /// - Parameters:
     ///   - maximumMessageSize: the largest message accepted, in bytes (default 4 MiB).
@@ -107,6 +111,14 @@ public final class Connection: Sendable {
       self.peerName = peerName
       self.log = log
     }
+  }
+
+  /// Which way a tapped line went.
+  public enum TapDirection: Sendable, Equatable {
+    /// From us to the peer.
+    case sent
+    /// From the peer to us.
+    case received
   }
 
   /// How much a peer may send of its own (requests and notifications) between two requests of ours, counted from

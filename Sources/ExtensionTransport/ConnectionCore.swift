@@ -276,6 +276,7 @@ final class ConnectionCore: Sendable {
   /// Queues `line` for the writer, registering a request with it in the same step, so that the wire order is the
   /// order of the calls and an answer always finds its request.
   private func enqueue(_ line: [UInt8], registering request: (RequestID, Pending)? = nil) throws(ConnectionError) {
+    options.tap?(.sent, Array(line.dropLast()))
     let admission = state.withLockAndSignal { state -> Admission in
       if request != nil, let failure = state.failure { return .refused(failure) }
       let admission = admit(line, to: &state)
@@ -519,6 +520,7 @@ final class ConnectionCore: Sendable {
       fail(.protocolViolation("line \(lineNumber) is longer than the \(limit)-byte message limit"))
       return false
     case .message(let bytes):
+      options.tap?(.received, Array(bytes))
       let data = Data(bytes)
       guard let header = try? WireCoding.decoder().decode(MessageHeader.self, from: data), let kind = header.kind
       else {
