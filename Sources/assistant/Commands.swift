@@ -30,7 +30,7 @@ struct Assistant: AssistantCommand {
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
         Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, Install.self, Uninstall.self,
-        ShowSandboxProfile.self,
+        ShowSandboxProfile.self, Replay.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
         Manual.self,
       ],
@@ -72,14 +72,31 @@ struct Ask: AssistantCommand {
     launch = try LaunchOptions(parsed)
   }
 
+  init(utterance: String, launch: LaunchOptions) {
+    self.utterance = utterance
+    self.launch = launch
+  }
+
   func run(in context: CommandContext) async throws -> Int32 {
+    let recorder = launch.record.map { _ in TranscriptRecorder() }
+    recorder?.record("invocation", ["command": "ask", "utterance": utterance] + launch.recorded)
+    return try await recording(recorder, to: launch.record) {
+      try await run(in: context, recorder: recorder)
+    }
+  }
+
+  /// Runs the utterance, recording it into `recorder` when there is one (`assistant replay` keeps it in memory).
+  func run(
+    in context: CommandContext, recorder: TranscriptRecorder?, terminal: TerminalConversation? = nil
+  ) async throws -> Int32 {
     let home = try context.home()
     if let app = PhraseBook.capabilityQuestion(utterance) {
       try await printPhrases(of: app, in: context)
       return ExitStatus.success.rawValue
     }
     let found = try UtteranceMatcher(apps: try home.installedApps(), locale: launch.locale).understand(utterance)
-    let conversation = makeConversation(launch: launch, context: context)
+    let terminal = terminal ?? makeConversation(launch: launch, context: context)
+    let conversation: any Conversation = recorder.map { RecordingConversation(terminal, recorder: $0) } ?? terminal
     var match = found[0]
     if found.count > 1 {
       // Several apps or intents: the user says which (a number, or scripted with --answer).
@@ -96,7 +113,39 @@ struct Ask: AssistantCommand {
     }
     return try await converse(
       IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values), home: home,
-      launch: launch, context: context, conversation: conversation)
+      launch: launch, context: context, conversation: terminal, recorder: recorder)
+  }
+}
+
+extension LaunchOptions {
+  /// What the invocation line of a transcript keeps of these options: what changes the conversation.
+  var recorded: [String: Any] {
+    var fields: [String: Any] = ["locale": locale]
+    if voice { fields["voice"] = true }
+    return fields
+  }
+}
+
+func + (lhs: [String: Any], rhs: [String: Any]) -> [String: Any] {
+  lhs.merging(rhs) { first, _ in first }
+}
+
+/// Runs `body` and, with a recorder, records its outcome (the exit status, or the error that ended it) and writes the
+/// transcript to `path` whatever happened.
+func recording(
+  _ recorder: TranscriptRecorder?, to path: String?, _ body: () async throws -> Int32
+) async throws -> Int32 {
+  guard let recorder, let path else { return try await body() }
+  do {
+    let status = try await body()
+    recorder.record("outcome", ["exit": Int(status)])
+    try await recorder.write(to: path)
+    return status
+  } catch {
+    let status = (error as? HostError)?.status.rawValue ?? ExitStatus.extensionFault.rawValue
+    recorder.record("outcome", ["exit": Int(status), "error": "\(error)"])
+    try await recorder.write(to: path)
+    throw error
   }
 }
 
@@ -112,12 +161,14 @@ func makeConversation(launch: LaunchOptions, context: CommandContext) -> Termina
 /// - Throws: `HostError(.usage)` (64) naming the scripted answers nobody used, after the run.
 func converse(
   _ invocation: IntentInvocation, home: AssistantHome, launch: LaunchOptions, context: CommandContext,
-  conversation: TerminalConversation? = nil
+  conversation: TerminalConversation? = nil, recorder: TranscriptRecorder? = nil
 ) async throws -> Int32 {
   await launch.warnIfUnconfined()
   try await home.prepare()
   let conversation = conversation ?? makeConversation(launch: launch, context: context)
-  var driver = IntentDriver(home: home, conversation: conversation)
+  var driver = IntentDriver(
+    home: home, conversation: recorder.map { RecordingConversation(conversation, recorder: $0) } ?? conversation)
+  driver.recorder = recorder
   driver.appOutputToStandardError = context.json
   driver.speaksVoiceDialog = launch.voice
   driver.deadlines = launch.deadlines
@@ -125,6 +176,10 @@ func converse(
   driver.sandbox = launch.sandbox
   driver.device = try deviceState(context)
   let outcome = try await driver.run(invocation)
+  recorder?.record(
+    "assistant",
+    ["code": "\(outcome.code)", "success": outcome.isSuccess, "dialog": outcome.dialog]
+      + (outcome.voiceDialog.map { ["voiceDialog": $0] } ?? [:]))
   // A scripted answer nobody asked for means the script expected another conversation: it may have answered the
   // wrong question. An error, so it cannot pass silently.
   let unused = conversation.unusedAnswers
@@ -175,7 +230,25 @@ struct Run: AssistantCommand {
     launch = try LaunchOptions(parsed)
   }
 
+  init(app: String, intent: String, values: [String], launch: LaunchOptions) {
+    self.app = app
+    self.intent = intent
+    self.values = values
+    self.launch = launch
+  }
+
   func run(in context: CommandContext) async throws -> Int32 {
+    let recorder = launch.record.map { _ in TranscriptRecorder() }
+    recorder?.record("invocation", ["command": "run", "app": app, "intent": intent, "values": values] + launch.recorded)
+    return try await recording(recorder, to: launch.record) {
+      try await run(in: context, recorder: recorder)
+    }
+  }
+
+  /// Runs the intent, recording it into `recorder` when there is one.
+  func run(
+    in context: CommandContext, recorder: TranscriptRecorder?, terminal: TerminalConversation? = nil
+  ) async throws -> Int32 {
     let home = try context.home()
     let router = Router(apps: try home.installedApps())
     let app = try router.app(named: self.app)
@@ -183,7 +256,7 @@ struct Run: AssistantCommand {
     let values = try router.values(values, intentClass: intentClass, in: app)
     return try await converse(
       IntentInvocation(app: app, intentClass: intentClass, values: values), home: home, launch: launch,
-      context: context)
+      context: context, conversation: terminal, recorder: recorder)
   }
 }
 

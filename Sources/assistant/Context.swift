@@ -27,6 +27,11 @@ let conversationOptions: [Option] = [
     help:
       "Answer an extension's request to authenticate the user with the next line of stdin (the passcode; with none "
       + "set, yes or no) instead of asking the terminal. --passcode-stdin lines only ever unlock the device."),
+  .value(
+    "--record", value: "FILE",
+    help:
+      "Write a transcript of the run to FILE (JSON lines: the invocation, each question and answer, each message to "
+      + "and from each extension, the outcome; never a passcode), for `assistant replay`."),
 ]
 
 /// The user's locale.
@@ -90,8 +95,14 @@ struct LaunchOptions: Sendable {
   var authenticationFromStandardInput = false
   /// `--voice`: the answer is the voice dialog (the concise template), not the printed one.
   var voice = false
+  /// `--record FILE`: where the run's transcript goes.
+  var record: String? = nil
+
+  /// The defaults (`assistant replay` sets what the transcript says).
+  init() {}
 
   init(_ parsed: ParsedCommand) throws {
+    record = parsed.value("--record")
     answers = parsed.values("--answer")
     passcodesFromStandardInput = parsed.flag("--passcode-stdin")
     authenticationFromStandardInput = parsed.flag("--authentication-stdin")
