@@ -229,12 +229,12 @@ public enum Transcript {
         ops.append((" ", old[i]))
         i += 1
         j += 1
-      } else if j < m && (i == n || table[i][j + 1] >= table[i + 1][j]) {
-        ops.append(("+", new[j]))
-        j += 1
-      } else {
+      } else if i < n && (j == m || table[i + 1][j] >= table[i][j + 1]) {
         ops.append(("-", old[i]))
         i += 1
+      } else {
+        ops.append(("+", new[j]))
+        j += 1
       }
     }
     // Keep the changes and `context` unchanged lines around each; "@@" between hunks.

@@ -239,7 +239,8 @@ struct Run: AssistantCommand {
 
   func run(in context: CommandContext) async throws -> Int32 {
     let recorder = launch.record.map { _ in TranscriptRecorder() }
-    recorder?.record("invocation", ["command": "run", "app": app, "intent": intent, "values": values] + launch.recorded)
+    recorder?.record(
+      "invocation", ["command": "run", "app": app, "intent": intent, "values": values] + launch.recorded)
     return try await recording(recorder, to: launch.record) {
       try await run(in: context, recorder: recorder)
     }
