@@ -165,9 +165,10 @@ public struct UtteranceMatcher: Sendable {
         phrase.source == .example
         ? exampleTokens(phrase.text, appNames: appNames, spec: spec) : tokens(phrase.text)
       for candidate in matches(pattern, rest, original: restOriginal, spec: spec, interpreter: interpreter) {
-        // Cover the whole utterance; prefer longer phrases and more values; whole phrases over parts of them.
+        // Cover the whole utterance; prefer longer phrases, then whole phrases over parts of them ("start a workout"
+        // over "start a ${workoutName} workout" cut short), then more values.
         let complete = candidate.consumedPattern == pattern.count ? 1 : 0
-        let score = candidate.consumedPattern * 20 + candidate.values.count * 2 + complete
+        let score = candidate.consumedPattern * 20 + complete * 3 + candidate.values.count * 2
         if let current = best[phrase.intentClass], current.score >= score { continue }
         best[phrase.intentClass] = (
           score, Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
@@ -335,6 +336,8 @@ public struct UtteranceMatcher: Sendable {
           let text = original[w..<end].joined(separator: " ")
           guard let value = interpreter.parse(text, for: parameter) else { continue }
           if parameter.type == "String", Self.optionalWords.contains(words[w]) { continue }
+          // "start a workout" is not a workout called "a": a value is never only the words a phrase may leave out.
+          if words[w..<end].allSatisfy(Self.optionalWords.contains) { continue }
           var next = values
           next[name] = value
           walk(p + 1, end, next)

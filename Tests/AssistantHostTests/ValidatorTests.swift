@@ -66,7 +66,39 @@ import Testing
 
   static func url(_ root: URL, _ relative: String) -> URL { root.appendingPathComponent(relative) }
 
+  /// Adds `example` to the `IntentExamples` of the `index`th `IntentPhrases` entry (0 BookRoomIntent, 1 OpenDoorIntent).
+  static func addExample(_ example: String, to index: Int, in root: URL) throws {
+    try Edit.plist(url(root, "Base.lproj/AppIntentVocabulary.plist")) { plist in
+      var phrases = plist["IntentPhrases"] as! [[String: Any]]
+      phrases[index]["IntentExamples"] = (phrases[index]["IntentExamples"] as! [String]) + [example]
+      plist["IntentPhrases"] = phrases
+    }
+  }
+
   static let cases: [Case] = [
+    // intent-phrase-unreachable, intent-phrase-claimed-twice: warnings in validate (errors in `phrases --check`);
+    // the clean example (theExampleIsClean) is the control.
+    Case(
+      rule: "intent-phrase-unreachable", severity: .warning, file: "Base.lproj/AppIntentVocabulary.plist",
+      keyPath: "IntentPhrases.BookRoomIntent", says: "\"Book room 12 for Ada\" does not reach BookRoomIntent",
+      fix: "name the app", variant: "no app named"
+    ) { root in
+      try addExample("Book room 12 for Ada", to: 0, in: root)
+    },
+    Case(
+      rule: "intent-phrase-unreachable", severity: .warning, file: "Base.lproj/AppIntentVocabulary.plist",
+      keyPath: "IntentPhrases.BookRoomIntent", says: "reaches BookRoomIntent but loses the value 14",
+      fix: "use a combination title with a slot for it", variant: "a value lost"
+    ) { root in
+      try addExample("Book rooms 12 and 14 with Rooms", to: 0, in: root)
+    },
+    Case(
+      rule: "intent-phrase-claimed-twice", severity: .warning, file: "Base.lproj/AppIntentVocabulary.plist",
+      keyPath: "IntentPhrases.BookRoomIntent", says: "is claimed by BookRoomIntent and OpenDoorIntent",
+      fix: "reword it so that only BookRoomIntent matches it"
+    ) { root in
+      try addExample("Open a door with Rooms", to: 0, in: root)
+    },
     // plist
     Case(
       rule: "plist", severity: .error, file: "Info.plist", says: "is empty", fix: "write a property list into it",

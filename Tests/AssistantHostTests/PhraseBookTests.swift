@@ -1,0 +1,86 @@
+import BundleManifest
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AssistantHost
+
+/// `PhraseBook`: the capability questions ("What can you do?") and the phrase lint (`check`).
+@Suite struct PhraseBookTests {
+  /// Each question, and the app it names (nil: all apps).
+  @Test(
+    arguments: [
+      ("What can you do?", nil), ("what can you do", nil), ("WHAT CAN YOU DO?!", nil), ("What can I say?", nil),
+      ("Help", nil), ("What can I ask?", nil), ("What can I say to Rooms?", "Rooms"),
+      ("What can I do with Room Booking?", "Room Booking"), ("What can Rooms do?", "Rooms"),
+      ("What can I ask Rooms", "Rooms"),
+    ] as [(String, String?)])
+  func capabilityQuestions(_ utterance: String, _ app: String?) {
+    let asked = PhraseBook.capabilityQuestion(utterance)
+    #expect(asked != nil, "not taken as a question")
+    #expect(asked == .some(app))
+  }
+
+  /// The control: requests, even ones starting like a question, are not questions.
+  @Test(arguments: [
+    "Book room 12 for Ada with Rooms", "What can you", "Help me book a room with Rooms", "What rooms are free",
+    "can you do",
+  ])
+  func requestsAreNotQuestions(_ utterance: String) {
+    #expect(PhraseBook.capabilityQuestion(utterance) == nil)
+  }
+
+  @Test func entriesListExamplesFirst() throws {
+    let entries = PhraseBook.entries([try Rooms.app()])
+    let rooms = try #require(entries.first)
+    #expect(entries.count == 1)
+    #expect(rooms.name == "Rooms" && rooms.bundleIdentifier == "com.example.rooms")
+    let sources = rooms.phrases.map(\.source)
+    let firstOther = try #require(sources.firstIndex { $0 != .example })
+    #expect(sources[..<firstOther].allSatisfy { $0 == .example })
+    #expect(sources[firstOther...].allSatisfy { $0 != .example })
+    #expect(rooms.phrases.first?.phrase == "Book room 12 for Ada with Rooms")
+    #expect(rooms.phrases.contains { $0.intent == "OpenDoorIntent" && $0.phrase == "Open a door with Rooms" })
+  }
+
+  /// The example Rooms passes its own check: the control of the cases below.
+  @Test func theExampleChecksClean() throws {
+    #expect(PhraseBook.check(try Rooms.app()).map(\.description) == [])
+  }
+
+  struct Broken: Sendable, CustomTestStringConvertible {
+    var example: String
+    var intent: Int
+    var rule: String
+    var says: String
+    var testDescription: String { example }
+  }
+
+  static let broken: [Broken] = [
+    Broken(
+      example: "Book room 12 for Ada", intent: 0, rule: "intent-phrase-unreachable",
+      says: "\"Book room 12 for Ada\" does not reach BookRoomIntent"),
+    Broken(
+      example: "Book rooms 12 and 14 with Rooms", intent: 0, rule: "intent-phrase-unreachable",
+      says: "loses the value 14"),
+    Broken(
+      example: "Open a door with Rooms", intent: 0, rule: "intent-phrase-claimed-twice",
+      says: "\"Open a door with Rooms\" is claimed by BookRoomIntent and OpenDoorIntent"),
+    Broken(
+      example: "Book a room with Room Booking", intent: 1, rule: "intent-phrase-unreachable",
+      says: "reaches BookRoomIntent, not OpenDoorIntent"),
+  ]
+
+  @Test(arguments: broken)
+  func aBrokenExampleIsAnError(_ case_: Broken) throws {
+    let directory = try TemporaryDirectory("assistanthost-phrasebook")
+    defer { directory.remove() }
+    let root = try TestBundles.roomsManifests(in: directory.url)
+    try ValidatorTests.addExample(case_.example, to: case_.intent, in: root)
+    let diagnostics = PhraseBook.check(try AppBundle.load(from: root))
+    let found = try #require(diagnostics.first { $0.message.contains(case_.says) }, "\(diagnostics.map(\.description))")
+    #expect(found.rule == case_.rule)
+    #expect(found.severity == .error)
+    #expect(found.file.hasSuffix("Base.lproj/AppIntentVocabulary.plist"))
+  }
+}

@@ -1,0 +1,238 @@
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AssistantHost
+
+/// The table of utterances issue 13 asks for: each said to the example Rooms app and Apple's SoupChef sample (its
+/// manifests from ../shared/corpus, with a small vocabulary of ours) installed together, with the app, intent and
+/// values it must reach, or for one that must not match, what the answer suggests. In-process: nothing runs.
+@Suite struct UtteranceTableTests {
+  static let present = FileManager.default.fileExists(
+    atPath: PackagePaths.corpus.appendingPathComponent("SOURCES.md").path)
+  static let skipped: Comment = "../shared/corpus/real-xcode is not beside this clone: SoupChef rows skipped"
+
+  struct Row: Sendable, CustomTestStringConvertible {
+    var utterance: String
+    /// The bundle id and intent class reached; nil for an utterance that must not match.
+    var reached: (app: String, intent: String)?
+    var values: [String: ParameterValue] = [:]
+    /// For an utterance that must not match: text the error must contain.
+    var suggested: [String] = []
+    var testDescription: String { utterance }
+  }
+
+  static let rooms = "com.example.rooms"
+  static let soup = "info.kgomes.SoupChef"
+  static let cancel = "isCancellationOfBooking"
+
+  static func book(_ utterance: String, _ values: [String: ParameterValue]) -> Row {
+    Row(utterance: utterance, reached: (rooms, "BookRoomIntent"), values: values)
+  }
+  static func door(_ utterance: String, _ values: [String: ParameterValue]) -> Row {
+    Row(utterance: utterance, reached: (rooms, "OpenDoorIntent"), values: values)
+  }
+  static func order(_ utterance: String, _ values: [String: ParameterValue]) -> Row {
+    Row(utterance: utterance, reached: (soup, "OrderSoupIntent"), values: values)
+  }
+  static func refused(_ utterance: String, suggesting suggested: String...) -> Row {
+    Row(utterance: utterance, reached: nil, suggested: suggested)
+  }
+
+  /// Rooms (with a spoken name and a pronunciation hint added to its alternative name), SoupChef when the corpus is
+  /// there, and a small workout app supporting two system intents.
+  static func apps() throws -> [AppBundle] {
+    let directory = try TemporaryDirectory("assistanthost-table")
+    defer { directory.remove() }
+    let rooms = try TestBundles.roomsManifests(in: directory.url)
+    try Edit.plist(rooms.appendingPathComponent("Info.plist")) { plist in
+      plist["CFBundleSpokenName"] = "Meeting Rooms"
+      plist["INAlternativeAppNames"] = [
+        ["INAlternativeAppName": "Room Booking", "INAlternativeAppNamePronunciationHint": "Room Bookings"]
+      ]
+    }
+    var apps = [try AppBundle.load(from: rooms)]
+    if present { apps.append(try AppBundle.load(from: soupChef(in: directory.url))) }
+    apps.append(
+      try AppBundle.load(
+        from: SmallApp.build(
+          name: "Ascent", intents: [], systemIntents: ["INStartWorkoutIntent", "INEndWorkoutIntent"],
+          in: directory.url)))
+    return apps
+  }
+
+  /// SoupChef.app as SoupChefTests (end to end) assembles it, with stand-in executables, plus an
+  /// AppIntentVocabulary.plist of ours (the sample ships none): synonyms for two soups and two phrases.
+  static func soupChef(in directory: URL) throws -> URL {
+    let fm = FileManager.default
+    func corpus(_ name: String) -> URL {
+      PackagePaths.corpus.appendingPathComponent("kevingomes17__ios-swift-soup-chef__" + name)
+    }
+    func place(_ source: URL, _ destination: URL) throws {
+      try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try fm.copyItem(at: source, to: destination)
+    }
+    let app = directory.appendingPathComponent("SoupChef.app")
+    try place(corpus("SoupChef__Resources__Info.plist"), app.appendingPathComponent("Info.plist"))
+    try place(
+      corpus("Shared__Base.lproj__Intents.intentdefinition"),
+      app.appendingPathComponent("Base.lproj/Intents.intentdefinition"))
+    try "PRODUCT_BUNDLE_IDENTIFIER = info.kgomes.SoupChef\n".write(
+      to: app.appendingPathComponent("BuildSettings.xcconfig"), atomically: true, encoding: .utf8)
+    try TestBundles.writeStandInExecutable(to: app.appendingPathComponent("SoupChef"))
+    let appex = app.appendingPathComponent("PlugIns/SoupChefIntents.appex")
+    try place(corpus("Supporting_Targets__SoupChefIntents__Info.plist"), appex.appendingPathComponent("Info.plist"))
+    try "PRODUCT_BUNDLE_IDENTIFIER = info.kgomes.SoupChef.SoupChefIntents\n".write(
+      to: appex.appendingPathComponent("BuildSettings.xcconfig"), atomically: true, encoding: .utf8)
+    try TestBundles.writeStandInExecutable(to: appex.appendingPathComponent("SoupChefIntents"))
+    try writePlist(
+      [
+        "IntentPhrases": [
+          [
+            "IntentName": "OrderSoupIntent",
+            "IntentExamples": ["Order 2 clam chowder with Soup Chef", "Soup Chef, I'm hungry"],
+          ]
+        ],
+        "ParameterVocabularies": [
+          [
+            "ParameterNames": ["OrderSoupIntent.soup"],
+            "ParameterVocabulary": [
+              [
+                "VocabularyItemIdentifier": "clamChowder",
+                "VocabularyItemSynonyms": [["VocabularyItemPhrase": "chowder"]],
+              ],
+              [
+                "VocabularyItemIdentifier": "chickenNoodleSoup",
+                "VocabularyItemSynonyms": [["VocabularyItemPhrase": "noodle soup"]],
+              ],
+            ],
+          ]
+        ],
+      ], to: app.appendingPathComponent("Base.lproj/AppIntentVocabulary.plist"))
+    return app
+  }
+
+  static let roomsRows: [Row] = [
+    // IntentPhrases examples, as written and without their values.
+    book("Book room 12 for Ada with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
+    book("Cancel room 12 for Ada with Rooms", [cancel: true, "roomNumber": 12, "bookedBy": "Ada"]),
+    book("Book a room with Rooms", [cancel: false]),
+    book("Book room 7 for Grace with Rooms", [cancel: false, "roomNumber": 7, "bookedBy": "Grace"]),
+    door("Open the door of room 12 with Rooms", ["roomNumber": 12]),
+    door("Open a door with Rooms", [:]),
+    door("Open the door of room 3 with Rooms", ["roomNumber": 3]),
+    // Combination titles.
+    book("Book a room for Ada with Rooms", [cancel: false, "bookedBy": "Ada"]),
+    book("Book room 14 with Rooms", [cancel: false, "roomNumber": 14]),
+    book("Cancel a room with Rooms", [cancel: true]),
+    book("Cancel a room for Ada with Rooms", [cancel: true, "bookedBy": "Ada"]),
+    // Number words.
+    book("Book room twelve with Rooms", [cancel: false, "roomNumber": 12]),
+    book("Book room twenty one for Ada with Rooms", [cancel: false, "roomNumber": 21, "bookedBy": "Ada"]),
+    book("Book room twenty-one with Rooms", [cancel: false, "roomNumber": 21]),
+    book("Book room one hundred and five with Rooms", [cancel: false, "roomNumber": 105]),
+    door("Open the door of room ninety nine with Rooms", ["roomNumber": 99]),
+    door("Open the door of room zero with Rooms", ["roomNumber": 0]),
+    // Synonyms from ParameterVocabularies.
+    book("Reserve room 12 for Ada with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
+    book("Unbook room 12 with Rooms", [cancel: true, "roomNumber": 12]),
+    book("Cancel the booking of room 12 for Ada with Rooms", [cancel: true, "roomNumber": 12, "bookedBy": "Ada"]),
+    book("Cancel my booking of a room with Rooms", [cancel: true]),
+    book("Cancel booking with Rooms", [cancel: true]),
+    // The app's other names: alternative, its pronunciation hint, spoken.
+    book("Book room 12 with Room Booking", [cancel: false, "roomNumber": 12]),
+    book("Book room 12 with Room Bookings", [cancel: false, "roomNumber": 12]),
+    book("Book room 12 with Meeting Rooms", [cancel: false, "roomNumber": 12]),
+    door("Meeting Rooms, open the door of room 4", ["roomNumber": 4]),
+    // The app named first, last (with, using, in, on), or asked.
+    book("Rooms, book room 12 for Ada", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
+    book("Rooms book a room", [cancel: false]),
+    book("Book room 12 using Rooms", [cancel: false, "roomNumber": 12]),
+    book("Book room 12 in Rooms", [cancel: false, "roomNumber": 12]),
+    book("Book room 12 on Rooms", [cancel: false, "roomNumber": 12]),
+    book("Ask Rooms to book room 12 for Ada", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
+    door("Ask Rooms to open the door of room 2", ["roomNumber": 2]),
+    book("Book room 12 with com.example.rooms", [cancel: false, "roomNumber": 12]),
+    // Case, punctuation, spacing.
+    book("BOOK ROOM 12 WITH ROOMS", [cancel: false, "roomNumber": 12]),
+    book("book room 12 with rooms", [cancel: false, "roomNumber": 12]),
+    book("  Book   room 12   with  Rooms  ", [cancel: false, "roomNumber": 12]),
+    book("Book room 12, with Rooms!", [cancel: false, "roomNumber": 12]),
+    book("Book room 12 for Ada with Rooms?", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
+    door("Open the door of room 12 with Rooms.", ["roomNumber": 12]),
+    // Must not match: what is suggested.
+    refused("Paint room 12 with Rooms", suggesting: "Rooms has no intent matching", "Book room 12 for Ada with Rooms"),
+    refused("Fly me to the moon with Rooms", suggesting: "try:", "Open the door of room 12 with Rooms"),
+    refused("Book room 12 with Roms", suggesting: "no installed app is called \"Roms\"", "Rooms"),
+    refused("Book room 12", suggesting: "no installed app is named", "with APP"),
+    refused("Book room 12 with Hotels", suggesting: "no installed app is called \"Hotels\"", "installed:"),
+  ]
+
+  static let soupRows: [Row] = [
+    order("Order clam chowder with Soup Chef", ["soup": .enumCase("clamChowder")]),
+    order("Order 2 clam chowder with Soup Chef", ["soup": .enumCase("clamChowder"), "quantity": 2]),
+    order("Order two tomato soup with Soup Chef", ["soup": .enumCase("tomatoSoup"), "quantity": 2]),
+    order("Order twelve chicken noodle soup with Soup Chef", ["soup": .enumCase("chickenNoodleSoup"), "quantity": 12]),
+    order("Order chowder with Soup Chef", ["soup": .enumCase("clamChowder")]),
+    order("Order 3 noodle soup with Soup Chef", ["soup": .enumCase("chickenNoodleSoup"), "quantity": 3]),
+    order(
+      "Order 2 tomato soup for delivery with Soup Chef",
+      ["soup": .enumCase("tomatoSoup"), "quantity": 2, "orderType": .enumCase("delivery")]),
+    order(
+      "Order two clam chowder for pickup with Soup Chef",
+      ["soup": .enumCase("clamChowder"), "quantity": 2, "orderType": .enumCase("pickup")]),
+    order("Soup Chef, order tomato soup", ["soup": .enumCase("tomatoSoup")]),
+    order("Ask Soup Chef to order 4 clam chowder", ["soup": .enumCase("clamChowder"), "quantity": 4]),
+    order("order CLAM CHOWDER using soup chef", ["soup": .enumCase("clamChowder")]),
+    order("Soup Chef, I'm hungry", [:]),
+    order("Soup Chef I'm hungry!", [:]),
+    refused("Order pizza with Soup Chef", suggesting: "Soup Chef has no intent matching", "Soup Chef, I'm hungry"),
+    refused("Order soup with Soup Kitchen", suggesting: "no installed app is called \"Soup Kitchen\"", "Soup Chef"),
+  ]
+
+  static let systemRows: [Row] = [
+    Row(utterance: "Start a workout with Ascent", reached: ("com.example.ascent", "INStartWorkoutIntent")),
+    Row(utterance: "Ascent, end my workout", reached: ("com.example.ascent", "INEndWorkoutIntent")),
+    Row(utterance: "Stop my workout with Ascent", reached: ("com.example.ascent", "INEndWorkoutIntent")),
+    refused("Pause my workout with Ascent", suggesting: "Ascent has no intent matching"),
+  ]
+
+  static func check(_ row: Row, among apps: [AppBundle]) {
+    let matcher = UtteranceMatcher(apps: apps)
+    do {
+      let match = try matcher.match(row.utterance)
+      guard let reached = row.reached else {
+        Issue.record("\"\(row.utterance)\" reached \(match.intentClass) of \(match.app.identifier.rawValue)")
+        return
+      }
+      #expect(match.app.identifier.rawValue == reached.app)
+      #expect(match.intentClass == reached.intent)
+      #expect(match.values == row.values)
+    } catch let error as HostError {
+      guard row.reached == nil else {
+        Issue.record("\"\(row.utterance)\" not understood: \(error.message)")
+        return
+      }
+      #expect(error.status == .noMatch, "\(error.message)")
+      for text in row.suggested { #expect(error.message.contains(text), "\(error.message)") }
+    } catch {
+      Issue.record("\(error)")
+    }
+  }
+
+  @Test(arguments: roomsRows + systemRows)
+  func roomsAndSystemIntents(_ row: Row) throws {
+    Self.check(row, among: try Self.apps())
+  }
+
+  @Test(.enabled(if: present, skipped), arguments: soupRows)
+  func soupChef(_ row: Row) throws {
+    Self.check(row, among: try Self.apps())
+  }
+
+  @Test func theTableIsAtLeastSixtyUtterances() {
+    #expect(Self.roomsRows.count + Self.soupRows.count + Self.systemRows.count >= 60)
+  }
+}

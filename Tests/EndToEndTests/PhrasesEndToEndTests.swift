@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What the apps answer to, through the real binary (issue 13): `assistant phrases`, "What can you do?", the phrase
+/// lint (`phrases --check`: 65 on a broken bundle, 0 on the clean one) and the numbered question when two apps answer.
+@Suite struct PhrasesEndToEndTests {
+  @Test func phrasesListsTheAppsAndWhatCanYouDoPrintsTheSame() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let phrases = try await host.assistant(["phrases"])
+    #expect(phrases.code == 0, "\(phrases)")
+    #expect(phrases.stdout.contains("Rooms"), "\(phrases)")
+    #expect(phrases.stdout.contains("Book room 12 for Ada with Rooms"), "\(phrases)")
+    #expect(phrases.stdout.contains("Open the door of room 12 with Rooms"), "\(phrases)")
+    let asked = try await host.assistant(["What can you do?"])
+    #expect(asked.code == 0, "\(asked)")
+    #expect(asked.stdout == phrases.stdout, "\(asked)")
+    let toRooms = try await host.assistant(["What can I say to Rooms?"])
+    #expect(toRooms.code == 0, "\(toRooms)")
+    #expect(toRooms.stdout.contains("Book a room with Rooms"), "\(toRooms)")
+  }
+
+  @Test func phrasesOfOneAppAsJSON() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let result = try await host.assistant(["phrases", "Rooms", "--json"])
+    #expect(result.code == 0, "\(result)")
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result)")
+    #expect(entries.count == 1)
+    #expect(entries.first?["bundleIdentifier"] as? String == "com.example.rooms")
+    #expect(entries.first?["name"] as? String == "Rooms")
+    let lines = try #require(entries.first?["phrases"] as? [[String: String]])
+    #expect(
+      lines.contains {
+        $0["intent"] == "BookRoomIntent" && $0["phrase"] == "Book room 12 for Ada with Rooms"
+          && $0["source"] == "example"
+      }, "\(lines)")
+    #expect(lines.contains { $0["intent"] == "OpenDoorIntent" }, "\(lines)")
+  }
+
+  /// The clean bundle checks clean (the control); the same bundle with an example that names no app exits 65.
+  @Test(arguments: [false, true])
+  func phrasesCheck(broken: Bool) async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await TestBundles.rooms(in: host.directory.file("bundles"))
+    if broken {
+      let vocabulary = rooms.appendingPathComponent("Base.lproj/AppIntentVocabulary.plist")
+      var plist =
+        try PropertyListSerialization.propertyList(from: Data(contentsOf: vocabulary), format: nil) as! [String: Any]
+      var phrases = plist["IntentPhrases"] as! [[String: Any]]
+      phrases[0]["IntentExamples"] = (phrases[0]["IntentExamples"] as! [String]) + ["Book room 12 for Ada"]
+      plist["IntentPhrases"] = phrases
+      try writePlist(plist, to: vocabulary)
+    }
+    let result = try await host.assistant(["phrases", "--check", rooms.path])
+    if broken {
+      #expect(result.code == 65, "\(result)")
+      #expect(
+        result.stdout.contains("[intent-phrase-unreachable]") || result.stderr.contains("[intent-phrase-unreachable]"),
+        "\(result)")
+      #expect(
+        (result.stdout + result.stderr).contains("\"Book room 12 for Ada\" does not reach BookRoomIntent"), "\(result)")
+    } else {
+      #expect(result.code == 0, "\(result)")
+      #expect(!(result.stdout + result.stderr).contains("intent-phrase"), "\(result)")
+    }
+  }
+
+  /// Two apps called Rooms: the utterance asks which one, and `--answer 2` picks the second of the list.
+  @Test func theNumberedQuestionTakesAScriptedAnswer() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let rooms = try await TestBundles.rooms(in: host.directory.file("bundles/assembled"))
+    let shadow = try IdentityEndToEndTests.variant(
+      of: rooms, at: "bundles/shadow/Rooms.app", in: host.directory.url
+    ) { app in
+      try IdentityEndToEndTests.identify(app, as: "com.shadow.rooms")
+      for entitlements in ["Rooms.entitlements", "\(IdentityEndToEndTests.appex)/RoomsIntents.entitlements"] {
+        try ValidationTests.edit(app.appendingPathComponent(entitlements)) {
+          $0["com.apple.security.application-groups"] = ["group.com.shadow.rooms"]
+        }
+      }
+    }
+    let installed = try await host.assistant(["install", shadow.path])
+    #expect(installed.code == 0, "\(installed)")
+    // The second: the shadow's extension runs (and fails, since this copy of Rooms' code wants Rooms' app group,
+    // which the shadow is not given); that failure names it.
+    let second = try await host.assistant(["--answer", "2", "Book room 12 for Ada with Rooms"])
+    let asked = second.stdout + second.stderr
+    #expect(asked.contains("\"Book room 12 for Ada with Rooms\" could mean:"), "\(second)")
+    #expect(asked.contains("1. BookRoomIntent of Rooms (com.example.rooms)"), "\(second)")
+    #expect(asked.contains("2. BookRoomIntent of Rooms (com.shadow.rooms)"), "\(second)")
+    #expect(second.code == 70, "\(second)")
+    #expect(second.stderr.contains("RoomsIntents (com.shadow.rooms.RoomsIntents) failed handle"), "\(second)")
+    // The control: the first is the example Rooms, which books the room.
+    let first = try await host.assistant(["--answer", "1", "Book room 12 for Ada with Rooms"])
+    #expect(first.code == 0, "\(first)")
+    #expect(first.stdout.contains("Room 12 is now booked by Ada."), "\(first)")
+    #expect(!first.stderr.contains("com.shadow.rooms.RoomsIntents"), "\(first)")
+  }
+}
