@@ -4,15 +4,15 @@ import AssistantHost
 /// The exit statuses, as the README's table and `assistant --help` give them.
 let exitStatusTable: [(status: String, meaning: String)] = [
   ("0", "handled with a success response; any other command: done"),
-  ("1", "handled with a failure response (e.g. the room is already booked)"),
-  ("64", "usage error: unknown command, option or argument, or a value of the wrong form"),
-  ("65", "invalid manifest or data (validate found an error; an unreadable document)"),
+  ("1", "handled with a failure response (e.g. the room is already booked); replay: the run differs"),
+  ("64", "usage error: unknown command, option or argument, a value of the wrong form, an unused --answer"),
+  ("65", "invalid manifest or data (validate or phrases --check found an error; an unreadable document)"),
   ("66", "a path given does not exist"),
   ("69", "no installed app, intent, group or key matches, or a name several apps share"),
   ("70", "extension fault: it crashed, exited, missed a deadline or broke the protocol"),
   ("73", "the host's home or one of its folders cannot be created"),
   ("74", "the host's own I/O error (its state, its output)"),
-  ("75", "a value or passcode is needed but cannot be asked (no terminal, no --answer or --passcode-stdin)"),
+  ("75", "a value, choice or passcode is needed but cannot be asked (no terminal, --answer or --passcode-stdin)"),
   ("77", "refused (locked, wrong passcode, lockout, authentication, entitlement, sandbox, another team's id or group)"),
   ("128+N", "interrupted by signal N, every extension stopped first; 141 when the reader of the output went away"),
 ]

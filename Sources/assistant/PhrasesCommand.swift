@@ -14,7 +14,11 @@ struct Phrases: AssistantCommand {
         Without APP, every installed app; "What can you do?" prints the same. With --check, every IntentPhrases \
         example and combination title of the app (an installed app's name, or a bundle folder) must reach its own \
         intent with the values it names, and no two intents may claim one phrase: exit 65 with a diagnostic per \
-        failing phrase. With --json: [{"name", "bundleIdentifier", "phrases": [{"intent", "phrase", "source"}]}].
+        failing phrase. Each app's examples come first, said as they are; then its combination titles and, for \
+        system intents, Siri's own phrases, which are said with the app named ("... with Rooms") and each ${NAME} \
+        filled with a value. With --json: {"apps": [{"name", "bundleIdentifier", "phrases": [{"intent", "phrase", \
+        "source": "example"|"title"|"system"}]}]}; with --check --json: {"app", "bundleIdentifier", "errors", \
+        "diagnostics": [DIAGNOSTIC...]}, a diagnostic as validate prints it.
         """,
       arguments: [Argument(name: "APP", help: "An installed app, or with --check a bundle.", isOptional: true)],
       options: [
@@ -43,7 +47,10 @@ struct Phrases: AssistantCommand {
       }
       let diagnostics = PhraseBook.check(bundle)
       if context.json {
-        try await context.output(json: diagnostics)
+        try await context.output(
+          json: CheckReport(
+            app: bundle.name, bundleIdentifier: bundle.identifier.rawValue, errors: diagnostics.count,
+            diagnostics: diagnostics))
       } else {
         for diagnostic in diagnostics { try await context.output(diagnostic.shown) }
         try await context.output(
@@ -57,20 +64,47 @@ struct Phrases: AssistantCommand {
   }
 }
 
+/// What `phrases --check --json` prints.
+private struct CheckReport: Encodable {
+  var app: String
+  var bundleIdentifier: String
+  var errors: Int
+  var diagnostics: [Diagnostic]
+}
+
+/// What `phrases --json` prints.
+private struct PhraseList: Encodable {
+  var apps: [PhraseBook.Entry]
+}
+
 /// Prints the phrases of the installed apps (or of the app called `name`), as `assistant phrases` does.
 func printPhrases(of name: String?, in context: CommandContext) async throws {
   let installed = try context.home().installedApps()
   let apps = try name.map { [try Router(apps: installed).app(named: $0)] } ?? installed
   let entries = PhraseBook.entries(apps)
   if context.json {
-    try await context.output(json: entries)
+    try await context.output(json: PhraseList(apps: entries))
     return
   }
   if entries.isEmpty { try await context.output("No app is installed.") }
   for entry in entries {
-    try await context.output("\(Untrusted.shown(entry.name)) (\(entry.bundleIdentifier))")
-    for line in entry.phrases {
-      try await context.output("  \"\(Untrusted.shown(line.phrase))\"  \(Untrusted.shown(line.intent))")
+    let name = Untrusted.shown(entry.name)
+    try await context.output("\(name) (\(entry.bundleIdentifier))")
+    let examples = entry.phrases.filter { $0.source == .example }
+    let patterns = entry.phrases.filter { $0.source != .example }
+    let width = entry.phrases.map { Untrusted.shown($0.phrase).count + 2 }.max() ?? 0
+    func row(_ line: PhraseBook.Line) -> String {
+      let phrase = "\"\(Untrusted.shown(line.phrase))\""
+      return "    " + phrase + String(repeating: " ", count: max(0, width - phrase.count)) + "  "
+        + Untrusted.shown(line.intent)
+    }
+    if !examples.isEmpty {
+      try await context.output("  Say, for example:")
+      for line in examples { try await context.output(row(line)) }
+    }
+    if !patterns.isEmpty {
+      try await context.output("  Or, ending with \"with \(name)\" (${NAME} is a value):")
+      for line in patterns { try await context.output(row(line)) }
     }
   }
 }

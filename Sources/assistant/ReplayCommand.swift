@@ -16,7 +16,8 @@ struct Replay: AssistantCommand {
         taken out (request ids, the intent's identifier, times, container and bundle paths, dates); the \
         differences are printed as a unified diff of the transcripts' lines. The run's dialog goes to stderr. \
         Exit 0 when they agree, 1 when they differ; with --update, FILE is rewritten with the new transcript and \
-        the exit is 0.
+        the exit is 0. With --json: {"file", "clean", "updated", "diff": [LINE...]}, the diff's lines as they \
+        would print (empty when clean or updated).
         """,
       arguments: [Argument(name: "FILE", help: "A transcript written by --record.")],
       options: [
@@ -90,17 +91,35 @@ struct Replay: AssistantCommand {
 
     if update {
       try await recorder.write(to: path)
-      try await context.output("\(Untrusted.shown(path)): updated")
+      if context.json {
+        try await context.output(json: Report(file: path, clean: false, updated: true, diff: []))
+      } else {
+        try await context.output("\(Untrusted.shown(path)): updated")
+      }
       return ExitStatus.success.rawValue
     }
     let home = try context.home().root.path
     let difference = Transcript.diff(
       Transcript.normalised(recorded, home: home), Transcript.normalised(recorder.lines, home: home))
-    if difference.isEmpty {
+    if context.json {
+      let lines = difference.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      try await context.output(
+        json: Report(
+          file: path, clean: difference.isEmpty, updated: false,
+          diff: difference.isEmpty ? [] : Array(lines.last == "" ? lines.dropLast() : lines[...])))
+    } else if difference.isEmpty {
       try await context.output("\(Untrusted.shown(path)): replays clean")
-      return ExitStatus.success.rawValue
+    } else {
+      try await FileDescriptor.standardOutput.writeAll(Array(Untrusted.shown(difference, multiline: true).utf8))
     }
-    try await FileDescriptor.standardOutput.writeAll(Array(Untrusted.shown(difference, multiline: true).utf8))
-    return ExitStatus.failureResponse.rawValue
+    return difference.isEmpty ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
+  }
+
+  /// What `replay --json` prints.
+  private struct Report: Encodable {
+    var file: String
+    var clean: Bool
+    var updated: Bool
+    var diff: [String]
   }
 }

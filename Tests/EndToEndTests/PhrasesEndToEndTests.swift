@@ -28,8 +28,9 @@ import Testing
     try await host.installRooms()
     let result = try await host.assistant(["phrases", "Rooms", "--json"])
     #expect(result.code == 0, "\(result)")
-    let entries = try #require(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+    let entries = try #require(document["apps"] as? [[String: Any]], "\(result)")
     #expect(entries.count == 1)
     #expect(entries.first?["bundleIdentifier"] as? String == "com.example.rooms")
     #expect(entries.first?["name"] as? String == "Rooms")
@@ -69,6 +70,13 @@ import Testing
       #expect(result.code == 0, "\(result)")
       #expect(!(result.stdout + result.stderr).contains("intent-phrase"), "\(result)")
     }
+    let json = try await host.assistant(["phrases", "--check", rooms.path, "--json"])
+    #expect(json.code == result.code, "\(json)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+    #expect(report["bundleIdentifier"] as? String == "com.example.rooms", "\(json)")
+    #expect(report["errors"] as? Int == (broken ? 1 : 0), "\(json)")
+    #expect((report["diagnostics"] as? [Any])?.count == (broken ? 1 : 0), "\(json)")
   }
 
   /// Two apps called Rooms: the utterance asks which one, and `--answer 2` picks the second of the list.
