@@ -115,8 +115,8 @@ public enum PhraseBook {
     return diagnostics
   }
 
-  /// A combination title with each slot filled with a value its parameter takes (a number, a case, a name), or nil
-  /// when a slot's type has no example value.
+  /// A combination title with each slot filled with a value its parameter takes (a number, a case other than
+  /// `unknown`, a name), or nil when a slot's type has no example value.
   static func exampleUtterance(_ title: String, intentClass: String, app: AppBundle) -> String? {
     guard let (spec, definition) = app.runnableSpec(className: intentClass) else { return nil }
     var failed = false
@@ -125,7 +125,10 @@ public enum PhraseBook {
         failed = true
         return nil
       }
-      if let enumName = parameter.enumType, let value = definition?.enumeration(named: enumName)?.values.first {
+      // Xcode gives every enum an `unknown` case (index 0), which stands for no value: the first real one.
+      if let enumName = parameter.enumType,
+        let value = definition?.enumeration(named: enumName)?.values.first(where: { $0.name != "unknown" })
+      {
         return value.displayName ?? value.name
       }
       switch parameter.type {

@@ -123,6 +123,16 @@ public struct UtteranceMatcher: Sendable {
           "\"\(utterance)\": no installed app is called \"\(named)\""
             + suggestion(named, among: apps.flatMap(names(of:))) + "; installed: \(installedNames(apps))")
       }
+      // "Book room 12 for Ada": when the words are close to phrases of installed apps (at least two words and half
+      // of those said shared), those phrases, with their apps' names.
+      let shared = max(4, words.filter { !ClosestPhrases.littleWords.contains($0) }.count)
+      let close = ClosestPhrases.closest(to: words, in: apps, names: names(of:), minimumShared: shared)
+      if !close.isEmpty {
+        throw HostError(
+          .noMatch,
+          "no installed app is named in \"\(utterance)\"; did you mean "
+            + ClosestPhrases.quotedList(close, lastSeparator: " or ") + "?")
+      }
       throw HostError(
         .noMatch,
         "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
@@ -176,11 +186,14 @@ public struct UtteranceMatcher: Sendable {
       }
     }
     guard let top = best.values.map(\.score).max() else {
+      // The app's phrases closest to what was said; when none shares a word with it, an example of each intent.
+      let close = ClosestPhrases.closest(to: rest, in: [app], names: names(of:))
       let examples = Self.examplePhrases(of: app)
-      throw HostError(
-        .noMatch,
-        "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\""
-          + (examples.isEmpty ? "" : "; try: " + examples.map { "\"\($0)\"" }.joined(separator: ", ")))
+      let hint =
+        !close.isEmpty
+        ? "; closest: " + ClosestPhrases.quotedList(close, lastSeparator: ", ")
+        : examples.isEmpty ? "" : "; try: " + examples.map { "\"\($0)\"" }.joined(separator: ", ")
+      throw HostError(.noMatch, "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\"" + hint)
     }
     let order = app.supportedIntents
     return best.values.filter { $0.score == top }.sorted {
@@ -191,23 +204,7 @@ public struct UtteranceMatcher: Sendable {
   /// An `IntentPhrases` example as a pattern: the app's name taken off ("... with Rooms", "Rooms, ...", "ask Rooms
   /// to ..."), and each number in it (digits or a number word) a slot of the intent's next number parameter.
   private func exampleTokens(_ example: String, appNames: [String], spec: IntentSpec) -> [Token] {
-    var words = normalizedWords(example)
-    for name in appNames.map(normalizedWords) where !name.isEmpty && words.count > name.count {
-      if Array(words.suffix(name.count)) == name {
-        words.removeLast(name.count)
-        if let last = words.last, ["with", "using", "in", "on", "via"].contains(last) { words.removeLast() }
-        break
-      }
-      if Array(words.prefix(name.count)) == name {
-        words.removeFirst(name.count)
-        break
-      }
-      if words.first == "ask", Array(words.dropFirst().prefix(name.count)) == name {
-        words.removeFirst(name.count + 1)
-        if words.first == "to" { words.removeFirst() }
-        break
-      }
-    }
+    let words = ClosestPhrases.withoutAppName(normalizedWords(example), names: appNames.map(normalizedWords)).words
     var numbers = spec.parameters.filter { ["Integer", "Decimal", "Double", "Currency"].contains($0.type) }.map(\.name)
     return words.map { word in
       if parseDecimal(word) != nil, !numbers.isEmpty { return .slot(numbers.removeFirst()) }

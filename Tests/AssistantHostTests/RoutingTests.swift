@@ -129,7 +129,9 @@ import Testing
       message: "Rooms has no intent matching \"order soup\"\(tryPhrases)"),
     NotUnderstood(
       utterance: "Book room twelvish for Ada with Rooms", status: .noMatch,
-      message: "Rooms has no intent matching \"book room twelvish for ada\"\(tryPhrases)"),
+      message:
+        "Rooms has no intent matching \"book room twelvish for ada\"; closest: \"Book room 12 for Ada with Rooms\", "
+        + "\"Cancel room 12 for Ada with Rooms\", \"Cancel a room for Ada with Rooms\""),
     NotUnderstood(
       utterance: "with Rooms", status: .noMatch, message: "Rooms has no intent matching \"\"\(tryPhrases)"),
   ]

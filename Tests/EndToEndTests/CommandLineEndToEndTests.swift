@@ -57,6 +57,8 @@ struct CommandLineEndToEndTests {
     Probe(["run", "Rooms", "BookRoom", "roomNumber=35", "roomNumber=36"], 64, .stderr, "roomNumber= is given twice"),
     Probe(["run", "Rooms", "BookRoom", "roomNumbr=35"], 64, .stderr, "did you mean \"roomNumber\""),
     Probe(["Book room 37 for Ada with Roms"], 69, .stderr, "did you mean \"Rooms\""),
+    Probe(["Rooms, cancel my reservation"], 69, .stderr, "; closest: \"Cancel a room with Rooms\", "),
+    Probe(["Book room 38 for Ada"], 69, .stderr, "; did you mean \"Book room 12 for Ada with Rooms\""),
     Probe(["--deadline", "hadnle=3", "run", "Rooms", "BookRoom"], 64, .stderr, "did you mean \"handle\""),
     Probe(["run"], 64, .stderr, "missing APP and INTENT"),
     Probe(["defaults", "recover", "group.com.example.rooms", "--document", "nope.json"], 69, .stderr, "never written"),
