@@ -141,13 +141,37 @@ public final class TerminalConversation: Conversation {
       authenticationFromStandardInput: authenticationFromStandardInput)
   }
 
+  /// The conversation reading answers (and `--passcode-stdin` lines) with `input`, a reader the caller shares:
+  /// `assistant shell` reads its utterances with the same reader, so that no line meant for one is taken by the
+  /// other.
+  public convenience init(
+    answers: [String], interactive: Bool, quiet: Bool, input: LineReader,
+    passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false
+  ) {
+    self.init(
+      answers: answers, interactive: interactive, prompts: .controllingTerminal,
+      dialog: quiet ? .standardError : .standardOutput, reader: input,
+      passcodesFromStandardInput: passcodesFromStandardInput,
+      authenticationFromStandardInput: authenticationFromStandardInput)
+  }
+
   /// The conversation on explicit descriptors (tests use pipes).
   /// - Parameters:
   ///   - dialog: where dialog lines and snippets go.
   ///   - input: where answers are read from, when `interactive`.
-  init(
+  convenience init(
     answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, input: FileDescriptor,
     passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false
+  ) {
+    self.init(
+      answers: answers, interactive: interactive, prompts: prompts, dialog: dialog, reader: LineReader(input),
+      passcodesFromStandardInput: passcodesFromStandardInput,
+      authenticationFromStandardInput: authenticationFromStandardInput)
+  }
+
+  private init(
+    answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, reader: LineReader,
+    passcodesFromStandardInput: Bool, authenticationFromStandardInput: Bool
   ) {
     self.answers = Mutex(answers)
     self.interactive = interactive
@@ -155,7 +179,7 @@ public final class TerminalConversation: Conversation {
     self.authenticationFromStandardInput = authenticationFromStandardInput
     self.prompts = prompts
     self.dialog = dialog
-    self.input = LineReader(input)
+    self.input = reader
   }
 
   deinit {
@@ -341,13 +365,14 @@ public final class TerminalConversation: Conversation {
 
 /// Reads lines from a descriptor (a terminal or a pipe) on a dedicated thread, one call at a time; a call ends
 /// early, with `CancellationError`, when its task is cancelled. Bytes after a line are kept for the next call.
-final class LineReader: Sendable {
+public final class LineReader: Sendable {
   private let fd: FileDescriptor
   private let buffer = Mutex<[UInt8]>([])
   /// The longest line accepted; the rest of a longer one is dropped.
-  let limit: Int
+  public let limit: Int
 
-  init(_ fd: FileDescriptor, limit: Int = 64 << 10) {
+  /// A reader of `fd`, which it does not close.
+  public init(_ fd: FileDescriptor, limit: Int = 64 << 10) {
     self.fd = fd
     self.limit = limit
   }
@@ -361,8 +386,10 @@ final class LineReader: Sendable {
     }
   }
 
-  /// The next line without its newline, or nil at end of input.
-  func nextLine() async throws -> String? {
+  /// The next line without its newline (a `\r` before it dropped too), or nil at end of input; a last line without
+  /// a newline still counts.
+  /// - Throws: `CancellationError` when the task is cancelled while waiting; `SystemError` when `fd` cannot be read.
+  public func nextLine() async throws -> String? {
     let (wake, waker) = try FileDescriptor.pipe()
     let wakerOpen = Mutex(true)
     defer {

@@ -79,8 +79,11 @@ public final class ProcessRegistry: Sendable {
     }
     detachThread { [self] in
       var byte: [UInt8] = [0]
-      guard (try? signals.read(into: &byte)) == 1 else { return }
-      let first = Int32(byte[0])
+      var first: Int32
+      repeat {
+        guard (try? signals.read(into: &byte)) == 1 else { return }
+        first = Int32(byte[0])
+      } while interceptor.withLock({ $0 })?(first) == true
       signalled.withLock { $0 = first }
       onInterrupt(first)
       // Wait for the orderly end; a second signal, or the grace period's end, forces it.
@@ -90,6 +93,27 @@ public final class ProcessRegistry: Sendable {
       killAll()
       exit(128 + first, message: forcedMessage)
     }
+  }
+
+  /// The handler that sees each interrupt signal first while `interceptingInterrupts` runs.
+  private let interceptor = Mutex<(@Sendable (Int32) -> Bool)?>(nil)
+
+  /// Runs `body` with `handler` seeing each interrupt signal first (on the signal thread of
+  /// `installInterruptHandler`): a signal it takes (returns true) is handled, and does not interrupt the process; one
+  /// it declines goes the usual way (`onInterrupt`, then the forced end). An interactive session uses it to let
+  /// Ctrl-C cancel one step instead of the whole run.
+  /// - Important: `handler` runs on the signal thread: it must not block (cancelling a task is fine). One body at a
+  ///   time; nesting replaces the outer handler until the inner body ends.
+  public func interceptingInterrupts<T>(
+    _ handler: @escaping @Sendable (Int32) -> Bool, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> T
+  ) async rethrows -> T {
+    let outer = interceptor.withLock { current in
+      defer { current = handler }
+      return current
+    }
+    defer { interceptor.withLock { $0 = outer } }
+    return try await body()
   }
 
   private let exiting = Mutex(false)

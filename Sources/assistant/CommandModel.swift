@@ -77,6 +77,9 @@ struct CommandConfiguration: Sendable {
   var examples: [String] = []
   /// Whether `--json` applies: then the command prints one JSON document (or, for a stream, one per line).
   var printsJSON = true
+  /// Options of other commands that this one refuses, each with why and what to do instead (the usage error says
+  /// it): `shell --record` points at `assistant --record FILE "UTTERANCE"`.
+  var refusedOptions: [String: String] = [:]
 }
 
 /// One subcommand of `assistant`.

@@ -30,7 +30,7 @@ struct Assistant: AssistantCommand {
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
         Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, Install.self, Uninstall.self,
-        ShowSandboxProfile.self, Replay.self,
+        ShowSandboxProfile.self, Replay.self, Shell.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
         Manual.self,
       ],
@@ -86,8 +86,12 @@ struct Ask: AssistantCommand {
   }
 
   /// Runs the utterance, recording it into `recorder` when there is one (`assistant replay` keeps it in memory).
+  /// - Parameters:
+  ///   - terminal: the conversation to use (`replay`, `shell`); nil makes one for this run.
+  ///   - warm: where extensions are kept running between utterances (`shell`); nil starts and stops them.
   func run(
-    in context: CommandContext, recorder: TranscriptRecorder?, terminal: TerminalConversation? = nil
+    in context: CommandContext, recorder: TranscriptRecorder?, terminal: TerminalConversation? = nil,
+    warm: WarmExtensions? = nil
   ) async throws -> Int32 {
     let home = try context.home()
     if let app = PhraseBook.capabilityQuestion(utterance) {
@@ -113,7 +117,7 @@ struct Ask: AssistantCommand {
     }
     return try await converse(
       IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values), home: home,
-      launch: launch, context: context, conversation: terminal, recorder: recorder)
+      launch: launch, context: context, conversation: terminal, recorder: recorder, warm: warm)
   }
 }
 
@@ -157,11 +161,13 @@ func makeConversation(launch: LaunchOptions, context: CommandContext) -> Termina
     authenticationFromStandardInput: launch.authenticationFromStandardInput)
 }
 
-/// Runs an invocation to its answer and prints it (`--json`: the outcome).
+/// Runs an invocation to its answer and prints it (`--json`: the outcome). The device's lock rules are checked for
+/// this run (`IntentDriver.device`), whether its extension is started or kept warm.
+/// - Parameter warm: where extensions are kept running between intents (`shell`); nil starts and stops them.
 /// - Throws: `HostError(.usage)` (64) naming the scripted answers nobody used, after the run.
 func converse(
   _ invocation: IntentInvocation, home: AssistantHome, launch: LaunchOptions, context: CommandContext,
-  conversation: TerminalConversation? = nil, recorder: TranscriptRecorder? = nil
+  conversation: TerminalConversation? = nil, recorder: TranscriptRecorder? = nil, warm: WarmExtensions? = nil
 ) async throws -> Int32 {
   await launch.warnIfUnconfined()
   try await home.prepare()
@@ -175,6 +181,7 @@ func converse(
   driver.locale = launch.locale
   driver.sandbox = launch.sandbox
   driver.device = try deviceState(context)
+  driver.warm = warm
   let outcome = try await driver.run(invocation)
   recorder?.record(
     "assistant",

@@ -193,6 +193,9 @@ struct CommandLineParser: Sendable {
   /// An option the command does not take: another command's (say whose), or a near miss ("did you mean").
   private func unknownOption(_ name: String, of command: any AssistantCommand.Type, path: [String]) -> UsageError {
     let commandName = (["assistant"] + path).joined(separator: " ")
+    if let reason = command.configuration.refusedOptions[name] {
+      return UsageError("`\(commandName)` does not take \(name): \(reason)", path: path)
+    }
     let owners = Self.commands(under: root).filter {
       $0.type.configuration.options.contains { $0.names.contains(name) }
     }

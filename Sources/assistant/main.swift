@@ -54,16 +54,23 @@ func main() async -> Int32 {
     return 128 + SIGPIPE  // the reader of the output is gone (`... | head -1`): end quietly, as SIGPIPE would
   } catch {
     if let signal = ProcessRegistry.shared.interruptSignal { return 128 + signal }
-    let failure = HostFailure(error)
-    await FileDescriptor.standardError.write(failure.error.printed + "\n")
-    if json {
-      // The same message, for scripts: {"error": {"message", "status", "kind"}}.
-      if let text = try? jsonText(["error": failure]) {
-        _ = try? await FileDescriptor.standardOutput.writeAll(Array((text + "\n").utf8))
-      }
-    }
-    return failure.error.status.rawValue
+    return await report(error, json: json)
   }
+}
+
+/// Prints how `error` ended a command (or, in `assistant shell`, one utterance): the message on stderr and, with
+/// `--json`, the same as `{"error": {"message", "status", "kind"}}` on stdout.
+/// - Returns: the exit status it stands for.
+func report(_ error: any Error, json: Bool) async -> Int32 {
+  let failure = HostFailure(error)
+  await FileDescriptor.standardError.write(failure.error.printed + "\n")
+  if json {
+    // The same message, for scripts.
+    if let text = try? jsonText(["error": failure]) {
+      _ = try? await FileDescriptor.standardOutput.writeAll(Array((text + "\n").utf8))
+    }
+  }
+  return failure.error.status.rawValue
 }
 
 /// Any error, as the host reports it: a `HostError` as it is; a usage error with its help pointer; the host's own
@@ -96,28 +103,36 @@ struct HostFailure: Encodable {
   }
 }
 
-/// The command's task, cancellable by the interrupt handler even before it has started.
-final class CancellableRun: Sendable {
-  private let state = Mutex<(task: Task<Int32, Never>?, cancelled: Bool)>((nil, false))
+/// A task, cancellable by the interrupt handler even before it has started: the command's, or one step of
+/// `assistant shell` (reading a line, running an utterance). Use each for one `start`.
+final class CancellableRun<Value: Sendable>: Sendable {
+  private let state = Mutex<(task: Task<Value, Never>?, cancelled: Bool)>((nil, false))
 
-  /// Starts `body` in a task and waits for it.
-  func start(_ body: @escaping @Sendable () async -> Int32) async -> Int32 {
+  /// Starts `body` in a task and waits for it; cancelling the waiting task cancels it too.
+  func start(_ body: @escaping @Sendable () async -> Value) async -> Value {
     let task = Task { await body() }
     let cancelled = state.withLock { state -> Bool in
       state.task = task
       return state.cancelled
     }
     if cancelled { task.cancel() }
-    return await task.value
+    return await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      self.cancel()
+    }
   }
 
   func cancel() {
-    let task = state.withLock { state -> Task<Int32, Never>? in
+    let task = state.withLock { state -> Task<Value, Never>? in
       state.cancelled = true
       return state.task
     }
     task?.cancel()
   }
+
+  /// Whether `cancel()` was called.
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
 }
 
 // Ctrl-C (or SIGTERM, SIGHUP) cancels the run: its structured cleanup shuts down and reaps every extension and app
@@ -125,7 +140,7 @@ final class CancellableRun: Sendable {
 // every child at once instead.
 FileDescriptor.ensureStandardDescriptorsOpen()
 ignoreBrokenPipeSignal()
-let run = CancellableRun()
+let run = CancellableRun<Int32>()
 ProcessRegistry.shared.installInterruptHandler(
   forcedMessage: "\nassistant: interrupted; every extension was killed\n", onInterrupt: { _ in run.cancel() })
 let status = await run.start { await main() }

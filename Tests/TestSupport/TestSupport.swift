@@ -53,6 +53,14 @@ public struct CommandResult: Sendable, CustomStringConvertible {
   /// Whether the command outlived its time limit and was killed (its `status` is then SIGKILL).
   public var timedOut = false
 
+  public init(status: Termination, stdout: String, stderr: String, pid: pid_t, timedOut: Bool = false) {
+    self.status = status
+    self.stdout = stdout
+    self.stderr = stderr
+    self.pid = pid
+    self.timedOut = timedOut
+  }
+
   /// The exit code, or 128 + signal.
   public var code: Int32 {
     switch status {
