@@ -45,7 +45,7 @@ let package = Package(
     .target(
       name: "ExtensionSDK", dependencies: ["ExtensionProtocol", "ExtensionTransport", "AppGroupStore"],
       path: "Sources/ExtensionSDK"),
-    // purpose: the assistant engine: installed bundles, routing, the resolve-confirm-handle driver, dialog.
+    // purpose: the assistant engine: installed bundles, understanding utterances, routing, the resolve-confirm-handle driver, dialog, transcripts, warm extensions.
     .target(
       name: "AssistantHost",
       dependencies: [
