@@ -11,7 +11,8 @@ import Testing
 /// What makes these fail: the UI not asked at the confirmation step (no `ready` drawing), asked after the question
 /// instead of before it (the `ready` drawing after "ask"), an interaction drawn without its header (the first
 /// configureView of a drawing with a parameter), or handle reached after a "no". Each was checked by breaking
-/// IntentDriver.converse / presentCustomUI locally.
+/// IntentDriver.converse / presentCustomUI locally. Moving the drawing after the question leaves stdout as it was
+/// (the question is on stderr, a stream of its own): only the transcript's order catches it.
 @Suite(.serialized)
 struct ConfirmationStepEndToEndTests {
   /// Installs Fixture with the confirmation step (or without) and UIRecorder, and runs Ping with `value` and `note`
