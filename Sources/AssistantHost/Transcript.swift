@@ -7,12 +7,17 @@ import Synchronization
 /// A transcript of a run (`--record FILE`): JSON lines, one object each, with `kind` (invocation, user, assistant,
 /// send, receive, outcome), `t` (seconds since the start) and, for messages, `peer` (the extension's name).
 ///
-/// Entries are kept in memory (an append under a lock, which never blocks for long, so the connections' threads may
+/// Entries are kept in memory (short steps under a lock, which never block for long, so the connections' threads may
 /// call it) and written at the end, atomically (`write(to:)`): a file is either a whole transcript or absent.
 /// Passcodes are never recorded: an answer to a passcode or approval question is "[passcode]".
+///
+/// The lines are in the order of their times: an entry's time is read in the same step as its place is taken, so
+/// the reader threads of two extensions and the conversation, recording at once, never leave a line earlier than
+/// the one before it.
 public final class TranscriptRecorder: Sendable {
   private let start = ContinuousClock.now
-  private let entries = Mutex<[String]>([])
+  /// The lines, in order; nil for a place taken whose line is still being encoded.
+  private let entries = Mutex<[String?]>([])
 
   public init() {}
 
@@ -20,10 +25,14 @@ public final class TranscriptRecorder: Sendable {
   public func record(_ kind: String, _ fields: [String: Any]) {
     var object = fields
     object["kind"] = kind
-    let elapsed = ContinuousClock.now - start
+    // The place and the time in one step; the encoding (a message may be large) outside the lock.
+    let (index, elapsed) = entries.withLock { entries in
+      entries.append(nil)
+      return (entries.count - 1, ContinuousClock.now - start)
+    }
     object["t"] = (elapsed.timeInterval * 1000).rounded() / 1000
     let line = Transcript.encode(object)
-    entries.withLock { $0.append(line) }
+    entries.withLock { $0[index] = line }
   }
 
   /// A tap for the connection to `peer` (`Connection.Options.tap`).
@@ -36,8 +45,8 @@ public final class TranscriptRecorder: Sendable {
     }
   }
 
-  /// The transcript so far, one JSON object a line.
-  public var lines: [String] { entries.withLock { $0 } }
+  /// The transcript so far, one JSON object a line (a line still being recorded is left out).
+  public var lines: [String] { entries.withLock { $0.compactMap { $0 } } }
 
   /// Writes the transcript to `path` atomically (a temporary file renamed over it), off the cooperative pool.
   public func write(to path: String) async throws {

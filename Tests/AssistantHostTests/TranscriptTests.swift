@@ -1,3 +1,6 @@
+import Foundation
+import IntentHostSystem
+import Synchronization
 import Testing
 
 @testable import AssistantHost
@@ -53,6 +56,34 @@ import Testing
          7
 
         """)
+  }
+
+  /// Several threads record at once, as the connections' reader threads and the conversation do in a run: the lines
+  /// are in the order of their times (`t` never goes back), so a transcript reads as what happened when.
+  @Test func linesAreInTheOrderOfTheirTimesWhateverThreadRecords() async {
+    let recorder = TranscriptRecorder()
+    let threads = 4
+    let each = 2000
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let left = Mutex(threads)
+      for thread in 0..<threads {
+        detachThread {
+          for index in 0..<each { recorder.record("send", ["peer": "P\(thread)", "message": ["id": index]]) }
+          if left.withLock({ left in
+            left -= 1
+            return left
+          }) == 0 {
+            done.resume()
+          }
+        }
+      }
+    }
+    let times = recorder.lines.compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["t"] as? Double
+    }
+    #expect(times.count == threads * each)
+    let backwards = zip(times, times.dropFirst()).filter { $0 > $1 }
+    #expect(backwards.isEmpty, "\(backwards.count) lines are earlier than the line before them: \(backwards.prefix(5))")
   }
 
   @Test func diffSeparatesDistantHunks() {

@@ -59,10 +59,10 @@ struct ContinueInAppEndToEndTests {
   }
 }
 
-/// One end-to-end run per resolution kind (for `value` of Ping) and for an answer given at the confirm step. The
-/// others are covered elsewhere: needsValue and unsupported with a reason (RoomsEndToEndTests), disambiguation and
-/// unsupported with a message (UntrustedTextEndToEndTests), notRequired (every Polite run), handleInApp
-/// (HandleInAppEndToEndTests); the codes success, failure and a code of the definition (RoomsEndToEndTests).
+/// One end-to-end run per resolution kind (for `value` of Ping) and for an answer given at the confirm step. Also
+/// covered elsewhere: needsValue and unsupported with a reason (RoomsEndToEndTests), disambiguation and unsupported
+/// with a message, shown escaped (UntrustedTextEndToEndTests). The response codes are in ResponseCodeEndToEndTests,
+/// the confirmation step in ConfirmationStepEndToEndTests.
 @Suite(.serialized)
 struct ResolutionEndToEndTests {
   func run(_ mode: String, _ arguments: [String]) async throws -> (CommandResult, HostFixture) {
@@ -90,8 +90,15 @@ struct ResolutionEndToEndTests {
       "AskUnsupported", ["--answer", "v", "run", "Fixture", "Ping", "value=x"], "Sorry, that value can't be used.",
       "Got v.\n"
     ),
+    // unsupported with a reason the definition does not word: the extension's message, then asked again.
+    (
+      "AskUnsupportedMessage", ["--answer", "v", "run", "Fixture", "Ping", "value=x"],
+      "No value like that here.\nWhat's the value? v\n", "Got v.\n"
+    ),
     // success with another value: the extension's value replaces the user's.
     ("AskSuccessValue", ["run", "Fixture", "Ping", "value=x"], "", "Got resolved.\n"),
+    // success without a value: the user's value stands.
+    ("AskSuccessKeep", ["run", "Fixture", "Ping", "value=x"], "", "Got x.\n"),
   ])
   func eachResolutionKind(mode: String, arguments: [String], asked: String, dialog: String) async throws {
     let (result, host) = try await run(mode, arguments)
@@ -99,6 +106,67 @@ struct ResolutionEndToEndTests {
     #expect(result.code == 0, "\(result)")
     #expect(result.stdout == dialog, "\(result)")
     if !asked.isEmpty { #expect(result.stderr.contains(asked), "\(result)") }
+  }
+
+  /// unsupported with a reason the definition words: its text, filled with the refused value, is said where the
+  /// question is (not the extension's message), and the value is asked again.
+  @Test func anUnsupportedReasonIsSaidInTheDefinitionsWords() async throws {
+    let (result, host) = try await run(
+      "AskUnsupportedReason", ["--answer", "v", "run", "Fixture", "Ping", "value=waytoolong"])
+    defer { host.directory.remove() }
+    #expect(result.code == 0, "\(result)")
+    #expect(result.stderr == "Sorry, waytoolong is too long.\nWhat's the value? v\n", "\(result)")
+    #expect(result.stdout == "Got v.\n", "\(result)")
+  }
+
+  /// notRequired: nothing is asked, and the parameter is left as it was: the given value reaches handle, and a
+  /// missing one stays missing (the handler gets none). Control: the same run with a needsValue extension asks, and
+  /// with nobody to answer exits 75.
+  @Test func notRequiredAsksNothingAndLeavesTheValue() async throws {
+    let (given, host) = try await run("AskNotRequired", ["run", "Fixture", "Ping", "value=x"])
+    defer { host.directory.remove() }
+    #expect(given.code == 0, "\(given)")
+    #expect(given.stdout == "Got x.\n", "\(given)")
+    #expect(given.stderr == "", "\(given)")
+    let missing = try await host.assistant(["run", "Fixture", "Ping"])
+    #expect(missing.code == 0, "\(missing)")
+    #expect(missing.stdout == "Got -.\n", "\(missing)")
+    #expect(missing.stderr == "", "\(missing)")
+    let (control, controlHost) = try await run("AskNeedsValue", ["run", "Fixture", "Ping"])
+    defer { controlHost.directory.remove() }
+    #expect(control.code == 75, "\(control)")
+    #expect(control.stderr.contains("What's the value?"), "\(control)")
+  }
+
+  /// disambiguation: the candidates are listed, numbered, where the question is; the user picks one by number or by
+  /// name, and an answer that is neither is asked again.
+  @Test func disambiguationListsTheCandidatesAndTakesThePick() async throws {
+    let (second, host) = try await run("AskDisambiguation", ["--answer", "2", "run", "Fixture", "Ping", "value=a"])
+    defer { host.directory.remove() }
+    #expect(second.code == 0, "\(second)")
+    #expect(second.stderr == "Which value?\n  1. alpha\n  2. beta\n  3. gamma\nChoose 1-3: 2\n", "\(second)")
+    #expect(second.stdout == "Got beta.\n", "\(second)")
+    let byName = try await host.assistant(["--answer", "Gamma", "run", "Fixture", "Ping", "value=a"])
+    #expect(byName.code == 0, "\(byName)")
+    #expect(byName.stdout == "Got gamma.\n", "\(byName)")
+    let again = try await host.assistant(["--answer", "7", "--answer", "1", "run", "Fixture", "Ping", "value=a"])
+    #expect(again.code == 0, "\(again)")
+    #expect(
+      again.stderr.hasSuffix(
+        "Choose 1-3: 7\nPlease answer with a number from 1 to 3 or one of the names.\nChoose 1-3: 1\n"), "\(again)")
+    #expect(again.stdout == "Got alpha.\n", "\(again)")
+  }
+
+  /// A value the extension never accepts: after 5 passes the assistant gives up (exit 75), having asked 5 times.
+  @Test func aValueNeverAcceptedEndsAfterFivePasses() async throws {
+    let answers = ["a", "b", "c", "d", "e"].flatMap { ["--answer", $0] }
+    let (result, host) = try await run("AskForever", answers + ["run", "Fixture", "Ping", "value=x"])
+    defer { host.directory.remove() }
+    #expect(result.code == 75, "\(result)")
+    #expect(result.stdout == "", "\(result)")
+    #expect(result.stderr.components(separatedBy: "Sorry, that value can't be used.\n").count == 6, "\(result)")
+    #expect(result.stderr.contains("What's the value? e\n"), "\(result)")
+    #expect(result.stderr.contains("(value) was still not accepted after 5 tries"), "\(result)")
   }
 
   /// A response other than `ready` from confirm is the answer: handle is never asked.

@@ -29,6 +29,7 @@ struct FaultEndToEndTests {
     ("WrongID", "broke the protocol during the handshake: line 1 answers request id 101, which is not pending"),
     ("FatalError", "crashed with SIGILL during handle of PingIntent"),
     ("UnknownCode", "answered response code \"exploded\", which PingIntent does not define"),
+    ("ReadyOnHandle", "answered ready to handle of PingIntent; ready is for confirm only"),
   ])
   func faultIsReportedInOneLine(mode: String, expected: String) async throws {
     let (result, host) = try await run(mode)

@@ -24,9 +24,14 @@ public enum TestBundles {
   /// binary in the mode named `extensionName`, and supports `PingIntent` (one String parameter `value`).
   /// `appMode` is written to `Fixture.app/app-mode` and chooses what the app does when launched for handleInApp.
   /// `uiExtensionName` adds an Intents UI extension for PingIntent running FaultyExtension in that mode.
+  /// `userConfirmationRequired` sets the definition's `INIntentUserConfirmationRequired`: Siri asks "Do you want to
+  /// ping?" after confirm answers `ready` (the confirmation step).
+  ///
+  /// The definition's `value` has one unsupported reason, `tooLong` ("Sorry, ${value} is too long."), and besides
+  /// `success` and `failure` the response has the domain code `failureRequiringAppLaunchMustVerifyCredentials`.
   public static func fixture(
     extensionName: String, appMode: String? = nil, binary: String = "FaultyExtension", uiExtensionName: String? = nil,
-    in directory: URL
+    userConfirmationRequired: Bool = false, in directory: URL
   ) throws -> URL {
     let app = directory.appendingPathComponent("Fixture.app")
     let fm = FileManager.default
@@ -74,11 +79,19 @@ public enum TestBundles {
         "INIntents": [
           [
             "INIntentName": "Ping", "INIntentTitle": "Ping",
+            "INIntentUserConfirmationRequired": userConfirmationRequired,
             "INIntentParameters": [
               [
                 "INIntentParameterName": "value", "INIntentParameterType": "String",
                 "INIntentParameterSupportsResolution": true,
-              ],
+                "INIntentParameterUnsupportedReasons": [
+                  [
+                    "INIntentParameterUnsupportedReasonCode": "tooLong",
+                    "INIntentParameterUnsupportedReasonCustom": true,
+                    "INIntentParameterUnsupportedReasonFormatString": "Sorry, ${value} is too long.",
+                  ] as [String: Any]
+                ],
+              ] as [String: Any],
               ["INIntentParameterName": "note", "INIntentParameterType": "String"],
             ],
             "INIntentResponse": [
@@ -91,6 +104,10 @@ public enum TestBundles {
                 ],
                 [
                   "INIntentResponseCodeName": "failure", "INIntentResponseCodeFormatString": "Not done: ${value}.",
+                ],
+                [
+                  "INIntentResponseCodeName": "failureRequiringAppLaunchMustVerifyCredentials",
+                  "INIntentResponseCodeFormatString": "Verify ${value} in Fixture first.",
                 ],
               ],
               "INIntentResponseParameters": [

@@ -163,6 +163,11 @@ while let line = readLine() {
       }
       continue
     }
+    if mode == "AskForever" {
+      // Never satisfied: every value is unsupported, until the host gives up.
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"kind":"unsupported"}}"#)
+      continue
+    }
     if mode.hasPrefix("Ask") {
       // One resolution kind per mode for `value` (the first resolve), then the value is accepted as it is.
       resolveCount += 1
@@ -172,7 +177,16 @@ while let line = readLine() {
         case "AskConfirm": #"{"kind":"confirmationRequired","value":{"type":"string","value":"x"}}"#
         case "AskNeedsValue": value == nil ? #"{"kind":"needsValue"}"# : nil
         case "AskUnsupported": #"{"kind":"unsupported"}"#
+        // A reason the definition words ("Sorry, ${value} is too long."): its text is said, not the message.
+        case "AskUnsupportedReason": #"{"kind":"unsupported","reason":"tooLong","message":"not this message"}"#
+        // A reason the definition does not know: the message is said.
+        case "AskUnsupportedMessage":
+          #"{"kind":"unsupported","reason":"notInTheDefinition","message":"No value like that here."}"#
         case "AskSuccessValue": #"{"kind":"success","value":{"type":"string","value":"resolved"}}"#
+        case "AskSuccessKeep": #"{"kind":"success"}"#
+        case "AskNotRequired": #"{"kind":"notRequired"}"#
+        case "AskDisambiguation":
+          #"{"kind":"disambiguation","candidates":[{"type":"string","value":"alpha"},{"type":"string","value":"beta"},{"type":"string","value":"gamma"}]}"#
         default: nil
         }
       if resolveCount == 1, let first {
@@ -221,7 +235,8 @@ while let line = readLine() {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"failure","parameters":{}}}"#)
       }
-    case "AskConfirm", "AskNeedsValue", "AskUnsupported", "AskSuccessValue":
+    case "AskConfirm", "AskNeedsValue", "AskUnsupported", "AskUnsupportedReason", "AskUnsupportedMessage",
+      "AskSuccessValue", "AskSuccessKeep", "AskNotRequired", "AskDisambiguation":
       // The value the intent arrived with, in the answer.
       send(
         #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":\#(json(requestedValue(line) ?? "-"))}}}}"#
@@ -244,6 +259,20 @@ while let line = readLine() {
         handled == 1
           ? #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"inProgress","parameters":{}}}"#
           : #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"success","parameters":{"value":{"type":"string","value":"late pong"}}}}"#
+      )
+    case "AlwaysBusy":
+      // inProgress every time it is asked; how often it was asked is in its container.
+      handled += 1
+      marker("handled", String(handled))
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"inProgress","parameters":{}}}"#)
+    case "Unspecified":
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"unspecified","parameters":{}}}"#)
+    case "ReadyOnHandle":
+      send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"ready","parameters":{}}}"#)
+    case "NeedsTheAppToVerify":
+      // A domain code of the definition that begins with failureRequiringAppLaunch.
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"failureRequiringAppLaunchMustVerifyCredentials","parameters":{"value":{"type":"string","value":"your account"}}}}"#
       )
     case "UnknownCode":
       send(#"{"jsonrpc":"2.0","id":\#(id),"result":{"code":"exploded","parameters":{}}}"#)
@@ -281,12 +310,25 @@ while let line = readLine() {
     }
   case "ui/configureView":
     struct Asked: Decodable {
-      struct Params: Decodable { var parameters: [String] }
+      struct Params: Decodable {
+        struct Interaction: Decodable { var handlingStatus: String? }
+        var parameters: [String]
+        var interaction: Interaction?
+      }
       var params: Params
     }
-    let asked = (try? JSONDecoder().decode(Asked.self, from: Data(line.utf8)))?.params.parameters ?? []
+    let request = (try? JSONDecoder().decode(Asked.self, from: Data(line.utf8)))?.params
+    let asked = request?.parameters ?? []
     let names = "[" + asked.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     switch mode {
+    case "UIRecorder":
+      // Says on stderr (its log) each call it gets, with the interaction's status, and draws the same line; claims
+      // only the parameters it is asked for, so the host asks again for each one.
+      let call = "\(request?.interaction?.handlingStatus ?? "-") [\(asked.joined(separator: ", "))]"
+      FileHandle.standardError.write(Data("configureView \(call)\n".utf8))
+      send(
+        #"{"jsonrpc":"2.0","id":\#(id),"result":{"success":true,"parameters":\#(names),"size":{"width":300,"height":40},"snippet":{"text":\#(json(call))}}}"#
+      )
     case "UICrash": raise(SIGSEGV)
     case "UIHang":
       marker("drawing")
