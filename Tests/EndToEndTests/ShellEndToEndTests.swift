@@ -141,7 +141,7 @@ struct ShellEndToEndTests {
     #expect(try object(lines[0])["code"] as? String == "success")
     let error = try #require(try object(lines[1])["error"] as? [String: Any])
     #expect(error["status"] as? Int == 69 && error["kind"] as? String == "noMatch", "\(error)")
-    let phrases = try #require(try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [[String: Any]])
+    let phrases = try #require(try object(lines[2])["apps"] as? [[String: Any]], "\(lines[2])")
     #expect(phrases.first?["name"] as? String == "Rooms", "\(lines[2])")
     #expect((try object(lines[3])["help"] as? String)?.contains("What can you do?") == true)
     #expect(try object(lines[4])["code"] as? String == "successCancelledBooking")
