@@ -497,9 +497,11 @@ public struct IntentDriver: Sendable {
     } else {
       switch response.code {
       case .success: dialog = "Done."
-      case .failureRequiringAppLaunch: dialog = "You need to open \(app.name) to do that."
       case .continueInApp: dialog = "Continue in \(app.name)."
       case .inProgress: dialog = "\(app.name) is working on it."
+      // A domain code such as failureRequiringAppLaunchMustVerifyCredentials is one too (the app is offered).
+      case _ where response.code.rawValue.hasPrefix(ResponseCode.failureRequiringAppLaunch.rawValue):
+        dialog = "You need to open \(app.name) to do that."
       default: dialog = isSuccess ? "Done." : "Sorry, there was a problem with \(app.name)."
       }
     }
@@ -518,7 +520,7 @@ public struct IntentDriver: Sendable {
     appName: String, history: inout LockPolicy.History
   ) async throws -> ParameterValue? {
     var intent = intent
-    let need = "\(appName)'s \(parameter.label) (\(parameter.name))"
+    let need = "\(parameter.label) (\(parameter.name)) for \(appName)"
     for _ in 0..<maximumAttempts {
       let result = try await session.request(
         ResolveParameterRequest(intent: intent, parameter: parameter.name), phase: .resolve,
@@ -529,13 +531,13 @@ public struct IntentDriver: Sendable {
       case .notRequired:
         return intent[parameter.name]
       case .needsValue:
-        intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
+        intent[parameter.name] = try await askValue(for: parameter, of: intent, interpreter: interpreter, need: need)
       case .unsupported:
         let template = result.reason.flatMap { parameter.unsupportedReasons[$0] }.flatMap { $0.isEmpty ? nil : $0 }
         await conversation.explain(
           template.map { fill($0, parameter: parameter, intent: intent, interpreter: interpreter) }
             ?? result.message ?? "Sorry, that \(parameter.label.lowercased()) can't be used.")
-        intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
+        intent[parameter.name] = try await askValue(for: parameter, of: intent, interpreter: interpreter, need: need)
       case .disambiguation:
         let candidates = result.candidates ?? []
         guard !candidates.isEmpty else {
@@ -546,7 +548,7 @@ public struct IntentDriver: Sendable {
           among: candidates, for: parameter, intent: intent, interpreter: interpreter, need: need)
       case .confirmationRequired:
         guard let value = result.value ?? intent[parameter.name] else {
-          intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
+          intent[parameter.name] = try await askValue(for: parameter, of: intent, interpreter: interpreter, need: need)
           continue
         }
         if !history.confirmed.contains(parameter.name) { history.confirmed.append(parameter.name) }
@@ -561,7 +563,7 @@ public struct IntentDriver: Sendable {
           } ?? "Just to confirm, you wanted \(interpreter.words(for: value, parameterType: types(parameter)))?"
         let answer = try await conversation.ask(prompt, need: "a confirmation of \(need)")
         if parseYesNo(answer) == true { return value }
-        intent[parameter.name] = try await askValue(for: parameter, interpreter: interpreter, need: need)
+        intent[parameter.name] = try await askValue(for: parameter, of: intent, interpreter: interpreter, need: need)
       }
     }
     throw HostError(
@@ -677,10 +679,13 @@ public struct IntentDriver: Sendable {
     }.text
   }
 
-  private func askValue(for parameter: ParameterSpec, interpreter: ValueInterpreter, need: String) async throws
-    -> ParameterValue
-  {
-    let prompt = parameter.prompts["Primary"] ?? "What's the \(parameter.label.lowercased())?"
+  private func askValue(
+    for parameter: ParameterSpec, of intent: Intent, interpreter: ValueInterpreter, need: String
+  ) async throws -> ParameterValue {
+    // The definition's prompt, its ${displayName}, bounds and other parameters' values filled as in every prompt.
+    let prompt =
+      parameter.prompts["Primary"].map { fill($0, parameter: parameter, intent: intent, interpreter: interpreter) }
+      ?? "What's the \(parameter.label.lowercased())?"
     for _ in 0..<maximumAttempts {
       let answer = try await conversation.ask(prompt, need: need)
       if let value = interpreter.parse(answer, for: parameter) { return value }

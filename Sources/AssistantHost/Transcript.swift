@@ -136,12 +136,13 @@ public enum Transcript {
   }
 
   /// The lines of a transcript file, parsed.
-  /// - Throws: `HostError(.usage)` naming the line that is not a JSON object.
+  /// - Throws: `HostError(.dataError)` naming the line that is not a JSON object.
   public static func parse(_ text: String, file: String) throws -> [[String: Any]] {
     var result: [[String: Any]] = []
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
       guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-        throw HostError(.usage, "\(file): line \(index + 1) is not a JSON object; is it a transcript of --record?")
+        throw HostError(
+          .dataError, "\(file): line \(index + 1) is not a JSON object; is it a transcript of --record?")
       }
       result.append(object)
     }

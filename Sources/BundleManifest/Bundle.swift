@@ -84,11 +84,13 @@ public struct AppBundle: Sendable, Equatable {
 
   /// What the host needs to run `className`: the app's definition of it, else Apple's system intent from the
   /// catalog. A definition entry customising a system intent (`INIntentType` System, which carries no response)
-  /// gets the catalog's response codes.
+  /// gets the catalog's response codes, and keeps Siri's confirmation step where Siri always asks (payments): a
+  /// definition can add the step, never take it away.
   public func runnableSpec(className: String) -> (spec: IntentSpec, definition: IntentDefinition?)? {
     let system = SystemIntent.named(className)?.spec
     if case (var spec, let definition)? = intentSpec(className: className) {
       if spec.response == nil, let response = system?.response { spec.response = response }
+      if system?.userConfirmationRequired == true { spec.userConfirmationRequired = true }
       return (spec, definition)
     }
     return system.map { ($0, nil) }

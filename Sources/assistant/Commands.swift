@@ -5,6 +5,7 @@ import BundleManifest
 import ExtensionProtocol
 import Foundation
 import IntentHostSystem
+import ProcessSupervision
 import UntrustedText
 
 /// The utterance argument of `assistant` and `assistant ask`.
@@ -145,6 +146,12 @@ func recording(
     recorder.record("outcome", ["exit": Int(status)])
     try await recorder.write(to: path)
     return status
+  } catch is CancellationError {
+    // Interrupted: the host exits with 128 + the signal (main.swift), and so says the transcript.
+    let status = 128 + (ProcessRegistry.shared.interruptSignal ?? SIGINT)
+    recorder.record("outcome", ["exit": Int(status), "error": "interrupted"])
+    try await recorder.write(to: path)
+    throw CancellationError()
   } catch {
     let status = (error as? HostError)?.status.rawValue ?? ExitStatus.extensionFault.rawValue
     recorder.record("outcome", ["exit": Int(status), "error": "\(error)"])

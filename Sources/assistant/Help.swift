@@ -4,7 +4,7 @@ import AssistantHost
 /// The exit statuses, as the README's table and `assistant --help` give them.
 let exitStatusTable: [(status: String, meaning: String)] = [
   ("0", "handled with a success response; any other command: done"),
-  ("1", "handled with a failure response (e.g. the room is already booked); replay: the run differs"),
+  ("1", "handled with a failure or other non-success response (continueInApp); replay: the run differs"),
   ("64", "usage error: unknown command, option or argument, a value of the wrong form, an unused --answer"),
   ("65", "invalid manifest or data (validate or phrases --check found an error; an unreadable document)"),
   ("66", "a path given does not exist"),

@@ -230,6 +230,59 @@ struct DriverTests {
     }
   }
 
+  /// A parameter's Primary prompt is filled like every other prompt: its `${displayName}` and the values already
+  /// given. Control: the same prompt with nothing to fill is asked as written.
+  @Test(arguments: [
+    ("Who is booking room ${roomNumber} (${displayName})?", "Who is booking room 12 (Booked by)?"),
+    ("Who is the booking for?", "Who is the booking for?"),
+  ])
+  func thePrimaryPromptIsFilled(prompt: String, asked: String) async throws {
+    let rig = try await Rig(manifests: { bundle in
+      try Edit.intent(bundle.appendingPathComponent("Base.lproj/Intents.intentdefinition")) { intent in
+        var parameters = intent["INIntentParameters"] as! [[String: Any]]
+        let index = parameters.firstIndex { $0["INIntentParameterName"] as? String == "bookedBy" }!
+        parameters[index]["INIntentParameterPromptDialogs"] = [
+          [
+            "INIntentParameterPromptDialogCustom": true, "INIntentParameterPromptDialogType": "Primary",
+            "INIntentParameterPromptDialogFormatString": prompt,
+          ]
+        ]
+        intent["INIntentParameters"] = parameters
+      }
+    })
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: ["Ada"])
+    _ = try await rig.driver(conversation).run(rig.invocation(["roomNumber": .integer(12)]))
+    #expect(conversation.asked == [asked])
+  }
+
+  /// A domain code that begins with `failureRequiringAppLaunch` and has no template of its own is said as the
+  /// standard code is, and the app is offered; control: a plain failure code without a template says the general
+  /// sentence and offers nothing.
+  @Test(arguments: [
+    ("failureRequiringAppLaunchMustVerifyCredentials", "You need to open Rooms to do that.", ["Open Rooms?"]),
+    ("failureOutOfRooms", "Sorry, there was a problem with Rooms.", []),
+  ])
+  func aDomainCodeRequiringTheAppIsSaidAsSuch(code: String, dialog: String, asked: [String]) async throws {
+    let rig = try await Rig(
+      handle: { _ in IntentResponse(code: ResponseCode(rawValue: code)) },
+      manifests: { bundle in
+        try Edit.intent(bundle.appendingPathComponent("Base.lproj/Intents.intentdefinition")) { intent in
+          var response = intent["INIntentResponse"] as! [String: Any]
+          var codes = response["INIntentResponseCodes"] as! [[String: Any]]
+          codes.append(["INIntentResponseCodeName": code])
+          response["INIntentResponseCodes"] = codes
+          intent["INIntentResponse"] = response
+        }
+      })
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: ["no"])
+    let outcome = try await rig.driver(conversation).run(
+      rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")]))
+    #expect(outcome.dialog == dialog)
+    #expect(conversation.asked == asked)
+  }
+
   /// `inProgress` from handle: the host asks again until the final response, which is the answer.
   @Test func inProgressIsAskedAgainUntilTheFinalResponse() async throws {
     let calls = Mutex(0)

@@ -316,11 +316,24 @@ struct LockMatrixTests {
     #expect(outcome.code == .continueInApp)
   }
 
-  /// Payments: the unlock is asked before anything starts, and the payment is always confirmed before handle.
-  @Test func aPaymentIsUnlockedFirstAndAlwaysConfirmed() async throws {
+  /// Payments: the unlock is asked before anything starts, and the payment is always confirmed before handle, also
+  /// when the app's definition customises the system intent and does not ask for the confirmation step.
+  @Test(arguments: [false, true])
+  func aPaymentIsUnlockedFirstAndAlwaysConfirmed(customised: Bool) async throws {
     let rig = try await Rig(behaviour: Behaviour(missingIsNotRequired: true)) { bundle in
       try Edit.attributes(bundle.appendingPathComponent(Edit.appex + "/Info.plist")) {
         $0["IntentsSupported"] = ($0["IntentsSupported"] as? [String] ?? []) + ["INSendPaymentIntent"]
+      }
+      if customised {
+        try Edit.plist(bundle.appendingPathComponent("Base.lproj/Intents.intentdefinition")) {
+          $0["INIntents"] =
+            ($0["INIntents"] as? [[String: Any]] ?? []) + [
+              [
+                "INIntentName": "SendPayment", "INIntentClassName": "INSendPaymentIntent", "INIntentType": "System",
+                "INIntentCategory": "generic", "INIntentUserConfirmationRequired": false,
+              ]
+            ]
+        }
       }
     }
     defer { rig.remove() }

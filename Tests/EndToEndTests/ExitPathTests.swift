@@ -136,7 +136,8 @@ struct ExitPathTests {
     defer { host.directory.remove() }
     let marker = host.home + "/Containers/com.example.fixture.HangOnHandle/hanging"
     let pid = Mutex<pid_t?>(nil)
-    async let finished = host.assistant(["run", "Fixture", "Ping", "value=x"]) { started in
+    let transcript = host.directory.file("interrupted.jsonl").path
+    async let finished = host.assistant(["--record", transcript, "run", "Fixture", "Ping", "value=x"]) { started in
       pid.withLock { $0 = started }
     }
     var signalled = false
@@ -153,6 +154,12 @@ struct ExitPathTests {
     #expect(result.code == 130, "\(result)")
     // The orderly path (the run's own cleanup), not the forced one ("every extension was killed").
     #expect(result.stderr.contains("interrupted; every extension was stopped"), "\(result)")
+    // The transcript was written, and its outcome is the host's exit status.
+    let recorded = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+    let outcome = try #require(
+      try JSONSerialization.jsonObject(with: Data((recorded.last ?? "").utf8)) as? [String: Any], "\(recorded)")
+    #expect(outcome["kind"] as? String == "outcome" && outcome["exit"] as? Int == 130, "\(outcome)")
+    #expect(outcome["error"] as? String == "interrupted", "\(outcome)")
     expectAllStopped(host, started: ["HangOnHandle", "UIOneAtATime"], result)
     // A UI extension that had answered its handshake got shutdown and exit; one still starting (a loaded machine)
     // had its start cancelled, which kills it. Either way it is gone, with its end line (checked above).

@@ -69,7 +69,7 @@ struct TerminalEndToEndTests {
     #expect(terminal.code == 75, "\(terminal)")
     // The terminal turns "\n" into "\r\n": the error starts a line of its own, right after the prompt's.
     #expect(
-      terminal.stdout.contains("Who is the booking for? \r\nassistant: Rooms's Booked by (bookedBy) is needed"),
+      terminal.stdout.contains("Who is the booking for? \r\nassistant: Booked by (bookedBy) for Rooms is needed"),
       "\(terminal)")
     #expect(out.isEmpty, "\(out)")
   }
