@@ -8,7 +8,7 @@ import Synchronization
 /// send, receive, outcome), `t` (seconds since the start) and, for messages, `peer` (the extension's name).
 ///
 /// Entries are kept in memory (short steps under a lock, which never block for long, so the connections' threads may
-/// call it) and written at the end, atomically (`write(to:)`): a file is either a whole transcript or absent.
+/// call it) and written at the end (`write(to:)`), a regular file atomically: it is either a whole transcript or absent.
 /// Passcodes are never recorded: an answer to a passcode or approval question is "[passcode]".
 ///
 /// The lines are in the order of their times: an entry's time is read in the same step as its place is taken, so
@@ -48,12 +48,13 @@ public final class TranscriptRecorder: Sendable {
   /// The transcript so far, one JSON object a line (a line still being recorded is left out).
   public var lines: [String] { entries.withLock { $0.compactMap { $0 } } }
 
-  /// Writes the transcript to `path` atomically (a temporary file renamed over it), off the cooperative pool.
-  public func write(to path: String) async throws {
-    let text = lines.map { $0 + "\n" }.joined()
-    try await offloaded { () throws in
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    }
+  /// Writes the transcript to `path` (`TranscriptFile.write`: a regular file replaced atomically, a device or a FIFO
+  /// written into), off the cooperative pool.
+  /// - Parameter action: what the message says could not be done, e.g. "record to" or "update".
+  /// - Throws: `HostError` (73 or 74) naming the path and why.
+  public func write(to path: String, action: String = "record to") async throws {
+    let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+    try await offloaded { () throws in try TranscriptFile.write(bytes, to: path, action: action) }
   }
 }
 
@@ -135,12 +136,22 @@ public enum Transcript {
     return String(decoding: data, as: UTF8.self)
   }
 
-  /// The lines of a transcript file, parsed.
-  /// - Throws: `HostError(.dataError)` naming the line that is not a JSON object.
+  /// The lines of a transcript file, parsed. Blank lines are skipped; lines are numbered as in the file.
+  /// - Throws: `HostError(.dataError)` naming the line that is not valid JSON (and why the parser refused it: nested
+  ///   too deep, a syntax error), or that is JSON but not an object.
   public static func parse(_ text: String, file: String) throws -> [[String: Any]] {
     var result: [[String: Any]] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
-      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    where !line.allSatisfy(\.isWhitespace) {
+      let value: Any
+      do {
+        value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+      } catch {
+        let why = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "it does not parse"
+        throw HostError(
+          .dataError, "\(file): line \(index + 1) is not valid JSON (\(why)); is it a transcript of --record?")
+      }
+      guard let object = value as? [String: Any] else {
         throw HostError(
           .dataError, "\(file): line \(index + 1) is not a JSON object; is it a transcript of --record?")
       }
@@ -216,8 +227,9 @@ public enum Transcript {
       && digit(9) && bytes[10] == 0x54 && digit(11) && digit(12) && bytes[13] == 0x3A
   }
 
-  /// A unified-style diff of two lists of lines ("--- recorded", "+++ replayed", hunks with `context` lines around
-  /// each change); empty when they are equal.
+  /// A unified diff of two lists of lines ("--- recorded", "+++ replayed", then hunks with `context` lines around
+  /// each change, each under a standard header `@@ -START,COUNT +START,COUNT @@` numbering the lines of the two
+  /// lists from 1); empty when they are equal.
   public static func diff(
     _ old: [String], _ new: [String], oldName: String = "recorded", newName: String = "replayed", context: Int = 2
   ) -> String {
@@ -247,18 +259,32 @@ public enum Transcript {
         j += 1
       }
     }
-    // Keep the changes and `context` unchanged lines around each; "@@" between hunks.
+    // Keep the changes and `context` unchanged lines around each, in hunks of consecutive kept operations.
     let changed = ops.indices.filter { ops[$0].0 != " " }
     var keep = Set<Int>()
     for index in changed {
       for k in max(0, index - context)...min(ops.count - 1, index + context) { keep.insert(k) }
     }
-    var output = "--- \(oldName)\n+++ \(newName)\n"
-    var previous: Int? = nil
+    var hunks: [ClosedRange<Int>] = []
     for index in ops.indices where keep.contains(index) {
-      if previous.map({ $0 + 1 != index }) ?? true { output += "@@\n" }
-      output += "\(ops[index].0)\(ops[index].1)\n"
-      previous = index
+      if let last = hunks.last, last.upperBound + 1 == index {
+        hunks[hunks.count - 1] = last.lowerBound...index
+      } else {
+        hunks.append(index...index)
+      }
+    }
+    var output = "--- \(oldName)\n+++ \(newName)\n"
+    for hunk in hunks {
+      // The lines of each side before the hunk, and in it: a side with no line in the hunk is numbered by the line
+      // before it, as diff(1) does.
+      let before = ops[..<hunk.lowerBound]
+      let oldBefore = before.filter { $0.0 != "+" }.count
+      let newBefore = before.filter { $0.0 != "-" }.count
+      let oldCount = ops[hunk].filter { $0.0 != "+" }.count
+      let newCount = ops[hunk].filter { $0.0 != "-" }.count
+      output += "@@ -\(oldCount == 0 ? oldBefore : oldBefore + 1),\(oldCount) "
+        + "+\(newCount == 0 ? newBefore : newBefore + 1),\(newCount) @@\n"
+      for index in hunk { output += "\(ops[index].0)\(ops[index].1)\n" }
     }
     return output
   }

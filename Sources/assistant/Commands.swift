@@ -14,6 +14,17 @@ enum UtteranceArgument {
   static let argument = Argument(
     name: name, help: "What to say, e.g. \"Book room 12 for Ada with Rooms\" (the words are joined by spaces).",
     isRepeating: true)
+
+  /// The longest utterance, in bytes of UTF-8: understanding one takes time in proportion to its length, and errors
+  /// quote it.
+  static let limit = 4096
+
+  /// Why `utterance` is refused, or nil: it is longer than `limit`. The utterance itself is not quoted.
+  static func problem(_ utterance: String) -> String? {
+    let bytes = utterance.utf8.count
+    guard bytes > limit else { return nil }
+    return "the utterance is \(bytes) bytes; an utterance is at most \(limit)"
+  }
 }
 
 /// `assistant`: the root. Its arguments are an utterance, said as to Siri.
@@ -70,6 +81,7 @@ struct Ask: AssistantCommand {
 
   init(_ parsed: ParsedCommand) throws {
     utterance = parsed.arguments(UtteranceArgument.name).joined(separator: " ")
+    if let problem = UtteranceArgument.problem(utterance) { throw HostError(.usage, problem + "; say it in fewer words") }
     launch = try LaunchOptions(parsed)
   }
 
@@ -136,11 +148,13 @@ func + (lhs: [String: Any], rhs: [String: Any]) -> [String: Any] {
 }
 
 /// Runs `body` and, with a recorder, records its outcome (the exit status, or the error that ended it) and writes the
-/// transcript to `path` whatever happened.
+/// transcript to `path` whatever happened. The path is checked first: one that cannot take a transcript (a missing
+/// folder, a directory, an empty name) is refused with 73 before anything runs.
 func recording(
   _ recorder: TranscriptRecorder?, to path: String?, _ body: () async throws -> Int32
 ) async throws -> Int32 {
   guard let recorder, let path else { return try await body() }
+  try await offloaded { () throws in try TranscriptFile.checkWritable(path, action: "record to") }
   do {
     let status = try await body()
     recorder.record("outcome", ["exit": Int(status)])

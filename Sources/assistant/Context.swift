@@ -109,8 +109,7 @@ struct LaunchOptions: Sendable {
     voice = parsed.flag("--voice")
     for text in parsed.values("--deadline") { try deadlines.set(text) }
     if let locale = parsed.value("--locale") {
-      guard !locale.isEmpty, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) })
-      else {
+      guard Self.isLocale(locale) else {
         throw HostError(.usage, "--locale needs a locale such as en_US or fr_FR, not \"\(locale)\"")
       }
       self.locale = locale
@@ -138,6 +137,11 @@ struct LaunchOptions: Sendable {
       sandbox.storage.bytes = megabytes << 20
       if parts.count == 2 { sandbox.storage.entries = Int(parts[1])! }
     }
+  }
+
+  /// Whether `text` is taken for a locale (`--locale`, a transcript's invocation): letters, digits and `_-@.`.
+  static func isLocale(_ text: String) -> Bool {
+    !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) }
   }
 
   /// The `--no-sandbox` warning, on every run that launches something unconfined.

@@ -16,8 +16,10 @@ struct Replay: AssistantCommand {
         taken out (request ids, the intent's identifier, times, container and bundle paths, dates); the \
         differences are printed as a unified diff of the transcripts' lines. The run's dialog goes to stderr. \
         Exit 0 when they agree, 1 when they differ; with --update, FILE is rewritten with the new transcript and \
-        the exit is 0. With --json: {"file", "clean", "updated", "diff": [LINE...]}, the diff's lines as they \
-        would print (empty when clean or updated).
+        the exit is 0 (FILE must be writable before anything runs). A FILE that is not a transcript (the \
+        invocation line first and only once, its fields of the types --record writes) is refused with 65 before \
+        anything runs. With --json: {"file", "clean", "updated", "diff": [LINE...]}, the diff's lines as they \
+        would print (empty when clean), with --update too.
         """,
       arguments: [Argument(name: "FILE", help: "A transcript written by --record.")],
       options: [
@@ -42,25 +44,20 @@ struct Replay: AssistantCommand {
 
   func run(in context: CommandContext) async throws -> Int32 {
     let path = file
-    let text: String
-    do {
-      text = try await offloaded { () throws -> String in try String(contentsOfFile: path, encoding: .utf8) }
-    } catch {
-      throw HostError(.noInput, "cannot read the transcript \(Untrusted.shown(path)): \(error.localizedDescription)")
-    }
+    // Read and checked whole before anything runs: a transcript that is not one runs nothing.
+    let text = try await offloaded { () throws -> String in try TranscriptFile.read(path) }
     let recorded = text.split(separator: "\n").map(String.init)
     let entries = try Transcript.parse(text, file: path)
-    guard let invocation = entries.first, invocation["kind"] as? String == "invocation" else {
-      throw HostError(.dataError, "\(Untrusted.shown(path)): the first line is not the invocation of a transcript")
-    }
+    let invocation = try Self.invocation(of: entries, file: path)
+    if update { try await offloaded { () throws in try TranscriptFile.checkWritable(path, action: "update") } }
     var launch = self.launch
     launch.record = nil
-    launch.answers = Transcript.answers(entries)
-    launch.locale = invocation["locale"] as? String ?? "en_US"
-    launch.voice = invocation["voice"] as? Bool ?? false
+    launch.answers = try Self.answers(of: entries, file: path)
+    launch.locale = invocation.locale
+    launch.voice = invocation.voice
 
     let recorder = TranscriptRecorder()
-    recorder.record("invocation", invocation.filter { $0.key != "kind" && $0.key != "t" })
+    recorder.record("invocation", entries[0].filter { $0.key != "kind" && $0.key != "t" })
     // The run's dialog and questions go to stderr: stdout is the diff.
     let terminal = TerminalConversation(
       answers: launch.answers, interactive: false, quiet: true, prompts: .descriptor(.standardError),
@@ -68,17 +65,13 @@ struct Replay: AssistantCommand {
       authenticationFromStandardInput: launch.authenticationFromStandardInput)
     let quiet = CommandContext(json: false, homeOption: context.homeOption)
     let run: () async throws -> Int32
-    switch invocation["command"] as? String {
-    case "ask":
-      let ask = Ask(utterance: invocation["utterance"] as? String ?? "", launch: launch)
+    switch invocation.command {
+    case .ask(let utterance):
+      let ask = Ask(utterance: utterance, launch: launch)
       run = { try await ask.run(in: quiet, recorder: recorder, terminal: terminal) }
-    case "run":
-      let command = Run(
-        app: invocation["app"] as? String ?? "", intent: invocation["intent"] as? String ?? "",
-        values: invocation["values"] as? [String] ?? [], launch: launch)
+    case .run(let app, let intent, let values):
+      let command = Run(app: app, intent: intent, values: values, launch: launch)
       run = { try await command.run(in: quiet, recorder: recorder, terminal: terminal) }
-    default:
-      throw HostError(.dataError, "\(Untrusted.shown(path)): the invocation is neither ask nor run")
     }
     do {
       recorder.record("outcome", ["exit": Int(try await run())])
@@ -89,30 +82,110 @@ struct Replay: AssistantCommand {
       recorder.record("outcome", ["exit": Int(status), "error": "\(error)"])
     }
 
-    if update {
-      try await recorder.write(to: path)
-      if context.json {
-        try await context.output(json: Report(file: path, clean: false, updated: true, diff: []))
-      } else {
-        try await context.output("\(Untrusted.shown(path)): updated")
-      }
-      return ExitStatus.success.rawValue
-    }
     let home = try context.home().root.path
     let difference = Transcript.diff(
       Transcript.normalised(recorded, home: home), Transcript.normalised(recorder.lines, home: home))
+    let diffLines = difference.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let diff = difference.isEmpty ? [] : Array(diffLines.last == "" ? diffLines.dropLast() : diffLines[...])
+    if update { try await recorder.write(to: path, action: "update") }
     if context.json {
-      let lines = difference.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      try await context.output(json: Report(file: path, clean: difference.isEmpty, updated: update, diff: diff))
+    } else if update {
+      // The lines of the diff that are changes: after the two file headers, those starting with - or +.
+      let changed = diff.dropFirst(2).filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.count
       try await context.output(
-        json: Report(
-          file: path, clean: difference.isEmpty, updated: false,
-          diff: difference.isEmpty ? [] : Array(lines.last == "" ? lines.dropLast() : lines[...])))
+        "\(Untrusted.shown(path)): updated ("
+          + (difference.isEmpty ? "it replayed clean" : "\(changed) line\(changed == 1 ? "" : "s") changed") + ")")
     } else if difference.isEmpty {
       try await context.output("\(Untrusted.shown(path)): replays clean")
     } else {
       try await FileDescriptor.standardOutput.writeAll(Array(Untrusted.shown(difference, multiline: true).utf8))
     }
-    return difference.isEmpty ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
+    return difference.isEmpty || update ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
+  }
+
+  /// What a transcript's invocation line runs.
+  struct Invocation {
+    enum Command {
+      case ask(utterance: String)
+      case run(app: String, intent: String, values: [String])
+    }
+    var command: Command
+    var locale: String
+    var voice: Bool
+  }
+
+  /// The invocation of a transcript, checked as the command line checks its arguments: exactly one invocation line,
+  /// the first; `command` "ask" with an `utterance` string (at most `UtteranceArgument.limit` bytes) or "run" with
+  /// `app` and `intent` strings and `values` an array of strings; `locale`, if there, a locale `--locale` takes;
+  /// `voice`, if there, a boolean.
+  /// - Throws: `HostError(.dataError)` (65) naming the field and what it should be.
+  static func invocation(of entries: [[String: Any]], file: String) throws -> Invocation {
+    func refuse(_ problem: String) -> HostError {
+      HostError(.dataError, "\(file): \(problem); is it a transcript of --record?")
+    }
+    guard let first = entries.first, first["kind"] as? String == "invocation" else {
+      throw refuse("the first line is not the invocation of a transcript (\"kind\": \"invocation\")")
+    }
+    if let index = entries.indices.dropFirst().first(where: { entries[$0]["kind"] as? String == "invocation" }) {
+      throw refuse("line \(index + 1) is a second invocation; a transcript has one, on its first line")
+    }
+    func string(_ field: String) throws -> String {
+      guard let value = first[field] as? String else {
+        throw refuse("the invocation's \"\(field)\" should be a string\(first[field] == nil ? ", and is missing" : "")")
+      }
+      return value
+    }
+    let command: Invocation.Command
+    switch first["command"] as? String {
+    case "ask":
+      let utterance = try string("utterance")
+      if let problem = UtteranceArgument.problem(utterance) { throw refuse("the invocation's \(problem)") }
+      command = .ask(utterance: utterance)
+    case "run":
+      let app = try string("app")
+      let intent = try string("intent")
+      guard let values = first["values"] as? [Any], let strings = values as? [String], strings.count == values.count
+      else {
+        throw refuse("the invocation's \"values\" should be an array of strings (NAME=VALUE)")
+      }
+      command = .run(app: app, intent: intent, values: strings)
+    default:
+      throw refuse("the invocation's \"command\" should be \"ask\" or \"run\"")
+    }
+    var locale = LaunchOptions().locale
+    if first["locale"] != nil {
+      let text = try string("locale")
+      guard LaunchOptions.isLocale(text) else {
+        throw refuse("the invocation's \"locale\" should be a locale such as en_US or fr_FR, not \"\(text)\"")
+      }
+      locale = text
+    }
+    var voice = false
+    if let value = first["voice"] {
+      guard let flag = Self.boolean(value) else { throw refuse("the invocation's \"voice\" should be true or false") }
+      voice = flag
+    }
+    return Invocation(command: command, locale: locale, voice: voice)
+  }
+
+  /// The recorded answers (`Transcript.answers`), each of which must be a string.
+  /// - Throws: `HostError(.dataError)` naming the line whose answer is not one.
+  static func answers(of entries: [[String: Any]], file: String) throws -> [String] {
+    for (index, entry) in entries.enumerated() where entry["kind"] as? String == "user" {
+      if let answer = entry["answer"], !(answer is String) {
+        throw HostError(
+          .dataError, "\(file): line \(index + 1): the user's \"answer\" should be a string; is it a transcript of --record?")
+      }
+    }
+    return Transcript.answers(entries)
+  }
+
+  /// A JSON boolean, and not a number: JSONSerialization gives both as NSNumber (and `as? Bool` takes 0 and 1), a
+  /// boolean with the type of a C `char`, which no JSON number parses to.
+  static func boolean(_ value: Any) -> Bool? {
+    guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else { return nil }
+    return number.boolValue
   }
 
   /// What `replay --json` prints.

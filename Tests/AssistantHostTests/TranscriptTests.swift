@@ -47,7 +47,7 @@ import Testing
       Transcript.diff(old, new) == """
         --- recorded
         +++ replayed
-        @@
+        @@ -3,5 +3,5 @@
          3
          4
         -5
@@ -90,7 +90,76 @@ import Testing
     let old = ["a", "1", "2", "3", "4", "5", "6", "b"]
     let new = ["A", "1", "2", "3", "4", "5", "6", "B"]
     let diff = Transcript.diff(old, new, context: 1)
-    #expect(diff.components(separatedBy: "@@\n").count == 3)
-    #expect(diff.contains("-a\n+A\n") && diff.contains("-b\n+B\n"))
+    #expect(diff.contains("@@ -1,2 +1,2 @@\n-a\n+A\n 1\n@@ -7,2 +7,2 @@\n 6\n-b\n+B\n"), "\(diff)")
+    #expect(Self.apply(diff, to: old) == new, "\(diff)")
+  }
+
+  /// The hunk headers are standard (`@@ -START,COUNT +START,COUNT @@`): applying the diff by its numbers alone, as
+  /// patch(1) does, turns the recorded lines into the replayed ones, for insertions, deletions and changes at the
+  /// start, the middle and the end; a side with no line in a hunk is numbered by the line before it.
+  @Test(arguments: [
+    (["a"], ["a", "b"]), (["a", "b"], ["b"]), (["a", "b", "c"], ["x", "b", "c", "d"]), ([], ["a"]), (["a"], []),
+    (["1", "2", "3", "4", "5", "6", "7", "8", "9"], ["1", "X", "3", "4", "5", "6", "7", "Y", "9", "10"]),
+  ])
+  func diffHunkHeadersNumberTheLines(_ old: [String], _ new: [String]) {
+    for context in 0...3 {
+      let diff = Transcript.diff(old, new, context: context)
+      #expect(Self.apply(diff, to: old) == new, "context \(context):\n\(diff)")
+    }
+    #expect(Transcript.diff(["a"], ["a", "b"], context: 0).contains("@@ -1,0 +2,1 @@\n+b\n"))
+  }
+
+  /// Applies a unified diff to `lines` using only its hunk headers' numbers, checking each context and removed line
+  /// against `lines`; nil when a header or a line does not fit.
+  static func apply(_ diff: String, to lines: [String]) -> [String]? {
+    var result: [String] = []
+    var position = 0  // lines of the old list consumed
+    let body = diff.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).dropLast()
+    var hunkLines: [Substring] = []
+    var headers: [(oldStart: Int, oldCount: Int, newStart: Int, newCount: Int)] = []
+    var hunks: [[Substring]] = []
+    for line in body {
+      if line.hasPrefix("@@ ") {
+        let fields = line.split(separator: " ")
+        guard fields.count == 4, fields[3] == "@@" else { return nil }
+        let old = fields[1].dropFirst().split(separator: ",").compactMap { Int($0) }
+        let new = fields[2].dropFirst().split(separator: ",").compactMap { Int($0) }
+        guard old.count == 2, new.count == 2 else { return nil }
+        if !headers.isEmpty { hunks.append(hunkLines) }
+        hunkLines = []
+        headers.append((old[0], old[1], new[0], new[1]))
+      } else {
+        hunkLines.append(line)
+      }
+    }
+    if !headers.isEmpty { hunks.append(hunkLines) }
+    for (header, hunk) in zip(headers, hunks) {
+      let start = header.oldCount == 0 ? header.oldStart : header.oldStart - 1
+      guard start >= position, start <= lines.count else { return nil }
+      result += lines[position..<start]
+      position = start
+      guard result.count == (header.newCount == 0 ? header.newStart : header.newStart - 1) else { return nil }
+      var oldCount = 0
+      var newCount = 0
+      for line in hunk {
+        let text = String(line.dropFirst())
+        switch line.first {
+        case " ", "-":
+          guard position < lines.count, lines[position] == text else { return nil }
+          position += 1
+          oldCount += 1
+          if line.first == " " {
+            result.append(text)
+            newCount += 1
+          }
+        case "+":
+          result.append(text)
+          newCount += 1
+        default: return nil
+        }
+      }
+      guard oldCount == header.oldCount, newCount == header.newCount else { return nil }
+    }
+    return result + lines[position...]
   }
 }
