@@ -117,6 +117,8 @@ public final class TerminalConversation: Conversation {
   private let authenticationFromStandardInput: Bool
   private let dialog: FileDescriptor
   private let input: LineReader
+  /// What a question that cannot be asked (no terminal) tells the user to do instead.
+  private let noTerminalAdvice: String
   private let prompts: PromptDestination
   /// The descriptor questions are written to, once resolved (the controlling terminal is opened on first use);
   /// `opened` says whether this conversation opened it, and closes it when it ends.
@@ -144,15 +146,18 @@ public final class TerminalConversation: Conversation {
   /// The conversation reading answers (and `--passcode-stdin` lines) with `input`, a reader the caller shares:
   /// `assistant shell` reads its utterances with the same reader, so that no line meant for one is taken by the
   /// other.
+  /// - Parameter noTerminalAdvice: what a question that cannot be asked tells the user to do instead (the shell has
+  ///   no --answer); by default "give it on the command line or with --answer VALUE".
   public convenience init(
     answers: [String], interactive: Bool, quiet: Bool, input: LineReader,
-    passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false
+    passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false,
+    noTerminalAdvice: String? = nil
   ) {
     self.init(
       answers: answers, interactive: interactive, prompts: .controllingTerminal,
       dialog: quiet ? .standardError : .standardOutput, reader: input,
       passcodesFromStandardInput: passcodesFromStandardInput,
-      authenticationFromStandardInput: authenticationFromStandardInput)
+      authenticationFromStandardInput: authenticationFromStandardInput, noTerminalAdvice: noTerminalAdvice)
   }
 
   /// The conversation on explicit descriptors (tests use pipes).
@@ -171,8 +176,9 @@ public final class TerminalConversation: Conversation {
 
   private init(
     answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, reader: LineReader,
-    passcodesFromStandardInput: Bool, authenticationFromStandardInput: Bool
+    passcodesFromStandardInput: Bool, authenticationFromStandardInput: Bool, noTerminalAdvice: String? = nil
   ) {
+    self.noTerminalAdvice = noTerminalAdvice ?? "give it on the command line or with --answer VALUE"
     self.answers = Mutex(answers)
     self.interactive = interactive
     self.passcodesFromStandardInput = passcodesFromStandardInput
@@ -219,11 +225,10 @@ public final class TerminalConversation: Conversation {
     guard interactive else {
       throw HostError(
         .valueNeeded,
-        "\(need) is needed (\"\(prompt)\"), but there is no terminal to ask: give it on the command line or "
-          + "with --answer VALUE")
+        "\(need) is needed (\"\(prompt)\"), but there is no terminal to ask: \(noTerminalAdvice)")
     }
     await emit(prompt + " ", to: .prompts)
-    guard let line = try await input.nextLine() else {
+    guard let line = try await nextLine() else {
       // Ctrl-D: end the prompt's line where the prompt is, so the error starts a line of its own.
       await emit("\n", to: .prompts)
       throw HostError(.valueNeeded, "\(need) is needed (\"\(prompt)\"), but input ended")
@@ -246,10 +251,10 @@ public final class TerminalConversation: Conversation {
         guard fromStandardInput(purpose) else {
           return .unavailable("there is no controlling terminal to ask it on: give it with \(flag(purpose))")
         }
-        line = try await input.nextLine()
+        line = try await nextLine()
       }
     } else if fromStandardInput(purpose) {
-      line = try await input.nextLine()
+      line = try await nextLine()
     } else {
       return .unavailable("there is no terminal to ask it on: give it with \(flag(purpose))")
     }
@@ -263,19 +268,29 @@ public final class TerminalConversation: Conversation {
     let prompt = Untrusted.shown(prompt)
     let line: String?
     if fromStandardInput(.authentication) && !interactive {
-      line = try await input.nextLine()
+      line = try await nextLine()
       await emit("\(prompt) \(Untrusted.shown(line ?? ""))\n", to: .prompts)
     } else if interactive {
       // What was typed before the question was shown is not an answer to it.
       await input.discardTypeAhead()
       await emit(prompt + " ", to: .prompts)
-      line = try await input.nextLine()
+      line = try await nextLine()
       if line == nil { await emit("\n", to: .prompts) }
     } else {
       return .unavailable("there is no terminal to ask it on: give it with --authentication-stdin")
     }
     guard let line, !line.isEmpty else { return .cancelled }
     return .entered(line)
+  }
+
+  /// The next line of input; one longer than the reader takes is a usage error (its text is never shown: it may be a
+  /// passcode).
+  private func nextLine() async throws -> String? {
+    do {
+      return try await input.nextLine()
+    } catch let error as LineTooLong {
+      throw HostError(.usage, "the answer read from stdin is \(error.bytes) bytes; an answer is at most \(error.limit)")
+    }
   }
 
   private func fromStandardInput(_ purpose: PasscodePurpose) -> Bool {
@@ -363,12 +378,27 @@ public final class TerminalConversation: Conversation {
   }
 }
 
+/// A line longer than a `LineReader` takes: it was read to its end and dropped, none of it used.
+public struct LineTooLong: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The line's length in bytes, its newline not counted.
+  public var bytes: Int
+  /// The reader's limit.
+  public var limit: Int
+
+  public var description: String { "the line is \(bytes) bytes; a line is at most \(limit)" }
+}
+
 /// Reads lines from a descriptor (a terminal or a pipe) on a dedicated thread, one call at a time; a call ends
 /// early, with `CancellationError`, when its task is cancelled. Bytes after a line are kept for the next call.
+///
+/// A line is taken whole or not at all: one longer than `limit` is read to its newline (or the end of input), dropped,
+/// and reported as `LineTooLong`; the next call reads the line after it.
 public final class LineReader: Sendable {
   private let fd: FileDescriptor
-  private let buffer = Mutex<[UInt8]>([])
-  /// The longest line accepted; the rest of a longer one is dropped.
+  /// What was read but not yet taken, and how many bytes of an over-long line have been dropped so far (0 when
+  /// none is being dropped).
+  private let state = Mutex<(buffer: [UInt8], dropped: Int)>(([], 0))
+  /// The longest line accepted, in bytes (its newline, and a `\r` before it, not counted).
   public let limit: Int
 
   /// A reader of `fd`, which it does not close.
@@ -380,7 +410,7 @@ public final class LineReader: Sendable {
   /// Drops what was read but not yet taken, and what is waiting in the terminal's input queue (a terminal only):
   /// typed before a question was shown, it is not its answer.
   func discardTypeAhead() async {
-    buffer.withLock { $0.removeAll() }
+    state.withLock { $0.buffer.removeAll() }
     _ = try? await offloaded { () throws(SystemError) in
       if self.fd.isTerminal { _ = tcflush(self.fd.rawValue, TCIFLUSH) }
     }
@@ -388,7 +418,8 @@ public final class LineReader: Sendable {
 
   /// The next line without its newline (a `\r` before it dropped too), or nil at end of input; a last line without
   /// a newline still counts.
-  /// - Throws: `CancellationError` when the task is cancelled while waiting; `SystemError` when `fd` cannot be read.
+  /// - Throws: `LineTooLong` when the line was longer than `limit` (it was read and dropped); `CancellationError`
+  ///   when the task is cancelled while waiting; `SystemError` when `fd` cannot be read.
   public func nextLine() async throws -> String? {
     let (wake, waker) = try FileDescriptor.pipe()
     let wakerOpen = Mutex(true)
@@ -399,43 +430,61 @@ public final class LineReader: Sendable {
       }
       wake.close()
     }
-    let line = try await withTaskCancellationHandler {
+    let read = try await withTaskCancellationHandler {
       try await offloaded { () throws(SystemError) in try self.readLine(wake: wake) }
     } onCancel: {
       wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
     }
-    guard let line else {
+    switch read {
+    case .line(let line): return String(decoding: line, as: UTF8.self)
+    case .tooLong(let bytes): throw LineTooLong(bytes: bytes, limit: limit)
+    case .none:
       if Task.isCancelled { throw CancellationError() }
       return nil
     }
-    return String(decoding: line, as: UTF8.self)
   }
 
-  /// Blocks until a whole line, end of input (nil), or a byte on `wake` (nil).
-  private func readLine(wake: FileDescriptor) throws(SystemError) -> [UInt8]? {
+  private enum Read {
+    case line([UInt8])
+    case tooLong(Int)
+  }
+
+  /// Blocks until a whole line, an over-long line's end, end of input (nil), or a byte on `wake` (nil).
+  private func readLine(wake: FileDescriptor) throws(SystemError) -> Read? {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
-      let line = buffer.withLock { buffer -> [UInt8]? in
-        guard let newline = buffer.firstIndex(of: 0x0A) else { return nil }
-        defer { buffer.removeSubrange(...newline) }
-        return Array(buffer[..<newline].prefix(limit))
+      let taken = state.withLock { state -> Read? in
+        if let newline = state.buffer.firstIndex(of: 0x0A) {
+          var line = Array(state.buffer[..<newline])
+          state.buffer.removeSubrange(...newline)
+          if line.last == 0x0D { line.removeLast() }
+          let dropped = state.dropped
+          state.dropped = 0
+          if dropped > 0 || line.count > limit { return .tooLong(dropped + line.count) }
+          return .line(line)
+        }
+        // No newline in sight: a line longer than the limit (and its \r) is dropped as it comes, only counted.
+        if state.dropped > 0 || state.buffer.count > limit + 1 {
+          state.dropped += state.buffer.count
+          state.buffer.removeAll()
+        }
+        return nil
       }
-      if let line { return line.last == 0x0D ? Array(line.dropLast()) : line }
+      if let taken { return taken }
       let ready = try pollReadable([fd, wake], timeoutMilliseconds: -1)
       if ready[1] { return nil }
       let count = try fd.read(into: &chunk)
       if count == 0 {
         // End of input: a last line without a newline still counts.
-        return buffer.withLock { buffer -> [UInt8]? in
-          defer { buffer.removeAll() }
-          return buffer.isEmpty ? nil : Array(buffer.prefix(limit))
+        return state.withLock { state -> Read? in
+          defer { (state.buffer, state.dropped) = ([], 0) }
+          var line = state.buffer
+          if line.last == 0x0D { line.removeLast() }
+          if state.dropped > 0 || line.count > limit { return .tooLong(state.dropped + line.count) }
+          return line.isEmpty ? nil : .line(line)
         }
       }
-      buffer.withLock { buffer in
-        buffer.append(contentsOf: chunk[..<count])
-        // Without a newline in sight, keep only what a line may hold.
-        if buffer.count > limit && !buffer.contains(0x0A) { buffer.removeSubrange(limit...) }
-      }
+      state.withLock { $0.buffer.append(contentsOf: chunk[..<count]) }
     }
   }
 }

@@ -16,8 +16,9 @@ struct Shell: AssistantCommand {
       discussion: """
         Each line is said as `assistant "LINE"` says it: the same understanding, questions, dialog, errors and \
         --json object. An error is printed and the session goes on. `help` says what you can say ("What can you \
-        do?" lists what the installed apps answer to); `quit`, `exit` or Ctrl-D end the session; blank lines are \
-        ignored.
+        do?" lists what the installed apps answer to); `quit`, `exit` or Ctrl-D end the session (punctuation \
+        around them does not matter); blank lines are ignored. A line longer than 4096 bytes is not said: it is \
+        reported (as a 64 error) and the session goes on with the next line.
 
         On a terminal the prompt is `assistant> `, and the line is edited by the terminal itself (its canonical \
         mode: Backspace, Ctrl-U erases the line, Ctrl-W a word; there is no history). When stdin is not a \
@@ -89,7 +90,7 @@ struct Shell: AssistantCommand {
     let prompt = interactive ? await ShellPrompt.open() : nil
     defer { prompt?.close() }
     let session = ShellSession(
-      shell: self, context: context, interactive: interactive, prompt: prompt, reader: LineReader(.standardInput),
+      shell: self, context: context, interactive: interactive, prompt: prompt, reader: LineReader(.standardInput, limit: UtteranceArgument.limit),
       warm: WarmExtensions())
     let steps = session.steps
     // Ctrl-C goes to the step under way (ShellSteps); any other interrupt ends the session as it ends any run.
@@ -139,13 +140,24 @@ struct ShellSession: Sendable {
         await prompt?.write("\n")
         continue
       }
-      guard let line = try read.get() else {
+      let line: String?
+      do {
+        line = try read.get()
+      } catch let error as LineTooLong {
+        // Read to its end and dropped: none of it is said, and the session goes on with the next line.
+        _ = await report(
+          HostError(.usage, "the line is \(error.bytes) bytes; an utterance is at most \(error.limit)"),
+          json: context.json)
+        continue
+      }
+      guard let line else {
         await prompt?.write("\n")  // Ctrl-D: the caller's shell prompt starts a line of its own
         return ExitStatus.success.rawValue
       }
       let text = line.trimmingCharacters(in: .whitespaces)
-      switch text.lowercased() {
-      case "": continue
+      // A built-in is a word, whatever punctuation surrounds it ("Quit!", "help?"), as in an utterance.
+      switch text.lowercased().trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces)) {
+      case "" where text.isEmpty: continue
       case "quit", "exit": return ExitStatus.success.rawValue
       case "help":
         try await printHelp()
@@ -162,7 +174,8 @@ struct ShellSession: Sendable {
     let conversation = TerminalConversation(
       answers: [], interactive: interactive, quiet: context.json, input: reader,
       passcodesFromStandardInput: shell.launch.passcodesFromStandardInput,
-      authenticationFromStandardInput: shell.launch.authenticationFromStandardInput)
+      authenticationFromStandardInput: shell.launch.authenticationFromStandardInput,
+      noTerminalAdvice: Self.noTerminalAdvice)
     let running = CancellableRun<Result<Int32, any Error>>()
     let outcome = await steps.run(running, escalates: true) { [context, warm] in
       do {
@@ -190,6 +203,11 @@ struct ShellSession: Sendable {
     if let error = error as? SystemError, error.code == EPIPE { throw error }  // the reader of stdout is gone
     _ = await report(error, json: context.json)
   }
+
+  /// What a question tells the user to do when the session has no terminal to ask it on: the shell takes no --answer.
+  static let noTerminalAdvice =
+    "say it in the utterance (\"Book room 12 for Ada with Rooms\"), or run the utterance alone with "
+    + "`assistant --answer VALUE \"UTTERANCE\"`"
 
   static let help = """
     Say what you want, as to Siri: "Book room 12 for Ada with Rooms", "Rooms, cancel room 12 for Ada".
