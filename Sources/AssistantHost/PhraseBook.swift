@@ -51,6 +51,14 @@ public enum PhraseBook {
     return nil
   }
 
+  /// How many phrases `check` says: the examples, and the combination titles it can fill with example values.
+  public static func checkedPhraseCount(_ app: AppBundle) -> Int {
+    UtteranceMatcher.phrases(of: app).filter { phrase in
+      phrase.source == .example
+        || (phrase.source == .title && exampleUtterance(phrase.text, intentClass: phrase.intentClass, app: app) != nil)
+    }.count
+  }
+
   /// The lint: every `IntentPhrases` example and every combination title of `app` reaches its own intent with the
   /// values it names (each number in it), and no phrase is claimed by two intents. One error per failing phrase.
   public static func check(_ app: AppBundle, among others: [AppBundle] = []) -> [Diagnostic] {

@@ -39,9 +39,21 @@ struct Phrases: AssistantCommand {
   func run(in context: CommandContext) async throws -> Int32 {
     if check {
       guard let app else { throw HostError(.usage, "--check needs an APP or a BUNDLE.app") }
+      // A path (it exists, or it has a "/" or ends with .app) is a bundle folder; anything else an installed app.
       let bundle: AppBundle
-      if FileManager.default.fileExists(atPath: app) {
-        bundle = try await offloaded { try AppBundle.load(from: URL(fileURLWithPath: app)) }
+      if await offloaded({ FileManager.default.fileExists(atPath: app) }) {
+        do {
+          bundle = try await offloaded { () throws -> AppBundle in try AppBundle.load(from: URL(fileURLWithPath: app)) }
+        } catch let error as InvalidBundleNames {
+          throw HostError(
+            .dataError,
+            "cannot check \(app): \(error.diagnostics.count) error\(error.diagnostics.count == 1 ? "" : "s")\n"
+              + error.diagnostics.map(\.shown).joined(separator: "\n"))
+        } catch let error as ManifestError {
+          throw HostError(.dataError, "cannot check \(app):\n" + Diagnostic(error).shown)
+        }
+      } else if app.contains("/") || app.hasSuffix(".app") {
+        throw HostError(.noInput, "\(app) does not exist; give a bundle folder (NAME.app) or an installed app's name")
       } else {
         bundle = try Router(apps: try context.home().installedApps()).app(named: app)
       }
@@ -53,9 +65,13 @@ struct Phrases: AssistantCommand {
             diagnostics: diagnostics))
       } else {
         for diagnostic in diagnostics { try await context.output(diagnostic.shown) }
+        // One diagnostic per failing phrase.
+        let total = PhraseBook.checkedPhraseCount(bundle)
         try await context.output(
-          "\(diagnostics.count) phrase\(diagnostics.count == 1 ? "" : "s") of \(Untrusted.shown(bundle.name)) "
-            + (diagnostics.isEmpty ? "failing: all reach their intents" : "failing"))
+          "\(Untrusted.shown(bundle.name)): "
+            + (diagnostics.isEmpty
+              ? "all \(total) phrase\(total == 1 ? "" : "s") reach their intents"
+              : "\(diagnostics.count) of \(total) phrase\(total == 1 ? "" : "s") fail"))
       }
       return diagnostics.isEmpty ? ExitStatus.success.rawValue : ExitStatus.dataError.rawValue
     }
