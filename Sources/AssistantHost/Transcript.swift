@@ -282,7 +282,8 @@ public enum Transcript {
       let newBefore = before.filter { $0.0 != "-" }.count
       let oldCount = ops[hunk].filter { $0.0 != "+" }.count
       let newCount = ops[hunk].filter { $0.0 != "-" }.count
-      output += "@@ -\(oldCount == 0 ? oldBefore : oldBefore + 1),\(oldCount) "
+      output +=
+        "@@ -\(oldCount == 0 ? oldBefore : oldBefore + 1),\(oldCount) "
         + "+\(newCount == 0 ? newBefore : newBefore + 1),\(newCount) @@\n"
       for index in hunk { output += "\(ops[index].0)\(ops[index].1)\n" }
     }

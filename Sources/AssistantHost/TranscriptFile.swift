@@ -158,7 +158,8 @@ public enum TranscriptFile {
       case .regular:
         // The file itself, wherever its links lead: it is replaced in its own folder and the links stay.
         guard let resolved = realPath(path) else {
-          throw Problem(why: "its links cannot be resolved (\(SystemError.current("realpath").reason))", fix: fixElsewhere)
+          throw Problem(
+            why: "its links cannot be resolved (\(SystemError.current("realpath").reason))", fix: fixElsewhere)
         }
         return .file(resolved, existing: status)
       case .directory:
@@ -244,7 +245,7 @@ public enum TranscriptFile {
       do {
         fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o666)
         break
-      } catch where error.code == EEXIST {
+      } catch  where error.code == EEXIST {
         continue
       }
     }

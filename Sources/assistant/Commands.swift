@@ -81,7 +81,9 @@ struct Ask: AssistantCommand {
 
   init(_ parsed: ParsedCommand) throws {
     utterance = parsed.arguments(UtteranceArgument.name).joined(separator: " ")
-    if let problem = UtteranceArgument.problem(utterance) { throw HostError(.usage, problem + "; say it in fewer words") }
+    if let problem = UtteranceArgument.problem(utterance) {
+      throw HostError(.usage, problem + "; say it in fewer words")
+    }
     launch = try LaunchOptions(parsed)
   }
 

@@ -5,12 +5,24 @@ import AssistantHost
 let exitStatusTable: [(status: String, meaning: String)] = [
   ("0", "handled with a success response; any other command: done"),
   ("1", "handled with a failure or other non-success response (continueInApp); replay: the run differs"),
-  ("64", "usage error: unknown command, option or argument, a value of the wrong form, an unused --answer"),
-  ("65", "invalid manifest or data (validate or phrases --check found an error; an unreadable document)"),
-  ("66", "a path given does not exist"),
+  (
+    "64",
+    "usage error: unknown command, option or argument, a value of the wrong form, an unused --answer, an "
+      + "utterance over 4096 bytes"
+  ),
+  (
+    "65",
+    "invalid manifest or data (validate or phrases --check found an error; a transcript replay refuses; an "
+      + "unreadable document)"
+  ),
+  ("66", "a path given does not exist (or, for replay, is not a regular file)"),
   ("69", "no installed app, intent, group or key matches, or a name several apps share"),
   ("70", "extension fault: it crashed, exited, missed a deadline or broke the protocol"),
-  ("73", "the host's home or one of its folders cannot be created"),
+  (
+    "73",
+    "the host's home or one of its folders cannot be created; a --record or replay --update FILE cannot be "
+      + "written (checked before the run)"
+  ),
   ("74", "the host's own I/O error (its state, its output)"),
   ("75", "a value, choice or passcode is needed but cannot be asked (no terminal, --answer or --passcode-stdin)"),
   ("77", "refused (locked, wrong passcode, lockout, authentication, entitlement, sandbox, another team's id or group)"),

@@ -175,7 +175,8 @@ struct Replay: AssistantCommand {
     for (index, entry) in entries.enumerated() where entry["kind"] as? String == "user" {
       if let answer = entry["answer"], !(answer is String) {
         throw HostError(
-          .dataError, "\(file): line \(index + 1): the user's \"answer\" should be a string; is it a transcript of --record?")
+          .dataError,
+          "\(file): line \(index + 1): the user's \"answer\" should be a string; is it a transcript of --record?")
       }
     }
     return Transcript.answers(entries)

@@ -90,7 +90,8 @@ struct Shell: AssistantCommand {
     let prompt = interactive ? await ShellPrompt.open() : nil
     defer { prompt?.close() }
     let session = ShellSession(
-      shell: self, context: context, interactive: interactive, prompt: prompt, reader: LineReader(.standardInput, limit: UtteranceArgument.limit),
+      shell: self, context: context, interactive: interactive, prompt: prompt,
+      reader: LineReader(.standardInput, limit: UtteranceArgument.limit),
       warm: WarmExtensions())
     let steps = session.steps
     // Ctrl-C goes to the step under way (ShellSteps); any other interrupt ends the session as it ends any run.

@@ -61,6 +61,7 @@ import Testing
     let result = try await host.assistant(["phrases", "--check", rooms.path])
     if broken {
       #expect(result.code == 65, "\(result)")
+      #expect(result.stdout.hasSuffix("\nRooms: 1 of 13 phrases fail\n"), "\(result)")
       #expect(
         result.stdout.contains("[intent-phrase-unreachable]") || result.stderr.contains("[intent-phrase-unreachable]"),
         "\(result)")
@@ -68,6 +69,7 @@ import Testing
         (result.stdout + result.stderr).contains("\"Book room 12 for Ada\" does not reach BookRoomIntent"), "\(result)")
     } else {
       #expect(result.code == 0, "\(result)")
+      #expect(result.stdout == "Rooms: all 12 phrases reach their intents\n", "\(result)")
       #expect(!(result.stdout + result.stderr).contains("intent-phrase"), "\(result)")
     }
     let json = try await host.assistant(["phrases", "--check", rooms.path, "--json"])
@@ -77,6 +79,28 @@ import Testing
     #expect(report["bundleIdentifier"] as? String == "com.example.rooms", "\(json)")
     #expect(report["errors"] as? Int == (broken ? 1 : 0), "\(json)")
     #expect((report["diagnostics"] as? [Any])?.count == (broken ? 1 : 0), "\(json)")
+  }
+
+  /// A folder that is no bundle is 65 with the bundle's own finding (not a host failure); a path that does not exist
+  /// (it has a "/" or ends with .app) is 66, as `validate` says.
+  @Test func aPathThatIsNoBundleOrDoesNotExist() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let folder = host.directory.file("notabundle")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let notBundle = try await host.assistant(["phrases", "--check", folder.path])
+    #expect(notBundle.code == 65, "\(notBundle)")
+    #expect(notBundle.stderr.hasPrefix("assistant: cannot check \(folder.path):\n"), "\(notBundle)")
+    #expect(notBundle.stderr.contains("\(folder.path)/Info.plist: error: is missing"), "\(notBundle)")
+    #expect(!notBundle.stderr.contains("the host failed"), "\(notBundle)")
+    for missing in [host.directory.file("gone/Rooms.app").path, "Gone.app"] {
+      let result = try await host.assistant(["phrases", "--check", missing])
+      #expect(result.code == 66, "\(result)")
+      #expect(
+        result.stderr
+          == "assistant: \(missing) does not exist; give a bundle folder (NAME.app) or an installed app's name\n",
+        "\(result)")
+    }
   }
 
   /// Two apps called Rooms: the utterance asks which one, and `--answer 2` picks the second of the list.

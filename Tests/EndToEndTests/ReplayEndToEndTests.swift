@@ -23,7 +23,11 @@ import Testing
 
     let changed = try await host.assistant(["replay", transcript])
     #expect(changed.code == 1, "\(changed)")
-    #expect(changed.stdout.hasPrefix("--- recorded\n+++ replayed\n"), "\(changed)")
+    #expect(changed.stdout.hasPrefix("--- recorded\n+++ replayed\n@@ -"), "\(changed)")
+    // Every hunk header is a standard one: @@ -START,COUNT +START,COUNT @@.
+    let headers = changed.stdout.split(separator: "\n").filter { $0.hasPrefix("@@") }
+    #expect(
+      !headers.isEmpty && headers.allSatisfy { $0.wholeMatch(of: /@@ -\d+,\d+ \+\d+,\d+ @@/) != nil }, "\(changed)")
     #expect(changed.stdout.contains(#"-{"kind":"assistant","say":"Room 12 is now booked by Ada."}"#), "\(changed)")
     #expect(changed.stdout.contains(#"+{"exit":1,"kind":"outcome"}"#), "\(changed)")
 
