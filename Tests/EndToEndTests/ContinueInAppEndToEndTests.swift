@@ -166,7 +166,7 @@ struct ResolutionEndToEndTests {
     #expect(result.stdout == "", "\(result)")
     #expect(result.stderr.components(separatedBy: "Sorry, that value can't be used.\n").count == 6, "\(result)")
     #expect(result.stderr.contains("What's the value? e\n"), "\(result)")
-    #expect(result.stderr.contains("(value) was still not accepted after 5 tries"), "\(result)")
+    #expect(result.stderr.contains("value (value) for Fixture was still not accepted after 5 tries"), "\(result)")
   }
 
   /// A response other than `ready` from confirm is the answer: handle is never asked.
