@@ -29,16 +29,18 @@ public enum PhraseBook {
     }
   }
 
-  /// Whether `utterance` asks what the assistant can do: "What can you do?", "What can I say?", "What can I say to
-  /// Rooms?", "What can Rooms do?", "Help". Returns the app's name as said (nil for all apps), or nothing.
+  /// Whether `utterance` asks what the assistant can do: "What can you do?", "What can I say?", "What can I do?",
+  /// "What can I say to Rooms?", "What can Rooms do?", "Help". Returns the app's name as said (nil for all apps), or
+  /// nothing.
   public static func capabilityQuestion(_ utterance: String) -> String?? {
     let words = normalizedWords(utterance)
     let spoken = spokenWords(utterance)
-    if [["what", "can", "you", "do"], ["what", "can", "i", "say"], ["help"], ["what", "can", "i", "ask"]]
-      .contains(words)
-    {
-      return .some(nil)
-    }
+    let everyApp: [[String]] = [
+      ["what", "can", "you", "do"], ["what", "can", "i", "say"], ["help"], ["what", "can", "i", "ask"],
+      // Not "What can APP do?" with APP "I".
+      ["what", "can", "i", "do"], ["what", "can", "i", "do", "here"],
+    ]
+    if everyApp.contains(words) { return .some(nil) }
     for prefix in [
       ["what", "can", "i", "say", "to"], ["what", "can", "i", "ask"], ["what", "can", "i", "do", "with"],
     ]
@@ -51,9 +53,11 @@ public enum PhraseBook {
     return nil
   }
 
-  /// The lint: every `IntentPhrases` example and every combination title of `app` reaches its own intent with the
-  /// values it names (each number in it), and no phrase is claimed by two intents. One error per failing phrase.
-  public static func check(_ app: AppBundle, among others: [AppBundle] = []) -> [Diagnostic] {
+  /// The lint: every `IntentPhrases` example (said as written) and every combination title and intent title of `app`
+  /// (said filled with example values, "with APP" added) reaches its own intent with the values it names (each number
+  /// in it), and no phrase is claimed by two intents. Siri's phrases for system intents are not checked. One error
+  /// per failing phrase.
+  public static func check(_ app: AppBundle) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let matcher = UtteranceMatcher(apps: [app])
     let name = app.name

@@ -48,8 +48,8 @@ public struct UtteranceMatcher: Sendable {
   }
 
   /// Every phrase of `app`, intent after intent in manifest order: its vocabularies' examples (as written, app name
-  /// included), its combination titles and intent title, and the system phrases of system intents it supports
-  /// without a title of its own.
+  /// included), its combination titles and intent title, and, for a system intent of the catalog, Siri's phrases for
+  /// it (`SystemPhrases`), whether or not a definition gives that intent titles too.
   public static func phrases(of app: AppBundle) -> [Phrase] {
     var result: [Phrase] = []
     func add(_ phrase: Phrase) {

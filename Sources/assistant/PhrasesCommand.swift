@@ -11,14 +11,16 @@ struct Phrases: AssistantCommand {
       name: "phrases",
       abstract: "List what the installed apps answer to, or check that an app's phrases reach their intents.",
       discussion: """
-        Without APP, every installed app; "What can you do?" prints the same. With --check, every IntentPhrases \
-        example and combination title of the app (an installed app's name, or a bundle folder) must reach its own \
-        intent with the values it names, and no two intents may claim one phrase: exit 65 with a diagnostic per \
-        failing phrase. Each app's examples come first, said as they are; then its combination titles and, for \
-        system intents, Siri's own phrases, which are said with the app named ("... with Rooms") and each ${NAME} \
-        filled with a value. With --json: {"apps": [{"name", "bundleIdentifier", "phrases": [{"intent", "phrase", \
-        "source": "example"|"title"|"system"}]}]}; with --check --json: {"app", "bundleIdentifier", "errors", \
-        "diagnostics": [DIAGNOSTIC...]}, a diagnostic as validate prints it.
+        Without APP, every installed app; "What can you do?" prints the same. Each app's IntentPhrases examples \
+        come first, said as they are; then its combination titles, its intent titles and, for system intents, \
+        Siri's own phrases, which are said with the app named ("... with Rooms") and each ${NAME} filled with a \
+        value. With --check (APP: an installed app's name, or a bundle folder), each IntentPhrases example, said as \
+        written, and each combination title and intent title, said with each ${NAME} filled with an example value \
+        and "with APP" added, must reach its own intent with the values it names, and no two intents may claim one \
+        phrase: exit 65 with a diagnostic per failing phrase. Siri's phrases for system intents are not checked. \
+        With --json: {"apps": [{"name", "bundleIdentifier", "phrases": [{"intent", "phrase", "source": \
+        "example"|"title"|"system"}]}]}; with --check --json: {"app", "bundleIdentifier", "errors", "diagnostics": \
+        [DIAGNOSTIC...]}, a diagnostic as validate prints it.
         """,
       arguments: [Argument(name: "APP", help: "An installed app, or with --check a bundle.", isOptional: true)],
       options: [

@@ -13,7 +13,8 @@ import Testing
       ("What can you do?", nil), ("what can you do", nil), ("WHAT CAN YOU DO?!", nil), ("What can I say?", nil),
       ("Help", nil), ("What can I ask?", nil), ("What can I say to Rooms?", "Rooms"),
       ("What can I do with Room Booking?", "Room Booking"), ("What can Rooms do?", "Rooms"),
-      ("What can I ask Rooms", "Rooms"),
+      ("What can I ask Rooms", "Rooms"), ("What can I do?", nil), ("what can I do here?", nil),
+      ("What can I do with Rooms?", "Rooms"),
     ] as [(String, String?)])
   func capabilityQuestions(_ utterance: String, _ app: String?) {
     let asked = PhraseBook.capabilityQuestion(utterance)

@@ -192,6 +192,22 @@ import Testing
     #expect(try matcher.match("Book room 12 for Ada with Rooms").app.name == "Rooms")
   }
 
+  /// A system intent answers to Siri's phrases for it even when the app's definition gives it a title of its own
+  /// (`UtteranceMatcher.phrases(of:)`): both are phrases of the intent.
+  @Test func aSystemIntentWithATitleKeepsItsSystemPhrases() throws {
+    let directory = try TemporaryDirectory("assistanthost-system-title")
+    defer { directory.remove() }
+    let app = try AppBundle.load(
+      from: SmallApp.build(
+        name: "Trainer", intents: [("INStartWorkout", "Begin training ${value}")], in: directory.url))
+    let phrases = UtteranceMatcher.phrases(of: app)
+    #expect(phrases.contains { $0.source == .title && $0.text == "Begin training ${value}" }, "\(phrases)")
+    #expect(phrases.contains { $0.source == .system && $0.text == "start a workout" }, "\(phrases)")
+    let matcher = UtteranceMatcher(apps: [app])
+    #expect(try matcher.match("Begin training legs with Trainer").intentClass == "INStartWorkoutIntent")
+    #expect(try matcher.match("Start a workout with Trainer").intentClass == "INStartWorkoutIntent")
+  }
+
   /// The attack: an app named with the end of Rooms' phrase does not take it.
   @Test func anAppNamedLikeTheEndOfAPhraseDoesNotTakeIt() async throws {
     let apps = try await Rooms.installed(with: [
