@@ -102,6 +102,7 @@ struct ValueInterpreter: Sendable {
       let no = parameter.falseDisplayName.map { "\($0)/" } ?? ""
       return "\(yes)yes or \(no)no"
     case "Date", "DateComponents": return "an ISO 8601 date-time such as 2026-11-21T09:30:00Z"
+    case "Duration": return "a duration such as 30 minutes or 1 hour"
     default: return "some text"
     }
   }
@@ -257,8 +258,9 @@ func parseYesNo(_ text: String) -> Bool? {
   }
 }
 
-/// A duration in seconds: "30 minute", "30 minutes", "an hour", "1 hour 30 minutes", "two and a half hours",
-/// "90 s"; a bare number is minutes.
+/// A duration in seconds: "30 minute", "30 minutes", "an hour", "a minute", "half an hour", "a quarter of an hour",
+/// "an hour and a half", "one and a half hours", "1 hour 30 minutes", "2 hours and 15 minutes", "90 seconds",
+/// "90 s"; a bare number is minutes, a bare unit is one of it ("hour").
 func parseDuration(_ text: String) -> Double? {
   let units: [String: Double] = [
     "second": 1, "seconds": 1, "sec": 1, "secs": 1, "s": 1, "minute": 60, "minutes": 60, "min": 60, "mins": 60,
@@ -268,18 +270,42 @@ func parseDuration(_ text: String) -> Double? {
   guard !words.isEmpty else { return nil }
   if let minutes = parseDecimal(words.joined(separator: " ")) { return minutes * 60 }
   var total = 0.0
+  var lastUnit: Double? = nil
   var pending: [String] = []
   for word in words {
     if let unit = units[word] {
-      let amount = pending.isEmpty ? 1 : parseDecimal(pending.joined(separator: " "))
-      guard let amount else { return nil }
+      guard let amount = durationAmount(pending) else { return nil }
       total += amount * unit
+      lastUnit = unit
       pending = []
-    } else if word != "and" || !pending.isEmpty {
+    } else {
       pending.append(word)
     }
   }
-  return pending.isEmpty && total > 0 ? total : nil
+  // "an hour and a half": a fraction of the last unit.
+  if !pending.isEmpty {
+    guard let lastUnit, pending.first == "and", let fraction = parseDecimal(pending.dropFirst().joined(separator: " ")),
+      fraction > 0, fraction < 1
+    else { return nil }
+    total += fraction * lastUnit
+  }
+  return total > 0 ? total : nil
+}
+
+/// How many of a unit the words before it say: none or "a"/"an" is one; "half an", "a quarter of an" a fraction;
+/// otherwise a number ("two and a half"). A leading "and" (between two amounts) is dropped.
+private func durationAmount(_ words: [String]) -> Double? {
+  var words = words
+  if words.first == "and" { words.removeFirst() }
+  if words.isEmpty || words == ["a"] || words == ["an"] { return 1 }
+  if let last = words.last, last == "a" || last == "an" {
+    words.removeLast()
+    if words.last == "of" { words.removeLast() }
+    guard !words.isEmpty, let fraction = parseDecimal(words.joined(separator: " ")), fraction > 0, fraction < 1
+    else { return nil }
+    return fraction
+  }
+  return parseDecimal(words.joined(separator: " "))
 }
 
 /// Whether two phrases are the same words, ignoring the little words people add or drop ("cancel booking" is
