@@ -89,22 +89,12 @@ public enum PhraseBook {
               .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
               "\"\(said)\" reaches \(found[0].intentClass), not \(phrase.intentClass)",
               fix: "reword it, or list it under \(found[0].intentClass)"))
-        } else {
-          let numbers = normalizedWords(said).compactMap { parseDecimal($0) }
-          let got = found[0].values.values.compactMap { value -> Double? in
-            switch value {
-            case .integer(let i): return Double(i)
-            case .decimal(let d): return d
-            default: return nil
-            }
-          }
-          if let lost = numbers.first(where: { !got.contains($0) }) {
-            diagnostics.append(
-              Diagnostic(
-                .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
-                "\"\(said)\" reaches \(phrase.intentClass) but loses the value \(lost)",
-                fix: "use a combination title with a slot for it"))
-          }
+        } else if let lost = lostValue(phrase, said: said, found: found[0]) {
+          diagnostics.append(
+            Diagnostic(
+              .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+              "\"\(said)\" reaches \(phrase.intentClass) but loses the value \(lost)",
+              fix: "use a combination title with a slot for it"))
         }
       } catch let error as HostError {
         diagnostics.append(
@@ -117,6 +107,25 @@ public enum PhraseBook {
       }
     }
     return diagnostics
+  }
+
+  /// What `found` lost of what `said` (`phrase` said as the lint says it) names: for an example, the first number in
+  /// it that is no value of the match; for a title, the first slot without a value (its example value may be several
+  /// numbers, "30 minutes", or none, "2026-11-21T09:30:00Z").
+  private static func lostValue(_ phrase: UtteranceMatcher.Phrase, said: String, found: UtteranceMatcher.Match)
+    -> String?
+  {
+    if phrase.source == .title {
+      return renderTemplate(phrase.text) { _ in nil }.missing.first { found.values[$0] == nil }.map { "of ${\($0)}" }
+    }
+    let got = found.values.values.compactMap { value -> Double? in
+      switch value {
+      case .integer(let i): return Double(i)
+      case .decimal(let d): return d
+      default: return nil
+      }
+    }
+    return normalizedWords(said).compactMap { parseDecimal($0) }.first { !got.contains($0) }.map { "\($0)" }
   }
 
   /// A combination title with each slot filled with a value its parameter takes (a number, a case other than

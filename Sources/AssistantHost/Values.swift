@@ -324,7 +324,47 @@ func normalizedWords(_ text: String) -> [String] {
   spokenWords(text).map { $0.lowercased() }
 }
 
-/// Words without punctuation, case kept (names keep their capitals).
+/// Words without punctuation, case kept (names keep their capitals). A word is a run of letters, digits, `'` and
+/// `-`; a typographic apostrophe (`’`, `‘`, `ʼ`) is `'`. A number, a time or a date stays one word: a `.` or `:`
+/// between two digits is kept (`2.5`, `09:30`), and so is the `+` of an ISO 8601 date-time's offset
+/// (`2026-11-21T09:30:00+02:00`). Any other character ends a word, so "Rooms, book room 12." is four words.
 func spokenWords(_ text: String) -> [String] {
-  text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "-" }).map(String.init)
+  let characters = Array(text)
+  var words: [String] = []
+  var word = ""
+  func isDigit(_ index: Int) -> Bool { characters.indices.contains(index) && characters[index].isNumber }
+  for (index, character) in characters.enumerated() {
+    let character: Character = ["’", "‘", "ʼ"].contains(character) ? "'" : character
+    let kept: Bool
+    if character.isLetter || character.isNumber || character == "'" || character == "-" {
+      kept = true
+    } else if character == "." || character == ":" {
+      kept = !word.isEmpty && isDigit(index - 1) && isDigit(index + 1)
+    } else if character == "+" {
+      kept = isDigit(index - 1) && isDigit(index + 1) && startsWithDateAndTime(word)
+    } else {
+      kept = false
+    }
+    if kept {
+      word.append(character)
+    } else if !word.isEmpty {
+      words.append(word)
+      word = ""
+    }
+  }
+  if !word.isEmpty { words.append(word) }
+  return words
+}
+
+/// Whether `word` starts as an ISO 8601 date-time does: `YYYY-MM-DDT`.
+private func startsWithDateAndTime(_ word: String) -> Bool {
+  let characters = Array(word.prefix(11))
+  guard characters.count == 11 else { return false }
+  return characters.enumerated().allSatisfy { index, character in
+    switch index {
+    case 4, 7: return character == "-"
+    case 10: return character == "T" || character == "t"
+    default: return character.isASCII && character.isNumber
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import BundleManifest
+import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
@@ -47,6 +48,34 @@ import Testing
   /// The example Rooms passes its own check: the control of the cases below.
   @Test func theExampleChecksClean() throws {
     #expect(PhraseBook.check(try Rooms.app()).map(\.description) == [])
+  }
+
+  /// Titles with a Decimal, a Date and a Duration slot, filled with `2.5`, `2026-11-21T09:30:00Z` and `30 minutes`,
+  /// reach their intent with those values: Meters checks clean. The control: a title whose slot no value fills is
+  /// reported, and only it.
+  @Test(arguments: [false, true])
+  func titlesWithNumbersDatesAndDurationsCheckClean(impossibleTitle: Bool) throws {
+    let directory = try TemporaryDirectory("assistanthost-meters")
+    defer { directory.remove() }
+    let app = try AppBundle.load(from: Meters.build(impossibleTitle: impossibleTitle, in: directory.url))
+    let diagnostics = PhraseBook.check(app)
+    if impossibleTitle {
+      #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
+      #expect(diagnostics.first?.rule == "intent-phrase-unreachable")
+      #expect(diagnostics.first?.keyPath == "CalibrateIntent")
+      #expect(
+        diagnostics.first?.message.hasPrefix("\"Calibrate in 12 mode with Meters\" does not reach CalibrateIntent")
+          == true, "\(diagnostics.map(\.description))")
+    } else {
+      #expect(diagnostics.map(\.description) == [])
+    }
+    let matcher = UtteranceMatcher(apps: [app])
+    let said = try matcher.match("Log 2.5 litres at 2026-11-21T09:30:00Z with Meters")
+    #expect(said.intentClass == "LogReadingIntent")
+    #expect(
+      said.values == [
+        "amount": .decimal(2.5), "at": .date(try #require(ParameterValue.parseDate("2026-11-21T09:30:00Z"))),
+      ])
   }
 
   struct Broken: Sendable, CustomTestStringConvertible {

@@ -40,10 +40,11 @@ import Testing
   static func refused(_ utterance: String, _ message: String) -> Row {
     Row(utterance: utterance, reached: nil, message: message)
   }
-  static let installed = present ? "Rooms, Soup Chef, Ascent" : "Rooms, Ascent"
+  static let installed = present ? "Rooms, Soup Chef, Ascent, Meters" : "Rooms, Ascent, Meters"
 
   /// Rooms (with a spoken name and a pronunciation hint added to its alternative name), SoupChef when the corpus is
-  /// there, and a small workout app supporting two system intents.
+  /// there, a small workout app supporting two system intents, and Meters (`Meters.build`: numbers, dates and
+  /// durations in its titles).
   static func apps() throws -> [AppBundle] {
     let directory = try TemporaryDirectory("assistanthost-table")
     defer { directory.remove() }
@@ -61,6 +62,7 @@ import Testing
         from: SmallApp.build(
           name: "Ascent", intents: [], systemIntents: ["INStartWorkoutIntent", "INEndWorkoutIntent"],
           in: directory.url)))
+    apps.append(try AppBundle.load(from: Meters.build(in: directory.url)))
     return apps
   }
 
@@ -163,6 +165,9 @@ import Testing
     book("Book room 12, with Rooms!", [cancel: false, "roomNumber": 12]),
     book("Book room 12 for Ada with Rooms?", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
     door("Open the door of room 12 with Rooms.", ["roomNumber": 12]),
+    book("Rooms, book room 12.", [cancel: false, "roomNumber": 12]),
+    // A time is one word: "09:30", not "09" and "30".
+    book("Book room 12 for Ada at 09:30 with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada at 09:30"]),
     // Must not match: what is suggested. The app named: its phrases closest to what was said (shared words, then
     // word edits; a number is as good as another), or, when none shares a word, an example of each intent.
     refused(
@@ -256,6 +261,31 @@ import Testing
         + "\"Stop my workout with Ascent\", \"Finish my workout with Ascent\""),
   ]
 
+  static let meters = "com.example.meters"
+  static func reading(_ utterance: String, _ values: [String: ParameterValue]) -> Row {
+    Row(utterance: utterance, reached: (meters, "LogReadingIntent"), values: values)
+  }
+  static func date(_ text: String) -> ParameterValue { .date(ParameterValue.parseDate(text)!) }
+
+  /// Numbers, dates and durations in titles: a decimal and an ISO 8601 date-time are one word each, whatever
+  /// punctuation they hold; punctuation around them still does not count.
+  static let meterRows: [Row] = [
+    reading(
+      "Log 2.5 litres at 2026-11-21T09:30:00Z with Meters",
+      ["amount": .decimal(2.5), "at": date("2026-11-21T09:30:00Z")]),
+    reading(
+      "Meters, log 0.75 litres at 2026-11-21T09:30:00+02:00.",
+      ["amount": .decimal(0.75), "at": date("2026-11-21T07:30:00Z")]),
+    reading(
+      "Log 2.5 litres at 2026-11-21T09:30:00.250Z, with Meters!",
+      ["amount": .decimal(2.5), "at": date("2026-11-21T09:30:00.250Z")]),
+    reading(
+      "Log two point five litres over half an hour with Meters", ["amount": .decimal(2.5), "length": .decimal(1800)]),
+    reading("Log 3 litres over an hour and a half with Meters", ["amount": .decimal(3), "length": .decimal(5400)]),
+    reading("Log 1.5 litres over 90 seconds with Meters", ["amount": .decimal(1.5), "length": .decimal(90)]),
+    reading("Log Reading with Meters", [:]),
+  ]
+
   static func check(_ row: Row, among apps: [AppBundle]) {
     let matcher = UtteranceMatcher(apps: apps)
     do {
@@ -279,7 +309,7 @@ import Testing
     }
   }
 
-  @Test(arguments: roomsRows + systemRows)
+  @Test(arguments: roomsRows + systemRows + meterRows)
   func roomsAndSystemIntents(_ row: Row) throws {
     Self.check(row, among: try Self.apps())
   }
@@ -290,6 +320,6 @@ import Testing
   }
 
   @Test func theTableIsAtLeastSixtyUtterances() {
-    #expect(Self.roomsRows.count + Self.soupRows.count + Self.systemRows.count >= 60)
+    #expect(Self.roomsRows.count + Self.soupRows.count + Self.systemRows.count + Self.meterRows.count >= 60)
   }
 }

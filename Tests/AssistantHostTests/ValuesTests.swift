@@ -457,6 +457,14 @@ enum Soup {
     ("Ada-Lovelace's room", ["Ada-Lovelace's", "room"]),
     ("  spaced   out  ", ["spaced", "out"]),
     ("Réserver la salle 3", ["Réserver", "la", "salle", "3"]),
+    // Numbers, times and dates are one word; a "." or ":" elsewhere ends one.
+    ("room 2.5, at 09:30.", ["room", "2.5", "at", "09:30"]),
+    ("at 2026-11-21T09:30:00Z.", ["at", "2026-11-21T09:30:00Z"]),
+    ("2026-11-21T09:30:00.5+02:00!", ["2026-11-21T09:30:00.5+02:00"]),
+    ("Rooms: book room 12.", ["Rooms", "book", "room", "12"]),
+    ("3+4 .5 5. a.b", ["3", "4", "5", "5", "a", "b"]),
+    // A typographic apostrophe is "'".
+    ("d’une salle, O’Brien", ["d'une", "salle", "O'Brien"]),
     ("?!", []),
   ])
   func splitsIntoWordsKeepingCase(text: String, words: [String]) {
