@@ -115,13 +115,23 @@ public struct UtteranceMatcher: Sendable {
     let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
     guard let named = try findApp(words, in: utterance) else {
-      // "... with Roms": the words after the last "with" are the name the user meant.
-      if let with = words.lastIndex(where: { ["with", "using", "via"].contains($0) }), with < words.count - 1 {
-        let named = original[(with + 1)...].joined(separator: " ")
-        throw HostError(
+      let allNames = apps.flatMap(names(of:))
+      func notInstalled(_ named: String) -> HostError {
+        HostError(
           .noMatch,
           "\"\(utterance)\": no installed app is called \"\(named)\""
-            + suggestion(named, among: apps.flatMap(names(of:))) + "; installed: \(installedNames(apps))")
+            + suggestion(named, among: allNames) + "; installed: \(installedNames(apps))")
+      }
+      // "... in Roms", "... on Roms": "in" and "on" are ordinary words too ("Book a room in the morning"), so the
+      // words after the last of them are taken for a name only when they are close to an installed app's name.
+      let with = words.lastIndex { ["with", "using", "via"].contains($0) }
+      if let on = words.lastIndex(where: { ["in", "on"].contains($0) }), on < words.count - 1, on > with ?? -1 {
+        let named = original[(on + 1)...].joined(separator: " ")
+        if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
+      }
+      // "... with Roms": the words after the last "with" are the name the user meant.
+      if let with, with < words.count - 1 {
+        throw notInstalled(original[(with + 1)...].joined(separator: " "))
       }
       // "Book room 12 for Ada": when the words are close to phrases of installed apps (at least two words and half
       // of those said shared), those phrases, with their apps' names.

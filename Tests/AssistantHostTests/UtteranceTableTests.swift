@@ -196,6 +196,23 @@ import Testing
       "\"Book room 12 with Roms\": no installed app is called \"Roms\" (did you mean \"Rooms\"?); "
         + "installed: \(installed)"),
     refused(
+      "Book room 12 in Roms",
+      "\"Book room 12 in Roms\": no installed app is called \"Roms\" (did you mean \"Rooms\"?); "
+        + "installed: \(installed)"),
+    refused(
+      "Book room 12 for Ada on Room Boking",
+      "\"Book room 12 for Ada on Room Boking\": no installed app is called \"Room Boking\" (did you mean "
+        + "\"Room Booking\" or \"Room Bookings\"?); installed: \(installed)"),
+    // "in" and "on" are ordinary words too: words after them that are no app's name are not taken for one.
+    refused(
+      "Book a room in the morning",
+      "no installed app is named in \"Book a room in the morning\"; did you mean \"Book a room with Rooms\" or "
+        + "\"Book room 12 for Ada with Rooms\"?"),
+    refused(
+      "Open the door of room 12 with Roms in the morning",
+      "\"Open the door of room 12 with Roms in the morning\": no installed app is called \"Roms in the morning\"; "
+        + "installed: \(installed)"),
+    refused(
       "Book room 12 with Hotels",
       "\"Book room 12 with Hotels\": no installed app is called \"Hotels\"; installed: \(installed)"),
     // No app named: the phrases of any app close to the words (two words and half of them shared), with the app's
