@@ -69,15 +69,18 @@ public struct Router: Sendable {
 
   /// The refusal of a name several installed apps answer to: `what` (e.g. `"Rooms" is the name of`), the number of
   /// apps, each by bundle id and name, and to use the bundle id instead.
-  static func ambiguous(_ what: String, _ candidates: [AppBundle], example: String? = nil) -> HostError {
+  /// - Parameter example: what the user asked (the utterance without the app's name) and the app that understands
+  ///   it: the refusal ends `e.g. "REQUEST with BUNDLE-ID"`, with that app's bundle id.
+  static func ambiguous(_ what: String, _ candidates: [AppBundle], example: (request: String, app: AppBundle)? = nil)
+    -> HostError
+  {
     let sorted = candidates.sorted { ($0.identifier, $0.url.path) < ($1.identifier, $1.url.path) }
     return HostError(
       .noMatch,
       "\(what) \(sorted.count) installed apps: "
         + sorted.map { "\($0.identifier) (\($0.name))" }.joined(separator: ", ")
         + "; use the bundle id instead of the name to say which"
-        + (example.map { ", e.g. \($0.replacingOccurrences(of: "BUNDLE-ID", with: sorted[0].identifier.rawValue))" }
-          ?? ""))
+        + (example.map { ", e.g. \"\($0.request) with \($0.app.identifier)\"" } ?? ""))
   }
 
   /// The intent class of `app` called `name`: the class name ("BookRoomIntent"), the definition name ("BookRoom"),

@@ -99,7 +99,7 @@ public struct UtteranceMatcher: Sendable {
       if !list.contains(where: { $0.url == match.app.url }) { list.append(match.app) }
     }
     if apps.count > 1 {
-      throw Router.ambiguous("\"\(utterance)\" names", apps, example: "\"\(found[0].request) with BUNDLE-ID\"")
+      throw Router.ambiguous("\"\(utterance)\" names", apps, example: (found[0].request, found[0].app))
     }
     throw HostError(
       .noMatch,
@@ -162,10 +162,11 @@ public struct UtteranceMatcher: Sendable {
       }
     }
     guard let top = matches.map(\.score).max() else { throw firstFailure! }
+    // Several apps named the same way, and only one understands the rest: the user says which by bundle id, e.g. the
+    // words that one understood with its bundle id (another app's words may still hold part of its name).
     if named.count > 1, matches.count < 2 {
       throw Router.ambiguous(
-        "\"\(utterance)\" names", named.map(\.app),
-        example: "\"\(spokenWords(utterance)[named[0].range].joined(separator: " ")) with BUNDLE-ID\"")
+        "\"\(utterance)\" names", named.map(\.app), example: (matches[0].match.request, matches[0].match.app))
     }
     // Apps named equally well are all candidates, whatever their scores: the user says which.
     return matches.filter { named.count > 1 || $0.score == top }.sorted { $0.score > $1.score }.map(\.match)

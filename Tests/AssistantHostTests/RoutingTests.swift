@@ -208,6 +208,48 @@ import Testing
     #expect(try matcher.match("Start a workout with Trainer").intentClass == "INStartWorkoutIntent")
   }
 
+  /// Two apps called Rooms, and only one understands the rest of the utterance: nothing runs, and the refusal's
+  /// example is what was asked with the bundle id of the app that understood it (whichever sorts first). The control:
+  /// that example works.
+  @Test(arguments: [
+    ("Open the door of room 3 with Rooms", "Open the door of room 3 with com.example.rooms"),
+    ("Book carrel 3 with Rooms", "Book carrel 3 with com.check.rooms"),
+  ])
+  func theRefusalOfTwoAppsOfOneNameGivesAnExampleThatWorks(_ utterance: String, _ example: String) throws {
+    let directory = try TemporaryDirectory("assistanthost-same-name")
+    defer { directory.remove() }
+    let other = try AppBundle.load(
+      from: SmallApp.build(
+        name: "Rooms", identifier: "com.check.rooms", intents: [("BookCarrel", "Book carrel ${value}")],
+        in: directory.url))
+    for apps in [[try Rooms.app(), other], [other, try Rooms.app()]] {
+      let matcher = UtteranceMatcher(apps: apps)
+      let error = try #require(throws: HostError.self) { try matcher.match(utterance) }
+      #expect(error.status == .noMatch)
+      #expect(
+        error.message == "\"\(utterance)\" names 2 installed apps: com.check.rooms (Rooms), com.example.rooms (Rooms); "
+          + "use the bundle id instead of the name to say which, e.g. \"\(example)\"")
+      #expect(throws: Never.self) { try matcher.match(example) }
+    }
+  }
+
+  /// Rooms and Study Rooms: "... with Study Rooms" names both ("Rooms" ends it), and only Study Rooms understands
+  /// "Book carrel 3". The example leaves out all of Study Rooms' name, not only the "Rooms" that names the other app.
+  @Test func theRefusalsExampleLeavesOutTheWholeName() throws {
+    let directory = try TemporaryDirectory("assistanthost-study-rooms")
+    defer { directory.remove() }
+    let study = try AppBundle.load(
+      from: SmallApp.build(
+        name: "Study Rooms", identifier: "com.check.app", intents: [("BookCarrel", "Book carrel ${value}")],
+        in: directory.url))
+    for apps in [[try Rooms.app(), study], [study, try Rooms.app()]] {
+      let error = try #require(throws: HostError.self) {
+        try UtteranceMatcher(apps: apps).match("Book carrel 3 with Study Rooms")
+      }
+      #expect(error.message.hasSuffix("e.g. \"Book carrel 3 with com.check.app\""), "\(error.message)")
+    }
+  }
+
   /// The attack: an app named with the end of Rooms' phrase does not take it.
   @Test func anAppNamedLikeTheEndOfAPhraseDoesNotTakeIt() async throws {
     let apps = try await Rooms.installed(with: [
