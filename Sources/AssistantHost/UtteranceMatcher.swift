@@ -152,6 +152,8 @@ public struct UtteranceMatcher: Sendable {
     var firstFailure: HostError? = nil
     for (app, range) in named {
       do {
+        // "Rooms,", "with Rooms", "ask Rooms to": the app named, nothing asked.
+        if range.isEmpty { throw namedOnly(app) }
         matches += try bestMatches(in: app, words: Array(words[range]), original: Array(original[range])).map {
           var found = $0
           found.match.request = original[range].joined(separator: " ")
@@ -170,6 +172,18 @@ public struct UtteranceMatcher: Sendable {
     }
     // Apps named equally well are all candidates, whatever their scores: the user says which.
     return matches.filter { named.count > 1 || $0.score == top }.sorted { $0.score > $1.score }.map(\.match)
+  }
+
+  /// The refusal of an utterance that names `app` and asks nothing ("with Rooms", "Rooms,", "ask Rooms to"): what
+  /// to ask it, as the suggestions say it: up to three of its `IntentExamples` (`examplePhrases(of:)`), or, for an app
+  /// without any, its first phrases in a form that can be said (`ClosestPhrases.candidates`).
+  private func namedOnly(_ app: AppBundle) -> HostError {
+    var phrases = Self.examplePhrases(of: app)
+    if phrases.isEmpty { phrases = ClosestPhrases.candidates(of: app, names: names(of: app)).prefix(3).map(\.said) }
+    return HostError(
+      .noMatch,
+      "you named \(app.name) but did not say what to do"
+        + (phrases.isEmpty ? "" : "; try: " + phrases.map { "\"\($0)\"" }.joined(separator: ", ")))
   }
 
   /// The best-scoring intents of `app` for `words`, one match each (several when they tie).
@@ -260,7 +274,8 @@ public struct UtteranceMatcher: Sendable {
       if written.contains(app.identifier.rawValue) { names.insert((app.identifier.rawValue, true), at: 0) }
       for (name, isIdentifier) in names {
         let nameWords = normalizedWords(name)
-        guard !nameWords.isEmpty, words.count > nameWords.count else { continue }
+        // The name may be all there is ("Rooms,"): the app is named, and asked nothing (`namedOnly`).
+        guard !nameWords.isEmpty, words.count >= nameWords.count else { continue }
         var range: Range<Int>
         var mention: Mention
         if Array(words.suffix(nameWords.count)) == nameWords {
@@ -268,6 +283,8 @@ public struct UtteranceMatcher: Sendable {
           if let last = range.last, ["with", "using", "in", "on", "via"].contains(words[last]) {
             range = range.lowerBound..<last
           }
+          // "ask Rooms": not a request "ask".
+          if words[range] == ["ask"] { range = range.lowerBound..<range.lowerBound }
           mention = .end
         } else if Array(words.prefix(nameWords.count)) == nameWords {
           range = nameWords.count..<words.count

@@ -117,8 +117,7 @@ import Testing
       utterance: "Book room 12 for Ada with Desks", status: .noMatch,
       message: "\"Book room 12 for Ada with Desks\": no installed app is called \"Desks\"; installed: Rooms"),
     NotUnderstood(
-      utterance: "Rooms", status: .noMatch,
-      message: "no installed app is named in \"Rooms\"; end it with \"with APP\" \(installed)"),
+      utterance: "Rooms", status: .noMatch, message: "you named Rooms but did not say what to do\(tryPhrases)"),
     NotUnderstood(
       utterance: "Book room 12 for Ada with Roomz", status: .noMatch,
       message:
@@ -133,7 +132,7 @@ import Testing
         "Rooms has no intent matching \"book room twelvish for ada\"; closest: \"Book room 12 for Ada with Rooms\", "
         + "\"Cancel room 12 for Ada with Rooms\", \"Cancel a room for Ada with Rooms\""),
     NotUnderstood(
-      utterance: "with Rooms", status: .noMatch, message: "Rooms has no intent matching \"\"\(tryPhrases)"),
+      utterance: "with Rooms", status: .noMatch, message: "you named Rooms but did not say what to do\(tryPhrases)"),
   ]
 
   @Test(arguments: notUnderstood)

@@ -117,6 +117,10 @@ import Testing
     return app
   }
 
+  static let tryRooms =
+    "\"Book room 12 for Ada with Rooms\", \"Open the door of room 12 with Rooms\", "
+    + "\"Cancel room 12 for Ada with Rooms\""
+
   static let roomsRows: [Row] = [
     // IntentPhrases examples, as written and without their values.
     book("Book room 12 for Ada with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
@@ -190,6 +194,13 @@ import Testing
       "Fly me to the moon with Rooms",
       "Rooms has no intent matching \"fly me to the moon\"; try: \"Book room 12 for Ada with Rooms\", "
         + "\"Open the door of room 12 with Rooms\", \"Cancel room 12 for Ada with Rooms\""),
+    // The app named, nothing asked: what to ask it.
+    refused("with Rooms", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("Rooms,", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("Ask Rooms to", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("ask Rooms", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("Meeting Rooms!", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("using com.example.rooms", "you named Rooms but did not say what to do; try: \(tryRooms)"),
     // A misspelt app: the closest names.
     refused(
       "Book room 12 with Roms",
@@ -271,6 +282,11 @@ import Testing
     Row(utterance: "Start a workout with Ascent", reached: ("com.example.ascent", "INStartWorkoutIntent")),
     Row(utterance: "Ascent, end my workout", reached: ("com.example.ascent", "INEndWorkoutIntent")),
     Row(utterance: "Stop my workout with Ascent", reached: ("com.example.ascent", "INEndWorkoutIntent")),
+    // Named, nothing asked, and no IntentExamples: its first phrases that can be said.
+    refused(
+      "Ascent,",
+      "you named Ascent but did not say what to do; try: \"Start a workout with Ascent\", "
+        + "\"Begin a workout with Ascent\", \"End my workout with Ascent\""),
     // A system intent the app does not support: its supported ones' phrases, those with "my" first.
     refused(
       "Pause my workout with Ascent",
