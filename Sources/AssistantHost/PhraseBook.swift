@@ -18,10 +18,11 @@ public enum PhraseBook {
     public var source: UtteranceMatcher.PhraseSource
   }
 
-  /// The phrases of `apps`, examples first within each app.
-  public static func entries(_ apps: [AppBundle]) -> [Entry] {
+  /// The phrases of `apps`, examples first within each app; under `locale`, the titles translated for it too
+  /// (`UtteranceMatcher.phrases(of:locale:)`).
+  public static func entries(_ apps: [AppBundle], locale: String? = nil) -> [Entry] {
     apps.map { app in
-      let phrases = UtteranceMatcher.phrases(of: app)
+      let phrases = UtteranceMatcher.phrases(of: app, locale: locale)
       let ordered = phrases.filter { $0.source == .example } + phrases.filter { $0.source != .example }
       return Entry(
         name: app.name, bundleIdentifier: app.identifier.rawValue,

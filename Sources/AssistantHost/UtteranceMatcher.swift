@@ -45,18 +45,26 @@ public struct UtteranceMatcher: Sendable {
     public var intentClass: String
     public var text: String
     public var source: PhraseSource
+    /// For a title translated by the app's `Intents.strings`: the locale it was translated for (its slots are read
+    /// with the translated definition: "Réserver" is a boolean's false display name in French). Nil otherwise.
+    public var locale: String? = nil
   }
 
   /// Every phrase of `app`, intent after intent in manifest order: its vocabularies' examples (as written, app name
-  /// included), its combination titles and intent title, and, for a system intent of the catalog, Siri's phrases for
-  /// it (`SystemPhrases`), whether or not a definition gives that intent titles too.
-  public static func phrases(of app: AppBundle) -> [Phrase] {
+  /// included); under `locale`, the titles its `Intents.strings` translates for that locale (those that differ from
+  /// the definition's own); its combination titles and intent title; and, for a system intent of the catalog, Siri's
+  /// phrases for it (`SystemPhrases`), whether or not a definition gives that intent titles too.
+  public static func phrases(of app: AppBundle, locale: String? = nil) -> [Phrase] {
     var result: [Phrase] = []
     func add(_ phrase: Phrase) {
       if !result.contains(where: { $0.intentClass == phrase.intentClass && $0.text == phrase.text }) {
         result.append(phrase)
       }
     }
+    func titles(_ spec: IntentSpec) -> [String] {
+      spec.combinations.compactMap(\.title) + [spec.title].compactMap { $0 }
+    }
+    let translated = locale.flatMap { locale in app.strings(for: locale).isEmpty ? nil : app.localized(for: locale) }
     for className in app.supportedIntents {
       for vocabulary in app.vocabularies {
         for example in vocabulary.intentPhrases[className] ?? [] {
@@ -65,10 +73,13 @@ public struct UtteranceMatcher: Sendable {
       }
       guard let (spec, definition) = app.runnableSpec(className: className) else { continue }
       if definition != nil {
-        for combination in spec.combinations {
-          if let title = combination.title { add(Phrase(intentClass: className, text: title, source: .title)) }
+        let own = titles(spec)
+        if let translated, let (localized, _) = translated.runnableSpec(className: className) {
+          for title in titles(localized) where !own.contains(title) {
+            add(Phrase(intentClass: className, text: title, source: .title, locale: locale))
+          }
         }
-        if let title = spec.title { add(Phrase(intentClass: className, text: title, source: .title)) }
+        for title in own { add(Phrase(intentClass: className, text: title, source: .title)) }
       }
       for phrase in SystemPhrases.catalog[className] ?? [] {
         add(Phrase(intentClass: className, text: phrase, source: .system))
@@ -81,10 +92,7 @@ public struct UtteranceMatcher: Sendable {
   /// under `locale` the names its `InfoPlist.strings` gives.
   public func names(of app: AppBundle) -> [String] {
     var result = app.names + app.info.alternativeAppNamePronunciations
-    if let locale {
-      let table = app.strings(for: locale)
-      result += ["CFBundleDisplayName", "CFBundleName", "CFBundleSpokenName"].compactMap { table[$0] }
-    }
+    if let locale { result += app.localizedNames(for: locale) }
     var seen: Set<[String]> = []
     return result.filter { !normalizedWords($0).isEmpty && seen.insert(normalizedWords($0)).inserted }
   }
@@ -192,8 +200,11 @@ public struct UtteranceMatcher: Sendable {
   {
     var best: [String: (score: Int, match: Match)] = [:]
     let appNames = names(of: app)
-    for phrase in Self.phrases(of: app) {
-      guard let (spec, definition) = app.runnableSpec(className: phrase.intentClass) else { continue }
+    let translated = locale.map { app.localized(for: $0) }
+    for phrase in Self.phrases(of: app, locale: locale) {
+      // A translated title is read with the translated definition; the match is of the app as installed.
+      let definer = phrase.locale != nil ? (translated ?? app) : app
+      guard let (spec, definition) = definer.runnableSpec(className: phrase.intentClass) else { continue }
       let interpreter = ValueInterpreter(
         intentClass: phrase.intentClass, definition: definition, vocabularies: app.vocabularies)
       let pattern =

@@ -41,10 +41,12 @@ struct ValueInterpreter: Sendable {
     case "Duration":
       return parseDuration(trimmed).map { .decimal($0) }
     case "Boolean":
-      if let display = parameter.trueDisplayName, display.caseInsensitiveCompare(trimmed) == .orderedSame {
+      // The display names as words, as titles are compared: "réserver" and "Réserver." are "Réserver".
+      let words = normalizedWords(trimmed)
+      if let display = parameter.trueDisplayName, !words.isEmpty, normalizedWords(display) == words {
         return .boolean(true)
       }
-      if let display = parameter.falseDisplayName, display.caseInsensitiveCompare(trimmed) == .orderedSame {
+      if let display = parameter.falseDisplayName, !words.isEmpty, normalizedWords(display) == words {
         return .boolean(false)
       }
       return parseYesNo(trimmed).map { .boolean($0) }

@@ -45,6 +45,24 @@ import Testing
     #expect(rooms.phrases.contains { $0.intent == "OpenDoorIntent" && $0.phrase == "Open a door with Rooms" })
   }
 
+  /// Under a locale the titles translated for it are listed too, before the definition's own; the control: not
+  /// without the locale, nor under one the app has no strings for.
+  @Test func entriesUnderALocaleListTheTranslatedTitles() throws {
+    let french = "${isCancellationOfBooking} la salle ${roomNumber} pour ${bookedBy}"
+    let english = "${isCancellationOfBooking} room ${roomNumber} for ${bookedBy}"
+    let app = try Rooms.app()
+    let phrases = try #require(PhraseBook.entries([app], locale: "fr_FR").first).phrases.map(\.phrase)
+    let translated = try #require(phrases.firstIndex(of: french), "\(phrases)")
+    let own = try #require(phrases.firstIndex(of: english), "\(phrases)")
+    #expect(translated < own)
+    #expect(phrases.contains("Ouvrir la porte de la salle ${roomNumber}"))
+    for locale in [nil, "de_DE"] as [String?] {
+      let lines = try #require(PhraseBook.entries([app], locale: locale).first).phrases.map(\.phrase)
+      #expect(!lines.contains(french))
+      #expect(lines.contains(english))
+    }
+  }
+
   /// The example Rooms passes its own check: the control of the cases below.
   @Test func theExampleChecksClean() throws {
     #expect(PhraseBook.check(try Rooms.app()).map(\.description) == [])

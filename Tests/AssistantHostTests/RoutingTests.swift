@@ -303,6 +303,24 @@ import Testing
     #expect(try Router(apps: [try Rooms.app()]).app(named: name).identifier.rawValue == "com.example.rooms")
   }
 
+  /// Under a locale an app answers to the names its InfoPlist.strings gives for it ("What can Salles do?", `phrases
+  /// Salles`); the control: not without the locale, nor under another.
+  @Test func underALocaleAnAppAnswersToItsTranslatedNames() throws {
+    let directory = try TemporaryDirectory("assistanthost-salles")
+    defer { directory.remove() }
+    let rooms = try TestBundles.roomsManifests(in: directory.url)
+    try "\"CFBundleDisplayName\" = \"Salles\";\n".write(
+      to: rooms.appendingPathComponent("fr.lproj/InfoPlist.strings"), atomically: true, encoding: .utf8)
+    let app = try AppBundle.load(from: rooms)
+    for name in ["Salles", "salles", "Rooms"] {
+      #expect(try Router(apps: [app], locale: "fr_FR").app(named: name).identifier.rawValue == "com.example.rooms")
+    }
+    for locale in [nil, "de_DE"] as [String?] {
+      let error = try #require(throws: HostError.self) { try Router(apps: [app], locale: locale).app(named: "Salles") }
+      #expect(error.status == .noMatch)
+    }
+  }
+
   @Test func withNoAppInstalledTheListIsNone() {
     let error = #expect(throws: HostError.self) { try Router(apps: []).app(named: "Rooms") }
     #expect(error?.message == "no installed app is called \"Rooms\"; installed: none")

@@ -21,7 +21,9 @@ import Testing
     var values: [String: ParameterValue] = [:]
     /// For an utterance that must not match: the error's whole message, with what it suggests.
     var message: String = ""
-    var testDescription: String { utterance }
+    /// `--locale`: the apps' translated titles and names are understood too.
+    var locale: String? = nil
+    var testDescription: String { utterance + (locale.map { " (\($0))" } ?? "") }
   }
 
   static let rooms = "com.example.rooms"
@@ -42,7 +44,8 @@ import Testing
   }
   static let installed = present ? "Rooms, Soup Chef, Ascent, Meters" : "Rooms, Ascent, Meters"
 
-  /// Rooms (with a spoken name and a pronunciation hint added to its alternative name), SoupChef when the corpus is
+  /// Rooms (with a spoken name and a pronunciation hint added to its alternative name, and a French name, Salles, in
+  /// a fr.lproj/InfoPlist.strings beside its French Intents.strings), SoupChef when the corpus is
   /// there, a small workout app supporting two system intents, and Meters (`Meters.build`: numbers, dates and
   /// durations in its titles).
   static func apps() throws -> [AppBundle] {
@@ -55,6 +58,8 @@ import Testing
         ["INAlternativeAppName": "Room Booking", "INAlternativeAppNamePronunciationHint": "Room Bookings"]
       ]
     }
+    try "\"CFBundleDisplayName\" = \"Salles\";\n".write(
+      to: rooms.appendingPathComponent("fr.lproj/InfoPlist.strings"), atomically: true, encoding: .utf8)
     var apps = [try AppBundle.load(from: rooms)]
     if present { apps.append(try AppBundle.load(from: soupChef(in: directory.url))) }
     apps.append(
@@ -319,8 +324,34 @@ import Testing
     reading("Log Reading with Meters", [:]),
   ]
 
+  static func french(_ row: Row) -> Row {
+    var row = row
+    row.locale = "fr_FR"
+    return row
+  }
+
+  /// Under `--locale fr_FR`: Rooms' French titles (fr.lproj/Intents.strings) and name (Salles), their words in any
+  /// case; its English phrases still work. The control: without the locale, French is not understood.
+  static let frenchRows: [Row] = [
+    french(book("Réserver la salle 50 pour Ada with Rooms", [cancel: false, "roomNumber": 50, "bookedBy": "Ada"])),
+    french(book("réserver LA SALLE 50 pour Ada with Rooms", [cancel: false, "roomNumber": 50, "bookedBy": "Ada"])),
+    french(book("Annuler la salle 12 with Salles", [cancel: true, "roomNumber": 12])),
+    french(book("Salles, réserver une salle pour Grace", [cancel: false, "bookedBy": "Grace"])),
+    french(book("Réserver une salle with Rooms", [cancel: false])),
+    french(door("Ouvrir la porte de la salle 3 with Rooms", ["roomNumber": 3])),
+    french(book("Book room 12 for Ada with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"])),
+    french(book("Book room 12 with Salles", [cancel: false, "roomNumber": 12])),
+    refused(
+      "Réserver la salle 50 pour Ada with Rooms",
+      "Rooms has no intent matching \"réserver la salle 50 pour ada\"; closest: \"Book room 12 for Ada with Rooms\", "
+        + "\"Cancel room 12 for Ada with Rooms\", \"Cancel a room for Ada with Rooms\""),
+    refused(
+      "Book room 12 with Salles",
+      "\"Book room 12 with Salles\": no installed app is called \"Salles\"; installed: \(installed)"),
+  ]
+
   static func check(_ row: Row, among apps: [AppBundle]) {
-    let matcher = UtteranceMatcher(apps: apps)
+    let matcher = UtteranceMatcher(apps: apps, locale: row.locale)
     do {
       let match = try matcher.match(row.utterance)
       guard let reached = row.reached else {
@@ -342,7 +373,7 @@ import Testing
     }
   }
 
-  @Test(arguments: roomsRows + systemRows + meterRows)
+  @Test(arguments: roomsRows + systemRows + meterRows + frenchRows)
   func roomsAndSystemIntents(_ row: Row) throws {
     Self.check(row, among: try Self.apps())
   }
@@ -353,6 +384,8 @@ import Testing
   }
 
   @Test func theTableIsAtLeastSixtyUtterances() {
-    #expect(Self.roomsRows.count + Self.soupRows.count + Self.systemRows.count + Self.meterRows.count >= 60)
+    #expect(
+      Self.roomsRows.count + Self.soupRows.count + Self.systemRows.count + Self.meterRows.count
+        + Self.frenchRows.count >= 60)
   }
 }

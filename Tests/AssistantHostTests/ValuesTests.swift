@@ -382,6 +382,9 @@ enum Soup {
     #expect(cancel.trueDisplayName == "Annuler")
     #expect(interpreter.parse("annuler", for: cancel) == true)
     #expect(interpreter.parse("Réserver", for: cancel) == false)
+    // Compared as words, as titles are: case and punctuation do not count.
+    #expect(interpreter.parse("RÉSERVER !", for: cancel) == false)
+    #expect(interpreter.parse("Annuler.", for: cancel) == true)
     #expect(interpreter.expectation(for: cancel) == "Annuler/yes or Réserver/no")
     #expect(
       interpreter.words(for: true, parameterType: (cancel.trueDisplayName, cancel.falseDisplayName, nil)) == "Annuler")
