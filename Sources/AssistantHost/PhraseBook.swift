@@ -18,10 +18,11 @@ public enum PhraseBook {
     public var source: UtteranceMatcher.PhraseSource
   }
 
-  /// The phrases of `apps`, examples first within each app.
-  public static func entries(_ apps: [AppBundle]) -> [Entry] {
+  /// The phrases of `apps`, examples first within each app; under `locale`, the titles translated for it too
+  /// (`UtteranceMatcher.phrases(of:locale:)`).
+  public static func entries(_ apps: [AppBundle], locale: String? = nil) -> [Entry] {
     apps.map { app in
-      let phrases = UtteranceMatcher.phrases(of: app)
+      let phrases = UtteranceMatcher.phrases(of: app, locale: locale)
       let ordered = phrases.filter { $0.source == .example } + phrases.filter { $0.source != .example }
       return Entry(
         name: app.name, bundleIdentifier: app.identifier.rawValue,
@@ -29,16 +30,18 @@ public enum PhraseBook {
     }
   }
 
-  /// Whether `utterance` asks what the assistant can do: "What can you do?", "What can I say?", "What can I say to
-  /// Rooms?", "What can Rooms do?", "Help". Returns the app's name as said (nil for all apps), or nothing.
+  /// Whether `utterance` asks what the assistant can do: "What can you do?", "What can I say?", "What can I do?",
+  /// "What can I say to Rooms?", "What can Rooms do?", "Help". Returns the app's name as said (nil for all apps), or
+  /// nothing.
   public static func capabilityQuestion(_ utterance: String) -> String?? {
     let words = normalizedWords(utterance)
     let spoken = spokenWords(utterance)
-    if [["what", "can", "you", "do"], ["what", "can", "i", "say"], ["help"], ["what", "can", "i", "ask"]]
-      .contains(words)
-    {
-      return .some(nil)
-    }
+    let everyApp: [[String]] = [
+      ["what", "can", "you", "do"], ["what", "can", "i", "say"], ["help"], ["what", "can", "i", "ask"],
+      // Not "What can APP do?" with APP "I".
+      ["what", "can", "i", "do"], ["what", "can", "i", "do", "here"],
+    ]
+    if everyApp.contains(words) { return .some(nil) }
     for prefix in [
       ["what", "can", "i", "say", "to"], ["what", "can", "i", "ask"], ["what", "can", "i", "do", "with"],
     ]
@@ -59,9 +62,11 @@ public enum PhraseBook {
     }.count
   }
 
-  /// The lint: every `IntentPhrases` example and every combination title of `app` reaches its own intent with the
-  /// values it names (each number in it), and no phrase is claimed by two intents. One error per failing phrase.
-  public static func check(_ app: AppBundle, among others: [AppBundle] = []) -> [Diagnostic] {
+  /// The lint: every `IntentPhrases` example (said as written) and every combination title and intent title of `app`
+  /// (said filled with example values, "with APP" added) reaches its own intent with the values it names (each number
+  /// in it), and no phrase is claimed by two intents. Siri's phrases for system intents are not checked. One error
+  /// per failing phrase.
+  public static func check(_ app: AppBundle) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let matcher = UtteranceMatcher(apps: [app])
     let name = app.name
@@ -93,22 +98,12 @@ public enum PhraseBook {
               .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
               "\"\(said)\" reaches \(found[0].intentClass), not \(phrase.intentClass)",
               fix: "reword it, or list it under \(found[0].intentClass)"))
-        } else {
-          let numbers = normalizedWords(said).compactMap { parseDecimal($0) }
-          let got = found[0].values.values.compactMap { value -> Double? in
-            switch value {
-            case .integer(let i): return Double(i)
-            case .decimal(let d): return d
-            default: return nil
-            }
-          }
-          if let lost = numbers.first(where: { !got.contains($0) }) {
-            diagnostics.append(
-              Diagnostic(
-                .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
-                "\"\(said)\" reaches \(phrase.intentClass) but loses the value \(lost)",
-                fix: "use a combination title with a slot for it"))
-          }
+        } else if let lost = lostValue(phrase, said: said, found: found[0]) {
+          diagnostics.append(
+            Diagnostic(
+              .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+              "\"\(said)\" reaches \(phrase.intentClass) but loses the value \(lost)",
+              fix: "use a combination title with a slot for it"))
         }
       } catch let error as HostError {
         diagnostics.append(
@@ -121,6 +116,25 @@ public enum PhraseBook {
       }
     }
     return diagnostics
+  }
+
+  /// What `found` lost of what `said` (`phrase` said as the lint says it) names: for an example, the first number in
+  /// it that is no value of the match; for a title, the first slot without a value (its example value may be several
+  /// numbers, "30 minutes", or none, "2026-11-21T09:30:00Z").
+  private static func lostValue(_ phrase: UtteranceMatcher.Phrase, said: String, found: UtteranceMatcher.Match)
+    -> String?
+  {
+    if phrase.source == .title {
+      return renderTemplate(phrase.text) { _ in nil }.missing.first { found.values[$0] == nil }.map { "of ${\($0)}" }
+    }
+    let got = found.values.values.compactMap { value -> Double? in
+      switch value {
+      case .integer(let i): return Double(i)
+      case .decimal(let d): return d
+      default: return nil
+      }
+    }
+    return normalizedWords(said).compactMap { parseDecimal($0) }.first { !got.contains($0) }.map { "\($0)" }
   }
 
   /// A combination title with each slot filled with a value its parameter takes (a number, a case other than

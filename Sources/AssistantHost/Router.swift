@@ -5,23 +5,29 @@ import Foundation
 /// Finds installed apps and their intents by the names users use.
 public struct Router: Sendable {
   public let apps: [AppBundle]
+  /// The user's locale (`--locale`): the apps' names for it (`AppBundle.localizedNames(for:)`) are names too.
+  public let locale: String?
 
-  public init(apps: [AppBundle]) { self.apps = apps }
+  public init(apps: [AppBundle], locale: String? = nil) {
+    self.apps = apps
+    self.locale = locale
+  }
 
   /// Whether `name` names `app`: its bundle id, or one of its names (display name, bundle name, spoken or
-  /// alternative name, executable) compared as spoken words, so case, punctuation and spacing never matter
-  /// ("study rooms" is "Study Rooms"). The one rule for every command and for utterances (`UtteranceMatcher` compares
-  /// the same words).
-  public static func answers(_ app: AppBundle, to name: String) -> Bool {
+  /// alternative name, executable, and under `locale` those of its `InfoPlist.strings`) compared as spoken words, so
+  /// case, punctuation and spacing never matter ("study rooms" is "Study Rooms"). The one rule for every command and
+  /// for utterances (`UtteranceMatcher` compares the same words).
+  public static func answers(_ app: AppBundle, to name: String, locale: String? = nil) -> Bool {
     if app.identifier.rawValue == name { return true }
     let words = normalizedWords(name)
-    return !words.isEmpty && app.names.contains { normalizedWords($0) == words }
+    let names = app.names + (locale.map { app.localizedNames(for: $0) } ?? [])
+    return !words.isEmpty && names.contains { normalizedWords($0) == words }
   }
 
   /// The apps `name` names: the one whose bundle id it is, else every app that answers to it.
   public func apps(answeringTo name: String) -> [AppBundle] {
     let byIdentifier = apps.filter { $0.identifier.rawValue == name }
-    return byIdentifier.isEmpty ? apps.filter { Self.answers($0, to: name) } : byIdentifier
+    return byIdentifier.isEmpty ? apps.filter { Self.answers($0, to: name, locale: locale) } : byIdentifier
   }
 
   /// The extensions `name` names (their bundle id, or their name as spoken words), with their apps.
@@ -59,7 +65,7 @@ public struct Router: Sendable {
     let candidates = apps(answeringTo: name)
     if candidates.count == 1 { return candidates[0] }
     if candidates.count > 1 { throw Self.ambiguous("\"\(name)\" is the name of", candidates) }
-    var known = apps.flatMap { [$0.name, $0.identifier.rawValue] }
+    var known = apps.flatMap { [$0.name, $0.identifier.rawValue] + (locale.map($0.localizedNames(for:)) ?? []) }
     if orExtension { known += apps.flatMap { $0.extensions.map(\.name) } }
     throw HostError(
       .noMatch,
@@ -69,15 +75,18 @@ public struct Router: Sendable {
 
   /// The refusal of a name several installed apps answer to: `what` (e.g. `"Rooms" is the name of`), the number of
   /// apps, each by bundle id and name, and to use the bundle id instead.
-  static func ambiguous(_ what: String, _ candidates: [AppBundle], example: String? = nil) -> HostError {
+  /// - Parameter example: what the user asked (the utterance without the app's name) and the app that understands
+  ///   it: the refusal ends `e.g. "REQUEST with BUNDLE-ID"`, with that app's bundle id.
+  static func ambiguous(_ what: String, _ candidates: [AppBundle], example: (request: String, app: AppBundle)? = nil)
+    -> HostError
+  {
     let sorted = candidates.sorted { ($0.identifier, $0.url.path) < ($1.identifier, $1.url.path) }
     return HostError(
       .noMatch,
       "\(what) \(sorted.count) installed apps: "
         + sorted.map { "\($0.identifier) (\($0.name))" }.joined(separator: ", ")
         + "; use the bundle id instead of the name to say which"
-        + (example.map { ", e.g. \($0.replacingOccurrences(of: "BUNDLE-ID", with: sorted[0].identifier.rawValue))" }
-          ?? ""))
+        + (example.map { ", e.g. \"\($0.request) with \($0.app.identifier)\"" } ?? ""))
   }
 
   /// The intent class of `app` called `name`: the class name ("BookRoomIntent"), the definition name ("BookRoom"),
@@ -134,6 +143,15 @@ public struct Router: Sendable {
       values[name] = value
     }
     return values
+  }
+}
+
+extension AppBundle {
+  /// The app's names in `locale`: the `CFBundleDisplayName`, `CFBundleName` and `CFBundleSpokenName` its
+  /// `<lang>.lproj/InfoPlist.strings` gives (`strings(for:)`).
+  func localizedNames(for locale: String) -> [String] {
+    let table = strings(for: locale)
+    return ["CFBundleDisplayName", "CFBundleName", "CFBundleSpokenName"].compactMap { table[$0] }
   }
 }
 

@@ -45,18 +45,26 @@ public struct UtteranceMatcher: Sendable {
     public var intentClass: String
     public var text: String
     public var source: PhraseSource
+    /// For a title translated by the app's `Intents.strings`: the locale it was translated for (its slots are read
+    /// with the translated definition: "Réserver" is a boolean's false display name in French). Nil otherwise.
+    public var locale: String? = nil
   }
 
   /// Every phrase of `app`, intent after intent in manifest order: its vocabularies' examples (as written, app name
-  /// included), its combination titles and intent title, and the system phrases of system intents it supports
-  /// without a title of its own.
-  public static func phrases(of app: AppBundle) -> [Phrase] {
+  /// included); under `locale`, the titles its `Intents.strings` translates for that locale (those that differ from
+  /// the definition's own); its combination titles and intent title; and, for a system intent of the catalog, Siri's
+  /// phrases for it (`SystemPhrases`), whether or not a definition gives that intent titles too.
+  public static func phrases(of app: AppBundle, locale: String? = nil) -> [Phrase] {
     var result: [Phrase] = []
     func add(_ phrase: Phrase) {
       if !result.contains(where: { $0.intentClass == phrase.intentClass && $0.text == phrase.text }) {
         result.append(phrase)
       }
     }
+    func titles(_ spec: IntentSpec) -> [String] {
+      spec.combinations.compactMap(\.title) + [spec.title].compactMap { $0 }
+    }
+    let translated = locale.flatMap { locale in app.strings(for: locale).isEmpty ? nil : app.localized(for: locale) }
     for className in app.supportedIntents {
       for vocabulary in app.vocabularies {
         for example in vocabulary.intentPhrases[className] ?? [] {
@@ -65,10 +73,13 @@ public struct UtteranceMatcher: Sendable {
       }
       guard let (spec, definition) = app.runnableSpec(className: className) else { continue }
       if definition != nil {
-        for combination in spec.combinations {
-          if let title = combination.title { add(Phrase(intentClass: className, text: title, source: .title)) }
+        let own = titles(spec)
+        if let translated, let (localized, _) = translated.runnableSpec(className: className) {
+          for title in titles(localized) where !own.contains(title) {
+            add(Phrase(intentClass: className, text: title, source: .title, locale: locale))
+          }
         }
-        if let title = spec.title { add(Phrase(intentClass: className, text: title, source: .title)) }
+        for title in own { add(Phrase(intentClass: className, text: title, source: .title)) }
       }
       for phrase in SystemPhrases.catalog[className] ?? [] {
         add(Phrase(intentClass: className, text: phrase, source: .system))
@@ -81,10 +92,7 @@ public struct UtteranceMatcher: Sendable {
   /// under `locale` the names its `InfoPlist.strings` gives.
   public func names(of app: AppBundle) -> [String] {
     var result = app.names + app.info.alternativeAppNamePronunciations
-    if let locale {
-      let table = app.strings(for: locale)
-      result += ["CFBundleDisplayName", "CFBundleName", "CFBundleSpokenName"].compactMap { table[$0] }
-    }
+    if let locale { result += app.localizedNames(for: locale) }
     var seen: Set<[String]> = []
     return result.filter { !normalizedWords($0).isEmpty && seen.insert(normalizedWords($0)).inserted }
   }
@@ -99,7 +107,7 @@ public struct UtteranceMatcher: Sendable {
       if !list.contains(where: { $0.url == match.app.url }) { list.append(match.app) }
     }
     if apps.count > 1 {
-      throw Router.ambiguous("\"\(utterance)\" names", apps, example: "\"\(found[0].request) with BUNDLE-ID\"")
+      throw Router.ambiguous("\"\(utterance)\" names", apps, example: (found[0].request, found[0].app))
     }
     throw HostError(
       .noMatch,
@@ -115,13 +123,23 @@ public struct UtteranceMatcher: Sendable {
     let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
     guard let named = try findApp(words, in: utterance) else {
-      // "... with Roms": the words after the last "with" are the name the user meant.
-      if let with = words.lastIndex(where: { ["with", "using", "via"].contains($0) }), with < words.count - 1 {
-        let named = original[(with + 1)...].joined(separator: " ")
-        throw HostError(
+      let allNames = apps.flatMap(names(of:))
+      func notInstalled(_ named: String) -> HostError {
+        HostError(
           .noMatch,
           "\"\(utterance)\": no installed app is called \"\(named)\""
-            + suggestion(named, among: apps.flatMap(names(of:))) + "; installed: \(installedNames(apps))")
+            + suggestion(named, among: allNames) + "; installed: \(installedNames(apps))")
+      }
+      // "... in Roms", "... on Roms": "in" and "on" are ordinary words too ("Book a room in the morning"), so the
+      // words after the last of them are taken for a name only when they are close to an installed app's name.
+      let with = words.lastIndex { ["with", "using", "via"].contains($0) }
+      if let on = words.lastIndex(where: { ["in", "on"].contains($0) }), on < words.count - 1, on > with ?? -1 {
+        let named = original[(on + 1)...].joined(separator: " ")
+        if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
+      }
+      // "... with Roms": the words after the last "with" are the name the user meant.
+      if let with, with < words.count - 1 {
+        throw notInstalled(original[(with + 1)...].joined(separator: " "))
       }
       // "Book room 12 for Ada": when the words are close to phrases of installed apps (at least two words and half
       // of those said shared), those phrases, with their apps' names.
@@ -142,6 +160,8 @@ public struct UtteranceMatcher: Sendable {
     var firstFailure: HostError? = nil
     for (app, range) in named {
       do {
+        // "Rooms,", "with Rooms", "ask Rooms to": the app named, nothing asked.
+        if range.isEmpty { throw namedOnly(app) }
         matches += try bestMatches(in: app, words: Array(words[range]), original: Array(original[range])).map {
           var found = $0
           found.match.request = original[range].joined(separator: " ")
@@ -152,13 +172,26 @@ public struct UtteranceMatcher: Sendable {
       }
     }
     guard let top = matches.map(\.score).max() else { throw firstFailure! }
+    // Several apps named the same way, and only one understands the rest: the user says which by bundle id, e.g. the
+    // words that one understood with its bundle id (another app's words may still hold part of its name).
     if named.count > 1, matches.count < 2 {
       throw Router.ambiguous(
-        "\"\(utterance)\" names", named.map(\.app),
-        example: "\"\(spokenWords(utterance)[named[0].range].joined(separator: " ")) with BUNDLE-ID\"")
+        "\"\(utterance)\" names", named.map(\.app), example: (matches[0].match.request, matches[0].match.app))
     }
     // Apps named equally well are all candidates, whatever their scores: the user says which.
     return matches.filter { named.count > 1 || $0.score == top }.sorted { $0.score > $1.score }.map(\.match)
+  }
+
+  /// The refusal of an utterance that names `app` and asks nothing ("with Rooms", "Rooms,", "ask Rooms to"): what
+  /// to ask it, as the suggestions say it: up to three of its `IntentExamples` (`examplePhrases(of:)`), or, for an app
+  /// without any, its first phrases in a form that can be said (`ClosestPhrases.candidates`).
+  private func namedOnly(_ app: AppBundle) -> HostError {
+    var phrases = Self.examplePhrases(of: app)
+    if phrases.isEmpty { phrases = ClosestPhrases.candidates(of: app, names: names(of: app)).prefix(3).map(\.said) }
+    return HostError(
+      .noMatch,
+      "you named \(app.name) but did not say what to do"
+        + (phrases.isEmpty ? "" : "; try: " + phrases.map { "\"\($0)\"" }.joined(separator: ", ")))
   }
 
   /// The best-scoring intents of `app` for `words`, one match each (several when they tie).
@@ -167,8 +200,11 @@ public struct UtteranceMatcher: Sendable {
   {
     var best: [String: (score: Int, match: Match)] = [:]
     let appNames = names(of: app)
-    for phrase in Self.phrases(of: app) {
-      guard let (spec, definition) = app.runnableSpec(className: phrase.intentClass) else { continue }
+    let translated = locale.map { app.localized(for: $0) }
+    for phrase in Self.phrases(of: app, locale: locale) {
+      // A translated title is read with the translated definition; the match is of the app as installed.
+      let definer = phrase.locale != nil ? (translated ?? app) : app
+      guard let (spec, definition) = definer.runnableSpec(className: phrase.intentClass) else { continue }
       let interpreter = ValueInterpreter(
         intentClass: phrase.intentClass, definition: definition, vocabularies: app.vocabularies)
       let pattern =
@@ -249,7 +285,8 @@ public struct UtteranceMatcher: Sendable {
       if written.contains(app.identifier.rawValue) { names.insert((app.identifier.rawValue, true), at: 0) }
       for (name, isIdentifier) in names {
         let nameWords = normalizedWords(name)
-        guard !nameWords.isEmpty, words.count > nameWords.count else { continue }
+        // The name may be all there is ("Rooms,"): the app is named, and asked nothing (`namedOnly`).
+        guard !nameWords.isEmpty, words.count >= nameWords.count else { continue }
         var range: Range<Int>
         var mention: Mention
         if Array(words.suffix(nameWords.count)) == nameWords {
@@ -257,6 +294,8 @@ public struct UtteranceMatcher: Sendable {
           if let last = range.last, ["with", "using", "in", "on", "via"].contains(words[last]) {
             range = range.lowerBound..<last
           }
+          // "ask Rooms": not a request "ask".
+          if words[range] == ["ask"] { range = range.lowerBound..<range.lowerBound }
           mention = .end
         } else if Array(words.prefix(nameWords.count)) == nameWords {
           range = nameWords.count..<words.count

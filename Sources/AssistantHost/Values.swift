@@ -41,10 +41,12 @@ struct ValueInterpreter: Sendable {
     case "Duration":
       return parseDuration(trimmed).map { .decimal($0) }
     case "Boolean":
-      if let display = parameter.trueDisplayName, display.caseInsensitiveCompare(trimmed) == .orderedSame {
+      // The display names as words, as titles are compared: "réserver" and "Réserver." are "Réserver".
+      let words = normalizedWords(trimmed)
+      if let display = parameter.trueDisplayName, !words.isEmpty, normalizedWords(display) == words {
         return .boolean(true)
       }
-      if let display = parameter.falseDisplayName, display.caseInsensitiveCompare(trimmed) == .orderedSame {
+      if let display = parameter.falseDisplayName, !words.isEmpty, normalizedWords(display) == words {
         return .boolean(false)
       }
       return parseYesNo(trimmed).map { .boolean($0) }
@@ -102,6 +104,7 @@ struct ValueInterpreter: Sendable {
       let no = parameter.falseDisplayName.map { "\($0)/" } ?? ""
       return "\(yes)yes or \(no)no"
     case "Date", "DateComponents": return "an ISO 8601 date-time such as 2026-11-21T09:30:00Z"
+    case "Duration": return "a duration such as 30 minutes or 1 hour"
     default: return "some text"
     }
   }
@@ -257,8 +260,9 @@ func parseYesNo(_ text: String) -> Bool? {
   }
 }
 
-/// A duration in seconds: "30 minute", "30 minutes", "an hour", "1 hour 30 minutes", "two and a half hours",
-/// "90 s"; a bare number is minutes.
+/// A duration in seconds: "30 minute", "30 minutes", "an hour", "a minute", "half an hour", "a quarter of an hour",
+/// "an hour and a half", "one and a half hours", "1 hour 30 minutes", "2 hours and 15 minutes", "90 seconds",
+/// "90 s"; a bare number is minutes, a bare unit is one of it ("hour").
 func parseDuration(_ text: String) -> Double? {
   let units: [String: Double] = [
     "second": 1, "seconds": 1, "sec": 1, "secs": 1, "s": 1, "minute": 60, "minutes": 60, "min": 60, "mins": 60,
@@ -268,18 +272,42 @@ func parseDuration(_ text: String) -> Double? {
   guard !words.isEmpty else { return nil }
   if let minutes = parseDecimal(words.joined(separator: " ")) { return minutes * 60 }
   var total = 0.0
+  var lastUnit: Double? = nil
   var pending: [String] = []
   for word in words {
     if let unit = units[word] {
-      let amount = pending.isEmpty ? 1 : parseDecimal(pending.joined(separator: " "))
-      guard let amount else { return nil }
+      guard let amount = durationAmount(pending) else { return nil }
       total += amount * unit
+      lastUnit = unit
       pending = []
-    } else if word != "and" || !pending.isEmpty {
+    } else {
       pending.append(word)
     }
   }
-  return pending.isEmpty && total > 0 ? total : nil
+  // "an hour and a half": a fraction of the last unit.
+  if !pending.isEmpty {
+    guard let lastUnit, pending.first == "and", let fraction = parseDecimal(pending.dropFirst().joined(separator: " ")),
+      fraction > 0, fraction < 1
+    else { return nil }
+    total += fraction * lastUnit
+  }
+  return total > 0 ? total : nil
+}
+
+/// How many of a unit the words before it say: none or "a"/"an" is one; "half an", "a quarter of an" a fraction;
+/// otherwise a number ("two and a half"). A leading "and" (between two amounts) is dropped.
+private func durationAmount(_ words: [String]) -> Double? {
+  var words = words
+  if words.first == "and" { words.removeFirst() }
+  if words.isEmpty || words == ["a"] || words == ["an"] { return 1 }
+  if let last = words.last, last == "a" || last == "an" {
+    words.removeLast()
+    if words.last == "of" { words.removeLast() }
+    guard !words.isEmpty, let fraction = parseDecimal(words.joined(separator: " ")), fraction > 0, fraction < 1
+    else { return nil }
+    return fraction
+  }
+  return parseDecimal(words.joined(separator: " "))
 }
 
 /// Whether two phrases are the same words, ignoring the little words people add or drop ("cancel booking" is
@@ -298,7 +326,47 @@ func normalizedWords(_ text: String) -> [String] {
   spokenWords(text).map { $0.lowercased() }
 }
 
-/// Words without punctuation, case kept (names keep their capitals).
+/// Words without punctuation, case kept (names keep their capitals). A word is a run of letters, digits, `'` and
+/// `-`; a typographic apostrophe (`’`, `‘`, `ʼ`) is `'`. A number, a time or a date stays one word: a `.` or `:`
+/// between two digits is kept (`2.5`, `09:30`), and so is the `+` of an ISO 8601 date-time's offset
+/// (`2026-11-21T09:30:00+02:00`). Any other character ends a word, so "Rooms, book room 12." is four words.
 func spokenWords(_ text: String) -> [String] {
-  text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "-" }).map(String.init)
+  let characters = Array(text)
+  var words: [String] = []
+  var word = ""
+  func isDigit(_ index: Int) -> Bool { characters.indices.contains(index) && characters[index].isNumber }
+  for (index, character) in characters.enumerated() {
+    let character: Character = ["’", "‘", "ʼ"].contains(character) ? "'" : character
+    let kept: Bool
+    if character.isLetter || character.isNumber || character == "'" || character == "-" {
+      kept = true
+    } else if character == "." || character == ":" {
+      kept = !word.isEmpty && isDigit(index - 1) && isDigit(index + 1)
+    } else if character == "+" {
+      kept = isDigit(index - 1) && isDigit(index + 1) && startsWithDateAndTime(word)
+    } else {
+      kept = false
+    }
+    if kept {
+      word.append(character)
+    } else if !word.isEmpty {
+      words.append(word)
+      word = ""
+    }
+  }
+  if !word.isEmpty { words.append(word) }
+  return words
+}
+
+/// Whether `word` starts as an ISO 8601 date-time does: `YYYY-MM-DDT`.
+private func startsWithDateAndTime(_ word: String) -> Bool {
+  let characters = Array(word.prefix(11))
+  guard characters.count == 11 else { return false }
+  return characters.enumerated().allSatisfy { index, character in
+    switch index {
+    case 4, 7: return character == "-"
+    case 10: return character == "T" || character == "t"
+    default: return character.isASCII && character.isNumber
+    }
+  }
 }

@@ -110,7 +110,7 @@ struct Ask: AssistantCommand {
   ) async throws -> Int32 {
     let home = try context.home()
     if let app = PhraseBook.capabilityQuestion(utterance) {
-      try await printPhrases(of: app, in: context)
+      try await printPhrases(of: app, locale: launch.locale, in: context)
       return ExitStatus.success.rawValue
     }
     let found = try UtteranceMatcher(apps: try home.installedApps(), locale: launch.locale).understand(utterance)

@@ -11,14 +11,18 @@ struct Phrases: AssistantCommand {
       name: "phrases",
       abstract: "List what the installed apps answer to, or check that an app's phrases reach their intents.",
       discussion: """
-        Without APP, every installed app; "What can you do?" prints the same. With --check, every IntentPhrases \
-        example and combination title of the app (an installed app's name, or a bundle folder) must reach its own \
-        intent with the values it names, and no two intents may claim one phrase: exit 65 with a diagnostic per \
-        failing phrase. Each app's examples come first, said as they are; then its combination titles and, for \
-        system intents, Siri's own phrases, which are said with the app named ("... with Rooms") and each ${NAME} \
-        filled with a value. With --json: {"apps": [{"name", "bundleIdentifier", "phrases": [{"intent", "phrase", \
-        "source": "example"|"title"|"system"}]}]}; with --check --json: {"app", "bundleIdentifier", "errors", \
-        "diagnostics": [DIAGNOSTIC...]}, a diagnostic as validate prints it.
+        Without APP, every installed app; "What can you do?" prints the same. Each app's IntentPhrases examples \
+        come first, said as they are; then its combination titles, its intent titles and, for system intents, \
+        Siri's own phrases, which are said with the app named ("... with Rooms") and each ${NAME} filled with a \
+        value. Under --locale, the titles the app's Intents.strings translates for it are listed too, before the \
+        definition's own (an utterance may use either), and APP may be a name its InfoPlist.strings gives. With \
+        --check (APP: an installed app's name, or a bundle folder), each IntentPhrases example, said as written, \
+        and each combination title and intent title, said with each ${NAME} filled with an example value and \
+        "with APP" added, must reach its own intent with the values it names, and no two intents may claim one \
+        phrase: exit 65 with a diagnostic per failing phrase. Siri's phrases for system intents and translated \
+        titles are not checked. With --json: {"apps": [{"name", "bundleIdentifier", "phrases": [{"intent", \
+        "phrase", "source": "example"|"title"|"system"}]}]}; with --check --json: {"app", "bundleIdentifier", \
+        "errors", "diagnostics": [DIAGNOSTIC...]}, a diagnostic as validate prints it.
         """,
       arguments: [Argument(name: "APP", help: "An installed app, or with --check a bundle.", isOptional: true)],
       options: [
@@ -30,10 +34,13 @@ struct Phrases: AssistantCommand {
 
   var app: String?
   var check: Bool
+  /// `--locale`: the apps' translated titles and names for it are listed and taken too.
+  var locale: String?
 
   init(_ parsed: ParsedCommand) throws {
     app = parsed.argument("APP")
     check = parsed.flag("--check")
+    locale = parsed.value("--locale")
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
@@ -75,7 +82,7 @@ struct Phrases: AssistantCommand {
       }
       return diagnostics.isEmpty ? ExitStatus.success.rawValue : ExitStatus.dataError.rawValue
     }
-    try await printPhrases(of: app, in: context)
+    try await printPhrases(of: app, locale: locale, in: context)
     return ExitStatus.success.rawValue
   }
 }
@@ -93,11 +100,12 @@ private struct PhraseList: Encodable {
   var apps: [PhraseBook.Entry]
 }
 
-/// Prints the phrases of the installed apps (or of the app called `name`), as `assistant phrases` does.
-func printPhrases(of name: String?, in context: CommandContext) async throws {
+/// Prints the phrases of the installed apps (or of the app called `name`), as `assistant phrases` does; under
+/// `locale`, with the titles translated for it, and `name` may be a translated name.
+func printPhrases(of name: String?, locale: String?, in context: CommandContext) async throws {
   let installed = try context.home().installedApps()
-  let apps = try name.map { [try Router(apps: installed).app(named: $0)] } ?? installed
-  let entries = PhraseBook.entries(apps)
+  let apps = try name.map { [try Router(apps: installed, locale: locale).app(named: $0)] } ?? installed
+  let entries = PhraseBook.entries(apps, locale: locale)
   if context.json {
     try await context.output(json: PhraseList(apps: entries))
     return

@@ -1,4 +1,5 @@
 import BundleManifest
+import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
@@ -13,7 +14,8 @@ import Testing
       ("What can you do?", nil), ("what can you do", nil), ("WHAT CAN YOU DO?!", nil), ("What can I say?", nil),
       ("Help", nil), ("What can I ask?", nil), ("What can I say to Rooms?", "Rooms"),
       ("What can I do with Room Booking?", "Room Booking"), ("What can Rooms do?", "Rooms"),
-      ("What can I ask Rooms", "Rooms"),
+      ("What can I ask Rooms", "Rooms"), ("What can I do?", nil), ("what can I do here?", nil),
+      ("What can I do with Rooms?", "Rooms"),
     ] as [(String, String?)])
   func capabilityQuestions(_ utterance: String, _ app: String?) {
     let asked = PhraseBook.capabilityQuestion(utterance)
@@ -43,9 +45,55 @@ import Testing
     #expect(rooms.phrases.contains { $0.intent == "OpenDoorIntent" && $0.phrase == "Open a door with Rooms" })
   }
 
+  /// Under a locale the titles translated for it are listed too, before the definition's own; the control: not
+  /// without the locale, nor under one the app has no strings for.
+  @Test func entriesUnderALocaleListTheTranslatedTitles() throws {
+    let french = "${isCancellationOfBooking} la salle ${roomNumber} pour ${bookedBy}"
+    let english = "${isCancellationOfBooking} room ${roomNumber} for ${bookedBy}"
+    let app = try Rooms.app()
+    let phrases = try #require(PhraseBook.entries([app], locale: "fr_FR").first).phrases.map(\.phrase)
+    let translated = try #require(phrases.firstIndex(of: french), "\(phrases)")
+    let own = try #require(phrases.firstIndex(of: english), "\(phrases)")
+    #expect(translated < own)
+    #expect(phrases.contains("Ouvrir la porte de la salle ${roomNumber}"))
+    for locale in [nil, "de_DE"] as [String?] {
+      let lines = try #require(PhraseBook.entries([app], locale: locale).first).phrases.map(\.phrase)
+      #expect(!lines.contains(french))
+      #expect(lines.contains(english))
+    }
+  }
+
   /// The example Rooms passes its own check: the control of the cases below.
   @Test func theExampleChecksClean() throws {
     #expect(PhraseBook.check(try Rooms.app()).map(\.description) == [])
+  }
+
+  /// Titles with a Decimal, a Date and a Duration slot, filled with `2.5`, `2026-11-21T09:30:00Z` and `30 minutes`,
+  /// reach their intent with those values: Meters checks clean. The control: a title whose slot no value fills is
+  /// reported, and only it.
+  @Test(arguments: [false, true])
+  func titlesWithNumbersDatesAndDurationsCheckClean(impossibleTitle: Bool) throws {
+    let directory = try TemporaryDirectory("assistanthost-meters")
+    defer { directory.remove() }
+    let app = try AppBundle.load(from: Meters.build(impossibleTitle: impossibleTitle, in: directory.url))
+    let diagnostics = PhraseBook.check(app)
+    if impossibleTitle {
+      #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
+      #expect(diagnostics.first?.rule == "intent-phrase-unreachable")
+      #expect(diagnostics.first?.keyPath == "CalibrateIntent")
+      #expect(
+        diagnostics.first?.message.hasPrefix("\"Calibrate in 12 mode with Meters\" does not reach CalibrateIntent")
+          == true, "\(diagnostics.map(\.description))")
+    } else {
+      #expect(diagnostics.map(\.description) == [])
+    }
+    let matcher = UtteranceMatcher(apps: [app])
+    let said = try matcher.match("Log 2.5 litres at 2026-11-21T09:30:00Z with Meters")
+    #expect(said.intentClass == "LogReadingIntent")
+    #expect(
+      said.values == [
+        "amount": .decimal(2.5), "at": .date(try #require(ParameterValue.parseDate("2026-11-21T09:30:00Z"))),
+      ])
   }
 
   struct Broken: Sendable, CustomTestStringConvertible {

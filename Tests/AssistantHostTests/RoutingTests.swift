@@ -117,8 +117,7 @@ import Testing
       utterance: "Book room 12 for Ada with Desks", status: .noMatch,
       message: "\"Book room 12 for Ada with Desks\": no installed app is called \"Desks\"; installed: Rooms"),
     NotUnderstood(
-      utterance: "Rooms", status: .noMatch,
-      message: "no installed app is named in \"Rooms\"; end it with \"with APP\" \(installed)"),
+      utterance: "Rooms", status: .noMatch, message: "you named Rooms but did not say what to do\(tryPhrases)"),
     NotUnderstood(
       utterance: "Book room 12 for Ada with Roomz", status: .noMatch,
       message:
@@ -133,7 +132,7 @@ import Testing
         "Rooms has no intent matching \"book room twelvish for ada\"; closest: \"Book room 12 for Ada with Rooms\", "
         + "\"Cancel room 12 for Ada with Rooms\", \"Cancel a room for Ada with Rooms\""),
     NotUnderstood(
-      utterance: "with Rooms", status: .noMatch, message: "Rooms has no intent matching \"\"\(tryPhrases)"),
+      utterance: "with Rooms", status: .noMatch, message: "you named Rooms but did not say what to do\(tryPhrases)"),
   ]
 
   @Test(arguments: notUnderstood)
@@ -192,6 +191,64 @@ import Testing
     #expect(try matcher.match("Book room 12 for Ada with Rooms").app.name == "Rooms")
   }
 
+  /// A system intent answers to Siri's phrases for it even when the app's definition gives it a title of its own
+  /// (`UtteranceMatcher.phrases(of:)`): both are phrases of the intent.
+  @Test func aSystemIntentWithATitleKeepsItsSystemPhrases() throws {
+    let directory = try TemporaryDirectory("assistanthost-system-title")
+    defer { directory.remove() }
+    let app = try AppBundle.load(
+      from: SmallApp.build(
+        name: "Trainer", intents: [("INStartWorkout", "Begin training ${value}")], in: directory.url))
+    let phrases = UtteranceMatcher.phrases(of: app)
+    #expect(phrases.contains { $0.source == .title && $0.text == "Begin training ${value}" }, "\(phrases)")
+    #expect(phrases.contains { $0.source == .system && $0.text == "start a workout" }, "\(phrases)")
+    let matcher = UtteranceMatcher(apps: [app])
+    #expect(try matcher.match("Begin training legs with Trainer").intentClass == "INStartWorkoutIntent")
+    #expect(try matcher.match("Start a workout with Trainer").intentClass == "INStartWorkoutIntent")
+  }
+
+  /// Two apps called Rooms, and only one understands the rest of the utterance: nothing runs, and the refusal's
+  /// example is what was asked with the bundle id of the app that understood it (whichever sorts first). The control:
+  /// that example works.
+  @Test(arguments: [
+    ("Open the door of room 3 with Rooms", "Open the door of room 3 with com.example.rooms"),
+    ("Book carrel 3 with Rooms", "Book carrel 3 with com.check.rooms"),
+  ])
+  func theRefusalOfTwoAppsOfOneNameGivesAnExampleThatWorks(_ utterance: String, _ example: String) throws {
+    let directory = try TemporaryDirectory("assistanthost-same-name")
+    defer { directory.remove() }
+    let other = try AppBundle.load(
+      from: SmallApp.build(
+        name: "Rooms", identifier: "com.check.rooms", intents: [("BookCarrel", "Book carrel ${value}")],
+        in: directory.url))
+    for apps in [[try Rooms.app(), other], [other, try Rooms.app()]] {
+      let matcher = UtteranceMatcher(apps: apps)
+      let error = try #require(throws: HostError.self) { try matcher.match(utterance) }
+      #expect(error.status == .noMatch)
+      #expect(
+        error.message == "\"\(utterance)\" names 2 installed apps: com.check.rooms (Rooms), com.example.rooms (Rooms); "
+          + "use the bundle id instead of the name to say which, e.g. \"\(example)\"")
+      #expect(throws: Never.self) { try matcher.match(example) }
+    }
+  }
+
+  /// Rooms and Study Rooms: "... with Study Rooms" names both ("Rooms" ends it), and only Study Rooms understands
+  /// "Book carrel 3". The example leaves out all of Study Rooms' name, not only the "Rooms" that names the other app.
+  @Test func theRefusalsExampleLeavesOutTheWholeName() throws {
+    let directory = try TemporaryDirectory("assistanthost-study-rooms")
+    defer { directory.remove() }
+    let study = try AppBundle.load(
+      from: SmallApp.build(
+        name: "Study Rooms", identifier: "com.check.app", intents: [("BookCarrel", "Book carrel ${value}")],
+        in: directory.url))
+    for apps in [[try Rooms.app(), study], [study, try Rooms.app()]] {
+      let error = try #require(throws: HostError.self) {
+        try UtteranceMatcher(apps: apps).match("Book carrel 3 with Study Rooms")
+      }
+      #expect(error.message.hasSuffix("e.g. \"Book carrel 3 with com.check.app\""), "\(error.message)")
+    }
+  }
+
   /// The attack: an app named with the end of Rooms' phrase does not take it.
   @Test func anAppNamedLikeTheEndOfAPhraseDoesNotTakeIt() async throws {
     let apps = try await Rooms.installed(with: [
@@ -244,6 +301,24 @@ import Testing
   @Test(arguments: ["Rooms", "rooms", "ROOMS", " rooms ", "Rooms!", "com.example.rooms"])
   func anAppAnswersToItsNamesAsSpokenWords(_ name: String) throws {
     #expect(try Router(apps: [try Rooms.app()]).app(named: name).identifier.rawValue == "com.example.rooms")
+  }
+
+  /// Under a locale an app answers to the names its InfoPlist.strings gives for it ("What can Salles do?", `phrases
+  /// Salles`); the control: not without the locale, nor under another.
+  @Test func underALocaleAnAppAnswersToItsTranslatedNames() throws {
+    let directory = try TemporaryDirectory("assistanthost-salles")
+    defer { directory.remove() }
+    let rooms = try TestBundles.roomsManifests(in: directory.url)
+    try "\"CFBundleDisplayName\" = \"Salles\";\n".write(
+      to: rooms.appendingPathComponent("fr.lproj/InfoPlist.strings"), atomically: true, encoding: .utf8)
+    let app = try AppBundle.load(from: rooms)
+    for name in ["Salles", "salles", "Rooms"] {
+      #expect(try Router(apps: [app], locale: "fr_FR").app(named: name).identifier.rawValue == "com.example.rooms")
+    }
+    for locale in [nil, "de_DE"] as [String?] {
+      let error = try #require(throws: HostError.self) { try Router(apps: [app], locale: locale).app(named: "Salles") }
+      #expect(error.status == .noMatch)
+    }
   }
 
   @Test func withNoAppInstalledTheListIsNone() {

@@ -21,7 +21,9 @@ import Testing
     var values: [String: ParameterValue] = [:]
     /// For an utterance that must not match: the error's whole message, with what it suggests.
     var message: String = ""
-    var testDescription: String { utterance }
+    /// `--locale`: the apps' translated titles and names are understood too.
+    var locale: String? = nil
+    var testDescription: String { utterance + (locale.map { " (\($0))" } ?? "") }
   }
 
   static let rooms = "com.example.rooms"
@@ -40,10 +42,12 @@ import Testing
   static func refused(_ utterance: String, _ message: String) -> Row {
     Row(utterance: utterance, reached: nil, message: message)
   }
-  static let installed = present ? "Rooms, Soup Chef, Ascent" : "Rooms, Ascent"
+  static let installed = present ? "Rooms, Soup Chef, Ascent, Meters" : "Rooms, Ascent, Meters"
 
-  /// Rooms (with a spoken name and a pronunciation hint added to its alternative name), SoupChef when the corpus is
-  /// there, and a small workout app supporting two system intents.
+  /// Rooms (with a spoken name and a pronunciation hint added to its alternative name, and a French name, Salles, in
+  /// a fr.lproj/InfoPlist.strings beside its French Intents.strings), SoupChef when the corpus is
+  /// there, a small workout app supporting two system intents, and Meters (`Meters.build`: numbers, dates and
+  /// durations in its titles).
   static func apps() throws -> [AppBundle] {
     let directory = try TemporaryDirectory("assistanthost-table")
     defer { directory.remove() }
@@ -54,6 +58,8 @@ import Testing
         ["INAlternativeAppName": "Room Booking", "INAlternativeAppNamePronunciationHint": "Room Bookings"]
       ]
     }
+    try "\"CFBundleDisplayName\" = \"Salles\";\n".write(
+      to: rooms.appendingPathComponent("fr.lproj/InfoPlist.strings"), atomically: true, encoding: .utf8)
     var apps = [try AppBundle.load(from: rooms)]
     if present { apps.append(try AppBundle.load(from: soupChef(in: directory.url))) }
     apps.append(
@@ -61,6 +67,7 @@ import Testing
         from: SmallApp.build(
           name: "Ascent", intents: [], systemIntents: ["INStartWorkoutIntent", "INEndWorkoutIntent"],
           in: directory.url)))
+    apps.append(try AppBundle.load(from: Meters.build(in: directory.url)))
     return apps
   }
 
@@ -115,6 +122,10 @@ import Testing
     return app
   }
 
+  static let tryRooms =
+    "\"Book room 12 for Ada with Rooms\", \"Open the door of room 12 with Rooms\", "
+    + "\"Cancel room 12 for Ada with Rooms\""
+
   static let roomsRows: [Row] = [
     // IntentPhrases examples, as written and without their values.
     book("Book room 12 for Ada with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
@@ -163,6 +174,9 @@ import Testing
     book("Book room 12, with Rooms!", [cancel: false, "roomNumber": 12]),
     book("Book room 12 for Ada with Rooms?", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
     door("Open the door of room 12 with Rooms.", ["roomNumber": 12]),
+    book("Rooms, book room 12.", [cancel: false, "roomNumber": 12]),
+    // A time is one word: "09:30", not "09" and "30".
+    book("Book room 12 for Ada at 09:30 with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada at 09:30"]),
     // Must not match: what is suggested. The app named: its phrases closest to what was said (shared words, then
     // word edits; a number is as good as another), or, when none shares a word, an example of each intent.
     refused(
@@ -185,10 +199,34 @@ import Testing
       "Fly me to the moon with Rooms",
       "Rooms has no intent matching \"fly me to the moon\"; try: \"Book room 12 for Ada with Rooms\", "
         + "\"Open the door of room 12 with Rooms\", \"Cancel room 12 for Ada with Rooms\""),
+    // The app named, nothing asked: what to ask it.
+    refused("with Rooms", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("Rooms,", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("Ask Rooms to", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("ask Rooms", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("Meeting Rooms!", "you named Rooms but did not say what to do; try: \(tryRooms)"),
+    refused("using com.example.rooms", "you named Rooms but did not say what to do; try: \(tryRooms)"),
     // A misspelt app: the closest names.
     refused(
       "Book room 12 with Roms",
       "\"Book room 12 with Roms\": no installed app is called \"Roms\" (did you mean \"Rooms\"?); "
+        + "installed: \(installed)"),
+    refused(
+      "Book room 12 in Roms",
+      "\"Book room 12 in Roms\": no installed app is called \"Roms\" (did you mean \"Rooms\"?); "
+        + "installed: \(installed)"),
+    refused(
+      "Book room 12 for Ada on Room Boking",
+      "\"Book room 12 for Ada on Room Boking\": no installed app is called \"Room Boking\" (did you mean "
+        + "\"Room Booking\" or \"Room Bookings\"?); installed: \(installed)"),
+    // "in" and "on" are ordinary words too: words after them that are no app's name are not taken for one.
+    refused(
+      "Book a room in the morning",
+      "no installed app is named in \"Book a room in the morning\"; did you mean \"Book a room with Rooms\" or "
+        + "\"Book room 12 for Ada with Rooms\"?"),
+    refused(
+      "Open the door of room 12 with Roms in the morning",
+      "\"Open the door of room 12 with Roms in the morning\": no installed app is called \"Roms in the morning\"; "
         + "installed: \(installed)"),
     refused(
       "Book room 12 with Hotels",
@@ -249,6 +287,11 @@ import Testing
     Row(utterance: "Start a workout with Ascent", reached: ("com.example.ascent", "INStartWorkoutIntent")),
     Row(utterance: "Ascent, end my workout", reached: ("com.example.ascent", "INEndWorkoutIntent")),
     Row(utterance: "Stop my workout with Ascent", reached: ("com.example.ascent", "INEndWorkoutIntent")),
+    // Named, nothing asked, and no IntentExamples: its first phrases that can be said.
+    refused(
+      "Ascent,",
+      "you named Ascent but did not say what to do; try: \"Start a workout with Ascent\", "
+        + "\"Begin a workout with Ascent\", \"End my workout with Ascent\""),
     // A system intent the app does not support: its supported ones' phrases, those with "my" first.
     refused(
       "Pause my workout with Ascent",
@@ -256,8 +299,59 @@ import Testing
         + "\"Stop my workout with Ascent\", \"Finish my workout with Ascent\""),
   ]
 
+  static let meters = "com.example.meters"
+  static func reading(_ utterance: String, _ values: [String: ParameterValue]) -> Row {
+    Row(utterance: utterance, reached: (meters, "LogReadingIntent"), values: values)
+  }
+  static func date(_ text: String) -> ParameterValue { .date(ParameterValue.parseDate(text)!) }
+
+  /// Numbers, dates and durations in titles: a decimal and an ISO 8601 date-time are one word each, whatever
+  /// punctuation they hold; punctuation around them still does not count.
+  static let meterRows: [Row] = [
+    reading(
+      "Log 2.5 litres at 2026-11-21T09:30:00Z with Meters",
+      ["amount": .decimal(2.5), "at": date("2026-11-21T09:30:00Z")]),
+    reading(
+      "Meters, log 0.75 litres at 2026-11-21T09:30:00+02:00.",
+      ["amount": .decimal(0.75), "at": date("2026-11-21T07:30:00Z")]),
+    reading(
+      "Log 2.5 litres at 2026-11-21T09:30:00.250Z, with Meters!",
+      ["amount": .decimal(2.5), "at": date("2026-11-21T09:30:00.250Z")]),
+    reading(
+      "Log two point five litres over half an hour with Meters", ["amount": .decimal(2.5), "length": .decimal(1800)]),
+    reading("Log 3 litres over an hour and a half with Meters", ["amount": .decimal(3), "length": .decimal(5400)]),
+    reading("Log 1.5 litres over 90 seconds with Meters", ["amount": .decimal(1.5), "length": .decimal(90)]),
+    reading("Log Reading with Meters", [:]),
+  ]
+
+  static func french(_ row: Row) -> Row {
+    var row = row
+    row.locale = "fr_FR"
+    return row
+  }
+
+  /// Under `--locale fr_FR`: Rooms' French titles (fr.lproj/Intents.strings) and name (Salles), their words in any
+  /// case; its English phrases still work. The control: without the locale, French is not understood.
+  static let frenchRows: [Row] = [
+    french(book("Réserver la salle 50 pour Ada with Rooms", [cancel: false, "roomNumber": 50, "bookedBy": "Ada"])),
+    french(book("réserver LA SALLE 50 pour Ada with Rooms", [cancel: false, "roomNumber": 50, "bookedBy": "Ada"])),
+    french(book("Annuler la salle 12 with Salles", [cancel: true, "roomNumber": 12])),
+    french(book("Salles, réserver une salle pour Grace", [cancel: false, "bookedBy": "Grace"])),
+    french(book("Réserver une salle with Rooms", [cancel: false])),
+    french(door("Ouvrir la porte de la salle 3 with Rooms", ["roomNumber": 3])),
+    french(book("Book room 12 for Ada with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"])),
+    french(book("Book room 12 with Salles", [cancel: false, "roomNumber": 12])),
+    refused(
+      "Réserver la salle 50 pour Ada with Rooms",
+      "Rooms has no intent matching \"réserver la salle 50 pour ada\"; closest: \"Book room 12 for Ada with Rooms\", "
+        + "\"Cancel room 12 for Ada with Rooms\", \"Cancel a room for Ada with Rooms\""),
+    refused(
+      "Book room 12 with Salles",
+      "\"Book room 12 with Salles\": no installed app is called \"Salles\"; installed: \(installed)"),
+  ]
+
   static func check(_ row: Row, among apps: [AppBundle]) {
-    let matcher = UtteranceMatcher(apps: apps)
+    let matcher = UtteranceMatcher(apps: apps, locale: row.locale)
     do {
       let match = try matcher.match(row.utterance)
       guard let reached = row.reached else {
@@ -279,7 +373,7 @@ import Testing
     }
   }
 
-  @Test(arguments: roomsRows + systemRows)
+  @Test(arguments: roomsRows + systemRows + meterRows + frenchRows)
   func roomsAndSystemIntents(_ row: Row) throws {
     Self.check(row, among: try Self.apps())
   }
@@ -290,6 +384,8 @@ import Testing
   }
 
   @Test func theTableIsAtLeastSixtyUtterances() {
-    #expect(Self.roomsRows.count + Self.soupRows.count + Self.systemRows.count >= 60)
+    #expect(
+      Self.roomsRows.count + Self.soupRows.count + Self.systemRows.count + Self.meterRows.count
+        + Self.frenchRows.count >= 60)
   }
 }

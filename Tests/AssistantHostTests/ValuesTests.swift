@@ -62,6 +62,7 @@ enum Soup {
                   ["INIntentParameterEnumType": "Size", "INIntentParameterPromptDialogs": confirmation]),
                 parameter("note", "String"),
                 parameter("deliveryTime", "Date"),
+                parameter("cookingTime", "Duration"),
                 parameter("birthday", "DateComponents"),
                 parameter("customer", "Object", ["INIntentParameterObjectType": "Person"]),
                 parameter("toppings", "String", ["INIntentParameterSupportsMultipleValues": true]),
@@ -255,11 +256,33 @@ enum Soup {
     ("customer", "some text"),
     ("deliveryTime", "an ISO 8601 date-time such as 2026-11-21T09:30:00Z"),
     ("birthday", "an ISO 8601 date-time such as 2026-11-21T09:30:00Z"),
+    ("cookingTime", "a duration such as 30 minutes or 1 hour"),
   ])
   func saysWhatAValueLooksLike(parameter: String, expectation: String) throws {
     let interpreter = try Soup.interpreter()
     let spec = try Soup.spec(parameter)
     #expect(interpreter.expectation(for: spec) == expectation)
+  }
+
+  /// Durations in the words people use, in seconds; a bare number is minutes.
+  @Test(
+    arguments: [
+      ("30 minutes", 1800), ("30 minute", 1800), ("45", 2700), ("1 hour 30 minutes", 5400), ("hour", 3600),
+      ("an hour", 3600), ("a minute", 60), ("An Hour", 3600), ("half an hour", 1800), ("a quarter of an hour", 900),
+      ("an hour and a half", 5400), ("one and a half hours", 5400), ("two and a half hours", 9000),
+      ("90 seconds", 90), ("90 s", 90), ("2 hours 15 minutes", 8100), ("2 hours and 15 minutes", 8100),
+      ("a day and a half", 129_600),
+    ] as [(String, Double)])
+  func parsesDurations(_ text: String, _ seconds: Double) throws {
+    let interpreter = try Soup.interpreter()
+    #expect(interpreter.parse(text, for: try Soup.spec("cookingTime")) == .decimal(seconds))
+  }
+
+  /// The control: words that are not a duration.
+  @Test(arguments: ["an", "a fortnight", "hour and", "2 hours 15", "an hour and two", "half an", "an hour a half"])
+  func refusesWhatIsNotADuration(_ text: String) throws {
+    let interpreter = try Soup.interpreter()
+    #expect(interpreter.parse(text, for: try Soup.spec("cookingTime")) == nil)
   }
 
   /// Without a definition an enum parameter is read as its underlying type, and described as such.
@@ -359,6 +382,9 @@ enum Soup {
     #expect(cancel.trueDisplayName == "Annuler")
     #expect(interpreter.parse("annuler", for: cancel) == true)
     #expect(interpreter.parse("Réserver", for: cancel) == false)
+    // Compared as words, as titles are: case and punctuation do not count.
+    #expect(interpreter.parse("RÉSERVER !", for: cancel) == false)
+    #expect(interpreter.parse("Annuler.", for: cancel) == true)
     #expect(interpreter.expectation(for: cancel) == "Annuler/yes or Réserver/no")
     #expect(
       interpreter.words(for: true, parameterType: (cancel.trueDisplayName, cancel.falseDisplayName, nil)) == "Annuler")
@@ -434,6 +460,14 @@ enum Soup {
     ("Ada-Lovelace's room", ["Ada-Lovelace's", "room"]),
     ("  spaced   out  ", ["spaced", "out"]),
     ("Réserver la salle 3", ["Réserver", "la", "salle", "3"]),
+    // Numbers, times and dates are one word; a "." or ":" elsewhere ends one.
+    ("room 2.5, at 09:30.", ["room", "2.5", "at", "09:30"]),
+    ("at 2026-11-21T09:30:00Z.", ["at", "2026-11-21T09:30:00Z"]),
+    ("2026-11-21T09:30:00.5+02:00!", ["2026-11-21T09:30:00.5+02:00"]),
+    ("Rooms: book room 12.", ["Rooms", "book", "room", "12"]),
+    ("3+4 .5 5. a.b", ["3", "4", "5", "5", "a", "b"]),
+    // A typographic apostrophe is "'".
+    ("d’une salle, O’Brien", ["d'une", "salle", "O'Brien"]),
     ("?!", []),
   ])
   func splitsIntoWordsKeepingCase(text: String, words: [String]) {

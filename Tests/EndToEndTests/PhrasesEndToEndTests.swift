@@ -103,6 +103,40 @@ import Testing
     }
   }
 
+  /// Under `--locale fr_FR`, Rooms' French titles (fr.lproj/Intents.strings) are understood and listed, and its
+  /// French name (a fr.lproj/InfoPlist.strings added here: Salles) names it in "What can Salles do?". The controls:
+  /// the same without the locale exit 69 and list no French title.
+  @Test func underALocaleTheTranslatedTitlesAndNamesAreUnderstood() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await TestBundles.rooms(in: host.directory.file("bundles"))
+    try "\"CFBundleDisplayName\" = \"Salles\";\n".write(
+      to: rooms.appendingPathComponent("fr.lproj/InfoPlist.strings"), atomically: true, encoding: .utf8)
+    let installed = try await host.assistant(["install", rooms.path])
+    #expect(installed.code == 0, "\(installed)")
+    let title = "${isCancellationOfBooking} la salle ${roomNumber} pour ${bookedBy}"
+
+    let booked = try await host.assistant(["--locale", "fr_FR", "Réserver la salle 50 pour Ada with Rooms"])
+    #expect(booked.code == 0, "\(booked)")
+    #expect(booked.stdout.contains("La salle 50 est maintenant réservée par Ada."), "\(booked)")
+    let english = try await host.assistant(["Réserver la salle 51 pour Ada with Rooms"])
+    #expect(english.code == 69, "\(english)")
+
+    let asked = try await host.assistant(["--locale", "fr_FR", "What can Salles do?"])
+    #expect(asked.code == 0, "\(asked)")
+    #expect(asked.stdout.contains(title), "\(asked)")
+    let unknown = try await host.assistant(["What can Salles do?"])
+    #expect(unknown.code == 69, "\(unknown)")
+
+    let listed = try await host.assistant(["phrases", "Salles", "--locale", "fr_FR"])
+    #expect(listed.code == 0, "\(listed)")
+    #expect(listed.stdout.contains(title), "\(listed)")
+    #expect(listed.stdout.contains("${isCancellationOfBooking} room ${roomNumber} for ${bookedBy}"), "\(listed)")
+    let base = try await host.assistant(["phrases", "Rooms"])
+    #expect(base.code == 0, "\(base)")
+    #expect(!base.stdout.contains(title), "\(base)")
+  }
+
   /// Two apps called Rooms: the utterance asks which one, and `--answer 2` picks the second of the list.
   @Test func theNumberedQuestionTakesAScriptedAnswer() async throws {
     let host = try HostFixture()
