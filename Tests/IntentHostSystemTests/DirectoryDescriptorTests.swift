@@ -177,7 +177,10 @@ struct DirectoryDescriptorTests {
     }
     try await Task.sleep(for: .milliseconds(200))
     #expect(!opened.isSet, "a plain open of a FIFO returned without a writer")
-    let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    // A writer that stays open until the reader is through: opened read-write, which on Linux never waits for a peer
+    // and counts as a writer, so the reader's open returns whenever its thread gets to it (a non-blocking write-only
+    // open would fail with ENXIO if it came before the reader's open, and the reader would then wait forever).
+    let writer = open(fifo, O_RDWR | O_CLOEXEC)
     #expect(writer >= 0)
     await reader.value
     close(writer)
