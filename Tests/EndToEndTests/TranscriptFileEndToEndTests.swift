@@ -1,6 +1,7 @@
 import Foundation
 import IntentHostSystem
 import TestSupport
+import Synchronization
 import Testing
 
 /// Where `--record FILE` and `replay --update FILE` write, and what `replay FILE` reads: a device or a FIFO is written
@@ -47,16 +48,22 @@ struct TranscriptFileEndToEndTests {
     try await host.installRooms()
     let fifo = host.directory.file("pipe").path
     #expect(mkfifo(fifo, 0o600) == 0)
+    let opened = Atomic<Bool>(false)
     let reader = Task {
       try await offThePool { () throws(SystemError) -> [UInt8] in
         let fd = try FileDescriptor.open(fifo, O_RDONLY)
+        opened.store(true, ordering: .sequentiallyConsistent)
         defer { fd.close() }
         return try fd.readAll(limit: 1 << 24)
       }
     }
     let result = try await host.assistant(Self.booking + ["--record", fifo])
-    // Should the host not have opened it, the reader still waits for a writer: end it.
-    if let writer = try? FileDescriptor.open(fifo, O_WRONLY | O_NONBLOCK) { writer.close() }
+    // Should the host not have opened it, the reader still waits for a writer (or has not reached its open yet): be
+    // that writer until the reader is in, so the test fails rather than hangs.
+    if !opened.load(ordering: .sequentiallyConsistent), let writer = try? FileDescriptor.open(fifo, O_RDWR) {
+      while !opened.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(10)) }
+      writer.close()
+    }
     let received = String(decoding: try await reader.value, as: UTF8.self)
     #expect(result.code == 0, "\(result)")
     #expect(received.hasPrefix(#"{"app":"Rooms","command":"run""#), "\(received)")
