@@ -1,7 +1,7 @@
 import Foundation
 import IntentHostSystem
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// Where `--record FILE` and `replay --update FILE` write, and what `replay FILE` reads: a device or a FIFO is written
