@@ -119,7 +119,8 @@ public struct UtteranceMatcher: Sendable {
   /// when several apps or intents match it equally well, so the caller can ask which one.
   /// - Throws: `HostError(.noMatch)` saying what was not understood.
   public func understand(_ utterance: String) throws -> [Match] {
-    let original = spokenWords(utterance)
+    let spoken = spokenWordRanges(utterance)
+    let original = spoken.map(\.word)
     let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
     guard let named = try findApp(words, in: utterance) else {
@@ -135,6 +136,18 @@ public struct UtteranceMatcher: Sendable {
       let with = words.lastIndex { ["with", "using", "via"].contains($0) }
       if let on = words.lastIndex(where: { ["in", "on"].contains($0) }), on < words.count - 1, on > with ?? -1 {
         let named = original[(on + 1)...].joined(separator: " ")
+        if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
+      }
+      // "Roms, book ...", "ask Roms to book ...": the words before the first comma (at most four), or between "ask"
+      // and "to", are taken for a name when they are close to an installed app's name, as after "in" and "on".
+      let comma = (0..<min(4, spoken.count)).first { index in
+        let end = index + 1 < spoken.count ? spoken[index + 1].range.lowerBound : utterance.endIndex
+        return utterance[spoken[index].range.upperBound..<end].contains(",")
+      }
+      let to = words.first == "ask" ? words.prefix(6).firstIndex(of: "to").flatMap { $0 > 1 ? $0 : nil } : nil
+      for leading in [comma.map { 0..<($0 + 1) }, to.map { 1..<$0 }] {
+        guard let leading else { continue }
+        let named = original[leading].joined(separator: " ")
         if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
       }
       // "... with Roms": the words after the last "with" are the name the user meant.
@@ -162,7 +175,17 @@ public struct UtteranceMatcher: Sendable {
       do {
         // "Rooms,", "with Rooms", "ask Rooms to": the app named, nothing asked.
         if range.isEmpty { throw namedOnly(app) }
-        matches += try bestMatches(in: app, words: Array(words[range]), original: Array(original[range])).map {
+        // A slot's text as written: from the end of the word before it to the start of the word after it.
+        let written = { (span: Range<Int>) -> String in
+          let first = range.lowerBound + span.lowerBound
+          let last = range.lowerBound + span.upperBound
+          let start = first > 0 ? spoken[first - 1].range.upperBound : utterance.startIndex
+          let end = last < spoken.count ? spoken[last].range.lowerBound : utterance.endIndex
+          return writtenValue(utterance[start..<end])
+        }
+        matches += try bestMatches(
+          in: app, words: Array(words[range]), original: Array(original[range]), written: written
+        ).map {
           var found = $0
           found.match.request = original[range].joined(separator: " ")
           return found
@@ -195,10 +218,11 @@ public struct UtteranceMatcher: Sendable {
   }
 
   /// The best-scoring intents of `app` for `words`, one match each (several when they tie).
-  private func bestMatches(in app: AppBundle, words rest: [String], original restOriginal: [String]) throws
-    -> [(score: Int, match: Match)]
-  {
-    var best: [String: (score: Int, match: Match)] = [:]
+  /// - Parameter written: the text of some of `words` as the user wrote it, for a text slot (`matches`).
+  private func bestMatches(
+    in app: AppBundle, words rest: [String], original restOriginal: [String], written: (Range<Int>) -> String
+  ) throws -> [(score: Int, match: Match)] {
+    var found: [(score: Int, complete: Bool, candidate: Candidate, phrase: Phrase)] = []
     let appNames = names(of: app)
     let translated = locale.map { app.localized(for: $0) }
     for phrase in Self.phrases(of: app, locale: locale) {
@@ -210,16 +234,25 @@ public struct UtteranceMatcher: Sendable {
       let pattern =
         phrase.source == .example
         ? exampleTokens(phrase.text, appNames: appNames, spec: spec) : tokens(phrase.text)
-      for candidate in matches(pattern, rest, original: restOriginal, spec: spec, interpreter: interpreter) {
+      for candidate in matches(
+        pattern, rest, original: restOriginal, written: written, spec: spec, interpreter: interpreter)
+      {
         // Cover the whole utterance; prefer longer phrases, then whole phrases over parts of them ("start a workout"
         // over "start a ${workoutName} workout" cut short), then more values.
-        let complete = candidate.consumedPattern == pattern.count ? 1 : 0
-        let score = candidate.consumedPattern * 20 + complete * 3 + candidate.values.count * 2
-        if let current = best[phrase.intentClass], current.score >= score { continue }
-        best[phrase.intentClass] = (
-          score, Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
-        )
+        let complete = candidate.consumedPattern == pattern.count
+        let score = candidate.consumedPattern * 20 + (complete ? 3 : 0) + candidate.values.count * 2
+        found.append((score, complete, candidate, phrase))
       }
+    }
+    // A text slot may hold only little words ("Book room 39 for A": "A" is an initial), unless leaving them out
+    // makes a whole phrase match: "Start a workout" is the phrase "start a workout", not a workout called "a".
+    let wholeWithout = found.contains { $0.complete && !$0.candidate.onlyLittleWords }
+    var best: [String: (score: Int, match: Match)] = [:]
+    for (score, _, candidate, phrase) in found where !(wholeWithout && candidate.onlyLittleWords) {
+      if let current = best[phrase.intentClass], current.score >= score { continue }
+      best[phrase.intentClass] = (
+        score, Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
+      )
     }
     guard let top = best.values.map(\.score).max() else {
       // The app's phrases closest to what was said; when none shares a word with it, an example of each intent.
@@ -346,41 +379,61 @@ public struct UtteranceMatcher: Sendable {
   private struct Candidate {
     var consumedPattern: Int
     var values: [String: ParameterValue]
+    /// Whether a text slot holds only little words (`optionalWords`).
+    var onlyLittleWords: Bool
   }
 
   private static let optionalWords: Set<String> = ["a", "an", "the", "my"]
 
-  /// All ways `pattern` (or a prefix of it) can consume all of `words`.
+  /// Whether `parameter` takes any text (`String`, `Object`, `Person`, ...: what `ValueInterpreter.parse` keeps as
+  /// given): such a slot takes the user's text as written, not the words.
+  private static func takesText(_ parameter: ParameterSpec) -> Bool {
+    parameter.enumType == nil
+      && ![
+        "Integer", "Decimal", "Double", "Currency", "Duration", "Boolean", "Date", "DateComponents",
+      ].contains(parameter.type)
+  }
+
+  /// All ways `pattern` (or a prefix of it) can consume all of `words`. A little word the user says (`optionalWords`)
+  /// may be skipped, except where a text slot starts: the slot keeps it ("for The Beatles"). A text slot's value is
+  /// `written` for its words, as written; any other slot's value is read from its words, never only little words.
   private func matches(
-    _ pattern: [Token], _ words: [String], original: [String], spec: IntentSpec, interpreter: ValueInterpreter
+    _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
+    interpreter: ValueInterpreter
   ) -> [Candidate] {
     var results: [Candidate] = []
-    func walk(_ p: Int, _ w: Int, _ values: [String: ParameterValue]) {
+    func walk(_ p: Int, _ w: Int, _ values: [String: ParameterValue], _ onlyLittleWords: Bool) {
       if w == words.count {
-        if p > 0 { results.append(Candidate(consumedPattern: p, values: values)) }
+        if p > 0 {
+          results.append(Candidate(consumedPattern: p, values: values, onlyLittleWords: onlyLittleWords))
+        }
         return
       }
-      if w < words.count, Self.optionalWords.contains(words[w]) { walk(p, w + 1, values) }
+      let parameter: ParameterSpec? =
+        if p < pattern.count, case .slot(let name) = pattern[p] { spec.parameter(named: name) } else { nil }
+      let textSlot = parameter.map(Self.takesText) ?? false
+      if Self.optionalWords.contains(words[w]), !textSlot { walk(p, w + 1, values, onlyLittleWords) }
       guard p < pattern.count else { return }
       switch pattern[p] {
       case .word(let word):
-        if words[w] == word { walk(p + 1, w + 1, values) }
-        if Self.optionalWords.contains(word) { walk(p + 1, w, values) }
+        if words[w] == word { walk(p + 1, w + 1, values, onlyLittleWords) }
+        if Self.optionalWords.contains(word) { walk(p + 1, w, values, onlyLittleWords) }
       case .slot(let name):
-        guard let parameter = spec.parameter(named: name) else { return }
+        guard let parameter else { return }
         for end in (w + 1)...min(words.count, w + 8) {
-          let text = original[w..<end].joined(separator: " ")
+          let text = textSlot ? written(w..<end) : original[w..<end].joined(separator: " ")
           guard let value = interpreter.parse(text, for: parameter) else { continue }
-          if parameter.type == "String", Self.optionalWords.contains(words[w]) { continue }
-          // "start a workout" is not a workout called "a": a value is never only the words a phrase may leave out.
-          if words[w..<end].allSatisfy(Self.optionalWords.contains) { continue }
+          let little = words[w..<end].allSatisfy(Self.optionalWords.contains)
+          // "start a workout" is not a workout called "a": only a text slot may hold only little words, and then
+          // only when no whole phrase matches without them (`bestMatches`).
+          if little, !textSlot { continue }
           var next = values
           next[name] = value
-          walk(p + 1, end, next)
+          walk(p + 1, end, next, onlyLittleWords || little)
         }
       }
     }
-    walk(0, 0, [:])
+    walk(0, 0, [:], false)
     return results
   }
 }

@@ -321,41 +321,78 @@ func sameWords(_ a: String, _ b: String) -> Bool {
   return !leftCore.isEmpty && leftCore == right.filter { !filler.contains($0) }
 }
 
-/// Lower-cased words without punctuation, for matching speech.
+/// Lower-cased words without punctuation, for matching speech (`spokenWords(_:)`).
 func normalizedWords(_ text: String) -> [String] {
   spokenWords(text).map { $0.lowercased() }
 }
 
-/// Words without punctuation, case kept (names keep their capitals). A word is a run of letters, digits, `'` and
-/// `-`; a typographic apostrophe (`’`, `‘`, `ʼ`) is `'`. A number, a time or a date stays one word: a `.` or `:`
-/// between two digits is kept (`2.5`, `09:30`), and so is the `+` of an ISO 8601 date-time's offset
-/// (`2026-11-21T09:30:00+02:00`). Any other character ends a word, so "Rooms, book room 12." is four words.
+/// Words without punctuation, case kept (names keep their capitals), in Unicode compatibility form (NFKC: `Ｒｏｏｍｓ`
+/// is `Rooms`, `１２` is `12`, `ﬁ` is `fi`). A word is a run of letters, digits, `'` and `-`; a typographic apostrophe
+/// (`’`, `‘`, `ʼ`) is `'`. A number, a time or a date stays one word: a `.` or `:` between two digits is kept (`2.5`,
+/// `09:30`), and so is the `+` of an ISO 8601 date-time's offset (`2026-11-21T09:30:00+02:00`). Any other character
+/// ends a word, so "Rooms, book room 12." is four words.
 func spokenWords(_ text: String) -> [String] {
-  let characters = Array(text)
-  var words: [String] = []
+  spokenWordRanges(text).map(\.word)
+}
+
+/// The words of `text` (`spokenWords(_:)`), each with where it is in `text`, so that what lies between two words
+/// (punctuation, symbols, emoji) can be read as it was written.
+func spokenWordRanges(_ text: String) -> [(range: Range<String.Index>, word: String)] {
+  // Each character as the words see it: in compatibility form, a typographic apostrophe as "'".
+  let characters: [(index: String.Index, folded: String)] = text.indices.map { index in
+    let character = text[index]
+    if ["’", "‘", "ʼ"].contains(character) { return (index, "'") }
+    return (index, character.isASCII ? String(character) : String(character).precomposedStringWithCompatibilityMapping)
+  }
+  var words: [(range: Range<String.Index>, word: String)] = []
   var word = ""
-  func isDigit(_ index: Int) -> Bool { characters.indices.contains(index) && characters[index].isNumber }
-  for (index, character) in characters.enumerated() {
-    let character: Character = ["’", "‘", "ʼ"].contains(character) ? "'" : character
+  var start = text.startIndex
+  func isDigit(_ index: Int) -> Bool {
+    characters.indices.contains(index) && !characters[index].folded.isEmpty
+      && characters[index].folded.allSatisfy(\.isNumber)
+  }
+  for (index, (position, folded)) in characters.enumerated() {
     let kept: Bool
-    if character.isLetter || character.isNumber || character == "'" || character == "-" {
+    if !folded.isEmpty, folded.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "'" || $0 == "-" }) {
       kept = true
-    } else if character == "." || character == ":" {
+    } else if folded == "." || folded == ":" {
       kept = !word.isEmpty && isDigit(index - 1) && isDigit(index + 1)
-    } else if character == "+" {
+    } else if folded == "+" {
       kept = isDigit(index - 1) && isDigit(index + 1) && startsWithDateAndTime(word)
     } else {
       kept = false
     }
     if kept {
-      word.append(character)
+      if word.isEmpty { start = position }
+      word += folded
     } else if !word.isEmpty {
-      words.append(word)
+      words.append((start..<position, word))
       word = ""
     }
   }
-  if !word.isEmpty { words.append(word) }
+  if !word.isEmpty { words.append((start..<text.endIndex, word)) }
   return words
+}
+
+/// A value as the user wrote it (`UtteranceMatcher` takes a `String` slot's text this way): without the spaces
+/// around it, the punctuation that ends a sentence or a clause after it (`.` `?` `!` `,` `;` `:` `…`), a `,` `;` or
+/// `:` before it, and a pair of quotation marks around the whole. Everything else is kept: case, inner punctuation,
+/// symbols, emoji and invisible characters (the sanitizer escapes those when the value is shown).
+func writtenValue(_ text: Substring) -> String {
+  var text = text
+  func trim(_ characters: Set<Character>, leading: Bool) {
+    while let first = text.first, leading, first.isWhitespace || characters.contains(first) { text.removeFirst() }
+    while let last = text.last, !leading, last.isWhitespace || characters.contains(last) { text.removeLast() }
+  }
+  trim([",", ";", ":"], leading: true)
+  trim([".", "?", "!", ",", ";", ":", "…"], leading: false)
+  let pairs: [Character: Character] = ["\"": "\"", "'": "'", "“": "”", "‘": "’", "«": "»"]
+  if text.count > 2, let first = text.first, let close = pairs[first], text.last == close {
+    text = text.dropFirst().dropLast()
+    trim([], leading: true)
+    trim([], leading: false)
+  }
+  return String(text)
 }
 
 /// Whether `word` starts as an ISO 8601 date-time does: `YYYY-MM-DDT`.
