@@ -177,6 +177,25 @@ import Testing
     book("Rooms, book room 12.", [cancel: false, "roomNumber": 12]),
     // A time is one word: "09:30", not "09" and "30".
     book("Book room 12 for Ada at 09:30 with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada at 09:30"]),
+    // A text slot takes the user's text as written, between the phrase's neighbouring words: little words, case,
+    // inner punctuation, symbols, emoji and invisible characters kept; the spaces and sentence punctuation around it
+    // not. A value that is only little words is a value ("A" is an initial).
+    book("book room 38 for A B with Rooms", [cancel: false, "roomNumber": 38, "bookedBy": "A B"]),
+    book("book room 40 for The Ada with Rooms", [cancel: false, "roomNumber": 40, "bookedBy": "The Ada"]),
+    book("book room 39 for A with Rooms", [cancel: false, "roomNumber": 39, "bookedBy": "A"]),
+    book("book room 41 for the Beatles, with Rooms", [cancel: false, "roomNumber": 41, "bookedBy": "the Beatles"]),
+    book("book room 31 for Zoë 🎉 with Rooms", [cancel: false, "roomNumber": 31, "bookedBy": "Zoë 🎉"]),
+    book("book room 33 for A\u{202E}B with Rooms", [cancel: false, "roomNumber": 33, "bookedBy": "A\u{202E}B"]),
+    book("Rooms, book room 34 for Ada & Co., Ltd.", [cancel: false, "roomNumber": 34, "bookedBy": "Ada & Co., Ltd"]),
+    book("Book room 35 for \u{201C}Ada\u{201D} with Rooms", [cancel: false, "roomNumber": 35, "bookedBy": "Ada"]),
+    book("Book room 36 for my friend Ada with Rooms", [cancel: false, "roomNumber": 36, "bookedBy": "my friend Ada"]),
+    // Little words between the phrase's words may still be left out (the control: "the" is no value here).
+    book("Book the room 37 for Ada with Rooms", [cancel: false, "roomNumber": 37, "bookedBy": "Ada"]),
+    // Fullwidth and other compatibility forms are their plain letters for names and phrases (NFKC), but a text
+    // value keeps them as written.
+    book("Ｒｏｏｍｓ, book room 5 for Ada", [cancel: false, "roomNumber": 5, "bookedBy": "Ada"]),
+    book("Ｂｏｏｋ ｒｏｏｍ １２ with Rooms", [cancel: false, "roomNumber": 12]),
+    book("Book room 6 for Ａｄａ with Ｒｏｏｍｓ", [cancel: false, "roomNumber": 6, "bookedBy": "Ａｄａ"]),
     // Must not match: what is suggested. The app named: its phrases closest to what was said (shared words, then
     // word edits; a number is as good as another), or, when none shares a word, an example of each intent.
     refused(
@@ -219,6 +238,24 @@ import Testing
       "Book room 12 for Ada on Room Boking",
       "\"Book room 12 for Ada on Room Boking\": no installed app is called \"Room Boking\" (did you mean "
         + "\"Room Booking\" or \"Room Bookings\"?); installed: \(installed)"),
+    // Misspelt and named first, or after "ask": the closest names too (the control: words before a comma that are
+    // not close to a name are no name, and the phrases are suggested).
+    refused(
+      "Roooms, book room 5 for Ada",
+      "\"Roooms, book room 5 for Ada\": no installed app is called \"Roooms\" (did you mean \"Rooms\"?); "
+        + "installed: \(installed)"),
+    refused(
+      "Room Boking, book room 5",
+      "\"Room Boking, book room 5\": no installed app is called \"Room Boking\" (did you mean \"Room Booking\" or "
+        + "\"Room Bookings\"?); installed: \(installed)"),
+    refused(
+      "Ask Roms to book room 5",
+      "\"Ask Roms to book room 5\": no installed app is called \"Roms\" (did you mean \"Rooms\"?); "
+        + "installed: \(installed)"),
+    refused(
+      "Please, book room 12 for Ada",
+      "no installed app is named in \"Please, book room 12 for Ada\"; did you mean \"Book room 12 for Ada with Rooms\" "
+        + "or \"Cancel room 12 for Ada with Rooms\"?"),
     // "in" and "on" are ordinary words too: words after them that are no app's name are not taken for one.
     refused(
       "Book a room in the morning",

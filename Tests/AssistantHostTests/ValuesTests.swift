@@ -469,9 +469,30 @@ enum Soup {
     // A typographic apostrophe is "'".
     ("d’une salle, O’Brien", ["d'une", "salle", "O'Brien"]),
     ("?!", []),
+    // Compatibility forms are their plain letters and digits (NFKC); an emoji or a bidi control is no word.
+    ("Ｒｏｏｍｓ, ｂｏｏｋ ｒｏｏｍ １２．５", ["Rooms", "book", "room", "12.5"]),
+    ("ﬁne Zoë 🎉 A\u{202E}B", ["fine", "Zoë", "A", "B"]),
   ])
   func splitsIntoWordsKeepingCase(text: String, words: [String]) {
     #expect(spokenWords(text) == words)
     #expect(normalizedWords(text) == words.map { $0.lowercased() })
+  }
+
+  /// Each word's range is where it is in the text, as written (not in NFKC form).
+  @Test func rangesAreWhereTheWordsAreWritten() {
+    let text = "for Ａｄａ 🎉, with Rooms"
+    let found = spokenWordRanges(text)
+    #expect(found.map(\.word) == ["for", "Ada", "with", "Rooms"])
+    #expect(found.map { String(text[$0.range]) } == ["for", "Ａｄａ", "with", "Rooms"])
+  }
+
+  /// A value as written: the spaces and sentence punctuation around it and a pair of quotes taken off, nothing else.
+  @Test(arguments: [
+    ("  Zoë 🎉  ", "Zoë 🎉"), (" A\u{202E}B ", "A\u{202E}B"), (", Ada!?", "Ada"), ("Ada & Co., Ltd.", "Ada & Co., Ltd"),
+    ("\u{201C}The Beatles\u{201D}.", "The Beatles"), ("\"Ada", "\"Ada"), ("Ａｄａ", "Ａｄａ"), ("O'Brien", "O'Brien"),
+    (" , ", ""),
+  ])
+  func aWrittenValueKeepsWhatWasWritten(text: String, value: String) {
+    #expect(writtenValue(Substring(text)) == value)
   }
 }
