@@ -31,25 +31,48 @@ public enum PhraseBook {
   }
 
   /// Whether `utterance` asks what the assistant can do: "What can you do?", "What can I say?", "What can I do?",
-  /// "What can I say to Rooms?", "What can Rooms do?", "Help". Returns the app's name as said (nil for all apps), or
-  /// nothing.
+  /// "Help"; or what one app can do: "What can I say to Rooms?", "What can you do with Rooms?", "What can Rooms do
+  /// (for me)?", "Rooms, what can you do?", "ask Rooms what it can do". Returns the app's name as written, from its
+  /// first word to its last (so a bundle id stays whole: "com.example.rooms"), nil for all apps; or nothing.
   public static func capabilityQuestion(_ utterance: String) -> String?? {
-    let words = normalizedWords(utterance)
-    let spoken = spokenWords(utterance)
+    let spoken = spokenWordRanges(utterance)
+    let words = spoken.map { $0.word.lowercased() }
+    func said(_ span: Range<Int>) -> String {
+      String(utterance[spoken[span.lowerBound].range.lowerBound..<spoken[span.upperBound - 1].range.upperBound])
+    }
     let everyApp: [[String]] = [
       ["what", "can", "you", "do"], ["what", "can", "i", "say"], ["help"], ["what", "can", "i", "ask"],
-      // Not "What can APP do?" with APP "I".
-      ["what", "can", "i", "do"], ["what", "can", "i", "do", "here"],
+      // Not "What can APP do?" with APP "I" or "you".
+      ["what", "can", "i", "do"], ["what", "can", "i", "do", "here"], ["what", "can", "you", "do", "for", "me"],
     ]
     if everyApp.contains(words) { return .some(nil) }
-    for prefix in [
+    // "What can I say to APP?", "What can you do with APP?"
+    let before: [[String]] = [
       ["what", "can", "i", "say", "to"], ["what", "can", "i", "ask"], ["what", "can", "i", "do", "with"],
+      ["what", "can", "you", "do", "with"], ["what", "can", "i", "do", "in"], ["what", "can", "you", "do", "in"],
+      ["what", "can", "i", "say", "in"],
     ]
-    where words.count > prefix.count && Array(words.prefix(prefix.count)) == prefix {
-      return .some(spoken[prefix.count...].joined(separator: " "))
+    for prefix in before where words.count > prefix.count && Array(words.prefix(prefix.count)) == prefix {
+      return .some(said(prefix.count..<words.count))
     }
-    if words.count > 3, words.prefix(2) == ["what", "can"], words.last == "do" {
-      return .some(spoken[2..<(spoken.count - 1)].joined(separator: " "))
+    // "APP, what can you do?", "ask APP what it can do"
+    let after: [[String]] = [
+      ["what", "can", "you", "do"], ["what", "can", "you", "do", "for", "me"], ["what", "can", "i", "say"],
+      ["what", "can", "i", "ask"], ["what", "can", "i", "ask", "you"], ["what", "it", "can", "do"],
+      ["what", "can", "it", "do"], ["what", "you", "can", "do"],
+    ]
+    for suffix in after where words.count > suffix.count && Array(words.suffix(suffix.count)) == suffix {
+      let start = words.first == "ask" ? 1 : 0
+      let end = words.count - suffix.count
+      // A name of at most five words with no comma in it: "Messages, tell Bob what you can do" is a request.
+      guard start < end, end - start <= 5, words[start] != "what", !said(start..<end).contains(",") else { continue }
+      return .some(said(start..<end))
+    }
+    // "What can APP do?", "What can APP do for me?"
+    for tail in [["do"], ["do", "for", "me"], ["do", "for", "you"]]
+    where words.count > 2 + tail.count && words.prefix(2) == ["what", "can"] && Array(words.suffix(tail.count)) == tail
+    {
+      return .some(said(2..<(words.count - tail.count)))
     }
     return nil
   }

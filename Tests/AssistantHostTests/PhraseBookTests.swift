@@ -15,7 +15,16 @@ import Testing
       ("Help", nil), ("What can I ask?", nil), ("What can I say to Rooms?", "Rooms"),
       ("What can I do with Room Booking?", "Room Booking"), ("What can Rooms do?", "Rooms"),
       ("What can I ask Rooms", "Rooms"), ("What can I do?", nil), ("what can I do here?", nil),
-      ("What can I do with Rooms?", "Rooms"),
+      ("What can I do with Rooms?", "Rooms"), ("What can you do for me?", nil),
+      // A bundle id stays whole; the name is as written.
+      ("What can I say to com.example.rooms?", "com.example.rooms"),
+      ("What can com.example.rooms do?", "com.example.rooms"),
+      ("What can I say to Ｒｏｏｍｓ?", "Ｒｏｏｍｓ"),
+      // The app named first, asked, or after "you do with"; "for me" after "do".
+      ("Rooms, what can you do?", "Rooms"), ("Room Booking what can I say", "Room Booking"),
+      ("What can you do with Rooms?", "Rooms"), ("ask Rooms what it can do", "Rooms"),
+      ("Ask Rooms what can it do?", "Rooms"), ("What can Rooms do for me?", "Rooms"),
+      ("What can you do in Meeting Rooms?", "Meeting Rooms"),
     ] as [(String, String?)])
   func capabilityQuestions(_ utterance: String, _ app: String?) {
     let asked = PhraseBook.capabilityQuestion(utterance)
@@ -26,10 +35,24 @@ import Testing
   /// The control: requests, even ones starting like a question, are not questions.
   @Test(arguments: [
     "Book room 12 for Ada with Rooms", "What can you", "Help me book a room with Rooms", "What rooms are free",
-    "can you do",
+    "can you do", "what can I say to", "ask what it can do", "Rooms, book room 12 and tell me what you can",
+    "Messages, tell Bob what you can do",
   ])
   func requestsAreNotQuestions(_ utterance: String) {
     #expect(PhraseBook.capabilityQuestion(utterance) == nil)
+  }
+
+  /// The name a question gives names the app for `printPhrases` (`Router.app(named:)`): a bundle id, a fullwidth
+  /// name, an app named first or asked. The control: an unknown name is refused.
+  @Test(arguments: [
+    "What can I say to com.example.rooms?", "What can com.example.rooms do?", "Rooms, what can you do?",
+    "What can you do with Rooms?", "ask Rooms what it can do", "What can Rooms do for me?", "What can Ｒｏｏｍｓ do?",
+  ])
+  func theQuestionNamesTheApp(_ utterance: String) throws {
+    let name = try #require(PhraseBook.capabilityQuestion(utterance) ?? nil)
+    let router = Router(apps: [try Rooms.app()])
+    #expect(try router.app(named: name).identifier.rawValue == "com.example.rooms")
+    #expect(throws: HostError.self) { try router.app(named: name + "x") }
   }
 
   @Test func entriesListExamplesFirst() throws {
