@@ -22,6 +22,24 @@ import Testing
     #expect(toRooms.stdout.contains("Book a room with Rooms"), "\(toRooms)")
   }
 
+  /// Each way of asking what one app can do prints that app's phrases, as "What can I say to Rooms?" does: by bundle
+  /// id, the app named first, asked, after "you do with", "for me" added. The control: an unknown app exits 69.
+  @Test(arguments: [
+    "What can I say to com.example.rooms?", "What can com.example.rooms do?", "Rooms, what can you do?",
+    "What can you do with Rooms?", "ask Rooms what it can do", "What can Rooms do for me?",
+  ])
+  func eachWayOfAskingListsTheAppsPhrases(_ question: String) async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let asked = try await host.assistant([question])
+    #expect(asked.code == 0, "\(asked)")
+    #expect(asked.stdout.hasPrefix("Rooms (com.example.rooms)\n"), "\(asked)")
+    #expect(asked.stdout.contains("Book a room with Rooms"), "\(asked)")
+    let unknown = try await host.assistant([question.replacingOccurrences(of: "ooms", with: "xooms")])
+    #expect(unknown.code == 69, "\(unknown)")
+  }
+
   @Test func phrasesOfOneAppAsJSON() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }

@@ -103,6 +103,25 @@ struct RoomsEndToEndTests {
     #expect(answered.stdout.contains("Room 3 is now booked by Grace."))
   }
 
+  /// A name is booked as written: little words, an emoji and a bidi control kept, the control shown escaped; a
+  /// one-letter name ("A") is a name. The control: a plain name is shown as it is.
+  @Test(arguments: [
+    ("book room 33 for A\u{202E}B with Rooms", "Room 33 is now booked by A\\u{202E}B."),
+    ("book room 31 for Zoë 🎉 with Rooms", "Room 31 is now booked by Zoë 🎉."),
+    ("book room 39 for A with Rooms", "Room 39 is now booked by A."),
+    ("book room 40 for The Ada with Rooms", "Room 40 is now booked by The Ada."),
+    ("book room 41 for Ada with Rooms", "Room 41 is now booked by Ada."),
+  ])
+  func aNameIsBookedAsWritten(_ utterance: String, _ answer: String) async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let booked = try await host.assistant([utterance])
+    #expect(booked.code == 0, "\(booked)")
+    #expect(booked.stdout.split(separator: "\n").first.map(String.init) == answer, "\(booked)")
+    #expect(!booked.stdout.contains("\u{202E}"), "\(booked)")
+  }
+
   @Test func theLocaleChoosesTheTranslatedStrings() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
