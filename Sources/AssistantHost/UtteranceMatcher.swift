@@ -12,9 +12,10 @@ import Foundation
 ///    ${bookedBy}"), its vocabulary's `IntentPhrases` examples (numbers in them become slots of the intent's number
 ///    parameters), and the built-in phrases of the system intents it supports (`SystemPhrases`):
 ///    literal words must match (articles are optional), each `${parameter}` takes one or more words that parse as
-///    that parameter's type (booleans by their display names and vocabulary synonyms). A match may stop after any
-///    word of the title, so "Book room 12" leaves the rest to be asked for. The match covering most of the
-///    utterance and the title wins.
+///    that parameter's type (booleans by their display names and vocabulary synonyms); a text parameter's slot
+///    takes the user's text between its neighbouring words as written (`writtenValue`), articles, symbols and all.
+///    A match may stop after any word of the title, so "Book room 12" leaves the rest to be asked for. The match
+///    covering most of the utterance and the title wins.
 public struct UtteranceMatcher: Sendable {
   public let apps: [AppBundle]
   /// The user's language: the apps' `InfoPlist.strings` names for it are names too.
