@@ -74,6 +74,16 @@ public struct RecordingConversation: Conversation {
     self.recorder = recorder
   }
 
+  /// Why a question went unanswered, as the transcript says it: an interrupt is "interrupted", a host error its
+  /// message.
+  static func why(_ error: any Error) -> String {
+    switch error {
+    case is CancellationError: "interrupted"
+    case let error as HostError: error.message
+    default: "\(error)"
+    }
+  }
+
   public func say(_ text: String) async {
     recorder.record("assistant", ["say": text])
     await inner.say(text)
@@ -95,7 +105,7 @@ public struct RecordingConversation: Conversation {
       recorder.record("user", ["question": prompt, "answer": answer])
       return answer
     } catch {
-      recorder.record("user", ["question": prompt, "unanswered": "\(error)"])
+      recorder.record("user", ["question": prompt, "unanswered": Self.why(error)])
       throw error
     }
   }
@@ -136,13 +146,26 @@ public enum Transcript {
     return String(decoding: data, as: UTF8.self)
   }
 
+  /// The most lines a transcript may have.
+  public static let maximumLines = 10_000
+
+  /// What a transcript's line may be.
+  static let kinds = ["invocation", "user", "assistant", "send", "receive", "outcome"]
+
   /// The lines of a transcript file, parsed. Blank lines are skipped; lines are numbered as in the file.
   /// - Throws: `HostError(.dataError)` naming the line that is not valid JSON (and why the parser refused it: nested
   ///   too deep, a syntax error), or that is JSON but not an object.
   public static func parse(_ text: String, file: String) throws -> [[String: Any]] {
     var result: [[String: Any]] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-    where !line.allSatisfy(\.isWhitespace) {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // A run's transcript has a few hundred lines; the comparison's cost grows with the square of the count.
+    let count = lines.count { !$0.allSatisfy(\.isWhitespace) }
+    guard count <= maximumLines else {
+      throw HostError(
+        .dataError, "\(file): \(count) lines; a transcript has at most \(maximumLines); is it a transcript of --record?"
+      )
+    }
+    for (index, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
       let value: Any
       do {
         value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
@@ -154,6 +177,12 @@ public enum Transcript {
       guard let object = value as? [String: Any] else {
         throw HostError(
           .dataError, "\(file): line \(index + 1) is not a JSON object; is it a transcript of --record?")
+      }
+      guard let kind = object["kind"] as? String, kinds.contains(kind) else {
+        throw HostError(
+          .dataError,
+          "\(file): line \(index + 1) has no \"kind\" of a transcript's line ("
+            + kinds.joined(separator: ", ") + "); is it a transcript of --record?")
       }
       result.append(object)
     }

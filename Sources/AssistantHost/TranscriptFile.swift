@@ -147,13 +147,31 @@ public enum TranscriptFile {
   static func destination(_ path: String) throws -> Destination {
     guard !path.isEmpty else { throw Problem(why: "the file name is empty", fix: "give a file name") }
     if path.hasSuffix("/") {
+      var info = stat()
+      let file = String(path.reversed().drop { $0 == "/" }.reversed())
+      if !file.isEmpty, stat(file, &info) == 0, FileStatus(info).kind != .directory {
+        throw Problem(why: "it ends with / but \(file) is not a folder", fix: "drop the trailing /")
+      }
       throw Problem(why: "it names a folder (it ends with /)", fix: "give a file name, e.g. \(path)run.jsonl")
     }
     var info = stat()
     if stat(path, &info) == 0 {
       let status = FileStatus(info)
       switch status.kind {
-      case .characterDevice, .fifo:
+      case .characterDevice:
+        return .stream(path)
+      case .fifo:
+        // Written when the run ends: without a reader by then, the host would wait for one. Refused now instead,
+        // before anything runs (a non-blocking open for writing fails with ENXIO when nobody reads).
+        let probe = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard probe >= 0 else {
+          let error = SystemError.current("open")
+          if error.code == ENXIO {
+            throw Problem(why: "it is a FIFO nobody reads", fix: "start its reader first (e.g. cat \(path) &)")
+          }
+          throw Problem(why: error.reason, fix: fixElsewhere)
+        }
+        close(probe)
         return .stream(path)
       case .regular:
         // The file itself, wherever its links lead: it is replaced in its own folder and the links stay.

@@ -139,9 +139,10 @@ struct LaunchOptions: Sendable {
     }
   }
 
-  /// Whether `text` is taken for a locale (`--locale`, a transcript's invocation): letters, digits and `_-@.`.
+  /// Whether `text` is taken for a locale (`--locale`, a transcript's invocation): 1 to 64 letters, digits and `_-@.`.
   static func isLocale(_ text: String) -> Bool {
-    !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) }
+    (1...64).contains(text.count)
+      && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) }
   }
 
   /// The `--no-sandbox` warning, on every run that launches something unconfined.

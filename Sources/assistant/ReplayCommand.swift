@@ -124,7 +124,8 @@ struct Replay: AssistantCommand {
     func refuse(_ problem: String) -> HostError {
       HostError(.dataError, "\(file): \(problem); is it a transcript of --record?")
     }
-    guard let first = entries.first, first["kind"] as? String == "invocation" else {
+    guard let first = entries.first else { throw refuse("the file is empty") }
+    guard first["kind"] as? String == "invocation" else {
       throw refuse("the first line is not the invocation of a transcript (\"kind\": \"invocation\")")
     }
     if let index = entries.indices.dropFirst().first(where: { entries[$0]["kind"] as? String == "invocation" }) {
@@ -140,7 +141,7 @@ struct Replay: AssistantCommand {
     switch first["command"] as? String {
     case "ask":
       let utterance = try string("utterance")
-      if let problem = UtteranceArgument.problem(utterance) { throw refuse("the invocation's \(problem)") }
+      if let problem = UtteranceArgument.problem(utterance) { throw refuse("in the invocation, \(problem)") }
       command = .ask(utterance: utterance)
     case "run":
       let app = try string("app")

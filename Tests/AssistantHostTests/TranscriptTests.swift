@@ -31,6 +31,13 @@ import Testing
     #expect(Transcript.normalised(object) != Transcript.normalised(other))
   }
 
+  /// A question left unanswered says why in words: an interrupt is "interrupted", a host error its message; never a
+  /// Swift debug description such as `CancellationError()`.
+  @Test func anUnansweredQuestionSaysWhy() {
+    #expect(RecordingConversation.why(CancellationError()) == "interrupted")
+    #expect(RecordingConversation.why(HostError(.valueNeeded, "input ended")) == "input ended")
+  }
+
   @Test func dateDetection() {
     #expect(Transcript.looksLikeDate("2026-11-22T10:00:00Z"))
     #expect(!Transcript.looksLikeDate("room 2026-11-22"))

@@ -1,6 +1,5 @@
 import Foundation
 import IntentHostSystem
-import Synchronization
 import TestSupport
 import Testing
 
@@ -41,30 +40,26 @@ struct TranscriptFileEndToEndTests {
     #expect(try await !Self.isFree(host, 12))
   }
 
-  /// A FIFO receives the transcript through its reader, and stays a FIFO.
+  /// A FIFO receives the transcript through its reader, and stays a FIFO. The test holds the FIFO open read-write
+  /// (a reader, so the host's check passes, and a writer, so nothing waits): the transcript, far smaller than a pipe's
+  /// buffer, is there to read once the host has exited.
   @Test func aFIFOReceivesTheTranscript() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     try await host.installRooms()
     let fifo = host.directory.file("pipe").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    let opened = Atomic<Bool>(false)
-    let reader = Task {
-      try await offThePool { () throws(SystemError) -> [UInt8] in
-        let fd = try FileDescriptor.open(fifo, O_RDONLY)
-        opened.store(true, ordering: .sequentiallyConsistent)
-        defer { fd.close() }
-        return try fd.readAll(limit: 1 << 24)
-      }
-    }
+    let reader = try FileDescriptor.open(fifo, O_RDWR | O_NONBLOCK)
+    defer { reader.close() }
     let result = try await host.assistant(Self.booking + ["--record", fifo])
-    // Should the host not have opened it, the reader still waits for a writer (or has not reached its open yet): be
-    // that writer until the reader is in, so the test fails rather than hangs.
-    if !opened.load(ordering: .sequentiallyConsistent), let writer = try? FileDescriptor.open(fifo, O_RDWR) {
-      while !opened.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(10)) }
-      writer.close()
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = read(reader.rawValue, &buffer, buffer.count)
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
     }
-    let received = String(decoding: try await reader.value, as: UTF8.self)
+    let received = String(decoding: bytes, as: UTF8.self)
     #expect(result.code == 0, "\(result)")
     #expect(received.hasPrefix(#"{"app":"Rooms","command":"run""#), "\(received)")
     #expect(received.contains(#""exit":0"#), "\(received)")
@@ -113,6 +108,10 @@ struct TranscriptFileEndToEndTests {
     let socketPath = host.directory.file("socket").path
     let socket = try Self.bindSocket(socketPath)
     defer { close(socket) }
+    let fifo = host.directory.file("unread").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let file = host.directory.file("old.jsonl").path
+    #expect(FileManager.default.createFile(atPath: file, contents: Data()))
     let cases: [(String, String)] = [
       (
         "\(folder)/missing/run.jsonl",
@@ -124,6 +123,12 @@ struct TranscriptFileEndToEndTests {
       (
         socketPath,
         "cannot record to \(socketPath): it is a socket; record to a regular file, a FIFO or a character device"
+      ),
+      // A FIFO nobody reads would make the run wait for a reader at its end: refused before it runs.
+      (fifo, "cannot record to \(fifo): it is a FIFO nobody reads; start its reader first (e.g. cat \(fifo) &)"),
+      (
+        file + "/",
+        "cannot record to \(file)/: it ends with / but \(file) is not a folder; drop the trailing /"
       ),
     ]
     for (path, message) in cases {
@@ -243,6 +248,12 @@ struct TranscriptFileEndToEndTests {
         valid + "\n" + #"{"kind":"user","question":"Who?","answer":5}"#,
         #"line 2: the user's "answer" should be a string"#
       ),
+      // A line with no kind of a transcript's line, or more lines than a run makes, is no transcript.
+      (valid + "\n{}", #"line 2 has no "kind" of a transcript's line"#),
+      (valid + "\n" + #"{"kind":"sideways"}"#, #"line 2 has no "kind" of a transcript's line"#),
+      (valid + String(repeating: "\n" + #"{"kind":"assistant"}"#, count: 10_000), "10001 lines; a transcript has"),
+      (variant(#""locale":"en_US""#, #""locale":"\#(String(repeating: "a", count: 65))""#), #""locale" should be"#),
+      ("", "the file is empty"),
     ]
     for (index, (text, message)) in cases.enumerated() {
       let file = host.directory.file("bad\(index).jsonl")
