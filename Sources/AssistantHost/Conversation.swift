@@ -347,13 +347,27 @@ public final class TerminalConversation: Conversation {
 
   private enum Stream { case dialog, prompts }
 
-  /// The one way out: sanitized, written off the cooperative pool. A failed write (a closed pipe, a terminal gone)
-  /// is dropped: the run's result does not depend on whether its dialog could be shown.
+  /// The first write of the dialog that failed (`EPIPE`: its reader went away; `ENOSPC`, `EIO`...), if any: from
+  /// then on no dialog is written. The run goes on to its end (its extensions shut down in order), and the command
+  /// then ends as a failed write of its output does (141 or 74).
+  private let dialogFailure = Mutex<SystemError?>(nil)
+
+  /// The first failed write of the dialog, if one failed (see `emit`).
+  public var dialogWriteFailure: SystemError? { dialogFailure.withLock { $0 } }
+
+  /// The one way out: sanitized, written off the cooperative pool. A failed write of the dialog is remembered
+  /// (`dialogWriteFailure`) and nothing more of it is written; one of a question (the terminal gone) is dropped, as
+  /// input ends soon after.
   private func emit(_ text: String, to stream: Stream) async {
     let bytes = Array(Untrusted.shown(text, multiline: true).utf8)
-    _ = try? await offloaded { () throws(SystemError) in
+    if stream == .dialog && dialogWriteFailure != nil { return }
+    let written = await offloaded { () -> Result<Void, SystemError> in
       let target = stream == .dialog ? self.dialog : self.promptDescriptor()
-      try target.writeAll(bytes)
+      do throws(SystemError) { try target.writeAll(bytes) } catch { return .failure(error) }
+      return .success(())
+    }
+    if stream == .dialog, case .failure(let error) = written {
+      dialogFailure.withLock { failure in if failure == nil { failure = error } }
     }
   }
 
