@@ -132,9 +132,9 @@ struct ShellSession: Sendable {
       try Task.checkCancellation()
       try Self.checkOutputReader()
       await prompt?.write("assistant> ")
-      let reading = CancellableRun<Result<String?, any Error>>()
+      let reading = CancellableRun<Result<(text: String, newline: Bool)?, any Error>>()
       let read = await steps.run(reading, escalates: false) { [reader] in
-        do { return .success(try await reader.nextLine()) } catch { return .failure(error) }
+        do { return .success(try await reader.nextLineAndEnd()) } catch { return .failure(error) }
       }
       try Task.checkCancellation()
       if reading.isCancelled {
@@ -142,9 +142,9 @@ struct ShellSession: Sendable {
         await prompt?.write("\n")
         continue
       }
-      let line: String?
+      let typed: (text: String, newline: Bool)?
       do {
-        line = try read.get()
+        typed = try read.get()
       } catch let error as LineTooLong {
         // Read to its end and dropped: none of it is said, and the session goes on with the next line.
         _ = await report(
@@ -152,10 +152,13 @@ struct ShellSession: Sendable {
           json: context.json)
         continue
       }
-      guard let line else {
+      guard let (line, newline) = typed else {
         await prompt?.write("\n")  // Ctrl-D: the caller's shell prompt starts a line of its own
         return ExitStatus.success.rawValue
       }
+      // Ctrl-D after typed characters ended the line without a newline: end the prompt's line, so that what the
+      // utterance prints starts a line of its own.
+      if !newline { await prompt?.write("\n") }
       try Self.checkOutputReader()  // the reader of stdout went away while the line was read
       let text = line.trimmingCharacters(in: .whitespaces)
       // A built-in is a word, whatever punctuation surrounds it ("Quit!", "help?"), as in an utterance.
