@@ -285,9 +285,14 @@ public final class TerminalConversation: Conversation {
 
   /// The next line of input; one longer than the reader takes is a usage error (its text is never shown: it may be a
   /// passcode).
+  ///
+  /// A line typed at a terminal and ended by Ctrl-D leaves the cursor after it: the prompt's line is ended then, so
+  /// that what is printed next starts a line of its own.
   private func nextLine() async throws -> String? {
     do {
-      return try await input.nextLine()
+      guard let (line, newline) = try await input.nextLineAndEnd() else { return nil }
+      if !newline && input.isTerminal { await emit("\n", to: .prompts) }
+      return line
     } catch let error as LineTooLong {
       throw HostError(.usage, "the answer read from stdin is \(error.bytes) bytes; an answer is at most \(error.limit)")
     }
@@ -347,13 +352,27 @@ public final class TerminalConversation: Conversation {
 
   private enum Stream { case dialog, prompts }
 
-  /// The one way out: sanitized, written off the cooperative pool. A failed write (a closed pipe, a terminal gone)
-  /// is dropped: the run's result does not depend on whether its dialog could be shown.
+  /// The first write of the dialog that failed (`EPIPE`: its reader went away; `ENOSPC`, `EIO`...), if any: from
+  /// then on no dialog is written. The run goes on to its end (its extensions shut down in order), and the command
+  /// then ends as a failed write of its output does (141 or 74).
+  private let dialogFailure = Mutex<SystemError?>(nil)
+
+  /// The first failed write of the dialog, if one failed (see `emit`).
+  public var dialogWriteFailure: SystemError? { dialogFailure.withLock { $0 } }
+
+  /// The one way out: sanitized, written off the cooperative pool. A failed write of the dialog is remembered
+  /// (`dialogWriteFailure`) and nothing more of it is written; one of a question (the terminal gone) is dropped, as
+  /// input ends soon after.
   private func emit(_ text: String, to stream: Stream) async {
     let bytes = Array(Untrusted.shown(text, multiline: true).utf8)
-    _ = try? await offloaded { () throws(SystemError) in
+    if stream == .dialog && dialogWriteFailure != nil { return }
+    let written = await offloaded { () -> Result<Void, SystemError> in
       let target = stream == .dialog ? self.dialog : self.promptDescriptor()
-      try target.writeAll(bytes)
+      do throws(SystemError) { try target.writeAll(bytes) } catch { return .failure(error) }
+      return .success(())
+    }
+    if stream == .dialog, case .failure(let error) = written {
+      dialogFailure.withLock { failure in if failure == nil { failure = error } }
     }
   }
 
@@ -401,6 +420,9 @@ public final class LineReader: Sendable {
   /// The longest line accepted, in bytes (its newline, and a `\r` before it, not counted).
   public let limit: Int
 
+  /// Whether it reads a terminal.
+  public var isTerminal: Bool { fd.isTerminal }
+
   /// A reader of `fd`, which it does not close.
   public init(_ fd: FileDescriptor, limit: Int = 64 << 10) {
     self.fd = fd
@@ -421,6 +443,12 @@ public final class LineReader: Sendable {
   /// - Throws: `LineTooLong` when the line was longer than `limit` (it was read and dropped); `CancellationError`
   ///   when the task is cancelled while waiting; `SystemError` when `fd` cannot be read.
   public func nextLine() async throws -> String? {
+    try await nextLineAndEnd()?.text
+  }
+
+  /// The next line as `nextLine()` reads it, and whether a newline ended it (else end of input did: on a terminal,
+  /// Ctrl-D after some characters, which leaves the cursor after them).
+  public func nextLineAndEnd() async throws -> (text: String, newline: Bool)? {
     let (wake, waker) = try FileDescriptor.pipe()
     let wakerOpen = Mutex(true)
     defer {
@@ -436,7 +464,7 @@ public final class LineReader: Sendable {
       wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
     }
     switch read {
-    case .line(let line): return String(decoding: line, as: UTF8.self)
+    case .line(let line, let newline): return (String(decoding: line, as: UTF8.self), newline)
     case .tooLong(let bytes): throw LineTooLong(bytes: bytes, limit: limit)
     case .none:
       if Task.isCancelled { throw CancellationError() }
@@ -445,7 +473,7 @@ public final class LineReader: Sendable {
   }
 
   private enum Read {
-    case line([UInt8])
+    case line([UInt8], newline: Bool)
     case tooLong(Int)
   }
 
@@ -461,7 +489,7 @@ public final class LineReader: Sendable {
           let dropped = state.dropped
           state.dropped = 0
           if dropped > 0 || line.count > limit { return .tooLong(dropped + line.count) }
-          return .line(line)
+          return .line(line, newline: true)
         }
         // No newline in sight: a line longer than the limit (and its \r) is dropped as it comes, only counted.
         if state.dropped > 0 || state.buffer.count > limit + 1 {
@@ -481,7 +509,7 @@ public final class LineReader: Sendable {
           var line = state.buffer
           if line.last == 0x0D { line.removeLast() }
           if state.dropped > 0 || line.count > limit { return .tooLong(state.dropped + line.count) }
-          return line.isEmpty ? nil : .line(line)
+          return line.isEmpty ? nil : .line(line, newline: false)
         }
       }
       state.withLock { $0.buffer.append(contentsOf: chunk[..<count]) }

@@ -160,10 +160,12 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// Whether the descriptor is a terminal.
   public var isTerminal: Bool { isatty(rawValue) == 1 }
 
-  /// Makes sure fds 0, 1 and 2 are open (on /dev/null if not), so that no later descriptor lands there.
+  /// Makes sure fds 0, 1 and 2 are open (on /dev/null if not), so that no later descriptor lands there. Each is
+  /// opened read-only: a write to a closed stdout or stderr (`>&-`) still fails with `EBADF`, as it would have,
+  /// rather than vanishing into /dev/null.
   public static func ensureStandardDescriptorsOpen() {
     for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 {
-      let null = Glibc.open("/dev/null", O_RDWR)
+      let null = Glibc.open("/dev/null", O_RDONLY)
       if null >= 0 && null != fd {
         dup2(null, fd)
         Glibc.close(null)

@@ -169,7 +169,10 @@ func recording(
     try await recorder.write(to: path)
     throw CancellationError()
   } catch {
-    let status = (error as? HostError)?.status.rawValue ?? ExitStatus.extensionFault.rawValue
+    let status =
+      if let error = error as? SystemError, error.code == EPIPE { 128 + SIGPIPE } else {
+        HostFailure(error).error.status.rawValue
+      }
     recorder.record("outcome", ["exit": Int(status), "error": "\(error)"])
     try await recorder.write(to: path)
     throw error
@@ -205,7 +208,16 @@ func converse(
   driver.sandbox = launch.sandbox
   driver.device = try deviceState(context)
   driver.warm = warm
-  let outcome = try await driver.run(invocation)
+  let outcome: IntentOutcome
+  do {
+    outcome = try await driver.run(invocation)
+  } catch {
+    // The reader of the dialog went away: the run ends quietly with 141, as SIGPIPE would have ended it.
+    if !context.json, let lost = conversation.dialogWriteFailure, lost.code == EPIPE { throw lost.onStandardOutput }
+    throw error
+  }
+  // The dialog could not be written: the run went to its end, and the command ends as its output failed.
+  if !context.json, let lost = conversation.dialogWriteFailure { throw lost.onStandardOutput }
   recorder?.record(
     "assistant",
     ["code": "\(outcome.code)", "success": outcome.isSuccess, "dialog": outcome.dialog]

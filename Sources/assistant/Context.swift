@@ -64,9 +64,13 @@ struct CommandContext: Sendable {
   }
 
   /// Prints a line on stdout, off the cooperative pool (a pipe's reader may be slow).
-  /// - Throws: `SystemError` when stdout fails (`EPIPE`: its reader is gone).
+  /// - Throws: `SystemError` naming stdout when it fails (`EPIPE`: its reader is gone).
   func output(_ line: String) async throws {
-    try await FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8))
+    do {
+      try await FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8))
+    } catch {
+      throw error.onStandardOutput
+    }
   }
 
   /// Prints `value` as one JSON document on stdout: sorted keys, the values exact (JSON's own escapes for the
@@ -74,6 +78,15 @@ struct CommandContext: Sendable {
   func output(json value: some Encodable) async throws {
     try await output(jsonText(value))
   }
+}
+
+extension SystemError {
+  /// This error as a failed write of stdout: main.swift ends with 141 (quietly) for `EPIPE`, and reports any other
+  /// as "cannot write to stdout: REASON" with 74.
+  var onStandardOutput: SystemError { SystemError(code: code, operation: "write", subject: "stdout", detail: detail) }
+
+  /// Whether this is a failed write of stdout (`onStandardOutput`).
+  var isStandardOutput: Bool { operation == "write" && subject == "stdout" }
 }
 
 /// `value` as compact JSON with sorted keys, safe for a terminal and exact.

@@ -130,10 +130,11 @@ struct ShellSession: Sendable {
   func run() async throws -> Int32 {
     while true {
       try Task.checkCancellation()
+      try Self.checkOutputReader()
       await prompt?.write("assistant> ")
-      let reading = CancellableRun<Result<String?, any Error>>()
+      let reading = CancellableRun<Result<(text: String, newline: Bool)?, any Error>>()
       let read = await steps.run(reading, escalates: false) { [reader] in
-        do { return .success(try await reader.nextLine()) } catch { return .failure(error) }
+        do { return .success(try await reader.nextLineAndEnd()) } catch { return .failure(error) }
       }
       try Task.checkCancellation()
       if reading.isCancelled {
@@ -141,9 +142,9 @@ struct ShellSession: Sendable {
         await prompt?.write("\n")
         continue
       }
-      let line: String?
+      let typed: (text: String, newline: Bool)?
       do {
-        line = try read.get()
+        typed = try read.get()
       } catch let error as LineTooLong {
         // Read to its end and dropped: none of it is said, and the session goes on with the next line.
         _ = await report(
@@ -151,10 +152,14 @@ struct ShellSession: Sendable {
           json: context.json)
         continue
       }
-      guard let line else {
+      guard let (line, newline) = typed else {
         await prompt?.write("\n")  // Ctrl-D: the caller's shell prompt starts a line of its own
         return ExitStatus.success.rawValue
       }
+      // Ctrl-D after typed characters ended the line without a newline: end the prompt's line, so that what the
+      // utterance prints starts a line of its own.
+      if !newline { await prompt?.write("\n") }
+      try Self.checkOutputReader()  // the reader of stdout went away while the line was read
       let text = line.trimmingCharacters(in: .whitespaces)
       // A built-in is a word, whatever punctuation surrounds it ("Quit!", "help?"), as in an utterance.
       switch text.lowercased().trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces)) {
@@ -201,8 +206,23 @@ struct ShellSession: Sendable {
       return
     }
     guard case .failure(let error) = outcome else { return }
-    if let error = error as? SystemError, error.code == EPIPE { throw error }  // the reader of stdout is gone
+    // stdout failed (its reader is gone, a full disk): the session ends, before it reads another line.
+    if let error = error as? SystemError, error.code == EPIPE || error.isStandardOutput { throw error }
     _ = await report(error, json: context.json)
+  }
+
+  /// Ends the session when stdout is a pipe or socket whose reader went away (`... | head -1`), although nothing
+  /// has failed to be written yet: the next line is not run for an output nobody reads. `poll` with no wait (it
+  /// does not block) says `POLLERR` for such a pipe.
+  /// - Throws: `SystemError(EPIPE)` naming stdout.
+  static func checkOutputReader() throws {
+    var status = stat()
+    guard fstat(FileDescriptor.standardOutput.rawValue, &status) == 0,
+      status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK
+    else { return }
+    var entry = pollfd(fd: FileDescriptor.standardOutput.rawValue, events: Int16(POLLOUT), revents: 0)
+    guard poll(&entry, 1, 0) == 1, entry.revents & Int16(POLLERR | POLLHUP) != 0 else { return }
+    throw SystemError(code: EPIPE, operation: "write", subject: "stdout")
   }
 
   /// What a question tells the user to do when the session has no terminal to ask it on: the shell takes no --answer.

@@ -87,6 +87,8 @@ struct HostFailure: Encodable {
     case let usage as UsageError:
       self.error = usage.hostError
       jsonMessage = usage.message
+    case let error as SystemError where error.isStandardOutput:
+      self.error = HostError(.ioError, "cannot write to stdout: \(error.reason)")
     case let error as SystemError: self.error = HostError(.ioError, "the host's own I/O failed: \(error)")
     default: self.error = HostError(.ioError, "the host failed: \(error)")
     }

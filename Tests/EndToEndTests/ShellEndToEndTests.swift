@@ -321,4 +321,37 @@ struct ShellTerminalEndToEndTests {
       #expect(launch.ended && !isAlive(launch.pid), "\(launch)")
     }
   }
+
+  /// Ctrl-D after typed text ends the line without a newline: the prompt's line is ended before the utterance's
+  /// output (it used to follow on the same line: "assistant> helassistant: no installed app...").
+  @Test func controlDAfterTypedTextEndsThePromptLine() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let terminal = try PseudoTerminal()
+    defer { terminal.close() }
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = host.groups
+    environment["CI"] = nil
+    let process = try await terminal.start(
+      PackagePaths.executable("assistant"), ["--home", host.home, "shell"], environment: environment)
+    let failure: (any Error)?
+    do {
+      try await terminal.waitFor("assistant> ")
+      try await terminal.type("hel\u{04}")
+      try await terminal.waitFor("hel")
+      try await terminal.type("\u{04}")
+      try await terminal.waitFor("no installed app")
+      try await terminal.waitFor("assistant> ")
+      try await terminal.type("quit\n")
+      failure = nil
+    } catch {
+      failure = error
+    }
+    let termination = try await waitForExit(process, timeout: failure == nil ? .seconds(60) : .zero)
+    try await terminal.drain()
+    if let failure { throw failure }
+    #expect(termination == .exited(0), "\(terminal.transcript)")
+    #expect(terminal.transcript.contains("assistant> hel\r\nassistant: no installed app"), "\(terminal.transcript)")
+  }
 }

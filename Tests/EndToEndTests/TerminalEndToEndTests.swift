@@ -73,4 +73,40 @@ struct TerminalEndToEndTests {
       "\(terminal)")
     #expect(out.isEmpty, "\(out)")
   }
+
+  /// Ctrl-D after typed text ends the answer without a newline: the prompt's line is ended on the terminal, so that
+  /// what is printed next starts a line of its own (it used to follow on the same line: "Who is the booking for?
+  /// AdaRoom 93 is now booked by Ada."). The answer is typed once the question shows (`PseudoTerminal`).
+  @Test func controlDAfterTheAnswerEndsThePromptLine() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let terminal = try PseudoTerminal()
+    defer { terminal.close() }
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = host.groups
+    environment["CI"] = nil
+    let process = try await terminal.start(
+      PackagePaths.executable("assistant"), ["--home", host.home, "Book room 93 with Rooms"],
+      environment: environment)
+    let failure: (any Error)?
+    do {
+      try await terminal.waitFor("Who is the booking for? ")
+      // The first Ctrl-D hands "Ada" to the host without a newline; the second ends the input.
+      try await terminal.type("Ada\u{04}")
+      try await terminal.waitFor("Ada")
+      try await terminal.type("\u{04}")
+      try await terminal.waitFor("Status: Booked by Ada")
+      failure = nil
+    } catch {
+      failure = error
+    }
+    let termination = try await waitForExit(process, timeout: failure == nil ? .seconds(60) : .zero)
+    try await terminal.drain()
+    if let failure { throw failure }
+    #expect(termination == .exited(0), "\(terminal.transcript)")
+    #expect(
+      terminal.transcript.contains("Who is the booking for? Ada\r\nRoom 93 is now booked by Ada.\r\n"),
+      "\(terminal.transcript)")
+  }
 }
