@@ -1,6 +1,6 @@
 /// Every message of the protocol. Adding a message: see docs/PROTOCOL.md, "Adding a message".
 public enum MessageRegistry {
-  /// Requests, by method name: the host's, then the one an extension sends to the host.
+  /// Requests, by method name: the host's, then those an extension (or an app) sends to the host.
   public static let requests: [any RequestMessage.Type] = [
     InitializeRequest.self,
     ResolveParameterRequest.self,
@@ -9,6 +9,9 @@ public enum MessageRegistry {
     ConfigureViewRequest.self,
     ShutdownRequest.self,
     RequestAuthenticationRequest.self,
+    DonateRequest.self,
+    DeleteDonationsRequest.self,
+    SetVocabularyRequest.self,
   ]
 
   /// Notifications, by method name.

@@ -147,6 +147,55 @@ struct MessageGoldenTests {
     #expect(RequestAuthenticationRequest.reasonProblem(reason) == problem)
   }
 
+  /// Extension or app → host: `host/donate`, `host/deleteDonations`, `host/setVocabulary` and their answers.
+  @Test func donationsAndVocabularyMatchTheirGoldenJSON() throws {
+    let interaction = DonatedInteraction(
+      intent: Intent(name: "BookRoomIntent", identifier: "ID-1", parameters: ["roomNumber": .integer(12)]),
+      response: IntentResponse(code: .success))
+    #expect(
+      try encode(
+        RequestEnvelope(
+          id: .number(1), method: DonateRequest.method,
+          params: DonateRequest(interaction: interaction, groupIdentifier: "bookings")))
+        == #"{"id":1,"jsonrpc":"2.0","method":"host/donate","params":{"groupIdentifier":"bookings","interaction":{"intent":{"identifier":"ID-1","name":"BookRoomIntent","parameters":{"roomNumber":{"type":"integer","value":12}}},"response":{"code":"success","parameters":{}}}}}"#
+    )
+    #expect(try encode(DonateResult(identifier: "d7")) == #"{"identifier":"d7"}"#)
+    #expect(try encode(DeleteDonationsRequest(.identifiers(["a", "b"]))) == #"{"identifiers":["a","b"]}"#)
+    #expect(try encode(DeleteDonationsRequest(.group("bookings"))) == #"{"groupIdentifier":"bookings"}"#)
+    #expect(try encode(DeleteDonationsRequest(.all)) == #"{"all":true}"#)
+    #expect(try encode(DeleteDonationsResult(deleted: 2)) == #"{"deleted":2}"#)
+    #expect(
+      try encode(SetVocabularyRequest(type: .contactName, strings: ["Ada"]))
+        == #"{"strings":["Ada"],"type":"contactName"}"#)
+    #expect(try encode(SetVocabularyResult(count: 1)) == #"{"count":1}"#)
+    for selection in [DonationSelection.identifiers(["a"]), .group("g"), .all] {
+      let data = try WireCoding.encoder().encode(DeleteDonationsRequest(selection))
+      #expect(try WireCoding.decoder().decode(DeleteDonationsRequest.self, from: data).selection == selection)
+    }
+  }
+
+  /// A selection names exactly one kind; `all` must be true. Control: each alone decodes.
+  @Test(
+    arguments: [
+      (#"{}"#, false), (#"{"all":true,"groupIdentifier":"g"}"#, false), (#"{"all":false}"#, false),
+      (#"{"identifiers":"a"}"#, false), (#"{"all":true}"#, true), (#"{"groupIdentifier":"g"}"#, true),
+    ])
+  func deletionSelectionsAreExact(json: String, decodes: Bool) {
+    let decoded = try? WireCoding.decoder().decode(DeleteDonationsRequest.self, from: Data(json.utf8))
+    #expect((decoded != nil) == decodes)
+  }
+
+  @Test(
+    arguments: [
+      ("bookings", nil), ("", "identifier is empty"), ("a\u{1B}[31m", "identifier contains a control character"),
+      ("a\u{202E}b", "identifier contains a control character"),
+      (String(repeating: "x", count: 200), nil),
+      (String(repeating: "x", count: 201), "identifier is 201 Unicode scalars long; the limit is 200"),
+    ] as [(String, String?)])
+  func donationIdentifiersAreBounded(identifier: String, problem: String?) {
+    #expect(DonationLimits.identifierProblem(identifier, field: "identifier") == problem)
+  }
+
   @Test func everyMessageIsRegisteredOnce() {
     let methods = MessageRegistry.requests.map { $0.method } + MessageRegistry.notifications.map { $0.method }
     #expect(Set(methods).count == methods.count)

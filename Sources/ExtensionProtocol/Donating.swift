@@ -1,0 +1,76 @@
+/// What library code depends on to donate interactions, without knowing whether an app or an extension runs it (seed
+/// 001's dependency inversion: a shared framework holds an `any IntentDonating` that the app and its extension each
+/// give it). The SDK's `AppContext` and `ExtensionContext` implement it, sending `host/donate` and
+/// `host/deleteDonations`.
+public protocol IntentDonating: Sendable {
+  /// Donates `interaction` (SiriKit's `INInteraction.donate`).
+  /// - Returns: the donation's identifier: `identifier`, else the host's.
+  /// - Throws: `ResponseError` when the host refuses it (`invalidParams`: see `DonationLimits`), or cannot be
+  ///   reached.
+  @discardableResult
+  func donate(_ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?) async throws -> String
+
+  /// Deletes donations of this app.
+  /// - Returns: how many were deleted.
+  @discardableResult
+  func deleteDonations(_ selection: DonationSelection) async throws -> Int
+}
+
+extension IntentDonating {
+  /// Donates `interaction` without an identifier or a group.
+  @discardableResult
+  public func donate(_ interaction: DonatedInteraction) async throws -> String {
+    try await donate(interaction, identifier: nil, groupIdentifier: nil)
+  }
+}
+
+/// What registers the user's own terms (SiriKit's `INVocabulary`); the SDK's contexts implement it.
+public protocol VocabularyRegistering: Sendable {
+  /// Replaces the app's terms of `type` with `strings`, most important first; `[]` removes them.
+  /// - Returns: how many terms the host kept.
+  @discardableResult
+  func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int
+}
+
+/// The bounds the host enforces on donations and vocabulary (docs/PROTOCOL.md, "Requests to the host: donations and
+/// vocabulary"). Lengths are in Unicode scalars.
+public enum DonationLimits {
+  /// Donations kept per app; past it the oldest is dropped.
+  public static let donationsPerApp = 100
+  public static let maximumIdentifierLength = 200
+  public static let maximumStringValueLength = 1000
+  public static let maximumArrayCount = 100
+  /// The largest `params` of a donation or a vocabulary request, in bytes as received.
+  public static let maximumParamsBytes = 16384
+  public static let maximumDeletedIdentifiers = 100
+  public static let maximumVocabularyStrings = 500
+  public static let maximumVocabularyStringLength = 100
+
+  /// What is wrong with an `identifier` or `groupIdentifier` named `field`, or nil.
+  public static func identifierProblem(_ identifier: String, field: String) -> String? {
+    let length = identifier.unicodeScalars.count
+    if length == 0 { return "\(field) is empty" }
+    if length > maximumIdentifierLength {
+      return "\(field) is \(length) Unicode scalars long; the limit is \(maximumIdentifierLength)"
+    }
+    if identifier.unicodeScalars.contains(where: isControl) { return "\(field) contains a control character" }
+    return nil
+  }
+
+  /// What is wrong with a vocabulary term at `index`, or nil.
+  public static func vocabularyStringProblem(_ string: String, index: Int) -> String? {
+    let length = string.unicodeScalars.count
+    if string.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) { return "strings[\(index)] is blank" }
+    if length > maximumVocabularyStringLength {
+      return "strings[\(index)] is \(length) Unicode scalars long; the limit is \(maximumVocabularyStringLength)"
+    }
+    if string.unicodeScalars.contains(where: isControl) { return "strings[\(index)] contains a control character" }
+    return nil
+  }
+
+  /// C0, DEL, C1, and the bidirectional controls.
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+      || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+  }
+}
