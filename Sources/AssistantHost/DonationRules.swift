@@ -1,0 +1,189 @@
+import BundleManifest
+import ExtensionProtocol
+
+/// The checks on what an app or an extension sends to donate or to register terms (docs/PROTOCOL.md, "Requests to
+/// the host: donations and vocabulary"). The sender is untrusted: the intent must be one of the app's definitions or
+/// the system catalog, every value typed as declared, every string bounded.
+struct DonationRules: Sendable {
+  /// The app's intent definitions (the app's and its extensions').
+  var definitions: [IntentDefinition]
+
+  /// What is wrong with `request`, or nil when it may be kept.
+  func problem(_ request: DonateRequest) -> String? {
+    for (field, value) in [("identifier", request.identifier), ("groupIdentifier", request.groupIdentifier)] {
+      if let value, let problem = DonationLimits.identifierProblem(value, field: field) { return problem }
+    }
+    let intent = request.interaction.intent
+    guard let (spec, definition) = lookUp(intent.name) else {
+      return "interaction.intent.name: \(intent.name) is neither an intent of the app's definitions nor a system intent"
+    }
+    if intent.identifier.unicodeScalars.count > DonationLimits.maximumIdentifierLength {
+      return "interaction.intent.identifier is longer than \(DonationLimits.maximumIdentifierLength) Unicode scalars"
+    }
+    for name in intent.parameters.keys.sorted() {
+      let field = "interaction.intent.parameters.\(name)"
+      guard let parameter = spec.parameters.first(where: { $0.name == name }) else {
+        return "\(field): \(intent.name) has no parameter \(name)"
+      }
+      let type = DeclaredType(
+        type: parameter.type, enumType: parameter.enumType, objectType: parameter.objectType,
+        multiple: parameter.supportsMultipleValues)
+      if let problem = valueProblem(intent.parameters[name]!, type, definition: definition, field: field) {
+        return problem
+      }
+    }
+    guard let response = request.interaction.response else { return nil }
+    let code = response.code
+    let declared = spec.response?.code(named: code.rawValue) != nil
+    guard declared || (ResponseCode.standard.contains(code) && code != .ready) else {
+      return
+        "interaction.response.code: \(code.rawValue) is neither a standard code (but ready) nor one \(intent.name) "
+        + "declares"
+    }
+    for name in response.parameters.keys.sorted() {
+      let field = "interaction.response.parameters.\(name)"
+      guard let parameter = spec.response?.parameters.first(where: { $0.name == name }) else {
+        return "\(field): the response of \(intent.name) has no parameter \(name)"
+      }
+      let type = DeclaredType(
+        type: parameter.type, enumType: parameter.enumType, objectType: parameter.objectType,
+        multiple: parameter.supportsMultipleValues)
+      if let problem = valueProblem(response.parameters[name]!, type, definition: definition, field: field) {
+        return problem
+      }
+    }
+    return nil
+  }
+
+  /// What is wrong with a vocabulary request, or nil.
+  static func problem(_ request: SetVocabularyRequest) -> String? {
+    guard VocabularyStringType(rawValue: request.type) != nil else {
+      let known = VocabularyStringType.allCases.map(\.rawValue).joined(separator: ", ")
+      return "type: \(request.type.unicodeScalars.count > 60 ? "the type" : request.type) is not a vocabulary type; "
+        + "use one of \(known)"
+    }
+    if request.strings.count > DonationLimits.maximumVocabularyStrings {
+      return "strings has \(request.strings.count) terms; the limit is \(DonationLimits.maximumVocabularyStrings)"
+    }
+    for (index, string) in request.strings.enumerated() {
+      if let problem = DonationLimits.vocabularyStringProblem(string, index: index) { return problem }
+    }
+    return nil
+  }
+
+  /// What is wrong with a deletion, or nil.
+  static func problem(_ selection: DonationSelection) -> String? {
+    switch selection {
+    case .identifiers(let identifiers):
+      if identifiers.isEmpty { return "identifiers is empty" }
+      if identifiers.count > DonationLimits.maximumDeletedIdentifiers {
+        return "identifiers has \(identifiers.count) items; the limit is \(DonationLimits.maximumDeletedIdentifiers)"
+      }
+      for (index, identifier) in identifiers.enumerated() {
+        if let problem = DonationLimits.identifierProblem(identifier, field: "identifiers[\(index)]") {
+          return problem
+        }
+      }
+      return nil
+    case .group(let group): return DonationLimits.identifierProblem(group, field: "groupIdentifier")
+    case .all: return nil
+    }
+  }
+
+  /// The intent of class `name`: the app's definitions first, then the system catalog.
+  private func lookUp(_ name: String) -> (IntentSpec, IntentDefinition?)? {
+    for definition in definitions {
+      if let spec = definition.intents.first(where: { $0.className == name }) { return (spec, definition) }
+    }
+    return SystemIntent.named(name).map { ($0.spec, nil) }
+  }
+
+  private struct DeclaredType {
+    var type: String
+    var enumType: String?
+    var objectType: String?
+    var multiple: Bool
+  }
+
+  private func valueProblem(
+    _ value: ParameterValue, _ declared: DeclaredType, definition: IntentDefinition?, field: String
+  ) -> String? {
+    if declared.multiple {
+      guard case .array(let items) = value else { return "\(field): expected an array of values" }
+      if items.count > DonationLimits.maximumArrayCount {
+        return "\(field) has \(items.count) items; the limit is \(DonationLimits.maximumArrayCount)"
+      }
+      var single = declared
+      single.multiple = false
+      for (index, item) in items.enumerated() {
+        if let problem = valueProblem(item, single, definition: definition, field: "\(field)[\(index)]") {
+          return problem
+        }
+      }
+      return nil
+    }
+    if let problem = lengthProblem(value, field: field) { return problem }
+    let expected: String
+    let fits: Bool
+    if let enumName = declared.enumType {
+      expected = "an enum case of \(enumName)"
+      if case .enumCase(let name) = value {
+        // A system intent's enums are not in a definition: any bounded case name.
+        fits = definition?.enumeration(named: enumName).map { $0.values.contains { $0.name == name } } ?? true
+      } else {
+        fits = false
+      }
+    } else if declared.objectType != nil || declared.type == "Object" {
+      expected = "an object"
+      if case .object = value { fits = true } else { fits = false }
+    } else {
+      switch (declared.type, value) {
+      case ("Integer", .integer): (expected, fits) = ("", true)
+      case ("Integer", _): (expected, fits) = ("an integer", false)
+      case ("Decimal", .decimal), ("Decimal", .integer), ("Double", .decimal), ("Double", .integer),
+        ("Currency", .decimal), ("Currency", .integer), ("Duration", .decimal), ("Duration", .integer):
+        (expected, fits) = ("", true)
+      case ("Decimal", _), ("Double", _), ("Currency", _), ("Duration", _): (expected, fits) = ("a number", false)
+      case ("Boolean", .boolean): (expected, fits) = ("", true)
+      case ("Boolean", _): (expected, fits) = ("a boolean", false)
+      case ("Date", .date), ("DateComponents", .date): (expected, fits) = ("", true)
+      case ("Date", _), ("DateComponents", _): (expected, fits) = ("a date", false)
+      case ("String", .string), ("SpeakableString", .string): (expected, fits) = ("", true)
+      case ("String", _), ("SpeakableString", _): (expected, fits) = ("a string", false)
+      // Other system types (Person, Placemark, CurrencyAmount …): a string or an object.
+      case (_, .string), (_, .object): (expected, fits) = ("", true)
+      default: (expected, fits) = ("a string or an object", false)
+      }
+    }
+    return fits
+      ? nil : "\(field): expected \(expected), not \(value.typeName == "enum" ? "an enum" : "a \(value.typeName)")"
+  }
+
+  /// Strings past `DonationLimits.maximumStringValueLength`, anywhere in `value`.
+  private func lengthProblem(_ value: ParameterValue, field: String) -> String? {
+    let limit = DonationLimits.maximumStringValueLength
+    func tooLong(_ text: String) -> Bool { text.unicodeScalars.count > limit }
+    switch value {
+    case .string(let text), .enumCase(let text):
+      return tooLong(text) ? "\(field) is longer than \(limit) Unicode scalars" : nil
+    case .object(let object):
+      if tooLong(object.identifier) || tooLong(object.displayString) {
+        return "\(field) has a string longer than \(limit) Unicode scalars"
+      }
+      for (key, property) in object.properties ?? [:] {
+        if tooLong(key) { return "\(field) has a property name longer than \(limit) Unicode scalars" }
+        if let problem = lengthProblem(property, field: "\(field).\(key.prefix(40))") { return problem }
+      }
+      return nil
+    case .array(let items):
+      if items.count > DonationLimits.maximumArrayCount {
+        return "\(field) has \(items.count) items; the limit is \(DonationLimits.maximumArrayCount)"
+      }
+      for (index, item) in items.enumerated() {
+        if let problem = lengthProblem(item, field: "\(field)[\(index)]") { return problem }
+      }
+      return nil
+    case .integer, .decimal, .boolean, .date: return nil
+    }
+  }
+}

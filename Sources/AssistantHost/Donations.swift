@@ -1,0 +1,182 @@
+import AppGroupStore
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import IntentHostSystem
+
+/// One kept donation.
+public struct StoredDonation: Codable, Sendable, Equatable {
+  /// The donation's name: the sender's `identifier`, else the host's (`d` and a number).
+  public var identifier: String
+  /// Whether `identifier` is the sender's (it then counts in the de-duplication key).
+  public var identifierGiven: Bool
+  public var groupIdentifier: String?
+  public var interaction: DonatedInteraction
+  /// When it was donated, seconds since 1970 (the host's clock).
+  public var donatedAt: Double
+
+  /// Two donations with the same key are the same donation: the intent's class and values, and the given
+  /// identifier. The intent's own per-request identifier does not count.
+  struct Key: Hashable {
+    var intent: String
+    var parameters: [String: ParameterValue]
+    var identifier: String?
+  }
+  var key: Key {
+    Key(
+      intent: interaction.intent.name, parameters: interaction.intent.parameters,
+      identifier: identifierGiven ? identifier : nil)
+  }
+}
+
+/// An app's donations as the host keeps them, `State/donations/<app bundle id>.json` (a `Document`), schema 1,
+/// oldest first, at most `DonationLimits.donationsPerApp`.
+///
+/// ```json
+/// {"content": {"donations": [{"donatedAt": 1790000000, "identifier": "d1", "identifierGiven": false,
+///   "interaction": {"intent": {…}, "response": {…}}}], "nextNumber": 2}, "schemaVersion": 1, "sequence": 1}
+/// ```
+public struct DonationsRecord: DocumentContent, Equatable {
+  public static let schemaVersion = 1
+
+  public var donations: [StoredDonation] = []
+  /// The number of the next identifier the host makes.
+  public var nextNumber = 1
+
+  public init() {}
+
+  /// Keeps `donation` as the newest: an equal one (same key) is removed first, and past the bound the oldest go.
+  /// A donation without an identifier of its own gets the host's.
+  /// - Returns: the donation's identifier.
+  @discardableResult
+  public mutating func add(
+    _ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?, at now: Double
+  ) -> String {
+    var name = identifier ?? ""
+    while identifier == nil && (name.isEmpty || donations.contains { $0.identifier == name }) {
+      // Never one a kept donation already has (a sender may have given "d3" itself).
+      name = "d\(nextNumber)"
+      nextNumber += 1
+    }
+    var interaction = interaction
+    interaction.response?.userActivity = nil  // what a later launch would continue is not the donation's
+    let donation = StoredDonation(
+      identifier: name, identifierGiven: identifier != nil, groupIdentifier: groupIdentifier,
+      interaction: interaction, donatedAt: now)
+    donations.removeAll { $0.key == donation.key }
+    donations.append(donation)
+    if donations.count > DonationLimits.donationsPerApp {
+      donations.removeFirst(donations.count - DonationLimits.donationsPerApp)
+    }
+    return name
+  }
+
+  /// Deletes the donations `selection` names.
+  /// - Returns: how many were deleted.
+  @discardableResult
+  public mutating func delete(_ selection: DonationSelection) -> Int {
+    let before = donations.count
+    switch selection {
+    case .identifiers(let identifiers):
+      let names = Set(identifiers)
+      donations.removeAll { names.contains($0.identifier) }
+    case .group(let group):
+      donations.removeAll { $0.groupIdentifier == group }
+    case .all:
+      donations.removeAll()
+    }
+    return before - donations.count
+  }
+}
+
+/// An app's own terms per vocabulary type (SiriKit's `INVocabulary`), `State/vocabulary/<app bundle id>.json` (a
+/// `Document`), schema 1: `{"types": {"contactName": ["Ada Lovelace"]}}`.
+public struct VocabularyRecord: DocumentContent, Equatable {
+  public static let schemaVersion = 1
+
+  /// Terms by `VocabularyStringType` raw value, most important first.
+  public var types: [String: [String]] = [:]
+
+  public init() {}
+
+  /// Replaces the terms of `type` with `strings` without exact duplicates (the first kept); `[]` removes the type.
+  /// - Returns: how many terms were kept.
+  @discardableResult
+  public mutating func set(_ strings: [String], of type: VocabularyStringType) -> Int {
+    var seen = Set<String>()
+    let kept = strings.filter { seen.insert($0).inserted }
+    types[type.rawValue] = kept.isEmpty ? nil : kept
+    return kept.count
+  }
+}
+
+/// Where the host keeps the donations and the vocabulary of the apps of a home, in its own state (never in an app
+/// group): `State/donations/<app bundle id>.json` and `State/vocabulary/<app bundle id>.json`. Every change is one
+/// locked update of the app's document. Blocking: call it off the cooperative pool.
+public struct DonationStore: Sendable {
+  public var home: AssistantHome
+  public var clock: HostClock
+
+  public init(home: AssistantHome, clock: HostClock = HostClock()) {
+    self.home = home
+    self.clock = clock
+  }
+
+  /// The donations document of `app` (a bundle identifier the manifest model validated).
+  public func donationsFile(for app: String) -> URL {
+    home.state.appendingPathComponent("donations").appendingPathComponent(app + ".json")
+  }
+
+  public func vocabularyFile(for app: String) -> URL {
+    home.state.appendingPathComponent("vocabulary").appendingPathComponent(app + ".json")
+  }
+
+  /// The app's donations, oldest first.
+  public func donations(of app: String) throws -> [StoredDonation] {
+    try Document<DonationsRecord>(path: donationsFile(for: app).path).read().donations
+  }
+
+  /// The app's terms by type.
+  public func vocabulary(of app: String) throws -> [String: [String]] {
+    try Document<VocabularyRecord>(path: vocabularyFile(for: app).path).read().types
+  }
+
+  /// Keeps a donation of `app` (already checked by `DonationRules`).
+  /// - Returns: its identifier.
+  @discardableResult
+  public func donate(_ request: DonateRequest, for app: String) throws -> String {
+    let file = donationsFile(for: app)
+    try makeFolder(file.deletingLastPathComponent())
+    let now = clock.now
+    return try Document<DonationsRecord>(path: file.path).update { record in
+      record.add(
+        request.interaction, identifier: request.identifier, groupIdentifier: request.groupIdentifier, at: now)
+    }
+  }
+
+  /// Deletes donations of `app`.
+  /// - Returns: how many.
+  @discardableResult
+  public func deleteDonations(_ selection: DonationSelection, for app: String) throws -> Int {
+    let file = donationsFile(for: app)
+    guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) else { return 0 }
+    return try Document<DonationsRecord>(path: file.path).update { $0.delete(selection) }
+  }
+
+  /// Replaces the terms of `type` of `app`.
+  /// - Returns: how many were kept.
+  @discardableResult
+  public func setVocabulary(_ strings: [String], of type: VocabularyStringType, for app: String) throws -> Int {
+    let file = vocabularyFile(for: app)
+    try makeFolder(file.deletingLastPathComponent())
+    return try Document<VocabularyRecord>(path: file.path).update { $0.set(strings, of: type) }
+  }
+
+  private func makeFolder(_ folder: URL) throws {
+    try home.prepare()
+    if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+      throw HostError(
+        .cannotCreate, "cannot create \(folder.path): \(SystemError.current("mkdir", folder.path))")
+    }
+  }
+}
