@@ -98,6 +98,7 @@ extension IntentDriver {
 ///   held, so the user's time does not count against the pending request.
 /// - `$/cancelRequest` of the authentication being served ends its prompt (it is answered `requestCancelled`);
 ///   every other notification is dropped.
+/// - `host/donate`, `host/deleteDonations` and `host/setVocabulary` are served at once by `DonationServer`.
 /// - Every other request is answered with `methodNotFound`.
 ///
 /// Nothing is kept but the one authentication being served; the connection's unsolicited budget bounds how much may
@@ -121,7 +122,13 @@ final class InboundRequests: Sendable {
   /// Where an answer that could not be queued is reported (the peer's log); called on any thread, must not block.
   private let log: @Sendable (String) -> Void
 
-  init(log: @escaping @Sendable (String) -> Void) { self.log = log }
+  /// Serves the peer's donations and vocabulary; nil: they are answered `methodNotFound`.
+  private let donations: DonationServer?
+
+  init(donations: DonationServer? = nil, log: @escaping @Sendable (String) -> Void) {
+    self.donations = donations
+    self.log = log
+  }
 
   /// Takes one message from the reader thread.
   func receive(_ message: InboundMessage, connection: Connection) {
@@ -160,6 +167,9 @@ final class InboundRequests: Sendable {
       } catch {
         refusal = error
       }
+    } else if let donations, DonationServer.methods.contains(message.method) {
+      donations.serve(message, id: id, connection: connection)
+      return
     } else {
       refusal = ResponseError(.methodNotFound, "the host serves no request \(message.method)")
     }

@@ -47,8 +47,10 @@ struct SessionTarget: Sendable {
   var entitlements: Entitlements
   /// `NSExtensionPointIdentifier`, or `appExtensionPoint` for an app.
   var extensionPoint: String
-  /// The containing app's bundle identifier (whose uid the sandbox runs it as).
+  /// The containing app's bundle identifier (whose uid the sandbox runs it as, whose donations it makes).
   var appIdentifier: String
+  /// The intent definitions of the containing app and its extensions: what it may donate.
+  var appDefinitions: [IntentDefinition]
 
   var kind: SandboxPolicy.Kind {
     switch extensionPoint {
@@ -60,6 +62,7 @@ struct SessionTarget: Sendable {
 
   init(_ bundle: ExtensionBundle, app: AppBundle) {
     appIdentifier = app.info.bundleIdentifier
+    appDefinitions = app.allDefinitions
     name = bundle.name
     bundleIdentifier = bundle.info.bundleIdentifier
     executable = bundle.executableURL.path
@@ -71,6 +74,7 @@ struct SessionTarget: Sendable {
   /// The containing app, launched in the background to handle an intent.
   init(app: AppBundle) {
     appIdentifier = app.info.bundleIdentifier
+    appDefinitions = app.allDefinitions
     name = app.name
     bundleIdentifier = app.info.bundleIdentifier
     executable = app.executableURL.path
@@ -184,12 +188,19 @@ final class ExtensionSession: Sendable {
   /// A name for messages: "RoomsIntents (com.example.rooms.RoomsIntents)".
   var label: String { "\(target.name) (\(target.bundleIdentifier))" }
 
-  private init(target: SessionTarget, peer: any SessionPeer, connection: Connection, deadlines: Deadlines) {
+  private init(
+    target: SessionTarget, peer: any SessionPeer, connection: Connection, deadlines: Deadlines, home: AssistantHome
+  ) {
     self.target = target
     self.peer = peer
     self.connection = connection
     self.deadlines = deadlines
-    inbound = InboundRequests(log: { [peer] line in peer.appendToLog(line) })
+    let log: @Sendable (String) -> Void = { [peer] line in peer.appendToLog(line) }
+    inbound = InboundRequests(
+      donations: DonationServer(
+        store: DonationStore(home: home), app: target.appIdentifier,
+        rules: DonationRules(definitions: target.appDefinitions), log: log),
+      log: log)
     // Taken on the reader thread as they come, in arrival order (docs/PROTOCOL.md, "Requests to the host").
     connection.start { [weak connection, inbound] message in
       guard let message, let connection else { return }
@@ -206,7 +217,7 @@ final class ExtensionSession: Sendable {
   ) async throws -> ExtensionSession {
     let launched = try await launcher.launch(target, home: home, locale: locale, sandbox: sandbox)
     let session = ExtensionSession(
-      target: target, peer: launched.peer, connection: launched.connection, deadlines: deadlines)
+      target: target, peer: launched.peer, connection: launched.connection, deadlines: deadlines, home: home)
     do {
       let result = try await session.request(
         InitializeRequest(

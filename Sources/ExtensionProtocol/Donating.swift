@@ -40,8 +40,8 @@ public enum DonationLimits {
   public static let maximumIdentifierLength = 200
   public static let maximumStringValueLength = 1000
   public static let maximumArrayCount = 100
-  /// The largest `params` of a donation or a vocabulary request, in bytes as received.
-  public static let maximumParamsBytes = 16384
+  /// The largest message (the whole JSON line) of a donation, deletion or vocabulary request, in bytes.
+  public static let maximumMessageBytes = 16384
   public static let maximumDeletedIdentifiers = 100
   public static let maximumVocabularyStrings = 500
   public static let maximumVocabularyStringLength = 100
