@@ -68,7 +68,8 @@ let package = Package(
 
     // Examples: the Rooms booking app (seed 004).
     // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
-    .target(name: "RoomsKit", dependencies: ["AppGroupStore"], path: "Sources/Examples/RoomsKit"),
+    .target(
+      name: "RoomsKit", dependencies: ["AppGroupStore", "ExtensionProtocol"], path: "Sources/Examples/RoomsKit"),
     // purpose: the Rooms containing app, a command-line app launched by `assistant open Rooms`.
     .executableTarget(
       name: "rooms", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/Rooms",

@@ -55,7 +55,8 @@ struct BookRoomHandler: IntentHandler {
     var cancel = false
     if case .boolean(let value)? = intent["isCancellationOfBooking"] { cancel = value }
     let parameters: [String: ParameterValue] = ["roomNumber": .integer(room), "bookedBy": .string(name)]
-    let rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier))
+    // The context donates what succeeds: RoomsKit sees only `IntentDonating`.
+    let rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier), donations: context)
     do {
       if cancel {
         try await rooms.cancel(room: room, by: name)

@@ -1,9 +1,13 @@
 import AppGroupStore
+import ExtensionProtocol
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
 #endif
 
 /// A booking of one room.
@@ -78,9 +82,36 @@ public struct Rooms: Sendable {
   public static let all = 1...300
 
   private let document: Document<BookingsDocument>
+  /// Where a booking or a cancellation that succeeded is donated (seed 001's dependency inversion: RoomsKit knows
+  /// the protocol, not whether the app or its extension runs it); nil donates nothing.
+  private let donations: (any IntentDonating)?
 
-  public init(container: AppGroupContainer) {
+  /// - Parameter donations: the app's `AppContext` or the extension's `ExtensionContext`, or nil.
+  public init(container: AppGroupContainer, donations: (any IntentDonating)? = nil) {
     document = container.document("bookings.json")
+    self.donations = donations
+  }
+
+  /// The group of every donation Rooms makes, so that they can be deleted together.
+  public static let donationGroup = "bookings"
+
+  /// Donates the booking (or cancellation) that just succeeded as a BookRoomIntent interaction. A donation the host
+  /// refuses or cannot take never undoes the booking: it is reported on stderr and dropped, as iOS's
+  /// `donate(completion:)` error is only logged by most apps.
+  private func donate(room: Int, by name: String, cancel: Bool) async {
+    guard let donations else { return }
+    let parameters: [String: ParameterValue] = ["roomNumber": .integer(room), "bookedBy": .string(name)]
+    var values = parameters
+    values["isCancellationOfBooking"] = .boolean(cancel)
+    let interaction = DonatedInteraction(
+      intent: Intent(name: "BookRoomIntent", identifier: UUID().uuidString, parameters: values),
+      response: IntentResponse(code: cancel ? "successCancelledBooking" : .success, parameters: parameters))
+    do {
+      try await donations.donate(interaction, identifier: nil, groupIdentifier: Self.donationGroup)
+    } catch {
+      let line = Array("rooms: the \(cancel ? "cancellation" : "booking") was not donated: \(error)\n".utf8)
+      _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
   }
 
   /// Books `room` for `name`.
@@ -95,6 +126,7 @@ public struct Rooms: Sendable {
       }
       content.bookings[String(room)] = Booking(bookedBy: name, bookedAt: bookedAt)
     }
+    await donate(room: room, by: name, cancel: false)
   }
 
   /// Cancels `name`'s booking of `room`.
@@ -109,6 +141,7 @@ public struct Rooms: Sendable {
       }
       content.bookings[String(room)] = nil
     }
+    await donate(room: room, by: name, cancel: true)
   }
 
   /// Opens the door of `room`, which must be booked, and records when in its booking (`Booking.doorOpenedAt`), so the
