@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -32,6 +33,8 @@
 int ih_errno(void) { return errno; }
 
 int ih_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC) == 0 ? 0 : errno; }
+
+int ih_socketpair(int fds[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0 ? 0 : errno; }
 
 int ih_set_nonblocking(int fd, int nonblocking) {
   int flags = fcntl(fd, F_GETFL);
@@ -129,6 +132,15 @@ static void child_main(const ih_spawn_options *o, pid_t parent, int report_fd) {
   }
   if (sigprocmask(SIG_SETMASK, &all, NULL) != 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
   int stage = 0, error = 0;
+  int extra = -1;
+  if (o->extra_fd >= 0) {
+    // fd 3 is the extra one's: first move the report pipe and the source above it, so dup2 onto 3 clobbers neither.
+    int moved = fcntl(report_fd, F_DUPFD_CLOEXEC, 4);
+    if (moved < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
+    report_fd = moved;
+    extra = fcntl(o->extra_fd, F_DUPFD_CLOEXEC, 4);
+    if (extra < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
+  }
   // Order (sandbox-findings.md, gotcha 8): cgroups, limits, session, cwd, identity, death signal, no-new-privs,
   // Landlock, seccomp, close fds, exec.
   if (o->sandbox && (error = ih_sandbox_apply(o->sandbox, &stage))) child_fail_stage(report_fd, stage, error);
@@ -136,14 +148,16 @@ static void child_main(const ih_spawn_options *o, pid_t parent, int report_fd) {
   int in = move_high(o->stdin_fd), out = move_high(o->stdout_fd), err = move_high(o->stderr_fd);
   if (in < 0 || out < 0 || err < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
   if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
+  if (extra >= 0 && dup2(extra, 3) < 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);  // dup2 clears close-on-exec
   if (o->cwd && chdir(o->cwd) != 0) child_fail(report_fd, IH_SPAWN_STAGE_CHDIR);
   if (o->parent_death_signal) {
     if (prctl(PR_SET_PDEATHSIG, o->parent_death_signal) != 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
     if (getppid() != parent) _exit(127);  // the host is already gone
   }
   if (o->sandbox && (error = ih_sandbox_confine(o->sandbox, &stage))) child_fail_stage(report_fd, stage, error);
-  // Only 0, 1, 2 and the close-on-exec report pipe survive; the report pipe closes at exec.
-  if (report_fd > 3) syscall(SYS_close_range, 3, report_fd - 1, 0);
+  // Only 0, 1, 2 (and 3 when given) and the close-on-exec report pipe survive; the report pipe closes at exec.
+  int first = extra >= 0 ? 4 : 3;
+  if (report_fd > first) syscall(SYS_close_range, first, report_fd - 1, 0);
   syscall(SYS_close_range, report_fd + 1, ~0U, 0);
   execve(o->path, o->argv, o->envp);
   child_fail(report_fd, IH_SPAWN_STAGE_EXEC);

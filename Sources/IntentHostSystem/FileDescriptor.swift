@@ -35,6 +35,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
   }
 
+  /// A close-on-exec connected pair of Unix stream sockets. The corresponding C function is `socketpair`.
+  public static func socketPair() throws(SystemError) -> (FileDescriptor, FileDescriptor) {
+    var fds: [Int32] = [-1, -1]
+    let code = ih_socketpair(&fds)
+    if code != 0 { throw SystemError(code: code, operation: "socketpair") }
+    return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+  }
+
   /// Reads up to `count` bytes into `buffer`; 0 means end of file. Retries EINTR.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     while true {

@@ -141,6 +141,8 @@ public struct SpawnOptions: Sendable {
   public var standardInput: FileDescriptor
   public var standardOutput: FileDescriptor
   public var standardError: FileDescriptor
+  /// Becomes the child's fd 3 (an app's host channel); nil: the child gets 0, 1 and 2 only.
+  public var extraDescriptor: FileDescriptor? = nil
   /// Lead a new session and process group (so the whole group can be signalled and no terminal is attached).
   public var newSession: Bool = true
   /// Signal the child receives when the host dies; 0 for none.
@@ -162,7 +164,7 @@ public struct SpawnOptions: Sendable {
   }
 }
 
-/// Starts a child with only fds 0, 1, 2, default signal handling, the given environment and nothing else.
+/// Starts a child with only fds 0, 1, 2 (and 3 with `extraDescriptor`), default signal handling, the given environment and nothing else.
 /// argv[0] is `arguments.first`, or the executable path when `arguments` is empty.
 public func spawn(_ options: SpawnOptions) throws(SpawnError) -> SpawnedProcess {
   let argv = options.arguments.isEmpty ? [options.executable] : options.arguments
@@ -178,7 +180,8 @@ public func spawn(_ options: SpawnOptions) throws(SpawnError) -> SpawnedProcess 
             var o = ih_spawn_options(
               path: cPath, argv: cArgv, envp: cEnvp, cwd: cCwd,
               stdin_fd: options.standardInput.rawValue, stdout_fd: options.standardOutput.rawValue,
-              stderr_fd: options.standardError.rawValue, new_session: options.newSession ? 1 : 0,
+              stderr_fd: options.standardError.rawValue, extra_fd: options.extraDescriptor?.rawValue ?? -1,
+              new_session: options.newSession ? 1 : 0,
               parent_death_signal: options.parentDeathSignal, sandbox: sandbox)
             return ih_spawn(&o, &pid, &pidfd, &stage)
           }

@@ -35,6 +35,9 @@ public struct LaunchSpecification: Sendable {
   public var logRotationSize: Int = ExtensionLog.defaultRotationSize
   /// How the child's stdio is connected.
   public var stdio: Stdio = .protocolPipes
+  /// Whether the child gets a host channel: fd 3, one end of a Unix stream socket pair whose other end is
+  /// `SupervisedProcess.hostChannel` (docs/PROTOCOL.md, "The host channel of an app").
+  public var hostChannel = false
   /// The confinement applied before exec; nil runs the child unconfined.
   public var sandbox: SandboxSpec? = nil
   /// The memory ceiling in bytes (a cgroup where one can be made, else a footprint watchdog every 10 ms); nil for
@@ -77,6 +80,8 @@ public final class SupervisedProcess: Sendable {
   public let standardInput: FileDescriptor?
   /// The read end of the child's stdout (nil without pipes).
   public let standardOutput: FileDescriptor?
+  /// The host's end of the child's fd 3 (nil unless `LaunchSpecification.hostChannel`). Owned by whoever serves it.
+  public let hostChannel: FileDescriptor?
 
   private struct State {
     var termination: Termination?
@@ -166,6 +171,12 @@ public final class SupervisedProcess: Sendable {
         arguments: [specification.name] + specification.arguments,
         environment: specification.environment, workingDirectory: specification.workingDirectory,
         standardInput: childIn, standardOutput: childOut, standardError: stderrPipe.write)
+      var channel: (host: FileDescriptor, child: FileDescriptor)? = nil
+      if specification.hostChannel {
+        let pair = try FileDescriptor.socketPair()
+        channel = (keep(pair.0), keep(pair.1))
+        options.extraDescriptor = channel?.child
+      }
       var watchdogLimit: Int? = nil
       if var sandbox = specification.sandbox {
         if let limit = specification.memoryLimit {
@@ -189,13 +200,14 @@ public final class SupervisedProcess: Sendable {
         options.sandbox = sandbox
       }
       let spawned = try ProcessRegistry.shared.spawn(options)
-      for fd in [childIn, childOut, stderrPipe.write] { fd.close() }
+      for fd in [childIn, childOut, stderrPipe.write, channel?.child].compactMap({ $0 }) { fd.close() }
       self.log = log
       self.controlGroup = controlGroup
       self.watchdogLimit = watchdogLimit
       self.process = spawned
       self.standardInput = parentIn
       self.standardOutput = parentOut
+      self.hostChannel = channel?.host
       self.state = Mutex(State())
       if let log {
         let stamp = ParameterFreeClock.timestamp()
@@ -211,7 +223,7 @@ public final class SupervisedProcess: Sendable {
         while (try? spawned.reap()) ?? nil == nil { _ = try? spawned.pidfd.waitReadable(timeoutMilliseconds: 100) }
         spawned.pidfd.close()
         ProcessRegistry.shared.forget(spawned)
-        for fd in [stderrPipe.read, parentIn, parentOut, relayedOut].compactMap({ $0 }) { fd.close() }
+        for fd in [stderrPipe.read, parentIn, parentOut, relayedOut, channel?.host].compactMap({ $0 }) { fd.close() }
         controlGroup?.remove()
       }
     } catch {

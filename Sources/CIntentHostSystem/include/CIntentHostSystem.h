@@ -40,6 +40,7 @@ typedef struct {
   int stdin_fd;              // becomes the child's fd 0
   int stdout_fd;             // becomes the child's fd 1
   int stderr_fd;             // becomes the child's fd 2
+  int extra_fd;              // becomes the child's fd 3 (an app's host channel); -1 for none
   int new_session;           // non-zero: setsid(), so the child leads its own process group
   int parent_death_signal;   // non-zero: PR_SET_PDEATHSIG, armed from a thread that never exits
   const ih_sandbox *sandbox; // NULL: no confinement
@@ -67,9 +68,12 @@ int ih_landlock_abi(void);
 /// Returns 0, or an errno value and sets `*stage`.
 int ih_sandbox_apply(const ih_sandbox *sandbox, int *stage);
 
-/// Starts a child with only fds 0, 1 and 2, default signal dispositions and an empty signal mask.
+/// Starts a child with only fds 0, 1 and 2 (and 3 when `extra_fd` is given), default signal dispositions and an empty signal mask.
 /// Returns 0 and fills `pid_out` and `pidfd_out` (a close-on-exec pidfd), or an errno value and sets `stage_out`.
 int ih_spawn(const ih_spawn_options *options, pid_t *pid_out, int *pidfd_out, int *stage_out);
+
+/// `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`. Returns 0 or an errno value.
+int ih_socketpair(int fds[2]);
 
 /// `pipe2(O_CLOEXEC)`. Returns 0 or an errno value.
 int ih_pipe(int fds[2]);
