@@ -3,7 +3,8 @@ import Foundation
 import IntentHostSystem
 import ProcessSupervision
 
-/// Launches an installed app as tapping its icon would: its own container, its app groups, a scrubbed environment.
+/// Launches an installed app as tapping its icon would: its own container, its app groups, a scrubbed environment,
+/// and its host channel on fd 3 (`INTENTHOST_HOST_FD`), served while it runs (`AppHostChannel`).
 public struct AppLauncher: Sendable {
   public var home: AssistantHome
   public var locale = "en_US"
@@ -40,11 +41,23 @@ public struct AppLauncher: Sendable {
         ).merging(extra) { own, _ in own },
         workingDirectory: container.path, logPath: home.logFile(for: identifier).path,
         stdio: outputToStandardError ? .relayToStandardError : .relay)
+      specification.hostChannel = true
+      specification.environment["INTENTHOST_HOST_FD"] = "3"
       try home.confine(
         &specification, name: app.name, bundleIdentifier: identifier, bundlePath: app.url.path, kind: .app,
         container: container, appGroups: groups, appIdentifier: identifier, policy: sandbox)
       return try startProcess(specification, label: "\(app.name) (\(identifier))")
     }
+    // Its host channel (fd 3): donations and vocabulary while it runs.
+    var channel: AppHostChannel? = nil
+    if let descriptor = process.hostChannel {
+      do {
+        channel = try AppHostChannel(descriptor, app: app, home: home, process: process)
+      } catch {
+        process.appendHostLine("note: the host channel is not served: \(error)")
+      }
+    }
+    defer { channel?.close() }
     guard let termination = await process.waitForExit() else {
       await process.kill()
       throw CancellationError()
