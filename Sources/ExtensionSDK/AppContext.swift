@@ -19,6 +19,8 @@ public struct AppContext: Sendable {
   /// `application(_:continue:restorationHandler:)` with it): its type, its `userInfo`, and the interaction (the intent
   /// and the response) that sent the user here. nil otherwise, or when the host's JSON does not decode.
   public let userActivity: ContinuedActivity?
+  /// The descriptor of the host channel (`INTENTHOST_HOST_FD`), nil when the host gave none.
+  let hostChannelDescriptor: Int32?
 
   /// Why the context could not be read.
   public struct Missing: Error, CustomStringConvertible {
@@ -51,10 +53,11 @@ public struct AppContext: Sendable {
       } else {
         nil
       }
+    let channel = environment["INTENTHOST_HOST_FD"].flatMap { Int32($0) }.flatMap { $0 >= 3 ? $0 : nil }
     return AppContext(
       bundleIdentifier: try value("INTENTHOST_BUNDLE_IDENTIFIER"), bundlePath: try value("INTENTHOST_BUNDLE_PATH"),
       containerPath: try value("INTENTHOST_CONTAINER"), locale: environment["INTENTHOST_LOCALE"] ?? "en_US",
-      appGroups: groups, launchReason: reason, userActivity: activity)
+      appGroups: groups, launchReason: reason, userActivity: activity, hostChannelDescriptor: channel)
   }
 
   /// The shared container of `identifier`.

@@ -1,4 +1,6 @@
 import ExtensionTransport
+import IntentHostSystem
+import Synchronization
 
 /// Sends one of the donation and vocabulary requests on `host`, turning the transport's errors into `ResponseError`.
 func sendToHost<R: RequestMessage>(_ request: R, on host: Connection?) async throws -> R.Response {
@@ -41,5 +43,67 @@ extension ExtensionContext: IntentDonating, VocabularyRegistering {
   @discardableResult
   public func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int {
     try await sendToHost(SetVocabularyRequest(type: type, strings: strings), on: host).count
+  }
+}
+
+/// An app launched by the host donates and registers terms on its host channel (docs/PROTOCOL.md, "The host channel
+/// of an app"), connected on first use: give `context` to library code as its `any IntentDonating`. Without a channel
+/// (an app not launched in the foreground by the host) the calls throw `notAllowedNow`.
+extension AppContext: IntentDonating, VocabularyRegistering {
+  @discardableResult
+  public func donate(_ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?) async throws
+    -> String
+  {
+    try await sendToHost(
+      DonateRequest(interaction: interaction, identifier: identifier, groupIdentifier: groupIdentifier),
+      on: try HostChannel.connection(hostChannelDescriptor)
+    ).identifier
+  }
+
+  @discardableResult
+  public func deleteDonations(_ selection: DonationSelection) async throws -> Int {
+    try await sendToHost(DeleteDonationsRequest(selection), on: try HostChannel.connection(hostChannelDescriptor))
+      .deleted
+  }
+
+  @discardableResult
+  public func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int {
+    try await sendToHost(
+      SetVocabularyRequest(type: type, strings: strings), on: try HostChannel.connection(hostChannelDescriptor)
+    ).count
+  }
+}
+
+/// The process's one connection on its host channel, made on first use (however many `AppContext` values there are,
+/// one reader per descriptor).
+enum HostChannel {
+  private static let connections = Mutex<[Int32: Connection]>([:])
+
+  /// The connection on `descriptor`; nil when there is none.
+  /// - Throws: `ResponseError(.internalError)` when the descriptor cannot be used.
+  static func connection(_ descriptor: Int32?) throws -> Connection? {
+    guard let descriptor else { return nil }
+    return try connections.withLock { connections throws -> Connection in
+      if let existing = connections[descriptor] { return existing }
+      ignoreBrokenPipeSignal()
+      let input = FileDescriptor(rawValue: descriptor)
+      let output: FileDescriptor
+      do {
+        output = try input.duplicate()
+      } catch {
+        throw ResponseError(.internalError, "the host channel (fd \(descriptor)) cannot be used: \(error)")
+      }
+      let connection = Connection(input: input, output: output, options: .init(peerName: "host"))
+      // The host sends nothing but answers; anything else is answered methodNotFound and dropped.
+      connection.start { [weak connection] message in
+        guard let message, let connection, case .request(let id) = message.kind else { return }
+        answerOrLog {
+          try connection.reply(
+            to: id, error: ResponseError(.methodNotFound, "an app serves no request on its host channel"))
+        }
+      }
+      connections[descriptor] = connection
+      return connection
+    }
   }
 }

@@ -32,3 +32,27 @@ struct DonationEndToEndTests {
     #expect(try await donations(host).count == 1)
   }
 }
+
+extension DonationEndToEndTests {
+  @Test func aBookingInTheAppIsDonatedOnItsHostChannel() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let booked = try await host.assistant(["open", "Rooms", "--", "book", "12", "--by", "Ada"])
+    #expect(booked.code == 0, "\(booked)")
+    #expect(!booked.stderr.contains("not donated"), "\(booked)")
+    var kept = try await donations(host)
+    #expect(kept.count == 1, "\(kept)")
+    #expect(kept.first?.interaction.intent["roomNumber"] == .integer(12))
+    #expect(kept.first?.interaction.response?.code == .success)
+    // The cancellation is another donation (isCancellationOfBooking is true); booking room 12 again is the same
+    // donation as the first, kept once, now the newest.
+    let cancelled = try await host.assistant(["open", "Rooms", "--", "cancel", "12", "--by", "Ada"])
+    #expect(cancelled.code == 0, "\(cancelled)")
+    let again = try await host.assistant(["open", "Rooms", "--", "book", "12", "--by", "Ada"])
+    #expect(again.code == 0, "\(again)")
+    kept = try await donations(host)
+    #expect(kept.count == 2, "\(kept)")
+    #expect(kept.map { $0.interaction.intent["isCancellationOfBooking"] } == [.boolean(true), .boolean(false)])
+  }
+}

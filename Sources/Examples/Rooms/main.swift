@@ -54,7 +54,8 @@ if command == "--help" || command == "-h" || command == "help" {
 let rooms: Rooms = {
   do {
     let context = try AppContext.current()
-    return Rooms(container: try context.appGroup(Rooms.appGroupIdentifier))
+    // The context donates what succeeds (on the host channel); RoomsKit sees only `IntentDonating`.
+    return Rooms(container: try context.appGroup(Rooms.appGroupIdentifier), donations: context)
   } catch let error as AppContext.Missing {
     fail("\(error)", 78)
   } catch {
