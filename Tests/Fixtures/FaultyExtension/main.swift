@@ -67,6 +67,30 @@ if mode == "fixture" && CommandLine.arguments.dropFirst().first == "hostile" {
   exit(0)
 }
 
+// The containing app launched by `assistant open Fixture -- host-channel LINE...`: writes each LINE to its host channel
+// (INTENTHOST_HOST_FD) by hand and prints the host's answer line (or "EOF" once the host has closed it).
+if mode == "fixture" && CommandLine.arguments.dropFirst().first == "host-channel" {
+  guard let fd = ProcessInfo.processInfo.environment["INTENTHOST_HOST_FD"].flatMap({ Int32($0) }) else {
+    print("no INTENTHOST_HOST_FD")
+    exit(1)
+  }
+  signal(SIGPIPE, SIG_IGN)
+  for line in CommandLine.arguments.dropFirst(2) {
+    let bytes = Array((line + "\n").utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if n <= 0 { break }
+      sent += n
+    }
+    var answer: [UInt8] = []
+    var byte: UInt8 = 0
+    while read(fd, &byte, 1) == 1 && byte != 10 { answer.append(byte) }
+    print(answer.isEmpty ? "EOF" : String(decoding: answer, as: UTF8.self))
+  }
+  exit(0)
+}
+
 if mode == "Fixture" || mode == "fixture" {  // launched for handleInApp (its name) or by `open` (its executable)
   let bundle = ProcessInfo.processInfo.environment["INTENTHOST_BUNDLE_PATH"] ?? ""
   let appMode = ((try? String(contentsOfFile: bundle + "/app-mode", encoding: .utf8)) ?? "serve")
