@@ -46,14 +46,18 @@ public struct DonationsRecord: DocumentContent, Equatable {
   public init() {}
 
   /// Keeps `donation` as the newest: an equal one (same key) is removed first, and past the bound the oldest go.
-  /// A donation without an identifier of its own gets the host's.
+  /// A donation without an identifier of its own gets the host's: the one of the equal donation it replaces, else a
+  /// new one.
   /// - Returns: the donation's identifier.
   @discardableResult
   public mutating func add(
     _ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?, at now: Double
   ) -> String {
-    var name = identifier ?? ""
-    while identifier == nil && (name.isEmpty || donations.contains { $0.identifier == name }) {
+    // The same donation again keeps the name it has (what a shortcut made from it refers to).
+    let key = StoredDonation.Key(
+      intent: interaction.intent.name, parameters: interaction.intent.parameters, identifier: identifier)
+    var name = identifier ?? donations.first { $0.key == key }?.identifier ?? ""
+    while name.isEmpty || (identifier == nil && donations.contains { $0.identifier == name && $0.key != key }) {
       // Never one a kept donation already has (a sender may have given "d3" itself).
       name = "d\(nextNumber)"
       nextNumber += 1
