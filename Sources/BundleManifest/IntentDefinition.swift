@@ -529,7 +529,17 @@ public struct StringsTable: Sendable, Equatable {
   public var strings: [String: String]
 
   public static func load(contentsOf url: URL) throws -> StringsTable {
-    let plist = try PlistDictionary.load(contentsOf: url)
+    try StringsTable(PlistDictionary.load(contentsOf: url), url: url)
+  }
+
+  /// The table in `data`, the content of the file at `url` (read by the caller, e.g. without following links).
+  public static func parse(_ data: Data, url: URL) throws -> StringsTable {
+    try StringsTable(PlistDictionary.parse(data, file: url.path), url: url)
+  }
+}
+
+extension StringsTable {
+  init(_ plist: PlistDictionary, url: URL) throws {
     var strings: [String: String] = [:]
     for (key, value) in plist.values {
       guard let text = value as? String else {
@@ -540,6 +550,6 @@ public struct StringsTable: Sendable, Equatable {
     }
     let folder = url.deletingLastPathComponent().lastPathComponent
     let language = folder.hasSuffix(".lproj") ? String(folder.dropLast(6)) : ""
-    return StringsTable(file: plist.file, language: language, strings: strings)
+    self.init(file: plist.file, language: language, strings: strings)
   }
 }

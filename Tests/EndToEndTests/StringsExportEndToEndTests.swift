@@ -1,0 +1,178 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// `assistant strings export` and `validate`'s `strings-missing-key` through the real binary, on a copy of the Rooms
+/// sources (its definition in Base.lproj, its French table in fr.lproj).
+@Suite(.serialized)
+struct StringsExportEndToEndTests {
+  struct Report: Decodable {
+    var file: String
+    var locale: String
+    var keys: Int
+    var new: Int
+    var stale: Int
+    var translated: Int
+    var xliff: String?
+  }
+
+  struct Validation: Decodable {
+    struct Item: Decodable {
+      var rule: String
+      var file: String
+      var keyPath: String
+      var severity: String
+    }
+    var diagnostics: [Item]
+  }
+
+  /// A copy of Sources/Examples/Rooms in the fixture's folder.
+  static func rooms(_ host: HostFixture) async throws -> URL {
+    let copy = host.directory.file("Rooms")
+    try await offThePool {
+      try FileManager.default.copyItem(
+        at: PackagePaths.root.appendingPathComponent("Sources/Examples/Rooms"), to: copy)
+    }
+    return copy
+  }
+
+  static func removeLine(key: String, from file: URL) throws {
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("\"\(key)\"") }
+    try kept.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+  }
+
+  func missingKeys(_ folder: URL, _ host: HostFixture) async throws -> [Validation.Item] {
+    let result = try await host.assistant(["--json", "validate", folder.path])
+    let report = try JSONDecoder().decode(Validation.self, from: Data(result.stdout.utf8))
+    return report.diagnostics.filter { $0.rule == "strings-missing-key" }
+  }
+
+  func export(_ arguments: [String], _ host: HostFixture) async throws -> (CommandResult, Report?) {
+    let result = try await host.assistant(["strings", "export", "--json"] + arguments)
+    return (result, try? JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)))
+  }
+
+  @Test func frenchKeepsItsTranslationsAndARemovedKeyIsWarnedAboutThenReAddedAsNew() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await Self.rooms(host)
+    let table = rooms.appendingPathComponent("fr.lproj/Intents.strings")
+    // The control: the complete French table is not warned about, and exporting changes no translation.
+    #expect(try await missingKeys(rooms, host).isEmpty)
+    let (first, report) = try await export([rooms.path, "--locale", "fr"], host)
+    #expect(first.code == 0, "\(first)")
+    #expect(report?.new == 0 && report?.stale == 0 && report?.translated == report?.keys)
+    #expect(report?.file == table.path)
+    let text = try String(contentsOf: table, encoding: .utf8)
+    #expect(text.contains("/* Title of intent BookRoom */\n\"rmTitl\" = \"Réserver une salle\";"))
+
+    try Self.removeLine(key: "rp003", from: table)
+    let missing = try await missingKeys(rooms, host)
+    #expect(missing.count == 1)
+    #expect(missing.first?.severity == "warning" && missing.first?.keyPath == "rp003")
+    #expect(missing.first?.file == table.path)
+
+    let (second, readded) = try await export([rooms.path, "--locale", "fr"], host)
+    #expect(second.code == 0, "\(second)")
+    #expect(readded?.new == 1)
+    let after = try String(contentsOf: table, encoding: .utf8)
+    #expect(
+      after.contains(
+        "/* NEW: Primary prompt of parameter bookedBy of BookRoom */\n\"rp003\" = \"Who is the booking for?\";"))
+    #expect(after.contains("\"rp002\" = \"Quelle salle ?\";"))
+    #expect(try await missingKeys(rooms, host).isEmpty)
+  }
+
+  @Test func aStaleKeyIsKeptLastAndTheXLIFFParses() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await Self.rooms(host)
+    let table = rooms.appendingPathComponent("fr.lproj/Intents.strings")
+    let handle = try FileHandle(forWritingTo: table)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("\"zzGone\" = \"Plus là\";\n\"aaGone\" = \"Non plus\";\n".utf8))
+    try handle.close()
+    let (result, report) = try await export(
+      [rooms.appendingPathComponent("Base.lproj/Intents.intentdefinition").path, "--locale", "fr", "--xliff"], host)
+    #expect(result.code == 0, "\(result)")
+    #expect(report?.stale == 2)
+    let text = try String(contentsOf: table, encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    #expect(
+      lines.suffix(4).map(String.init) == [
+        "/* STALE: no longer in Base.lproj/Intents.intentdefinition */", "\"aaGone\" = \"Non plus\";",
+        "/* STALE: no longer in Base.lproj/Intents.intentdefinition */", "\"zzGone\" = \"Plus là\";",
+      ])
+    let xliff = try #require(report?.xliff)
+    let parser = XMLParserCounter()
+    #expect(parser.parse(try Data(contentsOf: URL(fileURLWithPath: xliff))))
+    #expect(parser.transUnits == report?.keys)
+  }
+
+  @Test func aLinkedLanguageFolderIsRefusedAndARealOneWorks() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await Self.rooms(host)
+    let outside = host.directory.file("outside")
+    try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+    let german = rooms.appendingPathComponent("de.lproj")
+    try FileManager.default.createSymbolicLink(at: german, withDestinationURL: outside)
+    let (refused, _) = try await export([rooms.path, "--locale", "de"], host)
+    #expect(refused.code == 77, "\(refused)")
+    #expect(refused.stderr.contains("symbolic link"), "\(refused)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+
+    // A table planted as a link out of the bundle is refused too, and what it points at is left as it is.
+    let victim = outside.appendingPathComponent("victim.txt")
+    try Data("untouched".utf8).write(to: victim)
+    let french = rooms.appendingPathComponent("fr.lproj/Intents.strings")
+    try FileManager.default.removeItem(at: french)
+    try FileManager.default.createSymbolicLink(at: french, withDestinationURL: victim)
+    let (linkedTable, _) = try await export([rooms.path, "--locale", "fr"], host)
+    #expect(linkedTable.code == 77, "\(linkedTable)")
+    #expect(try String(contentsOf: victim, encoding: .utf8) == "untouched")
+
+    // The control: a real folder in the link's place is written.
+    try FileManager.default.removeItem(at: german)
+    let (written, report) = try await export([rooms.path, "--locale", "de"], host)
+    #expect(written.code == 0, "\(written)")
+    #expect(report?.new == report?.keys && (report?.keys ?? 0) > 0)
+    #expect(FileManager.default.fileExists(atPath: german.appendingPathComponent("Intents.strings").path))
+  }
+
+  @Test func usageAndMissingPaths() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await Self.rooms(host)
+    #expect(try await host.assistant(["strings", "export", rooms.path, "--locale", "../fr"]).code == 64)
+    #expect(try await host.assistant(["strings", "export", rooms.path]).code == 64)
+    #expect(
+      try await host.assistant(["strings", "export", host.directory.file("none").path, "--locale", "fr"]).code == 66)
+    let empty = host.directory.file("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    #expect(try await host.assistant(["strings", "export", empty.path, "--locale", "fr"]).code == 65)
+  }
+}
+
+/// Parses an XML document with Foundation's XMLParser, counting its `trans-unit` elements.
+final class XMLParserCounter: NSObject, XMLParserDelegate {
+  var transUnits = 0
+
+  func parse(_ data: Data) -> Bool {
+    let parser = XMLParser(data: data)
+    parser.delegate = self
+    return parser.parse()
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+    attributes: [String: String] = [:]
+  ) {
+    if name == "trans-unit" { transUnits += 1 }
+  }
+}
