@@ -114,6 +114,53 @@ public struct VocabularyRecord: DocumentContent, Equatable {
   }
 }
 
+/// A kept suggested shortcut: the host's name for it (`s` and a number) and what the app published.
+public struct StoredSuggestion: Codable, Sendable, Equatable {
+  public var identifier: String
+  public var suggestion: ShortcutSuggestion
+  /// When it was first published, seconds since 1970 (the host's clock).
+  public var publishedAt: Double
+}
+
+/// An app's suggested shortcuts, `State/suggestions/<app bundle id>.json` (a `Document`), schema 1, in the app's
+/// order, at most `DonationLimits.maximumSuggestions`.
+public struct SuggestionsRecord: DocumentContent, Equatable {
+  public static let schemaVersion = 1
+
+  public var suggestions: [StoredSuggestion] = []
+  /// The number of the next identifier the host makes.
+  public var nextNumber = 1
+
+  public init() {}
+
+  /// Replaces the suggestions with `list` (exact duplicates dropped, the first kept). A suggestion equal to a kept
+  /// one (same intent class, values and phrase) keeps its identifier and first publication time.
+  /// - Returns: the identifier of each suggestion of `list`, in order.
+  @discardableResult
+  public mutating func publish(_ list: [ShortcutSuggestion], at now: Double) -> [String] {
+    func key(_ suggestion: ShortcutSuggestion) -> [AnyHashable] {
+      [suggestion.intent.name, suggestion.intent.parameters, suggestion.phrase]
+    }
+    var kept: [StoredSuggestion] = []
+    var names: [String] = []
+    for suggestion in list {
+      if let same = kept.first(where: { key($0.suggestion) == key(suggestion) }) {
+        names.append(same.identifier)
+        continue
+      }
+      if let old = suggestions.first(where: { key($0.suggestion) == key(suggestion) }) {
+        kept.append(old)
+      } else {
+        kept.append(StoredSuggestion(identifier: "s\(nextNumber)", suggestion: suggestion, publishedAt: now))
+        nextNumber += 1
+      }
+      names.append(kept[kept.count - 1].identifier)
+    }
+    suggestions = Array(kept.prefix(DonationLimits.maximumSuggestions))
+    return names
+  }
+}
+
 /// Where the host keeps the donations and the vocabulary of the apps of a home, in its own state (never in an app
 /// group): `State/donations/<app bundle id>.json` and `State/vocabulary/<app bundle id>.json`. Every change is one
 /// locked update of the app's document. Blocking: call it off the cooperative pool.
@@ -133,6 +180,25 @@ public struct DonationStore: Sendable {
 
   public func vocabularyFile(for app: String) -> URL {
     home.state.appendingPathComponent("vocabulary").appendingPathComponent(app + ".json")
+  }
+
+  public func suggestionsFile(for app: String) -> URL {
+    home.state.appendingPathComponent("suggestions").appendingPathComponent(app + ".json")
+  }
+
+  /// The app's suggested shortcuts, in the app's order.
+  public func suggestions(of app: String) throws -> [StoredSuggestion] {
+    try Document<SuggestionsRecord>(path: suggestionsFile(for: app).path).read().suggestions
+  }
+
+  /// Replaces the suggested shortcuts of `app` (already checked).
+  /// - Returns: the identifier of each, in order.
+  @discardableResult
+  public func setSuggestions(_ list: [ShortcutSuggestion], for app: String) throws -> [String] {
+    let file = suggestionsFile(for: app)
+    try makeFolder(file.deletingLastPathComponent())
+    let now = clock.now
+    return try Document<SuggestionsRecord>(path: file.path).update { $0.publish(list, at: now) }
   }
 
   /// The app's donations, oldest first.

@@ -45,6 +45,10 @@ public enum DonationLimits {
   public static let maximumDeletedIdentifiers = 100
   public static let maximumVocabularyStrings = 500
   public static let maximumVocabularyStringLength = 100
+  /// Suggested shortcuts kept per app (`host/setShortcutSuggestions`).
+  public static let maximumSuggestions = 50
+  /// The longest shortcut phrase, suggested or the user's, in Unicode scalars.
+  public static let maximumPhraseLength = 200
 
   /// What is wrong with an `identifier` or `groupIdentifier` named `field`, or nil.
   public static func identifierProblem(_ identifier: String, field: String) -> String? {

@@ -12,6 +12,7 @@ public enum MessageRegistry {
     DonateRequest.self,
     DeleteDonationsRequest.self,
     SetVocabularyRequest.self,
+    SetShortcutSuggestionsRequest.self,
   ]
 
   /// Notifications, by method name.
