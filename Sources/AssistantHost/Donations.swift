@@ -168,7 +168,12 @@ public struct DonationStore: Sendable {
   public var home: AssistantHome
   public var clock: HostClock
 
-  public init(home: AssistantHome, clock: HostClock = HostClock()) {
+  /// - Parameter clock: by default this process's (`INTENTHOST_CLOCK_OFFSET` applies, as to the device record; the
+  ///   command line refuses a malformed one before any store is made).
+  public init(
+    home: AssistantHome,
+    clock: HostClock = (try? HostClock(environment: ProcessInfo.processInfo.environment)) ?? HostClock()
+  ) {
     self.home = home
     self.clock = clock
   }

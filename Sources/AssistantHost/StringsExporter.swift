@@ -150,12 +150,16 @@ public enum StringsExporter {
     defer { directory.close() }
     let tableName = base + ".strings"
     var existing: [String: String] = [:]
+    var untranslated = Set<String>()
     if try directory.status(of: tableName) != nil {
       let url = URL(fileURLWithPath: directory.path(of: tableName))
-      existing = try StringsTable.parse(Data(read(tableName, in: directory)), url: url).strings
+      let bytes = try read(tableName, in: directory)
+      existing = try StringsTable.parse(Data(bytes), url: url).strings
+      untranslated = StringsExport.markedNew(in: String(decoding: bytes, as: UTF8.self))
     }
     let export = StringsExport(
-      definition: definition, definitionName: relative, locale: locale, existing: existing)
+      definition: definition, definitionName: relative, locale: locale, existing: existing,
+      untranslated: untranslated)
     try write(export.stringsFile, to: tableName, in: directory)
     var report = Report(
       file: directory.path(of: tableName), locale: locale, keys: export.keyCount, new: export.newCount,

@@ -112,15 +112,20 @@ public struct StringsExport: Sendable, Equatable {
   public var keyCount: Int { entries.count { $0.state != .stale } }
 
   /// Merges `existing` (the table's current strings, empty when there is none) with `definition`'s texts. A key
-  /// whose ID (the part before "-") the definition uses is kept, a variant included; any other is stale.
-  public init(definition: IntentDefinition, definitionName: String, locale: String, existing: [String: String]) {
+  /// whose ID (the part before "-") the definition uses is kept, a variant included; any other is stale. A key of
+  /// `untranslated` (marked NEW by an earlier export, see `markedNew(in:)`) whose text is still the source text stays
+  /// new; once its text differs, it is translated.
+  public init(
+    definition: IntentDefinition, definitionName: String, locale: String, existing: [String: String],
+    untranslated: Set<String> = []
+  ) {
     self.definitionName = definitionName
     self.locale = locale
     var entries: [Entry] = []
     var placed = Set<String>()
     let variants = existing.keys.filter { $0.contains("-") }.sorted()
     for string in definition.localizableStrings {
-      if let kept = existing[string.key] {
+      if let kept = existing[string.key], !(untranslated.contains(string.key) && kept == string.source) {
         entries.append(
           Entry(key: string.key, source: string.source, text: kept, comment: string.comment, state: .translated))
       } else {
@@ -154,6 +159,49 @@ public struct StringsExport: Sendable, Equatable {
     let staleStart = entries.partition { $0.state == .stale }
     entries[staleStart...].sort { $0.key < $1.key }
     self.entries = entries
+  }
+
+  /// The keys an earlier export marked NEW in `table` (the text of a `.strings` file): a key line (`"key" = `) right
+  /// after a `/* NEW: … */` comment line, as `stringsFile` writes them. Only those lines count; a table written
+  /// another way has none.
+  public static func markedNew(in table: String) -> Set<String> {
+    var result = Set<String>()
+    var afterMarker = false
+    for line in table.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+      defer { afterMarker = line.hasPrefix("/* NEW: ") && line.hasSuffix(" */") }
+      guard afterMarker, line.hasPrefix("\""), let key = unquotedKey(line) else { continue }
+      result.insert(key)
+    }
+    return result
+  }
+
+  /// The key of a line `"key" = ...` as `quoted` wrote it, or nil.
+  static func unquotedKey(_ line: Substring) -> String? {
+    var key = ""
+    var scalars = line.unicodeScalars.dropFirst().makeIterator()
+    while let scalar = scalars.next() {
+      switch scalar {
+      case "\"":
+        return key
+      case "\\":
+        switch scalars.next() {
+        case "\\": key += "\\"
+        case "\"": key += "\""
+        case "n": key += "\n"
+        case "r": key += "\r"
+        case "t": key += "\t"
+        case "U":
+          var hex = ""
+          for _ in 0..<4 { if let digit = scalars.next() { hex.unicodeScalars.append(digit) } }
+          guard let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) else { return nil }
+          key.unicodeScalars.append(decoded)
+        default: return nil
+        }
+      default:
+        key.unicodeScalars.append(scalar)
+      }
+    }
+    return nil
   }
 
   /// The `.strings` file: a header, then one `/* comment */` and `"key" = "text";` per entry.

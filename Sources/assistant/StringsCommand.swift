@@ -35,8 +35,9 @@ struct StringsExportCommand: AssistantCommand {
         LANG.lproj/NAME.xliff too (XLIFF 1.2, as Xcode exports it: a trans-unit per key with its source, its \
         target when translated, and a note). Files are replaced atomically. The folder named (or the one holding \
         the file named) is trusted; nothing beneath it is followed through a symbolic link: a linked LANG.lproj \
-        or table is refused (exit 77). With --json, one line per table: {"file", "locale", "keys", "new", \
-        "stale", "translated", "xliff"}.
+        or table is refused (exit 77). A key still marked NEW whose text is still the source text \
+        stays NEW on the next export; change its text to translate it. With --json, one document: {"tables": \
+        [{"file", "locale", "keys", "new", "stale", "translated", "xliff"}, ...]}.
         """,
       arguments: [
         Argument(name: "PATH", help: "A bundle, a source folder or an .intentdefinition file.", completion: .file)
@@ -69,10 +70,13 @@ struct StringsExportCommand: AssistantCommand {
     let reports = try await offloaded { () throws -> [StringsExporter.Report] in
       try StringsExporter.export(path: path, locale: locale, xliff: xliff)
     }
+    if context.json {
+      struct Document: Encodable { var tables: [StringsExporter.Report] }
+      try await context.output(json: Document(tables: reports))
+      return ExitStatus.success.rawValue
+    }
     for report in reports {
-      if context.json {
-        try await context.output(json: report)
-      } else {
+      do {
         var line =
           "wrote \(Untrusted.shown(report.file)): \(report.keys) key\(report.keys == 1 ? "" : "s"), "
           + "\(report.translated) translated, \(report.new) new, \(report.stale) stale"

@@ -78,6 +78,32 @@ struct StringsExportTests {
     #expect(parsed == expected)
   }
 
+  @Test func aKeyMarkedNewStaysNewUntilItsTextChanges() throws {
+    let definition = try Self.roomsDefinition()
+    let first = StringsExport(definition: definition, definitionName: "X", locale: "fr", existing: [:])
+    let marked = StringsExport.markedNew(in: first.stringsFile)
+    #expect(marked == Set(definition.localizableStrings.map(\.key)))
+    var table = try #require(
+      try PropertyListSerialization.propertyList(from: Data(first.stringsFile.utf8), format: nil) as? [String: String])
+    let again = StringsExport(
+      definition: definition, definitionName: "X", locale: "fr", existing: table, untranslated: marked)
+    #expect(again.newCount == first.newCount && again.translatedCount == 0)
+    // Translated (its text changed), a key marked NEW counts as translated.
+    table["rmTitl"] = "Réserver une salle"
+    let translated = StringsExport(
+      definition: definition, definitionName: "X", locale: "fr", existing: table, untranslated: marked)
+    #expect(translated.newCount == first.newCount - 1)
+    #expect(translated.entries.first { $0.key == "rmTitl" }?.state == .translated)
+    // Control: without the markers read back, every key with a text counts as translated.
+    #expect(
+      StringsExport(definition: definition, definitionName: "X", locale: "fr", existing: table).newCount == 0)
+  }
+
+  @Test func markedKeysAreUnquotedAsTheyWereWritten() {
+    let text = "/* NEW: a */\n\"a\\\"b\\\\c\\U00E9\" = \"x\";\n/* not new */\n\"d\" = \"y\";\n\"e\" = \"z\";\n"
+    #expect(StringsExport.markedNew(in: text) == ["a\"b\\cé"])
+  }
+
   @Test func quotesBackslashesNewlinesAndCommentEndsSurviveTheStringsFile() throws {
     var definition = try Self.roomsDefinition()
     definition.intents[0].title = "Say \"hi\" \\ then\nmore\ttab"

@@ -57,6 +57,27 @@ extension DonationEndToEndTests {
   }
 }
 
+extension DonationEndToEndTests {
+  /// A donation is dated by the host's clock, `INTENTHOST_CLOCK_OFFSET` included, as the device record is.
+  @Test func aDonationIsDatedByTheHostsClock() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let day = 86400.0
+    let before = Date().timeIntervalSince1970
+    let shifted = try await host.assistant(
+      ["open", "Rooms", "--", "book", "12", "--by", "Ada"], environment: ["INTENTHOST_CLOCK_OFFSET": "\(Int(day))"])
+    #expect(shifted.code == 0, "\(shifted)")
+    let plain = try await host.assistant(["open", "Rooms", "--", "book", "14", "--by", "Ada"])
+    #expect(plain.code == 0, "\(plain)")
+    let after = Date().timeIntervalSince1970
+    let kept = try await donations(host)
+    #expect(kept.count == 2, "\(kept)")
+    #expect(kept.count == 2 && (before + day...after + day).contains(kept[0].donatedAt), "\(kept)")
+    #expect(kept.count == 2 && (before...after).contains(kept[1].donatedAt), "control: \(kept)")
+  }
+}
+
 /// An app that writes its own lines on its host channel: what breaks the rules is refused and nothing of it is kept;
 /// the well-formed donation beside them (the control) is kept; a line past the channel's limit closes the channel
 /// while the app runs on.

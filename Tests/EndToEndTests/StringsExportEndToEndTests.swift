@@ -54,7 +54,10 @@ struct StringsExportEndToEndTests {
 
   func export(_ arguments: [String], _ host: HostFixture) async throws -> (CommandResult, Report?) {
     let result = try await host.assistant(["strings", "export", "--json"] + arguments)
-    return (result, try? JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)))
+    struct Document: Decodable { var tables: [Report] }
+    let document = try? JSONDecoder().decode(Document.self, from: Data(result.stdout.utf8))
+    #expect(document == nil || document?.tables.count == 1, "one definition, one table: \(result.stdout)")
+    return (result, document?.tables.first)
   }
 
   @Test func frenchKeepsItsTranslationsAndARemovedKeyIsWarnedAboutThenReAddedAsNew() async throws {
@@ -86,6 +89,22 @@ struct StringsExportEndToEndTests {
         "/* NEW: Primary prompt of parameter bookedBy of BookRoom */\n\"rp003\" = \"Who is the booking for?\";"))
     #expect(after.contains("\"rp002\" = \"Quelle salle ?\";"))
     #expect(try await missingKeys(rooms, host).isEmpty)
+
+    // Exported again untouched, the key is still new (the NEW marker is read back) ...
+    let (third, still) = try await export([rooms.path, "--locale", "fr"], host)
+    #expect(third.code == 0, "\(third)")
+    #expect(still?.new == 1 && still?.translated == (still?.keys ?? 0) - 1)
+    #expect(try String(contentsOf: table, encoding: .utf8) == after)
+    // ... and once the translator changes its text (the marker left in place), it is translated (the control).
+    try after.replacingOccurrences(
+      of: "\"rp003\" = \"Who is the booking for?\";", with: "\"rp003\" = \"Pour qui ?\";"
+    ).write(to: table, atomically: true, encoding: .utf8)
+    let (fourth, translated) = try await export([rooms.path, "--locale", "fr"], host)
+    #expect(fourth.code == 0, "\(fourth)")
+    #expect(translated?.new == 0 && translated?.translated == translated?.keys)
+    #expect(
+      try String(contentsOf: table, encoding: .utf8).contains(
+        "/* Primary prompt of parameter bookedBy of BookRoom */\n\"rp003\" = \"Pour qui ?\";"))
   }
 
   @Test func aStaleKeyIsKeptLastAndTheXLIFFParses() async throws {
