@@ -47,41 +47,61 @@ public struct ShortcutOrigin: Sendable {
 /// The rules of making shortcuts: finding what `--from ID` names, the values a shortcut gets, the clashes of its
 /// phrase, and a donation's intent in words (docs/CONVERSATION.md, "Shortcuts").
 public enum ShortcutRules {
-  /// The donation or suggestion `reference` names among `apps`: `ID`, or `APP:ID` with APP an app's name or bundle
-  /// id. An ID one app has once is found; an ID several apps have, or a donation and a suggestion of one app share, is
-  /// refused listing the candidates and their qualified forms.
+  /// The donation or suggestion `reference` names among `apps`: `ID`, `APP:ID` with APP an app's name or bundle id,
+  /// and either with `donation:` or `suggestion:` before the ID (`com.example.rooms:suggestion:s1`). An ID one app has
+  /// once is found; an ID several apps have, or a donation and a suggestion of one app share, is refused listing the
+  /// candidates and the forms that name each.
   /// - Parameters:
-  ///   - donations: the donations of an app (by bundle id), newest last.
+  ///   - donations: the donations of an app (by bundle id).
   ///   - suggestions: its suggested shortcuts.
   /// - Throws: `HostError(.usage)` (64) when several match; `HostError(.noMatch)` (69) when none does.
   public static func origin(
     _ reference: String, apps: [AppBundle], donations: (String) throws -> [StoredDonation],
     suggestions: (String) throws -> [StoredSuggestion]
   ) throws -> ShortcutOrigin {
-    func found(_ identifier: String, in app: AppBundle) throws -> [ShortcutOrigin] {
-      let bundle = app.identifier.rawValue
-      return try donations(bundle).filter { $0.identifier == identifier }.map {
-        ShortcutOrigin(app: app, item: .donation($0))
-      }
-        + suggestions(bundle).filter { $0.identifier == identifier }.map {
-          ShortcutOrigin(app: app, item: .suggestion($0))
+    func found(_ identifier: String, in apps: [AppBundle], kind: Shortcut.Source.Kind?) throws -> [ShortcutOrigin] {
+      var result: [ShortcutOrigin] = []
+      for app in apps {
+        let bundle = app.identifier.rawValue
+        if kind != .suggestion {
+          result += try donations(bundle).filter { $0.identifier == identifier }.map {
+            ShortcutOrigin(app: app, item: .donation($0))
+          }
         }
+        if kind != .donation {
+          result += try suggestions(bundle).filter { $0.identifier == identifier }.map {
+            ShortcutOrigin(app: app, item: .suggestion($0))
+          }
+        }
+      }
+      return result
     }
-    var candidates: [ShortcutOrigin] = []
-    for app in apps { candidates += try found(reference, in: app) }
-    // APP:ID: every colon may end an app's name ("Study Rooms:d1", "com.example.rooms:d1").
+    /// `donation:ID`, `suggestion:ID` or `ID`.
+    func kinded(_ text: Substring, in apps: [AppBundle]) throws -> [ShortcutOrigin] {
+      for kind in [Shortcut.Source.Kind.donation, .suggestion] where text.hasPrefix(kind.rawValue + ":") {
+        let identifier = text.dropFirst(kind.rawValue.count + 1)
+        if !identifier.isEmpty { return try found(String(identifier), in: apps, kind: kind) }
+      }
+      return []
+    }
+    // The whole reference is an identifier first (a sender's own may hold a colon).
+    var candidates = try found(reference, in: apps, kind: nil)
     if candidates.isEmpty {
+      var readings = try kinded(reference[...], in: apps)
+      // APP:ID: every colon may end an app's name ("Study Rooms:d1", "com.example.rooms:d1").
       let router = Router(apps: apps)
       var index = reference.startIndex
       while let colon = reference[index...].firstIndex(of: ":") {
-        let name = String(reference[..<colon])
-        let identifier = String(reference[reference.index(after: colon)...])
-        for app in router.apps(answeringTo: name) where !identifier.isEmpty {
-          candidates += try found(identifier, in: app).filter { found in
-            !candidates.contains { $0.app.url == found.app.url && $0.source == found.source }
-          }
+        let named = router.apps(answeringTo: String(reference[..<colon]))
+        let rest = reference[reference.index(after: colon)...]
+        if !named.isEmpty, !rest.isEmpty {
+          readings += try found(String(rest), in: named, kind: nil) + kinded(rest, in: named)
         }
         index = reference.index(after: colon)
+      }
+      for reading in readings
+      where !candidates.contains(where: { $0.app.url == reading.app.url && $0.source == reading.source }) {
+        candidates.append(reading)
       }
     }
     if candidates.count == 1 { return candidates[0] }
@@ -91,14 +111,16 @@ public enum ShortcutRules {
         "no installed app has a donation or a suggested shortcut \"\(reference)\"; `assistant shortcuts suggested` "
           + "lists them")
     }
+    // Each by its app, and by its kind where its app has the identifier twice.
+    let forms = candidates.map { candidate in
+      candidates.filter { $0.app.url == candidate.app.url }.count > 1
+        ? "\(candidate.app.identifier):\(candidate.source.kind.rawValue):\(candidate.identifier)" : candidate.qualified
+    }
     throw HostError(
       .usage,
-      "\"\(reference)\" is \(candidates.count) things: "
+      "\"\(reference)\" names \(candidates.count) things: "
         + candidates.map { "\($0.described) (\($0.app.identifier))" }.joined(separator: ", ")
-        + "; say which with --from "
-        + candidates.map { $0.qualified }.joined(separator: " or --from ")
-        + (Set(candidates.map { $0.app.url }).count == 1
-          ? " (a suggestion's identifier starts with s, a donation's own may be anything)" : ""))
+        + "; say which with --from " + forms.joined(separator: " or --from "))
   }
 
   /// The values a shortcut made from `origin` presets: a donation gives only the intent (its values with

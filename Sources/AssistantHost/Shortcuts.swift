@@ -123,6 +123,7 @@ public struct ShortcutsRecord: DocumentContent, Equatable {
   /// - Returns: the shortcut kept.
   /// - Throws: `HostError(.dataError)` when the phrase is not one (`ShortcutPhrase.problem`), is the phrase of
   ///   another shortcut (naming it), or when the home has `maximumShortcuts` already.
+  @discardableResult
   public mutating func add(_ draft: ShortcutDraft, at now: Double) throws -> Shortcut {
     if let problem = ShortcutPhrase.problem(draft.phrase) { throw HostError(.dataError, problem) }
     if let other = shortcut(saying: ShortcutPhrase.words(draft.phrase)) {
@@ -253,16 +254,12 @@ extension DonationStore {
   /// from `d1` is never taken for a later `d1`). The user's shortcuts are the user's: they are kept, inactive until
   /// the app is installed again.
   public func forget(_ app: String) throws {
-    let folders = ["donations", "suggestions", "vocabulary"].map { home.state.appendingPathComponent($0) }
-    guard folders.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return }
-    if FileManager.default.fileExists(atPath: donationsFile(for: app).path) {
-      _ = try Document<DonationsRecord>(path: donationsFile(for: app).path).update { $0.delete(.all) }
-    }
-    if FileManager.default.fileExists(atPath: suggestionsFile(for: app).path) {
-      _ = try Document<SuggestionsRecord>(path: suggestionsFile(for: app).path).update { $0.publish([], at: clock.now) }
-    }
-    if FileManager.default.fileExists(atPath: vocabularyFile(for: app).path) {
-      try Document<VocabularyRecord>(path: vocabularyFile(for: app).path).update { $0.types = [:] }
-    }
+    let donations = Document<DonationsRecord>(path: donationsFile(for: app).path)
+    if try donations.exists() { _ = try donations.update { $0.delete(.all) } }
+    let suggestions = Document<SuggestionsRecord>(path: suggestionsFile(for: app).path)
+    let now = clock.now
+    if try suggestions.exists() { _ = try suggestions.update { $0.publish([], at: now) } }
+    let vocabulary = Document<VocabularyRecord>(path: vocabularyFile(for: app).path)
+    if try vocabulary.exists() { try vocabulary.update { $0.types = [:] } }
   }
 }
