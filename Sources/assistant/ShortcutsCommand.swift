@@ -183,7 +183,8 @@ struct ShortcutsAdd: AssistantCommand {
       abstract: "Make a shortcut from a donation, a suggested shortcut or an intent.",
       discussion: """
         `add "PHRASE" --from ID` makes it from a donation or a suggested shortcut (`assistant shortcuts \
-        suggested` lists them; ID is `[APP:]ID`, e.g. d1 or com.example.rooms:d1); `add --from SUGGESTION-ID \
+        suggested` lists them; ID is `[APP:][donation:|suggestion:]ID`, e.g. d1, com.example.rooms:d1 or \
+        Rooms:suggestion:s1, for an identifier several things have); `add --from SUGGESTION-ID \
         [PHRASE]` takes the suggestion's phrase when PHRASE is omitted; `add "PHRASE" --intent APP INTENT` makes \
         it from any intent of an installed app. A donation gives the intent only: its values are preset with \
         --keep-values. A suggestion is a shortcut the app built: its values come with it. --set presets a value \
@@ -199,7 +200,9 @@ struct ShortcutsAdd: AssistantCommand {
           isOptional: true),
       ],
       options: [
-        .value("--from", value: "ID", help: "A donation or a suggested shortcut: [APP:]ID, e.g. d1, s1."),
+        .value(
+          "--from", value: "ID",
+          help: "A donation or a suggested shortcut: [APP:][donation:|suggestion:]ID, e.g. d1, s1."),
         .value(
           "--intent", value: "APP",
           help: "Make it from an intent of APP (its name or bundle id); the intent follows the phrase.",
