@@ -208,7 +208,7 @@ public enum ShortcutRules {
         return HostError(
           .dataError,
           already + how + " with \(name) \(said), and \(preset); choose another phrase, or preset it with "
-            + "--set \(name)=\(said)")
+            + "--set \(name)=\(typed(value))")
       }
     }
     return nil
@@ -235,6 +235,19 @@ public enum ShortcutRules {
         let label = spec?.parameter(named: name)?.label.lowercased() ?? ParameterSpec.words(of: name)
         return "\(label) \(describe(values[name]!, name, intentClass, app))"
       }.joined(separator: ", ")
+  }
+
+  /// A value as `--set` and `run`'s NAME=VALUE take it: `false`, `12`, `Ada`, an enum case's name.
+  public static func typed(_ value: ParameterValue) -> String {
+    switch value {
+    case .string(let text), .enumCase(let text): text
+    case .integer(let number): String(number)
+    case .decimal(let number): String(number)
+    case .boolean(let flag): flag ? "true" : "false"
+    case .date(let date): ParameterValue.formatDate(date)
+    case .object(let object): object.displayString
+    case .array(let items): items.map(typed).joined(separator: ",")
+    }
   }
 
   /// A value of parameter `name` in words (a boolean by its display names, an enum case by its display name).

@@ -358,15 +358,16 @@ struct ShortcutsList: AssistantCommand {
       createdAt = ParameterValue.formatDate(Date(timeIntervalSince1970: shortcut.createdAt))
       inactiveReason = state.reason
       active = state.reason == nil
-      if case .active(let bundle) = state {
-        app = bundle.name
-        presetWords = shortcut.presets.keys.sorted().map {
-          "\($0)=\(ShortcutRules.describe(shortcut.presets[$0]!, $0, shortcut.intentClass, bundle))"
-        }.joined(separator: ", ")
-      } else {
-        app = shortcut.appName
-        presetWords = shortcut.presets.keys.sorted().map { "\($0)=\(shortcut.presets[$0]!)" }.joined(separator: ", ")
-      }
+      // Each preset as --set takes it, and in words where they differ: `isCancellationOfBooking=false (Book)`.
+      let bundle: AppBundle?
+      if case .active(let active) = state { bundle = active } else { bundle = nil }
+      app = bundle?.name ?? shortcut.appName
+      presetWords = shortcut.presets.keys.sorted().map { name in
+        let value = shortcut.presets[name]!
+        let typed = ShortcutRules.typed(value)
+        let words = bundle.map { ShortcutRules.describe(value, name, shortcut.intentClass, $0) } ?? typed
+        return "\(name)=\(typed)" + (words == typed ? "" : " (\(words))")
+      }.joined(separator: ", ")
     }
 
     enum CodingKeys: String, CodingKey {
