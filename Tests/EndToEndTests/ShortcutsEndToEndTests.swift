@@ -99,6 +99,12 @@ struct ShortcutsEndToEndTests {
     let silent = try await host.assistant(["book my old room"])
     #expect(silent.code == 0 && questions(silent).isEmpty, "\(silent)")
     #expect(silent.stdout.contains("Room 22 is now booked by Ada."), "\(silent)")
+    // A line of `assistant shell` is an utterance too: the shortcut runs (the room is taken now, so it fails).
+    let shell = try await host.assistant(["shell", "--json"], input: "BOOK MY OLD ROOM!\nquit\n")
+    #expect(shell.code == 0, "\(shell)")
+    let line = json(String(shell.stdout.split(separator: "\n").first ?? ""))
+    #expect((line["shortcut"] as? [String: String])?["identifier"] == "k2", "\(shell)")
+    #expect(line["code"] as? String == "failure", "\(shell)")
     // --ask: a parameter the extension never asks for (the cancellation) is asked each time, in its turn.
     let asking = try await host.assistant([
       "shortcuts", "add", "Change a booking", "--intent", "Rooms", "BookRoom", "--ask", "isCancellationOfBooking",
