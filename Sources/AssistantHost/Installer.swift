@@ -148,7 +148,9 @@ extension AssistantHome {
 
   /// Uninstalls the app with this bundle identifier or name (`Router.app(named:)`: a name two apps share is refused,
   /// listing their identifiers). Its containers and app groups are kept, and so is its team's ownership of its
-  /// identifiers and groups (`OwnerTable`): another team still cannot install a bundle with them.
+  /// identifiers and groups (`OwnerTable`): another team still cannot install a bundle with them. Its donations,
+  /// suggested shortcuts and vocabulary are forgotten (`DonationStore.forget`); the user's shortcuts of it are kept,
+  /// inactive until it is installed again.
   /// - Returns: the removed bundle.
   public func uninstall(_ identifierOrName: String) throws -> AppBundle {
     let apps: [AppBundle]
@@ -173,6 +175,8 @@ extension AssistantHome {
     } catch {
       throw HostError(.ioError, "cannot remove \(app.url.path): \(describe(error))")
     }
+    // Its donations, suggested shortcuts and vocabulary go with it; the user's shortcuts stay (inactive).
+    try DonationStore(home: self).forget(app.identifier.rawValue)
     return app
   }
 }

@@ -11,6 +11,11 @@ public struct IntentInvocation: Sendable {
   /// The intent class name, e.g. "BookRoomIntent".
   public var intentClass: String
   public var values: [String: ParameterValue]
+  /// Parameters asked for before they are resolved, whether or not the extension needs them (a shortcut's "ask each
+  /// time" parameters), in the definition's order.
+  public var askedEachTime: [String] = []
+  /// The shortcut that runs this invocation, if one does: the outcome says so.
+  public var shortcut: Shortcut? = nil
 
   public init(app: AppBundle, intentClass: String, values: [String: ParameterValue]) {
     self.app = app
@@ -33,6 +38,8 @@ public struct IntentOutcome: Sendable {
   public var voiceDialog: String? = nil
   /// What the app's Intents UI extension drew, one view per configureView call it answered.
   public var views: [ConfiguredView] = []
+  /// The shortcut that ran, if one did (its identifier and phrase are in `json()`).
+  public var shortcut: Shortcut? = nil
 
   /// `{"app","intent","parameters","code","success","dialog","voiceDialog"}` (and `"views"` when a UI extension drew
   /// some),
@@ -54,6 +61,9 @@ public struct IntentOutcome: Sendable {
       "app": app, "intent": intent, "parameters": parameters.mapValues(plain), "code": code.rawValue,
       "success": isSuccess, "dialog": dialog, "voiceDialog": voiceDialog ?? dialog,
     ]
+    if let shortcut {
+      object["shortcut"] = ["identifier": shortcut.identifier, "phrase": shortcut.phrase]
+    }
     if !views.isEmpty, let data = try? JSONEncoder().encode(views),
       let encoded = try? JSONSerialization.jsonObject(with: data)
     {
@@ -139,7 +149,9 @@ public struct IntentDriver: Sendable {
       }
       try await group.waitForAll()
       if let unused = uiSlot.takeIfUnused() { await finish(unused) }
-      return try result.get()
+      var outcome = try result.get()
+      outcome.shortcut = invocation.shortcut
+      return outcome
     }
   }
 
@@ -177,6 +189,12 @@ public struct IntentDriver: Sendable {
     var drawing = UIDrawing(ui: ui, slot: uiSlot)
     do {
       for parameter in spec?.parameters ?? [] where parameter.supportsResolution {
+        // A shortcut's "ask each time" parameter is asked first, as the prompt of a needsValue would ask it.
+        if invocation.askedEachTime.contains(parameter.name), intent[parameter.name] == nil {
+          intent[parameter.name] = try await askValue(
+            for: parameter, of: intent, interpreter: interpreter,
+            need: "\(parameter.label) (\(parameter.name)) for \(app.name)")
+        }
         intent[parameter.name] = try await resolve(
           parameter, of: intent, session: session, interpreter: interpreter, appName: app.name, history: &history)
       }

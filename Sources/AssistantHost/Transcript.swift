@@ -4,8 +4,10 @@ import Foundation
 import IntentHostSystem
 import Synchronization
 
-/// A transcript of a run (`--record FILE`): JSON lines, one object each, with `kind` (invocation, user, assistant,
-/// send, receive, outcome), `t` (seconds since the start) and, for messages, `peer` (the extension's name).
+/// A transcript of a run (`--record FILE`): JSON lines, one object each, with `kind` (invocation, shortcut, user,
+/// assistant, send, receive, outcome), `t` (seconds since the start) and, for messages, `peer` (the extension's name).
+/// A `shortcut` line says which of the user's shortcuts the utterance ran (its identifier, phrase, app, intent,
+/// presets and asked parameters), so that a replay against a home whose shortcut changed or went shows the difference.
 ///
 /// Entries are kept in memory (short steps under a lock, which never block for long, so the connections' threads may
 /// call it) and written at the end (`write(to:)`), a regular file atomically: it is either a whole transcript or absent.
@@ -150,7 +152,7 @@ public enum Transcript {
   public static let maximumLines = 10_000
 
   /// What a transcript's line may be.
-  static let kinds = ["invocation", "user", "assistant", "send", "receive", "outcome"]
+  static let kinds = ["invocation", "shortcut", "user", "assistant", "send", "receive", "outcome"]
 
   /// The lines of a transcript file, parsed. Blank lines are skipped; lines are numbered as in the file.
   /// - Throws: `HostError(.dataError)` naming the line that is not valid JSON (and why the parser refused it: nested

@@ -44,7 +44,7 @@ struct Assistant: AssistantCommand {
         Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, Install.self, Uninstall.self,
         ShowSandboxProfile.self, Replay.self, Shell.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
-        Manual.self, Strings.self,
+        Manual.self, Strings.self, Shortcuts.self,
       ],
       examples: [
         "assistant \"Book room 12 for Ada with Rooms\"",
@@ -112,6 +112,12 @@ struct Ask: AssistantCommand {
     if let app = PhraseBook.capabilityQuestion(utterance) {
       try await printPhrases(of: app, locale: launch.locale, in: context)
       return ExitStatus.success.rawValue
+    }
+    // One of the user's shortcuts: before the apps' phrases, no app name needed.
+    if let invocation = try await shortcutInvocation(utterance, home: home, recorder: recorder) {
+      return try await converse(
+        invocation, home: home, launch: launch, context: context, conversation: terminal, recorder: recorder,
+        warm: warm)
     }
     let found = try UtteranceMatcher(apps: try home.installedApps(), locale: launch.locale).understand(utterance)
     let terminal = terminal ?? makeConversation(launch: launch, context: context)

@@ -1,0 +1,269 @@
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+
+/// A donation or a suggested shortcut of an installed app: what `assistant shortcuts add --from ID` makes a shortcut
+/// from.
+public struct ShortcutOrigin: Sendable {
+  public enum Item: Sendable {
+    case donation(StoredDonation)
+    case suggestion(StoredSuggestion)
+  }
+  public var app: AppBundle
+  public var item: Item
+
+  public init(app: AppBundle, item: Item) {
+    self.app = app
+    self.item = item
+  }
+
+  public var identifier: String {
+    switch item {
+    case .donation(let donation): donation.identifier
+    case .suggestion(let suggestion): suggestion.identifier
+    }
+  }
+
+  public var intent: Intent {
+    switch item {
+    case .donation(let donation): donation.interaction.intent
+    case .suggestion(let suggestion): suggestion.suggestion.intent
+    }
+  }
+
+  public var source: Shortcut.Source {
+    switch item {
+    case .donation(let donation): Shortcut.Source(kind: .donation, identifier: donation.identifier)
+    case .suggestion(let suggestion): Shortcut.Source(kind: .suggestion, identifier: suggestion.identifier)
+    }
+  }
+
+  /// "donation d1 of Rooms", the form a message names it by.
+  public var described: String { "\(source.kind.rawValue) \(identifier) of \(app.name)" }
+  /// "com.example.rooms:d1", the form that names it whatever else has the identifier.
+  public var qualified: String { "\(app.identifier):\(identifier)" }
+}
+
+/// The rules of making shortcuts: finding what `--from ID` names, the values a shortcut gets, the clashes of its
+/// phrase, and a donation's intent in words (docs/CONVERSATION.md, "Shortcuts").
+public enum ShortcutRules {
+  /// The donation or suggestion `reference` names among `apps`: `ID`, `APP:ID` with APP an app's name or bundle id,
+  /// and either with `donation:` or `suggestion:` before the ID (`com.example.rooms:suggestion:s1`). An ID one app has
+  /// once is found; an ID several apps have, or a donation and a suggestion of one app share, is refused listing the
+  /// candidates and the forms that name each.
+  /// - Parameters:
+  ///   - donations: the donations of an app (by bundle id).
+  ///   - suggestions: its suggested shortcuts.
+  /// - Throws: `HostError(.usage)` (64) when several match; `HostError(.noMatch)` (69) when none does.
+  public static func origin(
+    _ reference: String, apps: [AppBundle], donations: (String) throws -> [StoredDonation],
+    suggestions: (String) throws -> [StoredSuggestion]
+  ) throws -> ShortcutOrigin {
+    func found(_ identifier: String, in apps: [AppBundle], kind: Shortcut.Source.Kind?) throws -> [ShortcutOrigin] {
+      var result: [ShortcutOrigin] = []
+      for app in apps {
+        let bundle = app.identifier.rawValue
+        if kind != .suggestion {
+          result += try donations(bundle).filter { $0.identifier == identifier }.map {
+            ShortcutOrigin(app: app, item: .donation($0))
+          }
+        }
+        if kind != .donation {
+          result += try suggestions(bundle).filter { $0.identifier == identifier }.map {
+            ShortcutOrigin(app: app, item: .suggestion($0))
+          }
+        }
+      }
+      return result
+    }
+    /// `donation:ID`, `suggestion:ID` or `ID`.
+    func kinded(_ text: Substring, in apps: [AppBundle]) throws -> [ShortcutOrigin] {
+      for kind in [Shortcut.Source.Kind.donation, .suggestion] where text.hasPrefix(kind.rawValue + ":") {
+        let identifier = text.dropFirst(kind.rawValue.count + 1)
+        if !identifier.isEmpty { return try found(String(identifier), in: apps, kind: kind) }
+      }
+      return []
+    }
+    // The whole reference is an identifier first (a sender's own may hold a colon).
+    var candidates = try found(reference, in: apps, kind: nil)
+    if candidates.isEmpty {
+      var readings = try kinded(reference[...], in: apps)
+      // APP:ID: every colon may end an app's name ("Study Rooms:d1", "com.example.rooms:d1").
+      let router = Router(apps: apps)
+      var index = reference.startIndex
+      while let colon = reference[index...].firstIndex(of: ":") {
+        let named = router.apps(answeringTo: String(reference[..<colon]))
+        let rest = reference[reference.index(after: colon)...]
+        if !named.isEmpty, !rest.isEmpty {
+          readings += try found(String(rest), in: named, kind: nil) + kinded(rest, in: named)
+        }
+        index = reference.index(after: colon)
+      }
+      for reading in readings
+      where !candidates.contains(where: { $0.app.url == reading.app.url && $0.source == reading.source }) {
+        candidates.append(reading)
+      }
+    }
+    if candidates.count == 1 { return candidates[0] }
+    if candidates.isEmpty {
+      throw HostError(
+        .noMatch,
+        "no installed app has a donation or a suggested shortcut \"\(reference)\"; `assistant shortcuts suggested` "
+          + "lists them")
+    }
+    // Each by its app, and by its kind where its app has the identifier twice.
+    let forms = candidates.map { candidate in
+      candidates.filter { $0.app.url == candidate.app.url }.count > 1
+        ? "\(candidate.app.identifier):\(candidate.source.kind.rawValue):\(candidate.identifier)" : candidate.qualified
+    }
+    throw HostError(
+      .usage,
+      "\"\(reference)\" names \(candidates.count) things: "
+        + candidates.map { "\($0.described) (\($0.app.identifier))" }.joined(separator: ", ")
+        + "; say which with --from " + forms.joined(separator: " or --from "))
+  }
+
+  /// The values a shortcut made from `origin` presets: a donation gives only the intent (its values with
+  /// `keepValues`, as Apple's "Add to Siri" of a donation repeats it); a suggestion is a shortcut the app built, its
+  /// values come with it. Then `set` overrides and `asks` removes.
+  public static func presets(
+    from origin: ShortcutOrigin?, keepValues: Bool, set: [String: ParameterValue], asks: [String]
+  ) -> [String: ParameterValue] {
+    var presets: [String: ParameterValue] = [:]
+    if let origin {
+      switch origin.item {
+      case .donation(let donation): if keepValues { presets = donation.interaction.intent.parameters }
+      case .suggestion(let suggestion): presets = suggestion.suggestion.intent.parameters
+      }
+    }
+    presets.merge(set) { _, new in new }
+    for name in asks { presets[name] = nil }
+    return presets
+  }
+
+  /// Checks the parameters `asks` names against the intent of `app`.
+  /// - Throws: `HostError(.usage)` naming an unknown one and the intent's parameters, or one that `set` also gives.
+  public static func checkAsks(
+    _ asks: [String], set: [String: ParameterValue], intentClass: String, app: AppBundle
+  ) throws {
+    let parameters = app.runnableSpec(className: intentClass)?.spec.parameters.map(\.name) ?? []
+    var seen: Set<String> = []
+    for name in asks {
+      guard parameters.contains(name) else {
+        throw HostError(
+          .usage,
+          "--ask \(name): \(intentClass) has no parameter \"\(name)\"" + suggestion(name, among: parameters)
+            + "; its parameters are " + listOrNone(parameters))
+      }
+      guard set[name] == nil else {
+        throw HostError(.usage, "\(name) is both preset (--set) and asked (--ask); give it one of them")
+      }
+      guard seen.insert(name).inserted else { throw HostError(.usage, "--ask \(name) is given twice") }
+    }
+  }
+
+  /// Whether `words` are words the assistant itself answers (`assistant shell`'s `help`, `quit` and `exit`, and the
+  /// questions of what can be said: "What can you do?", "What can I say to Rooms?").
+  public static func isAssistantPhrase(_ phrase: String) -> Bool {
+    let words = ShortcutPhrase.words(phrase)
+    return [["help"], ["quit"], ["exit"]].contains(words) || PhraseBook.capabilityQuestion(phrase) != nil
+  }
+
+  /// Why `phrase` cannot be a shortcut running `intentClass` of `app` with `presets`, or nil. A phrase clashes when
+  /// the assistant itself answers it, or when the matcher, without shortcuts, understands it as another app's
+  /// intent, another intent of the app, or the same intent with a value the shortcut does not preset the same way
+  /// (saying it would then do something else than what it says). A phrase the matcher does not understand, or
+  /// understands as the same app and intent with the presets' values, is accepted: "Book room with Rooms" is
+  /// BookRoomIntent's own title.
+  /// (Another shortcut with the same phrase is refused by `ShortcutsRecord.add`, under its lock.)
+  /// - Returns: `HostError(.dataError)` naming what the phrase already is.
+  public static func clash(
+    phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle]
+  ) -> HostError? {
+    if isAssistantPhrase(phrase) {
+      return HostError(
+        .dataError, "\"\(phrase)\" is a phrase the assistant itself answers; choose another phrase")
+    }
+    let matches: [UtteranceMatcher.Match]
+    do {
+      matches = try UtteranceMatcher(apps: apps).understand(phrase)
+    } catch {
+      return nil  // not understood: the shortcut is all it says
+    }
+    for match in matches {
+      let already = "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))"
+      let how = match.phrase.isEmpty ? "" : " (its phrase \"\(match.phrase)\")"
+      if match.app.identifier != app.identifier || match.intentClass != intentClass {
+        return HostError(.dataError, already + how + "; choose another phrase")
+      }
+      let interpreter = ValueInterpreter(
+        intentClass: intentClass, definition: app.runnableSpec(className: intentClass)?.definition,
+        vocabularies: app.vocabularies)
+      for name in match.values.keys.sorted() where presets[name] != match.values[name] {
+        let value = match.values[name]!
+        let said = interpreter.words(for: value, parameterType: parameterType(name, intentClass, app))
+        let preset =
+          presets[name].map { "the shortcut presets \(name) to \(describe($0, name, intentClass, app))" }
+          ?? "the shortcut does not preset it"
+        return HostError(
+          .dataError,
+          already + how + " with \(name) \(said), and \(preset); choose another phrase, or preset it with "
+            + "--set \(name)=\(typed(value))")
+      }
+    }
+    return nil
+  }
+
+  /// The intent `intentClass` of `app` with `values`, in words: its combination title for exactly those parameters
+  /// with the values said ("Book room 12 for Ada"), else its title and the values ("Book Room: room number 12,
+  /// booked by Ada").
+  public static func described(_ intentClass: String, values: [String: ParameterValue], app: AppBundle) -> String {
+    let spec = app.runnableSpec(className: intentClass)?.spec
+    let given = Set(values.keys)
+    if let title = spec?.combinations.first(where: { Set($0.parameters) == given && $0.title != nil })?.title {
+      let rendered = renderTemplate(title) { name in values[name].map { describe($0, name, intentClass, app) } }
+      if rendered.missing.isEmpty { return rendered.text.prefix(1).uppercased() + rendered.text.dropFirst() }
+    }
+    let title = spec?.title ?? intentClass
+    guard !values.isEmpty else { return title }
+    let parameters = spec?.parameters.map(\.name) ?? []
+    let ordered = values.keys.sorted {
+      (parameters.firstIndex(of: $0) ?? .max, $0) < (parameters.firstIndex(of: $1) ?? .max, $1)
+    }
+    return title + ": "
+      + ordered.map { name in
+        let label = spec?.parameter(named: name)?.label.lowercased() ?? ParameterSpec.words(of: name)
+        return "\(label) \(describe(values[name]!, name, intentClass, app))"
+      }.joined(separator: ", ")
+  }
+
+  /// A value as `--set` and `run`'s NAME=VALUE take it: `false`, `12`, `Ada`, an enum case's name.
+  public static func typed(_ value: ParameterValue) -> String {
+    switch value {
+    case .string(let text), .enumCase(let text): text
+    case .integer(let number): String(number)
+    case .decimal(let number): String(number)
+    case .boolean(let flag): flag ? "true" : "false"
+    case .date(let date): ParameterValue.formatDate(date)
+    case .object(let object): object.displayString
+    case .array(let items): items.map(typed).joined(separator: ",")
+    }
+  }
+
+  /// A value of parameter `name` in words (a boolean by its display names, an enum case by its display name).
+  public static func describe(_ value: ParameterValue, _ name: String, _ intentClass: String, _ app: AppBundle)
+    -> String
+  {
+    let interpreter = ValueInterpreter(
+      intentClass: intentClass, definition: app.runnableSpec(className: intentClass)?.definition,
+      vocabularies: app.vocabularies)
+    return interpreter.words(for: value, parameterType: parameterType(name, intentClass, app))
+  }
+
+  private static func parameterType(_ name: String, _ intentClass: String, _ app: AppBundle) -> (
+    trueName: String?, falseName: String?, enumType: String?
+  )? {
+    guard let parameter = app.runnableSpec(className: intentClass)?.spec.parameter(named: name) else { return nil }
+    return (parameter.trueDisplayName, parameter.falseDisplayName, parameter.enumType)
+  }
+}

@@ -1,0 +1,265 @@
+import AppGroupStore
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+
+/// A shortcut the user made (`assistant shortcuts add`): a phrase that runs one intent of one app with preset values
+/// (docs/CONVERSATION.md, "Shortcuts").
+public struct Shortcut: Codable, Sendable, Equatable {
+  /// The host's name for it: `k` and a number, never reused in the home.
+  public var identifier: String
+  /// The phrase as the user typed it.
+  public var phrase: String
+  /// The app's bundle identifier.
+  public var app: String
+  /// The app's name when the shortcut was made: what is shown once the app is uninstalled.
+  public var appName: String
+  /// The intent's class, e.g. "BookRoomIntent".
+  public var intentClass: String
+  /// The values the intent is run with, by parameter name.
+  public var presets: [String: ParameterValue]
+  /// The parameters asked for each time the shortcut runs, in order (never preset).
+  public var asks: [String]
+  /// Where it was made from.
+  public var source: Source
+  /// When it was made, seconds since 1970 (the host's clock).
+  public var createdAt: Double
+
+  /// Where a shortcut was made from: a donation (`d1`), a suggested shortcut (`s1`), or an intent named by the user.
+  public struct Source: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+      case donation, suggestion, intent
+    }
+    public var kind: Kind
+    /// The donation's or the suggestion's identifier; nil for `intent`.
+    public var identifier: String?
+
+    public init(kind: Kind, identifier: String? = nil) {
+      self.kind = kind
+      self.identifier = identifier
+    }
+
+    /// "donation d1", "suggestion s2", "intent".
+    public var description: String { identifier.map { "\(kind.rawValue) \($0)" } ?? kind.rawValue }
+  }
+
+  /// The phrase's words as they are compared (`ShortcutPhrase.words`).
+  public var words: [String] { ShortcutPhrase.words(phrase) }
+}
+
+/// What `ShortcutStore.add` keeps: a shortcut without its identifier and creation time.
+public struct ShortcutDraft: Sendable, Equatable {
+  public var phrase: String
+  public var app: String
+  public var appName: String
+  public var intentClass: String
+  public var presets: [String: ParameterValue]
+  public var asks: [String]
+  public var source: Shortcut.Source
+
+  public init(
+    phrase: String, app: String, appName: String, intentClass: String, presets: [String: ParameterValue],
+    asks: [String], source: Shortcut.Source
+  ) {
+    self.phrase = phrase
+    self.app = app
+    self.appName = appName
+    self.intentClass = intentClass
+    self.presets = presets
+    self.asks = asks
+    self.source = source
+  }
+}
+
+/// The rules of a shortcut's phrase.
+public enum ShortcutPhrase {
+  /// The words a phrase is compared by: the matcher's (`normalizedWords`): case, punctuation and spacing aside, in
+  /// Unicode compatibility form (NFKC). "Book room, with Rooms!" and "book  ROOM with rooms" are the same phrase.
+  public static func words(_ phrase: String) -> [String] { normalizedWords(phrase) }
+
+  /// What is wrong with `phrase`, or nil: 1 to `DonationLimits.maximumPhraseLength` Unicode scalars, at least one
+  /// word, no control character (C0, DEL, C1, bidirectional controls).
+  public static func problem(_ phrase: String) -> String? {
+    let length = phrase.unicodeScalars.count
+    if length > DonationLimits.maximumPhraseLength {
+      return "the phrase is \(length) Unicode scalars long; the limit is \(DonationLimits.maximumPhraseLength)"
+    }
+    if phrase.unicodeScalars.contains(where: isControl) { return "the phrase contains a control character" }
+    if words(phrase).isEmpty { return "the phrase has no word to say" }
+    return nil
+  }
+
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+      || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+  }
+}
+
+/// The user's shortcuts, `State/shortcuts.json` (a `Document`), schema 1, oldest first, at most `maximumShortcuts`.
+///
+/// ```json
+/// {"content": {"nextNumber": 2, "shortcuts": [{"app": "com.example.rooms", "appName": "Rooms", "asks": [],
+///   "createdAt": 1790000000, "identifier": "k1", "intentClass": "BookRoomIntent", "phrase": "Book room with Rooms",
+///   "presets": {"isCancellationOfBooking": {"boolean": false}}, "source": {"identifier": "d1", "kind": "donation"}}]},
+///  "schemaVersion": 1, "sequence": 1}
+/// ```
+public struct ShortcutsRecord: DocumentContent, Equatable {
+  public static let schemaVersion = 1
+  /// The most shortcuts a home keeps.
+  public static let maximumShortcuts = 500
+
+  public var shortcuts: [Shortcut] = []
+  /// The number of the next identifier (`k` and it); it only grows, so an identifier is never reused.
+  public var nextNumber = 1
+
+  public init() {}
+
+  /// The shortcut whose phrase has these words (`ShortcutPhrase.words`).
+  public func shortcut(saying words: [String]) -> Shortcut? {
+    words.isEmpty ? nil : shortcuts.first { $0.words == words }
+  }
+
+  /// Keeps `draft` as a new shortcut.
+  /// - Returns: the shortcut kept.
+  /// - Throws: `HostError(.dataError)` when the phrase is not one (`ShortcutPhrase.problem`), is the phrase of
+  ///   another shortcut (naming it), or when the home has `maximumShortcuts` already.
+  @discardableResult
+  public mutating func add(_ draft: ShortcutDraft, at now: Double) throws -> Shortcut {
+    if let problem = ShortcutPhrase.problem(draft.phrase) { throw HostError(.dataError, problem) }
+    if let other = shortcut(saying: ShortcutPhrase.words(draft.phrase)) {
+      throw HostError(
+        .dataError,
+        "\"\(draft.phrase)\" is already the phrase of shortcut \(other.identifier) (\"\(other.phrase)\", "
+          + "\(other.appName)); choose another phrase, or remove that one first (`assistant shortcuts remove "
+          + "\(other.identifier)`)")
+    }
+    guard shortcuts.count < Self.maximumShortcuts else {
+      throw HostError(
+        .dataError,
+        "the home has \(shortcuts.count) shortcuts, the most it keeps; remove some first (`assistant shortcuts list`)")
+    }
+    let shortcut = Shortcut(
+      identifier: "k\(nextNumber)", phrase: draft.phrase, app: draft.app, appName: draft.appName,
+      intentClass: draft.intentClass, presets: draft.presets, asks: draft.asks, source: draft.source, createdAt: now)
+    nextNumber += 1
+    shortcuts.append(shortcut)
+    return shortcut
+  }
+
+  /// Removes the shortcut `phraseOrIdentifier` names: its identifier first, then its phrase (`ShortcutPhrase.words`).
+  /// - Returns: the removed shortcut, or nil when none has that identifier or phrase.
+  public mutating func remove(_ phraseOrIdentifier: String) -> Shortcut? {
+    let index =
+      shortcuts.firstIndex { $0.identifier == phraseOrIdentifier }
+      ?? {
+        let words = ShortcutPhrase.words(phraseOrIdentifier)
+        return words.isEmpty ? nil : shortcuts.firstIndex { $0.words == words }
+      }()
+    guard let index else { return nil }
+    return shortcuts.remove(at: index)
+  }
+}
+
+/// Whether a shortcut can run with the apps installed now.
+public enum ShortcutState: Sendable, Equatable {
+  case active(AppBundle)
+  /// Why not, e.g. "Rooms (com.example.rooms) is not installed".
+  case inactive(String)
+
+  public static func == (lhs: ShortcutState, rhs: ShortcutState) -> Bool {
+    switch (lhs, rhs) {
+    case (.active(let a), .active(let b)): a.url == b.url
+    case (.inactive(let a), .inactive(let b)): a == b
+    default: false
+    }
+  }
+
+  /// The state of `shortcut` among `apps`: inactive when its app is not installed, no longer supports its intent, or
+  /// the intent no longer has a parameter it presets or asks for.
+  public static func of(_ shortcut: Shortcut, among apps: [AppBundle]) -> ShortcutState {
+    guard let app = apps.first(where: { $0.identifier.rawValue == shortcut.app }) else {
+      return .inactive("\(shortcut.appName) (\(shortcut.app)) is not installed")
+    }
+    guard app.supportedIntents.contains(shortcut.intentClass) else {
+      return .inactive("\(app.name) (\(shortcut.app)) no longer supports \(shortcut.intentClass)")
+    }
+    if let spec = app.runnableSpec(className: shortcut.intentClass)?.spec {
+      let known = Set(spec.parameters.map(\.name))
+      if let lost = (shortcut.presets.keys.sorted() + shortcut.asks).first(where: { !known.contains($0) }) {
+        return .inactive("\(shortcut.intentClass) of \(app.name) no longer has the parameter \(lost)")
+      }
+    }
+    return .active(app)
+  }
+
+  public var reason: String? {
+    if case .inactive(let reason) = self { return reason }
+    return nil
+  }
+}
+
+/// Where the host keeps the user's shortcuts: `State/shortcuts.json` in the home, one locked update per change.
+/// Blocking: call it off the cooperative pool.
+public struct ShortcutStore: Sendable {
+  public var home: AssistantHome
+  public var clock: HostClock
+
+  public init(home: AssistantHome, clock: HostClock = HostClock()) {
+    self.home = home
+    self.clock = clock
+  }
+
+  public var file: URL { home.state.appendingPathComponent("shortcuts.json") }
+
+  /// Every shortcut, oldest first.
+  public func shortcuts() throws -> [Shortcut] {
+    try Document<ShortcutsRecord>(path: file.path).read().shortcuts
+  }
+
+  /// The shortcut whose phrase `utterance` says (its words equal the phrase's), or nil. A home without shortcuts
+  /// reads nothing but the file's absence.
+  public func shortcut(saying utterance: String) throws -> Shortcut? {
+    let words = ShortcutPhrase.words(utterance)
+    guard !words.isEmpty else { return nil }
+    return try Document<ShortcutsRecord>(path: file.path).read().shortcut(saying: words)
+  }
+
+  /// Keeps a new shortcut (`ShortcutsRecord.add`).
+  public func add(_ draft: ShortcutDraft) throws -> Shortcut {
+    try home.prepare()
+    let now = clock.now
+    return try Document<ShortcutsRecord>(path: file.path).update { try $0.add(draft, at: now) }
+  }
+
+  /// Removes the shortcut `phraseOrIdentifier` names (`ShortcutsRecord.remove`).
+  /// - Throws: `HostError(.noMatch)` when none does, saying how to list them.
+  public func remove(_ phraseOrIdentifier: String) throws -> Shortcut {
+    let document = Document<ShortcutsRecord>(path: file.path)
+    if try document.read().shortcuts.isEmpty {
+      throw HostError(.noMatch, "there is no shortcut \"\(phraseOrIdentifier)\": the home has no shortcuts")
+    }
+    guard let removed = try document.update({ $0.remove(phraseOrIdentifier) }) else {
+      throw HostError(
+        .noMatch,
+        "no shortcut has the identifier or the phrase \"\(phraseOrIdentifier)\"; `assistant shortcuts list` "
+          + "shows them")
+    }
+    return removed
+  }
+}
+
+extension DonationStore {
+  /// Forgets what `app` gave the host, as iOS does when an app is deleted: its donations, its suggested shortcuts and
+  /// its vocabulary are emptied (the documents stay, so that their identifiers are never reused: a shortcut made
+  /// from `d1` is never taken for a later `d1`). The user's shortcuts are the user's: they are kept, inactive until
+  /// the app is installed again.
+  public func forget(_ app: String) throws {
+    let donations = Document<DonationsRecord>(path: donationsFile(for: app).path)
+    if try donations.exists() { _ = try donations.update { $0.delete(.all) } }
+    let suggestions = Document<SuggestionsRecord>(path: suggestionsFile(for: app).path)
+    let now = clock.now
+    if try suggestions.exists() { _ = try suggestions.update { $0.publish([], at: now) } }
+    let vocabulary = Document<VocabularyRecord>(path: vocabularyFile(for: app).path)
+    if try vocabulary.exists() { try vocabulary.update { $0.types = [:] } }
+  }
+}

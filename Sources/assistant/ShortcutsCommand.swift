@@ -1,0 +1,475 @@
+// `assistant shortcuts`: the user's shortcuts, made from the apps' donations and suggested shortcuts ("Shortcuts from
+// Your Apps", "Add to Siri") or from an intent; and saying one (`shortcutInvocation`). The rules are AssistantHost's
+// `ShortcutRules`, the store its `ShortcutStore`.
+import AssistantHost
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import IntentHostSystem
+import UntrustedText
+
+/// `assistant shortcuts VERB ...`.
+struct Shortcuts: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "shortcuts",
+      abstract: "Make phrases of your own that run an app's intent with preset values, as Siri Shortcuts does.",
+      discussion: """
+        A shortcut's phrase, said as an utterance (case, punctuation and spacing aside; no app name needed), runs \
+        its intent with its preset values and asks only for what is still missing. docs/CONVERSATION.md \
+        ("Shortcuts") has the rules.
+        """,
+      subcommands: [
+        ShortcutsSuggested.self, ShortcutsAdd.self, ShortcutsList.self, ShortcutsRemove.self,
+      ],
+      examples: [
+        "assistant shortcuts suggested",
+        "assistant shortcuts add \"Book room with Rooms\" --from d1 --set isCancellationOfBooking=false",
+        "assistant shortcuts list",
+      ])
+  }
+
+  init(_ parsed: ParsedCommand) throws {}
+
+  func run(in context: CommandContext) async throws -> Int32 { ExitStatus.usage.rawValue }  // the parser refuses it
+}
+
+/// A value in a report: the protocol's typed form, `{"type": "boolean", "value": false}`.
+typealias ReportedValues = [String: ParameterValue]
+
+/// `assistant shortcuts suggested [APP]`: "Shortcuts from Your Apps".
+struct ShortcutsSuggested: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "suggested",
+      abstract: "Show what your apps donated and the shortcuts they suggest (\"Shortcuts from Your Apps\").",
+      discussion: """
+        For each installed app (or APP): its donations, newest first (identifier, the intent with its values in \
+        words, when), and its suggested shortcuts (identifier, suggested phrase, intent); those already made into \
+        a shortcut say which. Make one with `assistant shortcuts add "PHRASE" --from ID`. With --json: {"apps": \
+        [{"name", "bundleIdentifier", "donations": [{"identifier", "intent", "description", "parameters", \
+        "donatedAt", "shortcuts"}], "suggestions": [{"identifier", "phrase", "intent", "description", \
+        "parameters", "shortcuts"}]}]}, values in the protocol's typed form.
+        """,
+      arguments: [
+        Argument(name: "APP", help: "An installed app: its name or bundle id.", isOptional: true, completion: .apps)
+      ],
+      examples: ["assistant shortcuts suggested", "assistant shortcuts suggested Rooms --json"])
+  }
+
+  var app: String?
+
+  init(_ parsed: ParsedCommand) throws { app = parsed.argument("APP") }
+
+  struct Report: Encodable {
+    var apps: [App]
+  }
+  struct App: Encodable {
+    var name: String
+    var bundleIdentifier: String
+    var donations: [Item]
+    var suggestions: [Item]
+  }
+  struct Item: Encodable {
+    var identifier: String
+    var phrase: String?
+    var intent: String
+    var description: String
+    var parameters: ReportedValues
+    var donatedAt: String?
+    /// The identifiers of the shortcuts made from it.
+    var shortcuts: [String]
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let home = try context.home()
+    let installed = try home.installedApps()
+    let apps = try app.map { [try Router(apps: installed).app(named: $0)] } ?? installed
+    let clock = try HostClock(environment: ProcessInfo.processInfo.environment)
+    let (donations, suggestions, shortcuts) = try await offloaded {
+      () throws -> ([[StoredDonation]], [[StoredSuggestion]], [Shortcut]) in
+      let store = DonationStore(home: home)
+      return (
+        try apps.map { try store.donations(of: $0.identifier.rawValue) },
+        try apps.map { try store.suggestions(of: $0.identifier.rawValue) },
+        try ShortcutStore(home: home).shortcuts()
+      )
+    }
+    func made(_ source: Shortcut.Source, of app: AppBundle, intent: String) -> [String] {
+      shortcuts.filter { $0.app == app.identifier.rawValue && $0.source == source && $0.intentClass == intent }
+        .map(\.identifier)
+    }
+    let report = Report(
+      apps: apps.indices.map { index in
+        let app = apps[index]
+        return App(
+          name: app.name, bundleIdentifier: app.identifier.rawValue,
+          donations: donations[index].reversed().map { donation in
+            let intent = donation.interaction.intent
+            return Item(
+              identifier: donation.identifier, intent: intent.name,
+              description: ShortcutRules.described(intent.name, values: intent.parameters, app: app),
+              parameters: intent.parameters,
+              donatedAt: ParameterValue.formatDate(Date(timeIntervalSince1970: donation.donatedAt)),
+              shortcuts: made(
+                Shortcut.Source(kind: .donation, identifier: donation.identifier), of: app, intent: intent.name))
+          },
+          suggestions: suggestions[index].map { stored in
+            let intent = stored.suggestion.intent
+            return Item(
+              identifier: stored.identifier, phrase: stored.suggestion.phrase, intent: intent.name,
+              description: ShortcutRules.described(intent.name, values: intent.parameters, app: app),
+              parameters: intent.parameters,
+              shortcuts: made(
+                Shortcut.Source(kind: .suggestion, identifier: stored.identifier), of: app, intent: intent.name))
+          })
+      })
+    if context.json {
+      try await context.output(json: report)
+      return ExitStatus.success.rawValue
+    }
+    var lines: [String] = []
+    func print(_ line: String) { lines.append(Untrusted.shown(line)) }
+    let offered = report.apps.filter { !$0.donations.isEmpty || !$0.suggestions.isEmpty }
+    if offered.isEmpty {
+      print(
+        (app == nil ? "Your apps have" : "\(apps[0].name) has")
+          + " donated nothing and suggest no shortcuts yet. An app donates what you do in it (e.g. `assistant "
+          + "open Rooms -- book 12 --by Ada`, or \"Book room 12 for Ada with Rooms\"); then make a shortcut of it "
+          + "with `assistant shortcuts add \"PHRASE\" --from ID`, or of any intent with `assistant shortcuts add "
+          + "\"PHRASE\" --intent APP INTENT`.")
+    }
+    for app in offered {
+      print("\(app.name) (\(app.bundleIdentifier))")
+      if !app.donations.isEmpty { print("  Donations:") }
+      for (item, donation) in zip(
+        app.donations, donations[report.apps.firstIndex { $0.bundleIdentifier == app.bundleIdentifier }!].reversed())
+      {
+        print(
+          "    \(item.identifier)  \(item.description) (\(item.intent), \(Self.ago(donation.donatedAt, now: clock.now)))"
+            + Self.madeInto(item.shortcuts))
+      }
+      if !app.suggestions.isEmpty { print("  Suggested shortcuts:") }
+      for item in app.suggestions {
+        print(
+          "    \(item.identifier)  \"\(item.phrase ?? "")\": \(item.description) (\(item.intent))"
+            + Self.madeInto(item.shortcuts))
+      }
+    }
+    for line in lines { try await context.output(line) }
+    return ExitStatus.success.rawValue
+  }
+
+  static func madeInto(_ shortcuts: [String]) -> String {
+    shortcuts.isEmpty ? "" : " [added: \(shortcuts.joined(separator: ", "))]"
+  }
+
+  /// "just now", "5 minutes ago", "3 hours ago", "2 days ago".
+  static func ago(_ time: Double, now: Double) -> String {
+    let seconds = max(0, Int(now - time))
+    func plural(_ count: Int, _ unit: String) -> String { "\(count) \(unit)\(count == 1 ? "" : "s") ago" }
+    if seconds < 60 { return "just now" }
+    if seconds < 3600 { return plural(seconds / 60, "minute") }
+    if seconds < 86400 { return plural(seconds / 3600, "hour") }
+    return plural(seconds / 86400, "day")
+  }
+}
+
+/// `assistant shortcuts add`.
+struct ShortcutsAdd: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "add",
+      abstract: "Make a shortcut from a donation, a suggested shortcut or an intent.",
+      discussion: """
+        `add "PHRASE" --from ID` makes it from a donation or a suggested shortcut (`assistant shortcuts \
+        suggested` lists them; ID is `[APP:][donation:|suggestion:]ID`, e.g. d1, com.example.rooms:d1 or \
+        Rooms:suggestion:s1, for an identifier several things have); `add --from SUGGESTION-ID \
+        [PHRASE]` takes the suggestion's phrase when PHRASE is omitted; `add "PHRASE" --intent APP INTENT` makes \
+        it from any intent of an installed app. A donation gives the intent only: its values are preset with \
+        --keep-values. A suggestion is a shortcut the app built: its values come with it. --set presets a value \
+        (typed like `run`'s NAME=VALUE), --ask asks for a parameter each time instead. A phrase that is already \
+        another shortcut's, that the assistant answers itself, or that an app's phrases already understand as \
+        something else (another app or intent, or another value) is refused (exit 65) naming the clash. With \
+        --json: the shortcut as `list --json` shows it.
+        """,
+      arguments: [
+        Argument(name: "PHRASE", help: "What you will say, e.g. \"Book room with Rooms\".", isOptional: true),
+        Argument(
+          name: "INTENT", help: "With --intent APP: the intent, by class, definition name or title.",
+          isOptional: true),
+      ],
+      options: [
+        .value(
+          "--from", value: "ID",
+          help: "A donation or a suggested shortcut: [APP:][donation:|suggestion:]ID, e.g. d1, s1."),
+        .value(
+          "--intent", value: "APP",
+          help: "Make it from an intent of APP (its name or bundle id); the intent follows the phrase.",
+          completion: .apps),
+        .value(
+          "--set", value: "NAME=VALUE", help: "Preset a parameter's value (repeatable).", repeatable: true),
+        .value(
+          "--ask", value: "NAME", help: "Ask for this parameter each time, do not preset it (repeatable).",
+          repeatable: true),
+        .flag("--keep-values", help: "From a donation: preset the donation's own values too."),
+      ],
+      examples: [
+        "assistant shortcuts add \"Book room with Rooms\" --from d1 --set isCancellationOfBooking=false",
+        "assistant shortcuts add --from s1",
+        "assistant shortcuts add \"Open my door\" --intent Rooms OpenDoor --set roomNumber=12",
+      ])
+  }
+
+  var phrase: String?
+  var intent: String?
+  var from: String?
+  var intentApp: String?
+  var set: [String]
+  var asks: [String]
+  var keepValues: Bool
+
+  init(_ parsed: ParsedCommand) throws {
+    phrase = parsed.argument("PHRASE")
+    intent = parsed.argument("INTENT")
+    from = parsed.value("--from")
+    intentApp = parsed.value("--intent")
+    set = parsed.values("--set")
+    asks = parsed.values("--ask")
+    keepValues = parsed.flag("--keep-values")
+    func usage(_ message: String) -> HostError { UsageError(message, path: ["shortcuts", "add"]).hostError }
+    switch (from, intentApp) {
+    case (nil, nil): throw usage("say what the shortcut runs: --from ID or --intent APP INTENT")
+    case (.some, .some): throw usage("give --from or --intent, not both")
+    case (.some, nil):
+      if intent != nil { throw usage("with --from, give at most the PHRASE") }
+    case (nil, .some):
+      if phrase == nil || intent == nil {
+        throw usage("--intent APP needs a PHRASE and an INTENT: add \"PHRASE\" --intent APP INTENT")
+      }
+      if keepValues { throw usage("--keep-values is for a donation (--from)") }
+    }
+    if let phrase, let problem = ShortcutPhrase.problem(phrase) { throw HostError(.usage, problem) }
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let home = try context.home()
+    let apps = try home.installedApps()
+    let router = Router(apps: apps)
+    let app: AppBundle
+    let intentClass: String
+    let origin: ShortcutOrigin?
+    if let from {
+      origin = try await offloaded { () throws -> ShortcutOrigin in
+        let store = DonationStore(home: home)
+        return try ShortcutRules.origin(
+          from, apps: apps, donations: store.donations(of:), suggestions: store.suggestions(of:))
+      }
+      app = origin!.app
+      intentClass = origin!.intent.name
+      guard app.supportedIntents.contains(intentClass) else {
+        throw HostError(
+          .noMatch, "\(origin!.described) is \(intentClass), which \(app.name) no longer supports")
+      }
+      if keepValues, case .suggestion = origin!.item {
+        throw HostError(.usage, "--keep-values is for a donation; a suggestion's values always come with it")
+      }
+    } else {
+      origin = nil
+      app = try router.app(named: intentApp!)
+      intentClass = try router.intentClass(named: intent!, in: app)
+    }
+    let phrase: String
+    if let given = self.phrase {
+      phrase = given
+    } else if let origin, case .suggestion(let suggestion) = origin.item {
+      phrase = suggestion.suggestion.phrase
+    } else {
+      throw HostError(.usage, "a shortcut from a donation needs its PHRASE: add \"PHRASE\" --from \(from ?? "ID")")
+    }
+    let values = try router.values(set, intentClass: intentClass, in: app)
+    try ShortcutRules.checkAsks(asks, set: values, intentClass: intentClass, app: app)
+    let presets = ShortcutRules.presets(from: origin, keepValues: keepValues, set: values, asks: asks)
+    if let clash = ShortcutRules.clash(
+      phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps)
+    {
+      throw clash
+    }
+    let draft = ShortcutDraft(
+      phrase: phrase, app: app.identifier.rawValue, appName: app.name, intentClass: intentClass, presets: presets,
+      asks: asks, source: origin?.source ?? Shortcut.Source(kind: .intent))
+    let clock = try HostClock(environment: ProcessInfo.processInfo.environment)
+    let shortcut = try await offloaded { () throws -> Shortcut in
+      try ShortcutStore(home: home, clock: clock).add(draft)
+    }
+    let shown = ShortcutsList.Entry(shortcut, apps: apps)
+    if context.json {
+      try await context.output(json: shown)
+    } else {
+      try await context.output(Untrusted.shown("Added \(shown.line)", multiline: false))
+      try await context.output(
+        Untrusted.shown("Say \"\(shortcut.phrase)\" to run it\(shown.asksLine)."))
+    }
+    return ExitStatus.success.rawValue
+  }
+}
+
+/// `assistant shortcuts list`.
+struct ShortcutsList: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "list",
+      abstract: "List your shortcuts; those whose app is gone or changed say why they are inactive.",
+      discussion: """
+        Each shortcut: its identifier, phrase, app, intent, preset values and the parameters asked each time. A \
+        shortcut whose app is not installed, or no longer has its intent or a parameter it uses, is kept but \
+        inactive until the app is back. With --json: {"shortcuts": [{"identifier", "phrase", "app", \
+        "bundleIdentifier", "intent", "presets", "asks", "source", "createdAt", "active", "inactiveReason"}]}.
+        """,
+      examples: ["assistant shortcuts list", "assistant shortcuts list --json"])
+  }
+
+  init(_ parsed: ParsedCommand) throws {}
+
+  struct Entry: Encodable {
+    var identifier: String
+    var phrase: String
+    var app: String
+    var bundleIdentifier: String
+    var intent: String
+    var presets: ReportedValues
+    var asks: [String]
+    var source: String
+    var createdAt: String
+    var active: Bool
+    var inactiveReason: String?
+    /// The presets in words ("cancellation Book").
+    private var presetWords: String
+
+    init(_ shortcut: Shortcut, apps: [AppBundle]) {
+      let state = ShortcutState.of(shortcut, among: apps)
+      identifier = shortcut.identifier
+      phrase = shortcut.phrase
+      bundleIdentifier = shortcut.app
+      intent = shortcut.intentClass
+      presets = shortcut.presets
+      asks = shortcut.asks
+      source = shortcut.source.description
+      createdAt = ParameterValue.formatDate(Date(timeIntervalSince1970: shortcut.createdAt))
+      inactiveReason = state.reason
+      active = state.reason == nil
+      // Each preset as --set takes it, and in words where they differ: `isCancellationOfBooking=false (Book)`.
+      let bundle: AppBundle?
+      if case .active(let active) = state { bundle = active } else { bundle = nil }
+      app = bundle?.name ?? shortcut.appName
+      presetWords = shortcut.presets.keys.sorted().map { name in
+        let value = shortcut.presets[name]!
+        let typed = ShortcutRules.typed(value)
+        let words = bundle.map { ShortcutRules.describe(value, name, shortcut.intentClass, $0) } ?? typed
+        return "\(name)=\(typed)" + (words == typed ? "" : " (\(words))")
+      }.joined(separator: ", ")
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case identifier, phrase, app, bundleIdentifier, intent, presets, asks, source, createdAt, active, inactiveReason
+    }
+
+    /// `k1 "Book room with Rooms": BookRoomIntent of Rooms (com.example.rooms), presets isCancellationOfBooking=Book`.
+    var line: String {
+      "\(identifier) \"\(phrase)\": \(intent) of \(app) (\(bundleIdentifier))"
+        + (presetWords.isEmpty ? ", no presets" : ", presets \(presetWords)")
+        + (asks.isEmpty ? "" : ", asks \(asks.joined(separator: ", ")) each time")
+        + (inactiveReason.map { "; inactive: \($0)" } ?? "")
+    }
+
+    /// `, asking for roomNumber each time`, or "".
+    var asksLine: String { asks.isEmpty ? "" : " (it asks for \(asks.joined(separator: ", ")) each time)" }
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let home = try context.home()
+    let apps = try home.installedApps()
+    let shortcuts = try await offloaded { () throws -> [Shortcut] in try ShortcutStore(home: home).shortcuts() }
+    let entries = shortcuts.map { Entry($0, apps: apps) }
+    if context.json {
+      struct Report: Encodable { var shortcuts: [Entry] }
+      try await context.output(json: Report(shortcuts: entries))
+      return ExitStatus.success.rawValue
+    }
+    if entries.isEmpty {
+      try await context.output(
+        "You have no shortcuts. `assistant shortcuts suggested` shows what your apps offer; `assistant shortcuts "
+          + "add` makes one.")
+    }
+    for entry in entries { try await context.output(Untrusted.shown(entry.line)) }
+    return ExitStatus.success.rawValue
+  }
+}
+
+/// `assistant shortcuts remove PHRASE|ID`.
+struct ShortcutsRemove: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "remove",
+      abstract: "Remove a shortcut, by its identifier or its phrase.",
+      discussion: """
+        An identifier (k1) is looked for first, then a phrase (case, punctuation and spacing aside). None: exit \
+        69. With --json: the removed shortcut as `list --json` shows it.
+        """,
+      arguments: [Argument(name: "PHRASE|ID", help: "The shortcut's identifier or phrase.")],
+      examples: ["assistant shortcuts remove k1", "assistant shortcuts remove \"Book room with Rooms\""])
+  }
+
+  var name: String
+
+  init(_ parsed: ParsedCommand) throws { name = parsed.argument("PHRASE|ID")! }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let home = try context.home()
+    let apps = try home.installedApps()
+    let name = self.name
+    let removed = try await offloaded { () throws -> Shortcut in try ShortcutStore(home: home).remove(name) }
+    let entry = ShortcutsList.Entry(removed, apps: apps)
+    if context.json {
+      try await context.output(json: entry)
+    } else {
+      try await context.output(Untrusted.shown("Removed \(entry.line)"))
+    }
+    return ExitStatus.success.rawValue
+  }
+}
+
+/// The invocation an utterance runs when it is the phrase of one of the user's shortcuts (`ShortcutStore`), or nil:
+/// the shortcut's intent with its presets, asking its "ask each time" parameters. The transcript, if any, gets a
+/// `shortcut` line.
+/// - Throws: `HostError(.noMatch)` (69) naming the shortcut and why when it is inactive.
+func shortcutInvocation(_ utterance: String, home: AssistantHome, recorder: TranscriptRecorder?) async throws
+  -> IntentInvocation?
+{
+  guard
+    let shortcut = try await offloaded({ () throws -> Shortcut? in
+      try ShortcutStore(home: home).shortcut(saying: utterance)
+    })
+  else { return nil }
+  let state = ShortcutState.of(shortcut, among: try home.installedApps())
+  guard case .active(let app) = state else {
+    throw HostError(
+      .noMatch,
+      "\"\(utterance)\" is shortcut \(shortcut.identifier) (\"\(shortcut.phrase)\"), which is inactive: "
+        + "\(state.reason ?? ""); reinstall the app, or remove the shortcut (`assistant shortcuts remove "
+        + "\(shortcut.identifier)`)")
+  }
+  if let recorder {
+    let presets = try JSONSerialization.jsonObject(with: JSONEncoder().encode(shortcut.presets))
+    recorder.record(
+      "shortcut",
+      [
+        "identifier": shortcut.identifier, "phrase": shortcut.phrase, "app": shortcut.app,
+        "intent": shortcut.intentClass, "presets": presets, "asks": shortcut.asks,
+      ])
+  }
+  var invocation = IntentInvocation(app: app, intentClass: shortcut.intentClass, values: shortcut.presets)
+  invocation.askedEachTime = shortcut.asks
+  invocation.shortcut = shortcut
+  return invocation
+}

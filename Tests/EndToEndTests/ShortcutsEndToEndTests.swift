@@ -1,0 +1,283 @@
+import AssistantHost
+import ExtensionProtocol
+import Foundation
+import TestSupport
+import Testing
+
+/// The user's shortcuts through the real binaries: seed 004 (two shortcuts made from one donation of the Rooms app,
+/// `isCancellationOfBooking` preset, said without naming the app, asking only for the room and the name), the clashes
+/// a phrase is refused for, a shortcut of an uninstalled app, `--from` ambiguity, and record and replay.
+@Suite(.serialized)
+struct ShortcutsEndToEndTests {
+  /// A fresh home with Rooms installed and one booking made in the Rooms app (donation d1).
+  func booked() async throws -> HostFixture {
+    let host = try HostFixture()
+    try await host.installRooms()
+    let booked = try await host.assistant(["open", "Rooms", "--", "book", "12", "--by", "Ada"])
+    #expect(booked.code == 0, "\(booked)")
+    return host
+  }
+
+  /// The seed's two shortcuts: "Book room with Rooms" (k1) and "Cancel booking with Rooms" (k2), from d1.
+  func seedShortcuts(_ host: HostFixture) async throws {
+    for (phrase, cancel) in [("Book room with Rooms", "false"), ("Cancel booking with Rooms", "true")] {
+      let added = try await host.assistant([
+        "shortcuts", "add", phrase, "--from", "d1", "--set", "isCancellationOfBooking=\(cancel)",
+      ])
+      #expect(added.code == 0, "\(added)")
+    }
+  }
+
+  func json(_ text: String) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+  }
+
+  /// The questions a run asked (its prompts on stderr, "Which room? " and the like).
+  func questions(_ result: CommandResult) -> [String] {
+    result.stderr.split(separator: "\n").map(String.init).filter { $0.hasSuffix("?") || $0.contains("? ") }
+  }
+
+  @Test func seed004() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let nothing = try await host.assistant(["shortcuts", "suggested"])
+    #expect(nothing.code == 0 && nothing.stdout.contains("donated nothing"), "\(nothing)")
+    let booked = try await host.assistant(["open", "Rooms", "--", "book", "12", "--by", "Ada"])
+    #expect(booked.code == 0, "\(booked)")
+
+    // "Shortcuts from Your Apps" shows the donation.
+    let suggested = try await host.assistant(["shortcuts", "suggested"])
+    #expect(suggested.code == 0, "\(suggested)")
+    #expect(suggested.stdout.contains("Rooms (com.example.rooms)\n  Donations:\n"), "\(suggested)")
+    #expect(suggested.stdout.contains("d1  Book room 12 for Ada (BookRoomIntent, just now)"), "\(suggested)")
+    try await seedShortcuts(host)
+    let marked = try await host.assistant(["shortcuts", "suggested", "Rooms", "--json"])
+    let donation = ((json(marked.stdout)["apps"] as? [[String: Any]])?.first?["donations"] as? [[String: Any]])?.first
+    #expect(donation?["shortcuts"] as? [String] == ["k1", "k2"], "\(marked)")
+
+    // "Book room with Rooms": the room and the name are asked, the cancellation (preset) is not; it books.
+    let book = try await host.assistant([
+      "Book room with Rooms", "--answer", "14", "--answer", "Grace", "--json",
+    ])
+    #expect(book.code == 0, "\(book)")
+    #expect(questions(book) == ["Which room? 14", "Who is the booking for? Grace"], "\(book)")
+    let booking = json(book.stdout)
+    #expect(booking["code"] as? String == "success", "\(book)")
+    #expect((booking["shortcut"] as? [String: String])?["identifier"] == "k1", "\(book)")
+    #expect((booking["parameters"] as? [String: Any])?["isCancellationOfBooking"] as? Bool == false)
+    #expect((booking["parameters"] as? [String: Any])?["roomNumber"] as? Int == 14)
+
+    // "Cancel booking with Rooms": the same questions; it cancels.
+    let cancel = try await host.assistant(["Cancel booking with Rooms", "--answer", "14", "--answer", "Grace"])
+    #expect(cancel.code == 0, "\(cancel)")
+    #expect(questions(cancel) == ["Which room? 14", "Who is the booking for? Grace"], "\(cancel)")
+    #expect(cancel.stdout.contains("The booking of room 14 by Grace is cancelled."), "\(cancel)")
+  }
+
+  @Test func presetsAreNeverAskedAndWhatIsMissingIs() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    let added = try await host.assistant([
+      "shortcuts", "add", "Book my usual room", "--from", "d1", "--set", "roomNumber=21", "--json",
+    ])
+    #expect(added.code == 0, "\(added)")
+    #expect(json(added.stdout)["identifier"] as? String == "k1", "\(added)")
+    // The room is preset: only the name is asked.
+    let run = try await host.assistant(["Book my usual room", "--answer", "Ada"])
+    #expect(run.code == 0, "\(run)")
+    #expect(questions(run) == ["Who is the booking for? Ada"], "\(run)")
+    #expect(run.stdout.contains("Room 21 is now booked by Ada."), "\(run)")
+    // Control: with a second answer the run refuses the unused one, so no other question was asked.
+    let extra = try await host.assistant(["Book my usual room", "--answer", "Bo", "--answer", "spare"])
+    #expect(extra.code == 64 && extra.stderr.contains("not used"), "\(extra)")
+    // --keep-values presets the donation's values: nothing is asked.
+    let kept = try await host.assistant([
+      "shortcuts", "add", "Book my old room", "--from", "d1", "--keep-values", "--set", "roomNumber=22",
+    ])
+    #expect(kept.code == 0, "\(kept)")
+    let silent = try await host.assistant(["book my old room"])
+    #expect(silent.code == 0 && questions(silent).isEmpty, "\(silent)")
+    #expect(silent.stdout.contains("Room 22 is now booked by Ada."), "\(silent)")
+    // A line of `assistant shell` is an utterance too: the shortcut runs (the room is taken now, so it fails).
+    let shell = try await host.assistant(["shell", "--json"], input: "BOOK MY OLD ROOM!\nquit\n")
+    #expect(shell.code == 0, "\(shell)")
+    let line = json(String(shell.stdout.split(separator: "\n").first ?? ""))
+    #expect((line["shortcut"] as? [String: String])?["identifier"] == "k2", "\(shell)")
+    #expect(line["code"] as? String == "failure", "\(shell)")
+    // --ask: a parameter the extension never asks for (the cancellation) is asked each time, in its turn.
+    let asking = try await host.assistant([
+      "shortcuts", "add", "Change a booking", "--intent", "Rooms", "BookRoom", "--ask", "isCancellationOfBooking",
+    ])
+    #expect(asking.code == 0 && asking.stdout.contains("it asks for isCancellationOfBooking each time"), "\(asking)")
+    let asked = try await host.assistant(["change a booking", "--answer", "22", "--answer", "Ada", "--answer", "yes"])
+    #expect(asked.code == 0, "\(asked)")
+    #expect(questions(asked).last == "Do you want to cancel a booking? yes", "\(asked)")
+    #expect(questions(asked).count == 3, "\(asked)")
+    #expect(asked.stdout.contains("The booking of room 22 by Ada is cancelled."), "\(asked)")
+  }
+
+  @Test(arguments: [
+    "book room with rooms", "BOOK ROOM, with   Rooms!!", "Ｂｏｏｋ room with Rooms.", "  book room with rooms?",
+  ])
+  func caseSpacingPunctuationAndWidthNeverMatter(_ said: String) async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    try await seedShortcuts(host)
+    let run = try await host.assistant([said, "--answer", "15", "--answer", "Ada", "--json"])
+    #expect(run.code == 0, "\(run)")
+    #expect((json(run.stdout)["shortcut"] as? [String: String])?["phrase"] == "Book room with Rooms", "\(run)")
+  }
+
+  @Test func aPhraseThatClashesIsRefusedNamingTheClash() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    try await seedShortcuts(host)
+    // Another shortcut's phrase.
+    let twice = try await host.assistant([
+      "shortcuts", "add", "book room, with rooms", "--from", "d1", "--set", "isCancellationOfBooking=false",
+    ])
+    #expect(twice.code == 65, "\(twice)")
+    #expect(twice.stderr.contains("is already the phrase of shortcut k1 (\"Book room with Rooms\", Rooms)"), "\(twice)")
+    // An app's phrase of another intent.
+    let door = try await host.assistant(["shortcuts", "add", "Open the door of room 12 with Rooms", "--from", "d1"])
+    #expect(door.code == 65, "\(door)")
+    #expect(door.stderr.contains("already runs OpenDoorIntent of Rooms (com.example.rooms)"), "\(door)")
+    // The same intent, a value different from the preset.
+    let contrary = try await host.assistant([
+      "shortcuts", "add", "Book a room with Rooms", "--from", "d1", "--set", "isCancellationOfBooking=true",
+    ])
+    #expect(contrary.code == 65, "\(contrary)")
+    #expect(contrary.stderr.contains("presets isCancellationOfBooking to Cancel"), "\(contrary)")
+    // The assistant's own phrase.
+    let own = try await host.assistant(["shortcuts", "add", "What can you do?", "--from", "d1"])
+    #expect(own.code == 65 && own.stderr.contains("the assistant itself answers"), "\(own)")
+    // Controls: each accepted once it no longer clashes.
+    for accepted in [
+      ["Book room now", "--from", "d1"],
+      ["Open the door of room 12 with Rooms", "--intent", "Rooms", "OpenDoor", "--set", "roomNumber=12"],
+      ["Book a room with Rooms", "--from", "d1", "--set", "isCancellationOfBooking=false"],
+    ] {
+      let result = try await host.assistant(["shortcuts", "add"] + accepted)
+      #expect(result.code == 0, "\(result)")
+    }
+    let list = try await host.assistant(["shortcuts", "list", "--json"])
+    #expect((json(list.stdout)["shortcuts"] as? [Any])?.count == 5, "\(list)")
+  }
+
+  @Test func unknownParametersAndBadValuesAreUsageErrors() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    let unknown = try await host.assistant(["shortcuts", "add", "Go", "--from", "d1", "--set", "room=12"])
+    #expect(unknown.code == 64 && unknown.stderr.contains("its parameters are roomNumber, bookedBy"), "\(unknown)")
+    let bad = try await host.assistant(["shortcuts", "add", "Go", "--from", "d1", "--set", "roomNumber=soon"])
+    #expect(bad.code == 64 && bad.stderr.contains("roomNumber=soon"), "\(bad)")
+    let ask = try await host.assistant(["shortcuts", "add", "Go", "--from", "d1", "--ask", "room"])
+    #expect(ask.code == 64 && ask.stderr.contains("--ask room"), "\(ask)")
+    let noPhrase = try await host.assistant(["shortcuts", "add", "--from", "d1"])
+    #expect(noPhrase.code == 64, "\(noPhrase)")
+    let none = try await host.assistant(["shortcuts", "add", "Go", "--from", "d7"])
+    #expect(none.code == 69, "\(none)")
+    let list = try await host.assistant(["shortcuts", "list"])
+    #expect(list.code == 0 && list.stdout.contains("You have no shortcuts"), "\(list)")
+    // Control: the well-formed one is added.
+    let good = try await host.assistant(["shortcuts", "add", "Go", "--from", "d1", "--set", "roomNumber=12"])
+    #expect(good.code == 0, "\(good)")
+  }
+
+  @Test func aShortcutOfAnUninstalledAppIsKeptInactiveAndComesBackWithIt() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    try await seedShortcuts(host)
+    let removed = try await host.assistant(["uninstall", "Rooms"])
+    #expect(removed.code == 0, "\(removed)")
+    let list = try await host.assistant(["shortcuts", "list"])
+    #expect(list.code == 0, "\(list)")
+    #expect(
+      list.stdout.contains(
+        "k1 \"Book room with Rooms\": BookRoomIntent of Rooms (com.example.rooms), presets "
+          + "isCancellationOfBooking=false; inactive: Rooms (com.example.rooms) is not installed"), "\(list)")
+    let listed = try await host.assistant(["shortcuts", "list", "--json"])
+    let first = (json(listed.stdout)["shortcuts"] as? [[String: Any]])?.first
+    #expect(first?["active"] as? Bool == false, "\(listed)")
+    let said = try await host.assistant(["Book room with Rooms", "--answer", "14", "--answer", "Ada"])
+    #expect(said.code == 69, "\(said)")
+    #expect(
+      said.stderr.contains(
+        "is shortcut k1 (\"Book room with Rooms\"), which is inactive: Rooms (com.example.rooms) "
+          + "is not installed"), "\(said)")
+    // The app's donations went with it (as on iOS); the shortcuts did not.
+    try await host.installRooms()
+    let suggested = try await host.assistant(["shortcuts", "suggested"])
+    #expect(suggested.stdout.contains("donated nothing"), "\(suggested)")
+    let back = try await host.assistant(["Book room with Rooms", "--answer", "14", "--answer", "Ada"])
+    #expect(back.code == 0, "\(back)")
+    #expect(back.stdout.contains("Room 14 is now booked by Ada."), "\(back)")
+    let active = try await host.assistant(["shortcuts", "list"])
+    #expect(!active.stdout.contains("inactive"), "\(active)")
+  }
+
+  @Test func fromAnAmbiguousIdentifierNamesTheCandidates() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    // A donation whose sender named it s1, and the app's suggestion s1.
+    try await offThePool { () throws in
+      let store = DonationStore(home: try AssistantHome(root: host.home, environment: [:]))
+      let intent = Intent(
+        name: "BookRoomIntent", identifier: "x",
+        parameters: [
+          "roomNumber": .integer(30), "bookedBy": .string("Lin"), "isCancellationOfBooking": .boolean(false),
+        ])
+      try store.donate(
+        DonateRequest(interaction: DonatedInteraction(intent: intent), identifier: "s1"), for: "com.example.rooms")
+      try store.setSuggestions(
+        [ShortcutSuggestion(intent: intent, phrase: "Book Lin's room")], for: "com.example.rooms")
+    }
+    let ambiguous = try await host.assistant(["shortcuts", "add", "Lin's room", "--from", "s1"])
+    #expect(ambiguous.code == 64, "\(ambiguous)")
+    #expect(
+      ambiguous.stderr.contains("--from com.example.rooms:donation:s1 or --from com.example.rooms:suggestion:s1"),
+      "\(ambiguous)")
+    // The suggestion's phrase and values come with it.
+    let accepted = try await host.assistant(["shortcuts", "add", "--from", "Rooms:suggestion:s1"])
+    #expect(accepted.code == 0, "\(accepted)")
+    #expect(accepted.stdout.contains("Added k1 \"Book Lin's room\""), "\(accepted)")
+    let suggested = try await host.assistant(["shortcuts", "suggested"])
+    #expect(
+      suggested.stdout.contains("s1  \"Book Lin's room\": Book room 30 for Lin (BookRoomIntent) [added: k1]"),
+      "\(suggested)")
+    let run = try await host.assistant(["Book Lin's room"])
+    #expect(run.code == 0 && questions(run).isEmpty, "\(run)")
+    #expect(run.stdout.contains("Room 30 is now booked by Lin."), "\(run)")
+    let removed = try await host.assistant(["shortcuts", "remove", "book lin's room"])
+    #expect(removed.code == 0, "\(removed)")
+    let again = try await host.assistant(["shortcuts", "remove", "k1"])
+    #expect(again.code == 69, "\(again)")
+  }
+
+  @Test func aRecordedShortcutReplaysCleanAndItsRemovalShows() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    try await seedShortcuts(host)
+    let transcript = host.directory.file("cancel.jsonl").path
+    let recorded = try await host.assistant([
+      "--record", transcript, "Cancel booking with Rooms", "--answer", "12", "--answer", "Ada",
+    ])
+    #expect(recorded.code == 0, "\(recorded)")
+    let lines = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count > 1 && lines[1].contains("\"kind\":\"shortcut\"") && lines[1].contains("\"identifier\":\"k2\""))
+    // Replayed, the room is no longer booked: the answer differs, the shortcut line does not.
+    let rebook = try await host.assistant(["open", "Rooms", "--", "book", "12", "--by", "Ada"])
+    #expect(rebook.code == 0, "\(rebook)")
+    let clean = try await host.assistant(["replay", transcript])
+    #expect(clean.code == 0, "\(clean)")
+    // Without the shortcut, the replay shows that the utterance no longer ran it.
+    let removed = try await host.assistant(["shortcuts", "remove", "k2"])
+    #expect(removed.code == 0, "\(removed)")
+    let rebookAgain = try await host.assistant(["open", "Rooms", "--", "book", "12", "--by", "Ada"])
+    #expect(rebookAgain.code == 0, "\(rebookAgain)")
+    let changed = try await host.assistant(["replay", transcript])
+    #expect(changed.code == 1, "\(changed)")
+    #expect(changed.stdout.contains("-{\"app\":\"com.example.rooms\",\"asks\":[],\"identifier\":\"k2\""), "\(changed)")
+  }
+}
