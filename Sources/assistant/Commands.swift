@@ -113,7 +113,12 @@ struct Ask: AssistantCommand {
       try await printPhrases(of: app, locale: launch.locale, in: context)
       return ExitStatus.success.rawValue
     }
-    let found = try UtteranceMatcher(apps: try home.installedApps(), locale: launch.locale).understand(utterance)
+    // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
+    let apps = try home.installedApps()
+    let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
+    for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
+    let found = try UtteranceMatcher(apps: apps, locale: launch.locale, vocabulary: terms.vocabularies)
+      .understand(utterance)
     let terminal = terminal ?? makeConversation(launch: launch, context: context)
     let conversation: any Conversation = recorder.map { RecordingConversation(terminal, recorder: $0) } ?? terminal
     var match = found[0]
