@@ -44,7 +44,9 @@ struct SuggestionTests {
   @Test func theListIsBounded() {
     var record = SuggestionsRecord()
     let many = (1...(DonationLimits.maximumSuggestions + 3)).map { Self.usual($0) }
-    record.publish(many, at: 1)
+    // Past the bound the rest is ignored, and gets no name (none is used up for it).
+    #expect(record.publish(many, at: 1).count == DonationLimits.maximumSuggestions)
+    #expect(record.nextNumber == DonationLimits.maximumSuggestions + 1)
     #expect(record.suggestions.count == DonationLimits.maximumSuggestions)
     #expect(record.suggestions.last?.suggestion.intent["roomNumber"] == .integer(DonationLimits.maximumSuggestions))
   }
