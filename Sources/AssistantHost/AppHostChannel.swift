@@ -5,10 +5,10 @@ import IntentHostSystem
 import ProcessSupervision
 
 /// The host's side of an app's host channel (docs/PROTOCOL.md, "The host channel of an app"): the app's fd 3, on which
-/// it sends `host/donate`, `host/deleteDonations` and `host/setVocabulary` while it runs. The host never sends it
-/// anything but answers. Served on the connection's reader thread, in arrival order; at most `budget` per launch, and
-/// lines of at most `maximumMessageSize`: past either, the connection ends (one note in the app's log), and the app
-/// runs on.
+/// it sends `host/donate`, `host/deleteDonations`, `host/setVocabulary` and `host/setShortcutSuggestions` while it
+/// runs (`DonationServer.methods`). The host never sends it anything but answers. Served on the connection's reader
+/// thread, in arrival order; at most `budget` per launch, and lines of at most `maximumMessageSize`: past either, the
+/// connection ends (one note in the app's log), and the app runs on.
 final class AppHostChannel: Sendable {
   /// 256 requests and 1 MiB of them per launch: the host sends no request, so the budget counts from the start.
   static let budget = Connection.UnsolicitedBudget(messages: 256, bytes: 1 << 20)

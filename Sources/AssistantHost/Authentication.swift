@@ -98,7 +98,8 @@ extension IntentDriver {
 ///   held, so the user's time does not count against the pending request.
 /// - `$/cancelRequest` of the authentication being served ends its prompt (it is answered `requestCancelled`);
 ///   every other notification is dropped.
-/// - `host/donate`, `host/deleteDonations` and `host/setVocabulary` are served at once by `DonationServer`.
+/// - `host/donate`, `host/deleteDonations`, `host/setVocabulary` and `host/setShortcutSuggestions` are served at once
+///   by `DonationServer`.
 /// - Every other request is answered with `methodNotFound`.
 ///
 /// Nothing is kept but the one authentication being served; the connection's unsolicited budget bounds how much may

@@ -1,7 +1,8 @@
 import BundleManifest
 import ExtensionProtocol
 
-/// The checks on what an app or an extension sends to donate or to register terms (docs/PROTOCOL.md, "Requests to
+/// The checks on what an app or an extension sends to donate, to register terms or to suggest shortcuts
+/// (docs/PROTOCOL.md, "Requests to
 /// the host: donations and vocabulary"). The sender is untrusted: the intent must be one of the app's definitions or
 /// the system catalog, every value typed as declared, every string bounded.
 struct DonationRules: Sendable {
@@ -14,25 +15,10 @@ struct DonationRules: Sendable {
       if let value, let problem = DonationLimits.identifierProblem(value, field: field) { return problem }
     }
     let intent = request.interaction.intent
-    guard let (spec, definition) = lookUp(intent.name) else {
-      return "interaction.intent.name: \(intent.name) is neither an intent of the app's definitions nor a system intent"
+    if let problem = intentProblem(intent, field: "interaction.intent") { return problem }
+    guard let response = request.interaction.response, let (spec, definition) = lookUp(intent.name) else {
+      return nil
     }
-    if intent.identifier.unicodeScalars.count > DonationLimits.maximumIdentifierLength {
-      return "interaction.intent.identifier is longer than \(DonationLimits.maximumIdentifierLength) Unicode scalars"
-    }
-    for name in intent.parameters.keys.sorted() {
-      let field = "interaction.intent.parameters.\(name)"
-      guard let parameter = spec.parameters.first(where: { $0.name == name }) else {
-        return "\(field): \(intent.name) has no parameter \(name)"
-      }
-      let type = DeclaredType(
-        type: parameter.type, enumType: parameter.enumType, objectType: parameter.objectType,
-        multiple: parameter.supportsMultipleValues)
-      if let problem = valueProblem(intent.parameters[name]!, type, definition: definition, field: field) {
-        return problem
-      }
-    }
-    guard let response = request.interaction.response else { return nil }
     let code = response.code
     let declared = spec.response?.code(named: code.rawValue) != nil
     guard declared || (ResponseCode.standard.contains(code) && code != .ready) else {
@@ -49,6 +35,47 @@ struct DonationRules: Sendable {
         type: parameter.type, enumType: parameter.enumType, objectType: parameter.objectType,
         multiple: parameter.supportsMultipleValues)
       if let problem = valueProblem(response.parameters[name]!, type, definition: definition, field: field) {
+        return problem
+      }
+    }
+    return nil
+  }
+
+  /// What is wrong with suggested shortcuts, or nil: at most `DonationLimits.maximumSuggestions`, each intent as a
+  /// donation's (`intentProblem`), each phrase bounded (`DonationLimits.phraseProblem`) with a word in it.
+  func problem(_ request: SetShortcutSuggestionsRequest) -> String? {
+    if request.suggestions.count > DonationLimits.maximumSuggestions {
+      return "suggestions has \(request.suggestions.count) items; the limit is \(DonationLimits.maximumSuggestions)"
+    }
+    for (index, suggestion) in request.suggestions.enumerated() {
+      let field = "suggestions[\(index)]"
+      if let problem = DonationLimits.phraseProblem(suggestion.phrase, field: "\(field).phrase") { return problem }
+      if spokenWords(suggestion.phrase).isEmpty {
+        return "\(field).phrase has no word (a letter or a digit) to say"
+      }
+      if let problem = intentProblem(suggestion.intent, field: "\(field).intent") { return problem }
+    }
+    return nil
+  }
+
+  /// What is wrong with `intent` (the field `field` of a request), or nil: its class one of the app's definitions or
+  /// the system catalog, its identifier bounded, each parameter one the class declares with a value of its type.
+  func intentProblem(_ intent: Intent, field: String) -> String? {
+    guard let (spec, definition) = lookUp(intent.name) else {
+      return "\(field).name: \(intent.name) is neither an intent of the app's definitions nor a system intent"
+    }
+    if intent.identifier.unicodeScalars.count > DonationLimits.maximumIdentifierLength {
+      return "\(field).identifier is longer than \(DonationLimits.maximumIdentifierLength) Unicode scalars"
+    }
+    for name in intent.parameters.keys.sorted() {
+      let field = "\(field).parameters.\(name)"
+      guard let parameter = spec.parameters.first(where: { $0.name == name }) else {
+        return "\(field): \(intent.name) has no parameter \(name)"
+      }
+      let type = DeclaredType(
+        type: parameter.type, enumType: parameter.enumType, objectType: parameter.objectType,
+        multiple: parameter.supportsMultipleValues)
+      if let problem = valueProblem(intent.parameters[name]!, type, definition: definition, field: field) {
         return problem
       }
     }

@@ -2,7 +2,8 @@ import ExtensionProtocol
 import ExtensionTransport
 import UntrustedText
 
-/// How the host serves `host/donate`, `host/deleteDonations` and `host/setVocabulary` from one app or one of its
+/// How the host serves `host/donate`, `host/deleteDonations`, `host/setVocabulary` and `host/setShortcutSuggestions`
+/// from one app or one of its
 /// extensions (docs/PROTOCOL.md, "Requests to the host: donations and vocabulary"): checks them (`DonationRules`),
 /// keeps them in the app's documents (`DonationStore`), answers.
 ///
@@ -19,6 +20,7 @@ struct DonationServer: Sendable {
 
   static let methods: Set<String> = [
     DonateRequest.method, DeleteDonationsRequest.method, SetVocabularyRequest.method,
+    SetShortcutSuggestionsRequest.method,
   ]
 
   /// Answers `message` (one of `methods`), a request `id`.
@@ -41,11 +43,13 @@ struct DonationServer: Sendable {
 
   private func answer(_ message: InboundMessage) throws(ResponseError) -> any Codable & Sendable {
     let method = message.method
-    guard message.raw.count <= DonationLimits.maximumMessageBytes else {
+    let limit =
+      method == SetShortcutSuggestionsRequest.method
+      ? DonationLimits.maximumSuggestionsMessageBytes : DonationLimits.maximumMessageBytes
+    guard message.raw.count <= limit else {
       throw ResponseError(
-        .invalidParams,
-        "invalid params for \(method): the message is \(message.raw.count) bytes; the limit is "
-          + "\(DonationLimits.maximumMessageBytes)")
+        .invalidParams, "invalid params for \(method): the message is \(message.raw.count) bytes; the limit is \(limit)"
+      )
     }
     func refuse(_ problem: String) -> ResponseError {
       ResponseError(.invalidParams, "invalid params for \(method): \(problem)")
@@ -67,6 +71,11 @@ struct DonationServer: Sendable {
       let request = try message.params(DeleteDonationsRequest.self)
       if let problem = DonationRules.problem(request.selection) { throw refuse(problem) }
       return DeleteDonationsResult(deleted: try kept { try store.deleteDonations(request.selection, for: app) })
+    case SetShortcutSuggestionsRequest.method:
+      let request = try message.params(SetShortcutSuggestionsRequest.self)
+      if let problem = rules.problem(request) { throw refuse(problem) }
+      return SetShortcutSuggestionsResult(
+        identifiers: try kept { try store.setSuggestions(request.suggestions, for: app) })
     default:
       let request = try message.params(SetVocabularyRequest.self)
       if let problem = DonationRules.problem(request) { throw refuse(problem) }

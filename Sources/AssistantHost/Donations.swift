@@ -133,9 +133,10 @@ public struct SuggestionsRecord: DocumentContent, Equatable {
 
   public init() {}
 
-  /// Replaces the suggestions with `list` (exact duplicates dropped, the first kept). A suggestion equal to a kept
-  /// one (same intent class, values and phrase) keeps its identifier and first publication time.
-  /// - Returns: the identifier of each suggestion of `list`, in order.
+  /// Replaces the suggestions with `list` (exact duplicates dropped, the first kept; past
+  /// `DonationLimits.maximumSuggestions` the rest is ignored, which `DonationRules` refuses before). A suggestion
+  /// equal to a kept one (same intent class, values and phrase) keeps its identifier and first publication time.
+  /// - Returns: the identifier of each suggestion kept of `list`, in order.
   @discardableResult
   public mutating func publish(_ list: [ShortcutSuggestion], at now: Double) -> [String] {
     func key(_ suggestion: ShortcutSuggestion) -> [AnyHashable] {
@@ -143,7 +144,7 @@ public struct SuggestionsRecord: DocumentContent, Equatable {
     }
     var kept: [StoredSuggestion] = []
     var names: [String] = []
-    for suggestion in list {
+    for suggestion in list.prefix(DonationLimits.maximumSuggestions) {
       if let same = kept.first(where: { key($0.suggestion) == key(suggestion) }) {
         names.append(same.identifier)
         continue
@@ -156,14 +157,15 @@ public struct SuggestionsRecord: DocumentContent, Equatable {
       }
       names.append(kept[kept.count - 1].identifier)
     }
-    suggestions = Array(kept.prefix(DonationLimits.maximumSuggestions))
+    suggestions = kept
     return names
   }
 }
 
-/// Where the host keeps the donations and the vocabulary of the apps of a home, in its own state (never in an app
-/// group): `State/donations/<app bundle id>.json` and `State/vocabulary/<app bundle id>.json`. Every change is one
-/// locked update of the app's document. Blocking: call it off the cooperative pool.
+/// Where the host keeps the donations, the vocabulary and the suggested shortcuts of the apps of a home, in its own
+/// state (never in an app group): `State/donations/<app bundle id>.json`, `State/vocabulary/<app bundle id>.json` and
+/// `State/suggestions/<app bundle id>.json`. Every change is one locked update of the app's document. Blocking: call
+/// it off the cooperative pool.
 public struct DonationStore: Sendable {
   public var home: AssistantHome
   public var clock: HostClock

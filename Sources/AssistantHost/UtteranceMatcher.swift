@@ -16,14 +16,28 @@ import Foundation
 ///    takes the user's text between its neighbouring words as written (`writtenValue`), articles, symbols and all.
 ///    A match may stop after any word of the title, so "Book room 12" leaves the rest to be asked for. The match
 ///    covering most of the utterance and the title wins.
+/// 3. The user's vocabulary: a slot of a parameter with a vocabulary type whose words are one of the terms the app
+///    registered for it (`UserVocabulary`) takes the term as spelled, and a reading with more such slots wins over
+///    every reading with fewer.
 public struct UtteranceMatcher: Sendable {
   public let apps: [AppBundle]
   /// The user's language: the apps' `InfoPlist.strings` names for it are names too.
   public let locale: String?
+  /// The terms each app registered, by bundle identifier (`DonationStore.userVocabularies(of:)`).
+  public let vocabulary: [String: UserVocabulary]
 
-  public init(apps: [AppBundle], locale: String? = nil) {
+  public init(apps: [AppBundle], locale: String? = nil, vocabulary: [String: UserVocabulary] = [:]) {
     self.apps = apps
     self.locale = locale
+    self.vocabulary = vocabulary
+  }
+
+  /// How a reading ranks: first by how many slots hold one of the app's terms (`UserVocabulary`), then by `points`:
+  /// 20 for each word or slot of the phrase used, 3 for a whole phrase, 2 for each value.
+  struct Score: Comparable, Sendable {
+    var terms = 0
+    var points = 0
+    static func < (a: Score, b: Score) -> Bool { (a.terms, a.points) < (b.terms, b.points) }
   }
 
   public struct Match: Sendable {
@@ -170,7 +184,7 @@ public struct UtteranceMatcher: Sendable {
         "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
           + "(installed: \(installedNames(apps)))")
     }
-    var matches: [(score: Int, match: Match)] = []
+    var matches: [(score: Score, match: Match)] = []
     var firstFailure: HostError? = nil
     for (app, range) in named {
       do {
@@ -222,9 +236,10 @@ public struct UtteranceMatcher: Sendable {
   /// - Parameter written: the text of some of `words` as the user wrote it, for a text slot (`matches`).
   private func bestMatches(
     in app: AppBundle, words rest: [String], original restOriginal: [String], written: (Range<Int>) -> String
-  ) throws -> [(score: Int, match: Match)] {
-    var found: [(score: Int, complete: Bool, candidate: Candidate, phrase: Phrase)] = []
+  ) throws -> [(score: Score, match: Match)] {
+    var found: [(score: Score, complete: Bool, candidate: Candidate, phrase: Phrase)] = []
     let appNames = names(of: app)
+    let terms = vocabulary[app.identifier.rawValue]
     let translated = locale.map { app.localized(for: $0) }
     for phrase in Self.phrases(of: app, locale: locale) {
       // A translated title is read with the translated definition; the match is of the app as installed.
@@ -236,19 +251,22 @@ public struct UtteranceMatcher: Sendable {
         phrase.source == .example
         ? exampleTokens(phrase.text, appNames: appNames, spec: spec) : tokens(phrase.text)
       for candidate in matches(
-        pattern, rest, original: restOriginal, written: written, spec: spec, interpreter: interpreter)
+        pattern, rest, original: restOriginal, written: written, spec: spec, interpreter: interpreter,
+        terms: terms)
       {
-        // Cover the whole utterance; prefer longer phrases, then whole phrases over parts of them ("start a workout"
-        // over "start a ${workoutName} workout" cut short), then more values.
+        // Cover the whole utterance; prefer the app's terms in the slots, then longer phrases, then whole phrases
+        // over parts of them ("start a workout" over "start a ${workoutName} workout" cut short), then more values.
         let complete = candidate.consumedPattern == pattern.count
-        let score = candidate.consumedPattern * 20 + (complete ? 3 : 0) + candidate.values.count * 2
+        let score = Score(
+          terms: candidate.terms,
+          points: candidate.consumedPattern * 20 + (complete ? 3 : 0) + candidate.values.count * 2)
         found.append((score, complete, candidate, phrase))
       }
     }
     // A text slot may hold only little words ("Book room 39 for A": "A" is an initial), unless leaving them out
     // makes a whole phrase match: "Start a workout" is the phrase "start a workout", not a workout called "a".
     let wholeWithout = found.contains { $0.complete && !$0.candidate.onlyLittleWords }
-    var best: [String: (score: Int, match: Match)] = [:]
+    var best: [String: (score: Score, match: Match)] = [:]
     for (score, _, candidate, phrase) in found where !(wholeWithout && candidate.onlyLittleWords) {
       if let current = best[phrase.intentClass], current.score >= score { continue }
       best[phrase.intentClass] = (
@@ -382,6 +400,8 @@ public struct UtteranceMatcher: Sendable {
     var values: [String: ParameterValue]
     /// Whether a text slot holds only little words (`optionalWords`).
     var onlyLittleWords: Bool
+    /// How many values (or items of values) are terms of the app's vocabulary.
+    var terms = 0
   }
 
   private static let optionalWords: Set<String> = ["a", "an", "the", "my"]
@@ -398,43 +418,51 @@ public struct UtteranceMatcher: Sendable {
   /// All ways `pattern` (or a prefix of it) can consume all of `words`. A little word the user says (`optionalWords`)
   /// may be skipped, except where a text slot starts: the slot keeps it ("for The Beatles"). A text slot's value is
   /// `written` for its words, as written; any other slot's value is read from its words, never only little words.
+  /// A slot takes one to eight words, or as many as the longest of the app's `terms` for its parameter; a value that
+  /// is one of those terms is spelled as the term, and counted.
   private func matches(
     _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
-    interpreter: ValueInterpreter
+    interpreter: ValueInterpreter, terms: UserVocabulary?
   ) -> [Candidate] {
     var results: [Candidate] = []
-    func walk(_ p: Int, _ w: Int, _ values: [String: ParameterValue], _ onlyLittleWords: Bool) {
+    func walk(_ p: Int, _ w: Int, _ values: [String: ParameterValue], _ onlyLittleWords: Bool, _ termCount: Int) {
       if w == words.count {
         if p > 0 {
-          results.append(Candidate(consumedPattern: p, values: values, onlyLittleWords: onlyLittleWords))
+          results.append(
+            Candidate(consumedPattern: p, values: values, onlyLittleWords: onlyLittleWords, terms: termCount))
         }
         return
       }
       let parameter: ParameterSpec? =
         if p < pattern.count, case .slot(let name) = pattern[p] { spec.parameter(named: name) } else { nil }
       let textSlot = parameter.map(Self.takesText) ?? false
-      if Self.optionalWords.contains(words[w]), !textSlot { walk(p, w + 1, values, onlyLittleWords) }
+      if Self.optionalWords.contains(words[w]), !textSlot { walk(p, w + 1, values, onlyLittleWords, termCount) }
       guard p < pattern.count else { return }
       switch pattern[p] {
       case .word(let word):
-        if words[w] == word { walk(p + 1, w + 1, values, onlyLittleWords) }
-        if Self.optionalWords.contains(word) { walk(p + 1, w, values, onlyLittleWords) }
+        if words[w] == word { walk(p + 1, w + 1, values, onlyLittleWords, termCount) }
+        if Self.optionalWords.contains(word) { walk(p + 1, w, values, onlyLittleWords, termCount) }
       case .slot(let name):
         guard let parameter else { return }
-        for end in (w + 1)...min(words.count, w + 8) {
+        let types = terms == nil ? [] : UserVocabulary.types(of: parameter, intentClass: spec.className)
+        let reach = max(8, terms?.longestTerm(of: types) ?? 0)
+        for end in (w + 1)...min(words.count, w + reach) {
           let text = textSlot ? written(w..<end) : original[w..<end].joined(separator: " ")
-          guard let value = interpreter.parse(text, for: parameter) else { continue }
+          guard let parsed = interpreter.parse(text, for: parameter) else { continue }
           let little = words[w..<end].allSatisfy(Self.optionalWords.contains)
           // "start a workout" is not a workout called "a": only a text slot may hold only little words, and then
           // only when no whole phrase matches without them (`bestMatches`).
           if little, !textSlot { continue }
+          let (value, found) = terms?.spelled(parsed, types: types) ?? (parsed, 0)
+          // Past eight words, only a term.
+          if end - w > 8, found == 0 { continue }
           var next = values
           next[name] = value
-          walk(p + 1, end, next, onlyLittleWords || little)
+          walk(p + 1, end, next, onlyLittleWords || little, termCount + found)
         }
       }
     }
-    walk(0, 0, [:], false)
+    walk(0, 0, [:], false, 0)
     return results
   }
 }

@@ -182,7 +182,10 @@ public struct SystemIntent: Sendable, Equatable {
       ])
     add(
       "INSetSeatSettingsInCarIntent", "CarPlay", unlock: true,
-      [("enableHeating", "Boolean", false), ("enableCooling", "Boolean", false), ("level", "Integer", false)],
+      [
+        ("enableHeating", "Boolean", false), ("enableCooling", "Boolean", false), ("level", "Integer", false),
+        ("carName", "SpeakableString", false),
+      ],
       codes: ["inProgress", "success"])
     return table
   }()
@@ -262,6 +265,7 @@ let systemParameterWording: [String: (label: String, prompt: String)] = [
   "enableHeating": ("Heating", "Turn on the heating?"),
   "enableCooling": ("Cooling", "Turn on the cooling?"),
   "level": ("Level", "What level?"),
+  "carName": ("Car", "Which car?"),
 ]
 
 extension IntentSpec {

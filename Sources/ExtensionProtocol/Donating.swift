@@ -32,6 +32,21 @@ public protocol VocabularyRegistering: Sendable {
   func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int
 }
 
+/// What publishes the app's suggested shortcuts ("Add to Siri", SiriKit's
+/// `INVoiceShortcutCenter.setShortcutSuggestions(_:)`), for library code that does not know whether an app or an
+/// extension runs it; the SDK's `AppContext` and `ExtensionContext` implement it, sending
+/// `host/setShortcutSuggestions`.
+public protocol ShortcutSuggesting: Sendable {
+  /// Replaces the app's suggested shortcuts with `suggestions`, in the order they should be shown; `[]` removes them.
+  /// An equal suggestion (same intent class, values and phrase) published again keeps its identifier.
+  /// - Returns: the host's identifier of each suggestion (`s` and a number), in order: what the user accepts with
+  ///   `assistant shortcuts add --from ID`.
+  /// - Throws: `ResponseError` when the host refuses them (`invalidParams`: see `DonationLimits`; then none is kept
+  ///   and the previous ones stay), or cannot be reached.
+  @discardableResult
+  func setShortcutSuggestions(_ suggestions: [ShortcutSuggestion]) async throws -> [String]
+}
+
 /// The bounds the host enforces on donations and vocabulary (docs/PROTOCOL.md, "Requests to the host: donations and
 /// vocabulary"). Lengths are in Unicode scalars.
 public enum DonationLimits {
@@ -42,6 +57,8 @@ public enum DonationLimits {
   public static let maximumArrayCount = 100
   /// The largest message (the whole JSON line) of a donation, deletion or vocabulary request, in bytes.
   public static let maximumMessageBytes = 16384
+  /// The largest `host/setShortcutSuggestions` message, in bytes: room for `maximumSuggestions` of them.
+  public static let maximumSuggestionsMessageBytes = 32768
   public static let maximumDeletedIdentifiers = 100
   public static let maximumVocabularyStrings = 500
   public static let maximumVocabularyStringLength = 100
@@ -69,6 +86,19 @@ public enum DonationLimits {
       return "strings[\(index)] is \(length) Unicode scalars long; the limit is \(maximumVocabularyStringLength)"
     }
     if string.unicodeScalars.contains(where: isControl) { return "strings[\(index)] contains a control character" }
+    return nil
+  }
+
+  /// What is wrong with a shortcut phrase named `field` (a suggested one, or the user's), or nil: it must be 1 to
+  /// `maximumPhraseLength` Unicode scalars, not blank, without control characters. (The host also wants a word in
+  /// it: a letter or a digit.)
+  public static func phraseProblem(_ phrase: String, field: String) -> String? {
+    let length = phrase.unicodeScalars.count
+    if phrase.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) { return "\(field) is blank" }
+    if length > maximumPhraseLength {
+      return "\(field) is \(length) Unicode scalars long; the limit is \(maximumPhraseLength)"
+    }
+    if phrase.unicodeScalars.contains(where: isControl) { return "\(field) contains a control character" }
     return nil
   }
 

@@ -2,7 +2,7 @@ import ExtensionTransport
 import IntentHostSystem
 import Synchronization
 
-/// Sends one of the donation and vocabulary requests on `host`, turning the transport's errors into `ResponseError`.
+/// Sends one of the donation, vocabulary and suggestion requests on `host`, turning the transport's errors into `ResponseError`.
 func sendToHost<R: RequestMessage>(_ request: R, on host: Connection?) async throws -> R.Response {
   guard let host else {
     throw ResponseError(.notAllowedNow, "\(R.method): this context is not connected to a host")
@@ -20,7 +20,7 @@ func sendToHost<R: RequestMessage>(_ request: R, on host: Connection?) async thr
 
 /// An extension donates (SiriKit's `INInteraction.donate`) and registers terms at any time of its session: give
 /// `context` to library code as its `any IntentDonating`.
-extension ExtensionContext: IntentDonating, VocabularyRegistering {
+extension ExtensionContext: IntentDonating, VocabularyRegistering, ShortcutSuggesting {
   /// Sends `host/donate`. See `IntentDonating`.
   /// - Throws: `ResponseError` (`invalidParams` for what the host refuses, `notAllowedNow` in a context not
   ///   connected to a host, `internalError` when the host cannot be reached or cannot keep it).
@@ -44,12 +44,19 @@ extension ExtensionContext: IntentDonating, VocabularyRegistering {
   public func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int {
     try await sendToHost(SetVocabularyRequest(type: type, strings: strings), on: host).count
   }
+
+  /// Sends `host/setShortcutSuggestions`: the app's suggested shortcuts become `suggestions`. See
+  /// `ShortcutSuggesting`.
+  @discardableResult
+  public func setShortcutSuggestions(_ suggestions: [ShortcutSuggestion]) async throws -> [String] {
+    try await sendToHost(SetShortcutSuggestionsRequest(suggestions: suggestions), on: host).identifiers
+  }
 }
 
 /// An app launched by the host donates and registers terms on its host channel (docs/PROTOCOL.md, "The host channel
 /// of an app"), connected on first use: give `context` to library code as its `any IntentDonating`. Without a channel
 /// (an app not launched in the foreground by the host) the calls throw `notAllowedNow`.
-extension AppContext: IntentDonating, VocabularyRegistering {
+extension AppContext: IntentDonating, VocabularyRegistering, ShortcutSuggesting {
   @discardableResult
   public func donate(_ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?) async throws
     -> String
@@ -71,6 +78,13 @@ extension AppContext: IntentDonating, VocabularyRegistering {
     try await sendToHost(
       SetVocabularyRequest(type: type, strings: strings), on: try HostChannel.connection(hostChannelDescriptor)
     ).count
+  }
+
+  @discardableResult
+  public func setShortcutSuggestions(_ suggestions: [ShortcutSuggestion]) async throws -> [String] {
+    try await sendToHost(
+      SetShortcutSuggestionsRequest(suggestions: suggestions), on: try HostChannel.connection(hostChannelDescriptor)
+    ).identifiers
   }
 }
 

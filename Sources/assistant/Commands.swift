@@ -44,7 +44,7 @@ struct Assistant: AssistantCommand {
         Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, Install.self, Uninstall.self,
         ShowSandboxProfile.self, Replay.self, Shell.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
-        Manual.self, Strings.self, Shortcuts.self,
+        Manual.self, Strings.self, Shortcuts.self, Vocabulary.self,
       ],
       examples: [
         "assistant \"Book room 12 for Ada with Rooms\"",
@@ -119,7 +119,12 @@ struct Ask: AssistantCommand {
         invocation, home: home, launch: launch, context: context, conversation: terminal, recorder: recorder,
         warm: warm)
     }
-    let found = try UtteranceMatcher(apps: try home.installedApps(), locale: launch.locale).understand(utterance)
+    // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
+    let apps = try home.installedApps()
+    let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
+    for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
+    let found = try UtteranceMatcher(apps: apps, locale: launch.locale, vocabulary: terms.vocabularies)
+      .understand(utterance)
     let terminal = terminal ?? makeConversation(launch: launch, context: context)
     let conversation: any Conversation = recorder.map { RecordingConversation(terminal, recorder: $0) } ?? terminal
     var match = found[0]

@@ -220,31 +220,33 @@ struct ShortcutsEndToEndTests {
   @Test func fromAnAmbiguousIdentifierNamesTheCandidates() async throws {
     let host = try await booked()
     defer { host.directory.remove() }
-    // A donation whose sender named it s1, and the app's suggestion s1.
-    try await offThePool { () throws in
+    // The app's suggestion (the Rooms app published its own two before it: the host names this one), and a
+    // donation whose sender gave it the same name.
+    let id = try await offThePool { () throws -> String in
       let store = DonationStore(home: try AssistantHome(root: host.home, environment: [:]))
       let intent = Intent(
         name: "BookRoomIntent", identifier: "x",
         parameters: [
           "roomNumber": .integer(30), "bookedBy": .string("Lin"), "isCancellationOfBooking": .boolean(false),
         ])
+      let id = try store.setSuggestions(
+        [ShortcutSuggestion(intent: intent, phrase: "Book Lin's room")], for: "com.example.rooms")[0]
       try store.donate(
-        DonateRequest(interaction: DonatedInteraction(intent: intent), identifier: "s1"), for: "com.example.rooms")
-      try store.setSuggestions(
-        [ShortcutSuggestion(intent: intent, phrase: "Book Lin's room")], for: "com.example.rooms")
+        DonateRequest(interaction: DonatedInteraction(intent: intent), identifier: id), for: "com.example.rooms")
+      return id
     }
-    let ambiguous = try await host.assistant(["shortcuts", "add", "Lin's room", "--from", "s1"])
+    let ambiguous = try await host.assistant(["shortcuts", "add", "Lin's room", "--from", id])
     #expect(ambiguous.code == 64, "\(ambiguous)")
     #expect(
-      ambiguous.stderr.contains("--from com.example.rooms:donation:s1 or --from com.example.rooms:suggestion:s1"),
+      ambiguous.stderr.contains("--from com.example.rooms:donation:\(id) or --from com.example.rooms:suggestion:\(id)"),
       "\(ambiguous)")
     // The suggestion's phrase and values come with it.
-    let accepted = try await host.assistant(["shortcuts", "add", "--from", "Rooms:suggestion:s1"])
+    let accepted = try await host.assistant(["shortcuts", "add", "--from", "Rooms:suggestion:\(id)"])
     #expect(accepted.code == 0, "\(accepted)")
     #expect(accepted.stdout.contains("Added k1 \"Book Lin's room\""), "\(accepted)")
     let suggested = try await host.assistant(["shortcuts", "suggested"])
     #expect(
-      suggested.stdout.contains("s1  \"Book Lin's room\": Book room 30 for Lin (BookRoomIntent) [added: k1]"),
+      suggested.stdout.contains("\(id)  \"Book Lin's room\": Book room 30 for Lin (BookRoomIntent) [added: k1]"),
       "\(suggested)")
     let run = try await host.assistant(["Book Lin's room"])
     #expect(run.code == 0 && questions(run).isEmpty, "\(run)")

@@ -174,6 +174,33 @@ struct MessageGoldenTests {
     }
   }
 
+  /// Extension or app → host: `host/setShortcutSuggestions` and its answer, as docs/PROTOCOL.md shows them.
+  @Test func shortcutSuggestionsMatchTheirGoldenJSON() throws {
+    let request = SetShortcutSuggestionsRequest(suggestions: [
+      ShortcutSuggestion(
+        intent: Intent(
+          name: "BookRoomIntent", identifier: "ID-1",
+          parameters: [
+            "bookedBy": .string("Ada"), "isCancellationOfBooking": .boolean(false), "roomNumber": .integer(12),
+          ]),
+        phrase: "Book my usual room"),
+      ShortcutSuggestion(
+        intent: Intent(name: "OpenDoorIntent", identifier: "ID-2", parameters: ["roomNumber": .integer(12)]),
+        phrase: "Open my room's door"),
+    ])
+    let line =
+      #"{"id":4,"jsonrpc":"2.0","method":"host/setShortcutSuggestions","params":{"suggestions":[{"intent":{"identifier":"ID-1","name":"BookRoomIntent","parameters":{"bookedBy":{"type":"string","value":"Ada"},"isCancellationOfBooking":{"type":"boolean","value":false},"roomNumber":{"type":"integer","value":12}}},"phrase":"Book my usual room"},{"intent":{"identifier":"ID-2","name":"OpenDoorIntent","parameters":{"roomNumber":{"type":"integer","value":12}}},"phrase":"Open my room's door"}]}}"#
+    #expect(
+      try encode(RequestEnvelope(id: .number(4), method: SetShortcutSuggestionsRequest.method, params: request))
+        == line)
+    #expect(try encode(SetShortcutSuggestionsResult(identifiers: ["s1", "s2"])) == #"{"identifiers":["s1","s2"]}"#)
+    // It decodes back to what was sent, and the registry knows it.
+    let decoded = try WireCoding.decoder().decode(
+      RequestEnvelope<SetShortcutSuggestionsRequest>.self, from: Data(line.utf8))
+    #expect(decoded.params == request)
+    #expect(MessageRegistry.requestType(for: "host/setShortcutSuggestions") == SetShortcutSuggestionsRequest.self)
+  }
+
   /// A selection names exactly one kind; `all` must be true. Control: each alone decodes.
   @Test(
     arguments: [

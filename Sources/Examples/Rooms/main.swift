@@ -3,7 +3,10 @@ import RoomsKit
 
 // The Rooms app: book, cancel and list study rooms, and show when their doors were opened (OpenDoorIntent, through
 // Siri only). Launched by the assistant (`assistant open Rooms -- ARGS`), which gives it its container and the Rooms
-// app group.
+// app group. What it does for Siri: RoomsKit donates each booking and cancellation that succeeds, and after every
+// command the app publishes two suggested shortcuts for the newest booking, "Book my usual room" (BookRoomIntent: that
+// room, that person) and "Open my room's door" (OpenDoorIntent: that room), which `assistant shortcuts suggested`
+// lists.
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -51,57 +54,68 @@ if command == "--help" || command == "-h" || command == "help" {
   exit(0)
 }
 
-let rooms: Rooms = {
-  do {
-    let context = try AppContext.current()
-    // The context donates what succeeds (on the host channel); RoomsKit sees only `IntentDonating`.
-    return Rooms(container: try context.appGroup(Rooms.appGroupIdentifier), donations: context)
-  } catch let error as AppContext.Missing {
-    fail("\(error)", 78)
-  } catch {
-    fail("\(error)", 77)
-  }
-}()
-
+let context: AppContext
+let rooms: Rooms
 do {
-  switch command {
-  case "book":
-    let room = roomNumber(arguments.dropFirst().first)
-    let who = name(arguments.dropFirst(2))
-    try await rooms.book(room: room, by: who)
-    print("Room \(room) is now booked by \(who).")
-  case "cancel":
-    let room = roomNumber(arguments.dropFirst().first)
-    let who = name(arguments.dropFirst(2))
-    try await rooms.cancel(room: room, by: who)
-    print("The booking of room \(room) by \(who) is cancelled.")
-  case "list":
-    let bookings = try await rooms.bookings()
-    for room in bookings.keys.sorted() {
-      let booking = bookings[room]!
-      print(
-        "Room \(room): booked by \(booking.bookedBy)" + (booking.doorOpenedAt.map { ", door opened at \($0)" } ?? ""))
-    }
-    let free = Rooms.all.filter { bookings[$0] == nil }
-    print(free.isEmpty ? "No room is free." : "Free: rooms \(Rooms.ranges(free))")
-  case "show":
-    let room = roomNumber(arguments.dropFirst().first)
-    if let booking = try await rooms.booking(of: room) {
-      print("Room \(room) is booked by \(booking.bookedBy) (since \(booking.bookedAt)).")
-      print(booking.doorOpenedAt.map { "Its door was opened at \($0)." } ?? "Its door has not been opened.")
-    } else {
-      print("Room \(room) is free.")
-    }
-  default:
-    fail("unknown command \"\(command)\"\n\(usage)", 64)
-  }
-} catch let error as BookingError {
-  fail("\(error)", 1)
-} catch let error as StoreError {
-  switch error {
-  case .corrupt, .newerSchema, .unsafeFile: fail("\(error)", 65)
-  default: fail("\(error)", 74)
-  }
+  context = try AppContext.current()
+  // The context donates what succeeds (on the host channel); RoomsKit sees only `IntentDonating`.
+  rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier), donations: context)
+} catch let error as AppContext.Missing {
+  fail("\(error)", 78)
 } catch {
-  fail("\(error)", 70)
+  fail("\(error)", 77)
 }
+
+/// Runs the command; nil when it succeeded, else its message and exit status.
+func run(_ command: String) async -> (message: String, status: Int32)? {
+  do {
+    switch command {
+    case "book":
+      let room = roomNumber(arguments.dropFirst().first)
+      let who = name(arguments.dropFirst(2))
+      try await rooms.book(room: room, by: who)
+      print("Room \(room) is now booked by \(who).")
+    case "cancel":
+      let room = roomNumber(arguments.dropFirst().first)
+      let who = name(arguments.dropFirst(2))
+      try await rooms.cancel(room: room, by: who)
+      print("The booking of room \(room) by \(who) is cancelled.")
+    case "list":
+      let bookings = try await rooms.bookings()
+      for room in bookings.keys.sorted() {
+        let booking = bookings[room]!
+        print(
+          "Room \(room): booked by \(booking.bookedBy)" + (booking.doorOpenedAt.map { ", door opened at \($0)" } ?? ""))
+      }
+      let free = Rooms.all.filter { bookings[$0] == nil }
+      print(free.isEmpty ? "No room is free." : "Free: rooms \(Rooms.ranges(free))")
+    case "show":
+      let room = roomNumber(arguments.dropFirst().first)
+      if let booking = try await rooms.booking(of: room) {
+        print("Room \(room) is booked by \(booking.bookedBy) (since \(booking.bookedAt)).")
+        print(booking.doorOpenedAt.map { "Its door was opened at \($0)." } ?? "Its door has not been opened.")
+      } else {
+        print("Room \(room) is free.")
+      }
+    default:
+      fail("unknown command \"\(command)\"\n\(usage)", 64)
+    }
+    return nil
+  } catch let error as BookingError {
+    return ("\(error)", 1)
+  } catch let error as StoreError {
+    switch error {
+    case .corrupt, .newerSchema, .unsafeFile: return ("\(error)", 65)
+    default: return ("\(error)", 74)
+    }
+  } catch {
+    return ("\(error)", 70)
+  }
+}
+
+let failure = await run(command)
+// Whatever the command did, the app publishes its suggested shortcuts ("Add to Siri") for the newest booking:
+// "Book my usual room" and "Open my room's door" (`Rooms.suggestedShortcuts`). `assistant shortcuts suggested`
+// lists them; `assistant shortcuts add --from ID` accepts one.
+await rooms.publishSuggestedShortcuts(to: context)
+if let failure { fail(failure.message, failure.status) }

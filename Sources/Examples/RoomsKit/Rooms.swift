@@ -114,6 +114,45 @@ public struct Rooms: Sendable {
     }
   }
 
+  /// The phrases of the shortcuts Rooms suggests (`suggestedShortcuts()`).
+  public static let usualRoomPhrase = "Book my usual room"
+  public static let roomDoorPhrase = "Open my room's door"
+
+  /// The two shortcuts Rooms suggests ("Add to Siri"), from the newest booking (the latest `bookedAt`; of two made
+  /// in the same second, the higher room): "Book my usual room", BookRoomIntent booking that room again for the same
+  /// person, and "Open my room's door", OpenDoorIntent for that room. With no booking, the same phrases without
+  /// values: the assistant asks for the room (and the name) when one is said.
+  public func suggestedShortcuts() async throws -> [ShortcutSuggestion] {
+    let newest = try await bookings().max { ($0.value.bookedAt, $0.key) < ($1.value.bookedAt, $1.key) }
+    var book: [String: ParameterValue] = ["isCancellationOfBooking": .boolean(false)]
+    var door: [String: ParameterValue] = [:]
+    if let (room, booking) = newest {
+      book["roomNumber"] = .integer(room)
+      book["bookedBy"] = .string(booking.bookedBy)
+      door["roomNumber"] = .integer(room)
+    }
+    return [
+      ShortcutSuggestion(
+        intent: Intent(name: "BookRoomIntent", identifier: UUID().uuidString, parameters: book),
+        phrase: Self.usualRoomPhrase),
+      ShortcutSuggestion(
+        intent: Intent(name: "OpenDoorIntent", identifier: UUID().uuidString, parameters: door),
+        phrase: Self.roomDoorPhrase),
+    ]
+  }
+
+  /// Publishes `suggestedShortcuts()` through `publisher` (the app's `AppContext`; library code knows only the
+  /// protocol). A refusal or a host that cannot be reached is reported on stderr and otherwise ignored: suggestions
+  /// are never worth failing a command for.
+  public func publishSuggestedShortcuts(to publisher: any ShortcutSuggesting) async {
+    do {
+      try await publisher.setShortcutSuggestions(try await suggestedShortcuts())
+    } catch {
+      let line = Array("rooms: the suggested shortcuts were not published: \(error)\n".utf8)
+      _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+  }
+
   /// Books `room` for `name`.
   /// - Throws: `BookingError` when the room does not exist or is booked; `StoreError` when the data cannot be read.
   public func book(room: Int, by name: String, at date: Date = Date()) async throws {

@@ -91,6 +91,25 @@ if mode == "fixture" && CommandLine.arguments.dropFirst().first == "host-channel
   exit(0)
 }
 
+// The containing app launched by `assistant open Fixture -- vocabulary TYPE [TERM...]`: registers the terms of TYPE
+// through the SDK (`VocabularyRegistering`, on its host channel) and prints how many the host kept, or the error.
+if mode == "fixture" && CommandLine.arguments.dropFirst().first == "vocabulary" {
+  let type = CommandLine.arguments.dropFirst(2).first.flatMap(VocabularyStringType.init(rawValue:))
+  guard let type else {
+    print("usage: vocabulary TYPE [TERM...]")
+    exit(64)
+  }
+  do {
+    let registering: any VocabularyRegistering = try AppContext.current()
+    let kept = try await registering.setVocabularyStrings(Array(CommandLine.arguments.dropFirst(3)), of: type)
+    print("kept \(kept)")
+    exit(0)
+  } catch {
+    print("refused: \(error)")
+    exit(1)
+  }
+}
+
 if mode == "Fixture" || mode == "fixture" {  // launched for handleInApp (its name) or by `open` (its executable)
   let bundle = ProcessInfo.processInfo.environment["INTENTHOST_BUNDLE_PATH"] ?? ""
   let appMode = ((try? String(contentsOfFile: bundle + "/app-mode", encoding: .utf8)) ?? "serve")
