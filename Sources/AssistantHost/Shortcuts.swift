@@ -204,7 +204,11 @@ public struct ShortcutStore: Sendable {
   public var home: AssistantHome
   public var clock: HostClock
 
-  public init(home: AssistantHome, clock: HostClock = HostClock()) {
+  /// - Parameter clock: by default this process's (`INTENTHOST_CLOCK_OFFSET` applies).
+  public init(
+    home: AssistantHome,
+    clock: HostClock = (try? HostClock(environment: ProcessInfo.processInfo.environment)) ?? HostClock()
+  ) {
     self.home = home
     self.clock = clock
   }

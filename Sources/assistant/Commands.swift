@@ -658,7 +658,9 @@ struct Uninstall: AssistantCommand {
       let name = app
       let removed = try await offloaded { try home.uninstall(name) }
       report = Report(uninstalled: removed.name, bundleIdentifier: removed.info.bundleIdentifier)
-      message = "Uninstalled \(removed.name) (\(removed.info.bundleIdentifier)); its containers and app groups are kept"
+      message =
+        "Uninstalled \(removed.name) (\(removed.info.bundleIdentifier)); kept: its containers, app groups and your "
+        + "shortcuts of it (inactive until it is back); forgotten: its donations, suggestions and vocabulary"
     } catch let removed as InvalidBundleRemoved {
       report = Report(uninstalled: removed.folder, bundleIdentifier: nil)
       message = "Removed \(removed.folder), which no longer loaded; its data is kept"

@@ -21,7 +21,9 @@ struct Phrases: AssistantCommand {
         "with APP" added, must reach its own intent with the values it names, and no two intents may claim one \
         phrase: exit 65 with a diagnostic per failing phrase. Siri's phrases for system intents and translated \
         titles are not checked. With --json: {"apps": [{"name", "bundleIdentifier", "phrases": [{"intent", \
-        "phrase", "source": "example"|"title"|"system"}]}]}; with --check --json: {"app", "bundleIdentifier", \
+        "phrase", "source": "example"|"title"|"system"}]}], "shortcuts": [{"identifier", "phrase", \
+        "bundleIdentifier", "intent"}]} (the user's shortcuts of those apps that can run, also listed under each \
+        app); with --check --json: {"app", "bundleIdentifier", \
         "errors", "diagnostics": [DIAGNOSTIC...]}, a diagnostic as validate prints it.
         """,
       arguments: [Argument(name: "APP", help: "An installed app, or with --check a bundle.", isOptional: true)],
@@ -98,6 +100,16 @@ private struct CheckReport: Encodable {
 /// What `phrases --json` prints.
 private struct PhraseList: Encodable {
   var apps: [PhraseBook.Entry]
+  /// The user's active shortcuts of those apps, oldest first.
+  var shortcuts: [ShortcutPhrase]
+}
+
+/// A shortcut as `phrases` lists it: said as it is, no app name needed.
+private struct ShortcutPhrase: Encodable {
+  var identifier: String
+  var phrase: String
+  var bundleIdentifier: String
+  var intent: String
 }
 
 /// Prints the phrases of the installed apps (or of the app called `name`), as `assistant phrases` does; under
@@ -106,8 +118,17 @@ func printPhrases(of name: String?, locale: String?, in context: CommandContext)
   let installed = try context.home().installedApps()
   let apps = try name.map { [try Router(apps: installed, locale: locale).app(named: $0)] } ?? installed
   let entries = PhraseBook.entries(apps, locale: locale)
+  // The user's own phrases come first when said (docs/CONVERSATION.md, "Shortcuts"); only those that can run now.
+  let home = try context.home()
+  let saved = try await offloaded { try ShortcutStore(home: home).shortcuts() }
+  let shortcuts = saved.filter { shortcut in
+    apps.contains { $0.identifier.rawValue == shortcut.app }
+      && ShortcutState.of(shortcut, among: installed).reason == nil
+  }.map {
+    ShortcutPhrase(identifier: $0.identifier, phrase: $0.phrase, bundleIdentifier: $0.app, intent: $0.intentClass)
+  }
   if context.json {
-    try await context.output(json: PhraseList(apps: entries))
+    try await context.output(json: PhraseList(apps: entries, shortcuts: shortcuts))
     return
   }
   if entries.isEmpty { try await context.output("No app is installed.") }
@@ -129,6 +150,17 @@ func printPhrases(of name: String?, locale: String?, in context: CommandContext)
     if !patterns.isEmpty {
       try await context.output("  Or, ending with \"with \(name)\" (${NAME} is a value):")
       for line in patterns { try await context.output(row(line)) }
+    }
+    let own = shortcuts.filter { $0.bundleIdentifier == entry.bundleIdentifier }
+    if !own.isEmpty {
+      try await context.output("  Your shortcuts (said as they are):")
+      let width = own.map { Untrusted.shown($0.phrase).count + 2 }.max() ?? 0
+      for shortcut in own {
+        let phrase = "\"\(Untrusted.shown(shortcut.phrase))\""
+        try await context.output(
+          "    " + phrase + String(repeating: " ", count: max(0, width - phrase.count)) + "  "
+            + Untrusted.shown(shortcut.intent) + " (\(shortcut.identifier))")
+      }
     }
   }
 }

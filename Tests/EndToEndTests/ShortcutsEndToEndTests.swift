@@ -283,3 +283,31 @@ struct ShortcutsEndToEndTests {
     #expect(changed.stdout.contains("-{\"app\":\"com.example.rooms\",\"asks\":[],\"identifier\":\"k2\""), "\(changed)")
   }
 }
+
+extension ShortcutsEndToEndTests {
+  /// `assistant phrases` and "What can you do?" list the user's shortcuts that can run, under their app; an
+  /// uninstalled app's are not listed (and not said).
+  @Test func phrasesListTheShortcutsThatCanRun() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    let before = try await host.assistant(["phrases", "Rooms"])
+    #expect(before.code == 0 && !before.stdout.contains("Your shortcuts"), "control: \(before)")
+    try await seedShortcuts(host)
+    let listed = try await host.assistant(["phrases", "Rooms"])
+    #expect(
+      listed.stdout.contains(
+        "  Your shortcuts (said as they are):\n"
+          + "    \"Book room with Rooms\"       BookRoomIntent (k1)\n"
+          + "    \"Cancel booking with Rooms\"  BookRoomIntent (k2)\n"), "\(listed)")
+    let asked = try await host.assistant(["What can I say to Rooms?"])
+    #expect(asked.stdout == listed.stdout, "\(asked)")
+    let document = json(try await host.assistant(["phrases", "--json"]).stdout)
+    let shortcuts = document["shortcuts"] as? [[String: Any]]
+    #expect(shortcuts?.map { $0["phrase"] as? String } == ["Book room with Rooms", "Cancel booking with Rooms"])
+    #expect(shortcuts?.first?["bundleIdentifier"] as? String == "com.example.rooms")
+    let removed = try await host.assistant(["uninstall", "Rooms"])
+    #expect(removed.code == 0, "\(removed)")
+    let after = json(try await host.assistant(["phrases", "--json"]).stdout)
+    #expect((after["shortcuts"] as? [Any])?.isEmpty == true, "\(after)")
+  }
+}
