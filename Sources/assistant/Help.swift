@@ -13,10 +13,10 @@ let exitStatusTable: [(status: String, meaning: String)] = [
   (
     "65",
     "invalid manifest or data (validate or phrases --check found an error; a transcript replay refuses; an "
-      + "unreadable document)"
+      + "unreadable document; a shortcut phrase that clashes)"
   ),
   ("66", "a path given does not exist (or, for replay, is not a regular file)"),
-  ("69", "no installed app, intent, group or key matches, or a name several apps share"),
+  ("69", "no installed app, intent, group, key or shortcut matches, a name several apps share, an inactive shortcut"),
   ("70", "extension fault: it crashed, exited, missed a deadline or broke the protocol"),
   (
     "73",
