@@ -11,6 +11,13 @@ public struct HostClock: Sendable {
 
   public init(offset: Double = 0) { self.offset = offset }
 
+  /// The clock of this process's environment, or no offset when `INTENTHOST_CLOCK_OFFSET` is malformed (commands
+  /// that read the device's state refuse a malformed one; `open` does not): what donations and shortcuts are dated
+  /// by.
+  public static var ofThisProcess: HostClock {
+    (try? HostClock(environment: ProcessInfo.processInfo.environment)) ?? HostClock()
+  }
+
   /// The clock of this process: `INTENTHOST_CLOCK_OFFSET` from `environment`, else no offset.
   /// - Throws: `HostError(.usage)` when the variable is not a number of seconds.
   public init(environment: [String: String]) throws {

@@ -170,12 +170,8 @@ public struct DonationStore: Sendable {
   public var home: AssistantHome
   public var clock: HostClock
 
-  /// - Parameter clock: by default this process's (`INTENTHOST_CLOCK_OFFSET` applies, as to the device record; the
-  ///   command line refuses a malformed one before any store is made).
-  public init(
-    home: AssistantHome,
-    clock: HostClock = (try? HostClock(environment: ProcessInfo.processInfo.environment)) ?? HostClock()
-  ) {
+  /// - Parameter clock: by default `HostClock.ofThisProcess`.
+  public init(home: AssistantHome, clock: HostClock = .ofThisProcess) {
     self.home = home
     self.clock = clock
   }

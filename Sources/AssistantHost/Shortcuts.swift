@@ -204,11 +204,8 @@ public struct ShortcutStore: Sendable {
   public var home: AssistantHome
   public var clock: HostClock
 
-  /// - Parameter clock: by default this process's (`INTENTHOST_CLOCK_OFFSET` applies).
-  public init(
-    home: AssistantHome,
-    clock: HostClock = (try? HostClock(environment: ProcessInfo.processInfo.environment)) ?? HostClock()
-  ) {
+  /// - Parameter clock: by default `HostClock.ofThisProcess`.
+  public init(home: AssistantHome, clock: HostClock = .ofThisProcess) {
     self.home = home
     self.clock = clock
   }
