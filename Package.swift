@@ -110,6 +110,9 @@ let package = Package(
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
+    // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
+    .testTarget(
+      name: "RoomsKitTests", dependencies: ["RoomsKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
     // The command model and its parser in-process, and each command's --help against Golden/.
