@@ -24,8 +24,11 @@ public enum StringsExporter {
     public var stale: Int
     /// Keys whose translation was kept.
     public var translated: Int
-    /// The XLIFF file written, under `--xliff`.
+    /// The XLIFF file written: under `--xliff`, or because one was already there (it is kept up to date).
     public var xliff: String?
+    /// The table the translations were taken from when LANG.lproj had none: the language's own table beside it
+    /// (`fr.lproj/Intents.strings` for `fr_FR`), as a region falls back to its language.
+    public var seededFrom: String?
   }
 
   /// The most bytes an existing strings table may have.
@@ -53,7 +56,7 @@ public enum StringsExporter {
     guard isValidLocale(locale) else {
       throw HostError(
         .usage,
-        "--locale \(Untrusted.shown(locale)) does not name a language folder; give a language code such as fr, "
+        "--locale \"\(Untrusted.shown(locale))\" does not name a language folder; give a language code such as fr, "
           + "pt-BR or zh-Hans")
     }
     var status = stat()
@@ -151,11 +154,26 @@ public enum StringsExporter {
     let tableName = base + ".strings"
     var existing: [String: String] = [:]
     var untranslated = Set<String>()
-    if try directory.status(of: tableName) != nil {
-      let url = URL(fileURLWithPath: directory.path(of: tableName))
-      let bytes = try read(tableName, in: directory)
+    var seededFrom: String?
+    func load(_ name: String, in folder: DirectoryDescriptor) throws {
+      let url = URL(fileURLWithPath: folder.path(of: name))
+      let bytes = try read(name, in: folder)
       existing = try StringsTable.parse(Data(bytes), url: url).strings
       untranslated = StringsExport.markedNew(in: String(decoding: bytes, as: UTF8.self))
+    }
+    if try directory.status(of: tableName) != nil {
+      try load(tableName, in: directory)
+    } else if let language = languageFolder(of: locale) {
+      // A new region table starts from its language's, which it replaces when the locale is asked for.
+      let fallback = (folder.isEmpty ? "" : folder + "/") + language
+      if try root.status(of: fallback)?.kind == .directory {
+        let languageDirectory = try root.openDirectory(fallback)
+        defer { languageDirectory.close() }
+        if try languageDirectory.status(of: tableName) != nil {
+          try load(tableName, in: languageDirectory)
+          seededFrom = languageDirectory.path(of: tableName)
+        }
+      }
     }
     let export = StringsExport(
       definition: definition, definitionName: relative, locale: locale, existing: existing,
@@ -163,13 +181,21 @@ public enum StringsExporter {
     try write(export.stringsFile, to: tableName, in: directory)
     var report = Report(
       file: directory.path(of: tableName), locale: locale, keys: export.keyCount, new: export.newCount,
-      stale: export.staleCount, translated: export.translatedCount)
-    if xliff {
-      let xliffName = base + ".xliff"
+      stale: export.staleCount, translated: export.translatedCount, seededFrom: seededFrom)
+    // An XLIFF file already there is rewritten too, so that it never disagrees with the table.
+    let xliffName = base + ".xliff"
+    if try xliff || directory.status(of: xliffName) != nil {
       try write(export.xliff(), to: xliffName, in: directory)
       report.xliff = directory.path(of: xliffName)
     }
     return report
+  }
+
+  /// The language's own folder for a locale with a region or script ("fr.lproj" for "fr_FR", "pt.lproj" for
+  /// "pt-BR"), or nil for a bare language.
+  static func languageFolder(of locale: String) -> String? {
+    guard let separator = locale.firstIndex(where: { $0 == "-" || $0 == "_" }) else { return nil }
+    return String(locale[..<separator]) + ".lproj"
   }
 
   /// The regular file `relative` beneath `directory`, following no link.
@@ -210,6 +236,12 @@ public enum StringsExporter {
         .refused,
         "refused: \(Untrusted.shown(error.subject)) \(error.reason); the folder named is used as it is, but nothing "
           + "beneath it is followed out of it")
+    }
+    if error.code == ENOTDIR && writing {
+      return HostError(
+        .cannotCreate,
+        "cannot \(error.operation) \(Untrusted.shown(error.subject)): \(error.reason); a file is where a folder must "
+          + "be: move it aside")
     }
     if error.code == ENOENT || error.code == ENOTDIR {
       return HostError(.noInput, "\(Untrusted.shown(error.subject)): \(error.reason)")

@@ -31,13 +31,15 @@ struct StringsExportCommand: AssistantCommand {
         .intentdefinition file. Beside each definition (beside its Base.lproj folder), LANG.lproj/NAME.strings \
         gets every key the definition generates (its …ID values, such as 0xCtgS), each with a /* comment */ \
         saying what it is. A translation the file has is kept; a key it lacks gets the source text and a NEW \
-        marker; a key the definition no longer has is kept at the end, marked STALE. With --xliff, \
-        LANG.lproj/NAME.xliff too (XLIFF 1.2, as Xcode exports it: a trans-unit per key with its source, its \
-        target when translated, and a note). Files are replaced atomically. The folder named (or the one holding \
+        marker; a key the definition no longer has is kept at the end, marked STALE. A new table for a \
+        region or script (fr_FR, pt-BR) starts from its language's table beside it (fr.lproj), which it replaces \
+        when that locale is asked for. With --xliff, LANG.lproj/NAME.xliff too (XLIFF 1.2, as Xcode exports it: a trans-unit per key with its source, its \
+        target when translated, and a note); an .xliff already there is always rewritten, so that it never \
+        disagrees with the table. Files are replaced atomically. The folder named (or the one holding \
         the file named) is trusted; nothing beneath it is followed through a symbolic link: a linked LANG.lproj \
         or table is refused (exit 77). A key still marked NEW whose text is still the source text \
         stays NEW on the next export; change its text to translate it. With --json, one document: {"tables": \
-        [{"file", "locale", "keys", "new", "stale", "translated", "xliff"}, ...]}.
+        [{"file", "locale", "keys", "new", "stale", "translated", "xliff", "seededFrom"}, ...]}.
         """,
       arguments: [
         Argument(name: "PATH", help: "A bundle, a source folder or an .intentdefinition file.", completion: .file)
@@ -80,6 +82,7 @@ struct StringsExportCommand: AssistantCommand {
         var line =
           "wrote \(Untrusted.shown(report.file)): \(report.keys) key\(report.keys == 1 ? "" : "s"), "
           + "\(report.translated) translated, \(report.new) new, \(report.stale) stale"
+        if let seed = report.seededFrom { line += " (translations from \(Untrusted.shown(seed)))" }
         if let xliff = report.xliff { line += "; and \(Untrusted.shown(xliff))" }
         try await context.output(line)
       }

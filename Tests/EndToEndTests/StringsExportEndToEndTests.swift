@@ -18,6 +18,7 @@ struct StringsExportEndToEndTests {
     var stale: Int
     var translated: Int
     var xliff: String?
+    var seededFrom: String?
   }
 
   struct Validation: Decodable {
@@ -193,5 +194,64 @@ final class XMLParserCounter: NSObject, XMLParserDelegate {
     attributes: [String: String] = [:]
   ) {
     if name == "trans-unit" { transUnits += 1 }
+  }
+}
+
+extension StringsExportEndToEndTests {
+  /// A region's new table starts from its language's (fr_FR from fr.lproj): otherwise, once installed, `--locale
+  /// fr_FR` would find an untranslated fr_FR.lproj before fr.lproj and speak English. The control: a region whose
+  /// language has no table (de_DE) starts from the source texts.
+  @Test func aRegionStartsFromItsLanguagesTable() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await Self.rooms(host)
+    let (result, report) = try await export([rooms.path, "--locale", "fr_FR"], host)
+    #expect(result.code == 0, "\(result)")
+    #expect(report?.seededFrom == rooms.appendingPathComponent("fr.lproj/Intents.strings").path)
+    #expect(report?.new == 0 && report?.translated == report?.keys)
+    let table = try String(contentsOf: rooms.appendingPathComponent("fr_FR.lproj/Intents.strings"), encoding: .utf8)
+    #expect(table.contains("\"rmTitl\" = \"Réserver une salle\";"))
+    let text = try await host.assistant(["strings", "export", rooms.path, "--locale", "pt-BR"])
+    #expect(text.code == 0 && !text.stdout.contains("translations from"), "\(text)")
+
+    let (control, fresh) = try await export([rooms.path, "--locale", "de_DE"], host)
+    #expect(control.code == 0, "\(control)")
+    #expect(fresh?.seededFrom == nil && fresh?.translated == 0 && fresh?.new == fresh?.keys)
+    // Once it has its own table, a region keeps it (its NEW keys stay new).
+    let (again, kept) = try await export([rooms.path, "--locale", "de_DE"], host)
+    #expect(again.code == 0 && kept?.seededFrom == nil && kept?.new == kept?.keys, "\(again)")
+  }
+
+  /// An .xliff already beside the table is rewritten by every export, so that the two never disagree; the control
+  /// is the first export, which writes none without --xliff.
+  @Test func anXLIFFAlreadyThereIsKeptUpToDate() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await Self.rooms(host)
+    let xliff = rooms.appendingPathComponent("fr.lproj/Intents.xliff")
+    let (plain, none) = try await export([rooms.path, "--locale", "fr"], host)
+    #expect(plain.code == 0 && none?.xliff == nil, "\(plain)")
+    #expect(!FileManager.default.fileExists(atPath: xliff.path))
+    let (first, _) = try await export([rooms.path, "--locale", "fr", "--xliff"], host)
+    #expect(first.code == 0, "\(first)")
+    #expect(try String(contentsOf: xliff, encoding: .utf8).contains("<target>Pour qui est la réservation ?</target>"))
+    try Self.removeLine(key: "rp003", from: rooms.appendingPathComponent("fr.lproj/Intents.strings"))
+    let (second, report) = try await export([rooms.path, "--locale", "fr"], host)
+    #expect(second.code == 0, "\(second)")
+    #expect(report?.xliff == xliff.path)
+    let updated = try String(contentsOf: xliff, encoding: .utf8)
+    #expect(!updated.contains("Pour qui est la réservation ?"), "\(updated)")
+    #expect(updated.contains("<source>Who is the booking for?</source>"))
+  }
+
+  /// A file where LANG.lproj must be is a table that cannot be written: 73, naming it, not 66.
+  @Test func aFileInTheWayOfTheLanguageFolderCannotBeWritten() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let rooms = try await Self.rooms(host)
+    try Data("not a folder".utf8).write(to: rooms.appendingPathComponent("ja.lproj"))
+    let result = try await host.assistant(["strings", "export", rooms.path, "--locale", "ja"])
+    #expect(result.code == 73, "\(result)")
+    #expect(result.stderr.contains("ja.lproj") && result.stderr.contains("move it aside"), "\(result)")
   }
 }
