@@ -41,7 +41,7 @@ struct DonationServer: Sendable {
     }
   }
 
-  private func answer(_ message: InboundMessage) throws(ResponseError) -> any Codable & Sendable {
+  func answer(_ message: InboundMessage) throws(ResponseError) -> any Codable & Sendable {
     let method = message.method
     let limit =
       method == SetShortcutSuggestionsRequest.method
@@ -58,8 +58,9 @@ struct DonationServer: Sendable {
       do {
         return try body()
       } catch {
+        // The detail (a path of the host's, an errno) is the host's: logged, never told to the sandboxed sender.
         log("error: \(method) could not be kept: \(error)")
-        throw ResponseError(.internalError, "\(method): the host could not keep it: \(error)")
+        throw ResponseError(.internalError, "\(method): the host could not keep it")
       }
     }
     switch method {

@@ -74,24 +74,21 @@ public struct ShortcutDraft: Sendable, Equatable {
 /// The rules of a shortcut's phrase.
 public enum ShortcutPhrase {
   /// The words a phrase is compared by: the matcher's (`normalizedWords`): case, punctuation and spacing aside, in
-  /// Unicode compatibility form (NFKC). "Book room, with Rooms!" and "book  ROOM with rooms" are the same phrase.
+  /// Unicode compatibility form (NFKC), invisible (default-ignorable) code points dropped. "Book room, with Rooms!"
+  /// and "book  ROOM with rooms" are the same phrase, and so are "Book\u{00AD}room" and "Bookroom".
   public static func words(_ phrase: String) -> [String] { normalizedWords(phrase) }
 
   /// What is wrong with `phrase`, or nil: 1 to `DonationLimits.maximumPhraseLength` Unicode scalars, at least one
-  /// word, no control character (C0, DEL, C1, bidirectional controls).
+  /// word, no control character (`DonationLimits.isControl`: C0, DEL, C1, bidirectional controls, line and paragraph
+  /// separators).
   public static func problem(_ phrase: String) -> String? {
     let length = phrase.unicodeScalars.count
     if length > DonationLimits.maximumPhraseLength {
       return "the phrase is \(length) Unicode scalars long; the limit is \(DonationLimits.maximumPhraseLength)"
     }
-    if phrase.unicodeScalars.contains(where: isControl) { return "the phrase contains a control character" }
+    if phrase.unicodeScalars.contains(where: DonationLimits.isControl) { return "the phrase contains a control character" }
     if words(phrase).isEmpty { return "the phrase has no word to say" }
     return nil
-  }
-
-  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-      || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
   }
 }
 
@@ -174,8 +171,10 @@ public enum ShortcutState: Sendable, Equatable {
     }
   }
 
-  /// The state of `shortcut` among `apps`: inactive when its app is not installed, no longer supports its intent, or
-  /// the intent no longer has a parameter it presets or asks for.
+  /// The state of `shortcut` among `apps`: inactive when its app is not installed, no longer supports its intent, the
+  /// intent no longer has a parameter it presets or asks for, or a preset no longer fits its parameter's type (by
+  /// the rules of a donation's values, `DonationRules`: a reinstall may change a type, and a planted
+  /// `State/shortcuts.json` may hold anything). An extension is never sent a value of another type than declared.
   public static func of(_ shortcut: Shortcut, among apps: [AppBundle]) -> ShortcutState {
     guard let app = apps.first(where: { $0.identifier.rawValue == shortcut.app }) else {
       return .inactive("\(shortcut.appName) (\(shortcut.app)) is not installed")
@@ -189,12 +188,43 @@ public enum ShortcutState: Sendable, Equatable {
         return .inactive("\(shortcut.intentClass) of \(app.name) no longer has the parameter \(lost)")
       }
     }
+    let rules = DonationRules(definitions: app.allDefinitions)
+    for name in shortcut.presets.keys.sorted() {
+      let value = shortcut.presets[name]!
+      guard let (problem, declared) = rules.valueProblem(value, parameter: name, of: shortcut.intentClass) else {
+        continue
+      }
+      let kind = value.definitionTypeName
+      let article = "AEIOUaeiou".contains(kind.first!) ? "an" : "a"
+      // Another type says it all; the same type (or an enum case) that does not fit says why.
+      let differs = declared != kind && !(declared.hasPrefix("the enum") && kind == "enum case")
+      return .inactive(
+        "\(name) of \(shortcut.intentClass) is now \(declared); the shortcut presets \(article) \(kind)"
+          + (differs ? "" : " that does not fit it (\(problem))"))
+    }
     return .active(app)
   }
 
   public var reason: String? {
     if case .inactive(let reason) = self { return reason }
     return nil
+  }
+}
+
+extension ParameterValue {
+  /// The value's type as a definition names types: "Integer", "Decimal", "Boolean", "String", "Date", "enum case",
+  /// "object", "list".
+  var definitionTypeName: String {
+    switch self {
+    case .integer: "Integer"
+    case .decimal: "Decimal"
+    case .boolean: "Boolean"
+    case .string: "String"
+    case .date: "Date"
+    case .enumCase: "enum case"
+    case .object: "object"
+    case .array: "list"
+    }
   }
 }
 

@@ -267,10 +267,7 @@ struct ShortcutsAdd: AssistantCommand {
       }
       app = origin!.app
       intentClass = origin!.intent.name
-      guard app.supportedIntents.contains(intentClass) else {
-        throw HostError(
-          .noMatch, "\(origin!.described) is \(intentClass), which \(app.name) no longer supports")
-      }
+      try ShortcutRules.checkSupported(origin!)
       if keepValues, case .suggestion = origin!.item {
         throw HostError(.usage, "--keep-values is for a donation; a suggestion's values always come with it")
       }
@@ -290,6 +287,15 @@ struct ShortcutsAdd: AssistantCommand {
     let values = try router.values(set, intentClass: intentClass, in: app)
     try ShortcutRules.checkAsks(asks, set: values, intentClass: intentClass, app: app)
     let presets = ShortcutRules.presets(from: origin, keepValues: keepValues, set: values, asks: asks)
+    // A phrase the command line takes for a command (or a typo of one) could never be said as `assistant "PHRASE"`.
+    let parser = CommandLineParser(root: Assistant.self)
+    let words = ShortcutPhrase.words(phrase)
+    if let command = parser.notAnUtterance(phrase) ?? (words.count == 1 ? parser.notAnUtterance(words[0]) : nil) {
+      throw HostError(
+        .dataError,
+        "\"\(phrase)\" is \(command) for the command line, so `assistant \"\(phrase)\"` could never say it; choose "
+          + "another phrase")
+    }
     if let clash = ShortcutRules.clash(
       phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps)
     {
