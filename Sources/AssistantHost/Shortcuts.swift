@@ -243,33 +243,45 @@ public struct ShortcutStore: Sendable {
   public var file: URL { home.state.appendingPathComponent("shortcuts.json") }
 
   /// Every shortcut, oldest first.
+  /// - Throws: a corrupt or planted document as `HostError(.dataError)` naming the files to move aside
+  ///   (`stateError`).
   public func shortcuts() throws -> [Shortcut] {
-    try Document<ShortcutsRecord>(path: file.path).read().shortcuts
+    try usingStateDocument(file.path, Self.unreadable) { try Document<ShortcutsRecord>(path: file.path).read().shortcuts }
   }
+
+  /// What a failure to read the shortcuts is called.
+  static let unreadable = "your shortcuts could not be read"
 
   /// The shortcut whose phrase `utterance` says (its words equal the phrase's), or nil. A home without shortcuts
   /// reads nothing but the file's absence.
   public func shortcut(saying utterance: String) throws -> Shortcut? {
     let words = ShortcutPhrase.words(utterance)
     guard !words.isEmpty else { return nil }
-    return try Document<ShortcutsRecord>(path: file.path).read().shortcut(saying: words)
+    return try usingStateDocument(file.path, Self.unreadable) {
+      try Document<ShortcutsRecord>(path: file.path).read().shortcut(saying: words)
+    }
   }
 
   /// Keeps a new shortcut (`ShortcutsRecord.add`).
   public func add(_ draft: ShortcutDraft) throws -> Shortcut {
     try home.prepare()
     let now = clock.now
-    return try Document<ShortcutsRecord>(path: file.path).update { try $0.add(draft, at: now) }
+    return try usingStateDocument(file.path, "cannot keep the shortcut") {
+      try Document<ShortcutsRecord>(path: file.path).update { try $0.add(draft, at: now) }
+    }
   }
 
   /// Removes the shortcut `phraseOrIdentifier` names (`ShortcutsRecord.remove`).
   /// - Throws: `HostError(.noMatch)` when none does, saying how to list them.
   public func remove(_ phraseOrIdentifier: String) throws -> Shortcut {
     let document = Document<ShortcutsRecord>(path: file.path)
-    if try document.read().shortcuts.isEmpty {
+    if try usingStateDocument(file.path, Self.unreadable, { try document.read().shortcuts.isEmpty }) {
       throw HostError(.noMatch, "there is no shortcut \"\(phraseOrIdentifier)\": the home has no shortcuts")
     }
-    guard let removed = try document.update({ $0.remove(phraseOrIdentifier) }) else {
+    let removed = try usingStateDocument(file.path, "cannot remove the shortcut") {
+      try document.update { $0.remove(phraseOrIdentifier) }
+    }
+    guard let removed else {
       throw HostError(
         .noMatch,
         "no shortcut has the identifier or the phrase \"\(phraseOrIdentifier)\"; `assistant shortcuts list` "
@@ -283,14 +295,50 @@ extension DonationStore {
   /// Forgets what `app` gave the host, as iOS does when an app is deleted: its donations, its suggested shortcuts and
   /// its vocabulary are emptied (the documents stay, so that their identifiers are never reused: a shortcut made
   /// from `d1` is never taken for a later `d1`). The user's shortcuts are the user's: they are kept, inactive until
-  /// the app is installed again.
-  public func forget(_ app: String) throws {
-    let donations = Document<DonationsRecord>(path: donationsFile(for: app).path)
-    if try donations.exists() { _ = try donations.update { $0.delete(.all) } }
-    let suggestions = Document<SuggestionsRecord>(path: suggestionsFile(for: app).path)
+  /// the app is installed again. Each document is forgotten on its own: one that cannot be used (corrupt, planted,
+  /// a failing disk) does not keep the others.
+  /// - Returns: what could not be forgotten, one sentence each, naming the files to move aside or remove (empty when
+  ///   all was forgotten).
+  public func forget(_ app: String) -> [String] {
     let now = clock.now
-    if try suggestions.exists() { _ = try suggestions.update { $0.publish([], at: now) } }
-    let vocabulary = Document<VocabularyRecord>(path: vocabularyFile(for: app).path)
-    if try vocabulary.exists() { try vocabulary.update { $0.types = [:] } }
+    let steps: [(what: String, file: URL, forget: () throws -> Void)] = [
+      (
+        "donations", donationsFile(for: app),
+        {
+          let document = Document<DonationsRecord>(path: donationsFile(for: app).path)
+          if try document.exists() { _ = try document.update { $0.delete(.all) } }
+        }
+      ),
+      (
+        "suggested shortcuts", suggestionsFile(for: app),
+        {
+          let document = Document<SuggestionsRecord>(path: suggestionsFile(for: app).path)
+          if try document.exists() { _ = try document.update { $0.publish([], at: now) } }
+        }
+      ),
+      (
+        "vocabulary", vocabularyFile(for: app),
+        {
+          let document = Document<VocabularyRecord>(path: vocabularyFile(for: app).path)
+          if try document.exists() { try document.update { $0.types = [:] } }
+        }
+      ),
+    ]
+    var problems: [String] = []
+    for step in steps {
+      do {
+        try usingStateDocument(step.file.path, "the \(step.what) of \(app) could not be forgotten") {
+          try step.forget()
+        }
+      } catch {
+        let advice = stateDocumentAdvice(step.file.path)
+        switch error {
+        case let error as HostError where error.status == .dataError: problems.append(error.message)  // advised
+        case let error as HostError: problems.append("\(error.message); \(advice)")
+        default: problems.append("the \(step.what) of \(app) could not be forgotten: \(error); \(advice)")
+        }
+      }
+    }
+    return problems
   }
 }

@@ -448,15 +448,24 @@ struct ShortcutsRemove: AssistantCommand {
 /// The invocation an utterance runs when it is the phrase of one of the user's shortcuts (`ShortcutStore`), or nil:
 /// the shortcut's intent with its presets, asking its "ask each time" parameters. The transcript, if any, gets a
 /// `shortcut` line.
+/// When the shortcuts cannot be read (a corrupt or planted `State/shortcuts.json`, a failing disk), the utterance is
+/// not stopped: one warning on stderr, then nil (the apps' phrases are matched as without shortcuts); the `shortcuts`
+/// commands report the error.
 /// - Throws: `HostError(.noMatch)` (69) naming the shortcut and why when it is inactive.
 func shortcutInvocation(_ utterance: String, home: AssistantHome, recorder: TranscriptRecorder?) async throws
   -> IntentInvocation?
 {
-  guard
-    let shortcut = try await offloaded({ () throws -> Shortcut? in
+  let found: Shortcut?
+  do {
+    found = try await offloaded({ () throws -> Shortcut? in
       try ShortcutStore(home: home).shortcut(saying: utterance)
     })
-  else { return nil }
+  } catch let error as HostError {
+    await FileDescriptor.standardError.write(
+      Untrusted.shown("assistant: warning: \(error.message); only the apps' phrases are understood") + "\n")
+    return nil
+  }
+  guard let shortcut = found else { return nil }
   let state = ShortcutState.of(shortcut, among: try home.installedApps())
   guard case .active(let app) = state else {
     throw HostError(
