@@ -14,7 +14,8 @@ struct DonationRules: Sendable {
     if let identifier = request.identifier, let problem = DonationLimits.donationIdentifierProblem(identifier) {
       return problem
     }
-    if let group = request.groupIdentifier, let problem = DonationLimits.identifierProblem(group, field: "groupIdentifier")
+    if let group = request.groupIdentifier,
+      let problem = DonationLimits.identifierProblem(group, field: "groupIdentifier")
     {
       return problem
     }
@@ -135,7 +136,8 @@ struct DonationRules: Sendable {
       type: parameter.type, enumType: parameter.enumType, objectType: parameter.objectType,
       multiple: parameter.supportsMultipleValues)
     guard let problem = valueProblem(value, type, definition: definition, field: name) else { return nil }
-    let single = parameter.enumType.map { "the enum \($0)" } ?? parameter.objectType.map { "the object \($0)" }
+    let single =
+      parameter.enumType.map { "the enum \($0)" } ?? parameter.objectType.map { "the object \($0)" }
       ?? parameter.type
     return (problem, parameter.supportsMultipleValues ? "a list of \(single)" : single)
   }

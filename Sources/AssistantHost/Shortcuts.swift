@@ -86,7 +86,9 @@ public enum ShortcutPhrase {
     if length > DonationLimits.maximumPhraseLength {
       return "the phrase is \(length) Unicode scalars long; the limit is \(DonationLimits.maximumPhraseLength)"
     }
-    if phrase.unicodeScalars.contains(where: DonationLimits.isControl) { return "the phrase contains a control character" }
+    if phrase.unicodeScalars.contains(where: DonationLimits.isControl) {
+      return "the phrase contains a control character"
+    }
     if words(phrase).isEmpty { return "the phrase has no word to say" }
     return nil
   }
@@ -246,7 +248,9 @@ public struct ShortcutStore: Sendable {
   /// - Throws: a corrupt or planted document as `HostError(.dataError)` naming the files to move aside
   ///   (`stateError`).
   public func shortcuts() throws -> [Shortcut] {
-    try usingStateDocument(file.path, Self.unreadable) { try Document<ShortcutsRecord>(path: file.path).read().shortcuts }
+    try usingStateDocument(file.path, Self.unreadable) {
+      try Document<ShortcutsRecord>(path: file.path).read().shortcuts
+    }
   }
 
   /// What a failure to read the shortcuts is called.

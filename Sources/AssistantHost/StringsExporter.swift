@@ -55,7 +55,8 @@ public enum StringsExporter {
     try export(path: path, locale: locale, xliff: xliff, limit: maximumTableSize)
   }
 
-  /// `export(path:locale:xliff:)` with another size limit (tests).
+  /// `export(path:locale:xliff:)` with another size limit for the tables (tests; a definition may still have
+  /// `maximumTableSize` bytes).
   static func export(path: String, locale: String, xliff: Bool, limit: Int) throws -> [Report] {
     guard isValidLocale(locale) else {
       throw HostError(
@@ -149,7 +150,8 @@ public enum StringsExporter {
     if components.last?.hasSuffix(".lproj") == true { components.removeLast() }
     let folder = components.joined(separator: "/")
     let definitionPath = root.path(of: relative)
-    let plist = try PlistDictionary.parse(Data(read(relative, in: root, limit: limit)), file: definitionPath)
+    let plist = try PlistDictionary.parse(
+      Data(read(relative, in: root, limit: max(limit, maximumTableSize))), file: definitionPath)
     let definition = try IntentDefinition(plist)
     let base = String(fileName.dropLast(".intentdefinition".count))
     let lproj = (folder.isEmpty ? "" : folder + "/") + locale + ".lproj"

@@ -331,8 +331,8 @@ func normalizedWords(_ text: String) -> [String] {
 /// (`’`, `‘`, `ʼ`) is `'`. A number, a time or a date stays one word: a `.` or `:` between two digits is kept (`2.5`,
 /// `09:30`), and so is the `+` of an ISO 8601 date-time's offset (`2026-11-21T09:30:00+02:00`). Default-ignorable
 /// code points (U+00AD soft hyphen, U+200B–U+200D zero-width space and joiners, U+2060 word joiner, U+FEFF, variation
-/// selectors …) are dropped: "Book\u{00AD}room" is the word "Bookroom", as it is shown. Any other character ends a
-/// word, so "Rooms, book room 12." is four words.
+/// selectors …; not the bidirectional controls) are dropped: "Book\u{00AD}room" is the word "Bookroom", as it is
+/// shown. Any other character ends a word, so "Rooms, book room 12." is four words.
 func spokenWords(_ text: String) -> [String] {
   spokenWordRanges(text).map(\.word)
 }
@@ -347,7 +347,10 @@ func spokenWordRanges(_ text: String) -> [(range: Range<String.Index>, word: Str
     let character = text[index]
     if ["’", "‘", "ʼ"].contains(character) { return (index, "'") }
     if character.isASCII { return (index, String(character)) }
-    let visible = character.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }
+    // (Not the bidirectional controls: those end a word, as other controls do.)
+    let visible = character.unicodeScalars.filter {
+      !$0.properties.isDefaultIgnorableCodePoint || DonationLimits.isControl($0)
+    }
     guard !visible.isEmpty else { return nil }
     return (index, String(String.UnicodeScalarView(visible)).precomposedStringWithCompatibilityMapping)
   }

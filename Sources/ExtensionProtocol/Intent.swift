@@ -56,8 +56,9 @@ public indirect enum ParameterValue: Sendable, Hashable, Codable, CustomStringCo
     case "integer":
       do {
         self = .integer(try container.decode(Int.self, forKey: .value))
-      } catch DecodingError.dataCorrupted where (try? container.decode(Double.self, forKey: .value)) != nil {
-        // A number that is not an integer (1.5), or one past Int's range (1e300): say so, not "not valid JSON".
+      } catch  where (try? container.decode(Double.self, forKey: .value)) != nil {
+        // A number that is not an integer (1.5), or one past Int's range (1e300): Foundation's decoder would say the
+        // data is "not valid JSON"; say what it is. (Anything else, a string, keeps the decoder's own error.)
         throw DecodingError.dataCorruptedError(
           forKey: .value, in: container,
           debugDescription: "the value is not an integer (a whole number from \(Int.min) to \(Int.max))")
