@@ -189,8 +189,9 @@ struct ShortcutsAdd: AssistantCommand {
         it from any intent of an installed app. A donation gives the intent only: its values are preset with \
         --keep-values. A suggestion is a shortcut the app built: its values come with it. --set presets a value \
         (typed like `run`'s NAME=VALUE), --ask asks for a parameter each time instead. A phrase that is already \
-        another shortcut's, that the assistant answers itself, or that an app's phrases already understand as \
-        something else (another app or intent, or another value) is refused (exit 65) naming the clash. With \
+        another shortcut's, that the assistant answers itself, that the command line takes for a command (or a \
+        typo of one), or that an app's phrases already understand as something else (another app or intent, or \
+        another value; in any language the apps have strings for) is refused (exit 65) naming the clash. With \
         --json: the shortcut as `list --json` shows it.
         """,
       arguments: [
