@@ -11,8 +11,13 @@ struct DonationRules: Sendable {
 
   /// What is wrong with `request`, or nil when it may be kept.
   func problem(_ request: DonateRequest) -> String? {
-    for (field, value) in [("identifier", request.identifier), ("groupIdentifier", request.groupIdentifier)] {
-      if let value, let problem = DonationLimits.identifierProblem(value, field: field) { return problem }
+    if let identifier = request.identifier, let problem = DonationLimits.donationIdentifierProblem(identifier) {
+      return problem
+    }
+    if let group = request.groupIdentifier,
+      let problem = DonationLimits.identifierProblem(group, field: "groupIdentifier")
+    {
+      return problem
     }
     let intent = request.interaction.intent
     if let problem = intentProblem(intent, field: "interaction.intent") { return problem }
@@ -115,6 +120,26 @@ struct DonationRules: Sendable {
     case .group(let group): return DonationLimits.identifierProblem(group, field: "groupIdentifier")
     case .all: return nil
     }
+  }
+
+  /// What is wrong with `value` as the parameter `name` of `intentClass`, by the rules a donation's values follow
+  /// (the declared type, enum cases, lengths), or nil; nil too when the intent or the parameter is unknown.
+  /// - Returns: the problem, with the parameter's declared type in words ("Integer", "a list of String", "the enum
+  ///   BookingKind").
+  func valueProblem(_ value: ParameterValue, parameter name: String, of intentClass: String) -> (
+    problem: String, declared: String
+  )? {
+    guard let (spec, definition) = lookUp(intentClass),
+      let parameter = spec.parameters.first(where: { $0.name == name })
+    else { return nil }
+    let type = DeclaredType(
+      type: parameter.type, enumType: parameter.enumType, objectType: parameter.objectType,
+      multiple: parameter.supportsMultipleValues)
+    guard let problem = valueProblem(value, type, definition: definition, field: name) else { return nil }
+    let single =
+      parameter.enumType.map { "the enum \($0)" } ?? parameter.objectType.map { "the object \($0)" }
+      ?? parameter.type
+    return (problem, parameter.supportsMultipleValues ? "a list of \(single)" : single)
   }
 
   /// The intent of class `name`: the app's definitions first, then the system catalog.

@@ -41,6 +41,18 @@ struct DonationServer: Sendable {
     }
   }
 
+  /// What `body` (keeping what `method` asked) returns; when it fails, the failure is logged with its detail and the
+  /// sender is answered `internalError` "the host could not keep it": the detail (a path of the host's, an errno) is
+  /// the host's, never told to the sandboxed sender.
+  static func keeping<T>(_ method: String, log: (String) -> Void, _ body: () throws -> T) throws(ResponseError) -> T {
+    do {
+      return try body()
+    } catch {
+      log("error: \(method) could not be kept: \(error)")
+      throw ResponseError(.internalError, "\(method): the host could not keep it")
+    }
+  }
+
   private func answer(_ message: InboundMessage) throws(ResponseError) -> any Codable & Sendable {
     let method = message.method
     let limit =
@@ -55,12 +67,7 @@ struct DonationServer: Sendable {
       ResponseError(.invalidParams, "invalid params for \(method): \(problem)")
     }
     func kept<T>(_ body: () throws -> T) throws(ResponseError) -> T {
-      do {
-        return try body()
-      } catch {
-        log("error: \(method) could not be kept: \(error)")
-        throw ResponseError(.internalError, "\(method): the host could not keep it: \(error)")
-      }
+      try Self.keeping(method, log: log, body)
     }
     switch method {
     case DonateRequest.method:

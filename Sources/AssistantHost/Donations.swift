@@ -191,7 +191,10 @@ public struct DonationStore: Sendable {
 
   /// The app's suggested shortcuts, in the app's order.
   public func suggestions(of app: String) throws -> [StoredSuggestion] {
-    try Document<SuggestionsRecord>(path: suggestionsFile(for: app).path).read().suggestions
+    let file = suggestionsFile(for: app).path
+    return try usingStateDocument(file, "the suggested shortcuts of \(app) cannot be read") {
+      try Document<SuggestionsRecord>(path: file).read().suggestions
+    }
   }
 
   /// Replaces the suggested shortcuts of `app` (already checked).
@@ -201,17 +204,25 @@ public struct DonationStore: Sendable {
     let file = suggestionsFile(for: app)
     try makeFolder(file.deletingLastPathComponent())
     let now = clock.now
-    return try Document<SuggestionsRecord>(path: file.path).update { $0.publish(list, at: now) }
+    return try usingStateDocument(file.path, "cannot keep the suggested shortcuts of \(app)") {
+      try Document<SuggestionsRecord>(path: file.path).update { $0.publish(list, at: now) }
+    }
   }
 
   /// The app's donations, oldest first.
   public func donations(of app: String) throws -> [StoredDonation] {
-    try Document<DonationsRecord>(path: donationsFile(for: app).path).read().donations
+    let file = donationsFile(for: app).path
+    return try usingStateDocument(file, "the donations of \(app) cannot be read") {
+      try Document<DonationsRecord>(path: file).read().donations
+    }
   }
 
   /// The app's terms by type.
   public func vocabulary(of app: String) throws -> [String: [String]] {
-    try Document<VocabularyRecord>(path: vocabularyFile(for: app).path).read().types
+    let file = vocabularyFile(for: app).path
+    return try usingStateDocument(file, "the vocabulary of \(app) cannot be read") {
+      try Document<VocabularyRecord>(path: file).read().types
+    }
   }
 
   /// Keeps a donation of `app` (already checked by `DonationRules`).
@@ -221,9 +232,11 @@ public struct DonationStore: Sendable {
     let file = donationsFile(for: app)
     try makeFolder(file.deletingLastPathComponent())
     let now = clock.now
-    return try Document<DonationsRecord>(path: file.path).update { record in
-      record.add(
-        request.interaction, identifier: request.identifier, groupIdentifier: request.groupIdentifier, at: now)
+    return try usingStateDocument(file.path, "cannot keep a donation of \(app)") {
+      try Document<DonationsRecord>(path: file.path).update { record in
+        record.add(
+          request.interaction, identifier: request.identifier, groupIdentifier: request.groupIdentifier, at: now)
+      }
     }
   }
 
@@ -233,7 +246,9 @@ public struct DonationStore: Sendable {
   public func deleteDonations(_ selection: DonationSelection, for app: String) throws -> Int {
     let file = donationsFile(for: app)
     guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) else { return 0 }
-    return try Document<DonationsRecord>(path: file.path).update { $0.delete(selection) }
+    return try usingStateDocument(file.path, "cannot delete donations of \(app)") {
+      try Document<DonationsRecord>(path: file.path).update { $0.delete(selection) }
+    }
   }
 
   /// Replaces the terms of `type` of `app`.
@@ -242,7 +257,9 @@ public struct DonationStore: Sendable {
   public func setVocabulary(_ strings: [String], of type: VocabularyStringType, for app: String) throws -> Int {
     let file = vocabularyFile(for: app)
     try makeFolder(file.deletingLastPathComponent())
-    return try Document<VocabularyRecord>(path: file.path).update { $0.set(strings, of: type) }
+    return try usingStateDocument(file.path, "cannot keep the vocabulary of \(app)") {
+      try Document<VocabularyRecord>(path: file.path).update { $0.set(strings, of: type) }
+    }
   }
 
   private func makeFolder(_ folder: URL) throws {

@@ -150,9 +150,11 @@ extension AssistantHome {
   /// listing their identifiers). Its containers and app groups are kept, and so is its team's ownership of its
   /// identifiers and groups (`OwnerTable`): another team still cannot install a bundle with them. Its donations,
   /// suggested shortcuts and vocabulary are forgotten (`DonationStore.forget`); the user's shortcuts of it are kept,
-  /// inactive until it is installed again.
-  /// - Returns: the removed bundle.
-  public func uninstall(_ identifierOrName: String) throws -> AppBundle {
+  /// inactive until it is installed again. A donations, suggestions or vocabulary document that cannot be used
+  /// (corrupt, planted) does not fail the uninstall: the bundle is gone, and what could not be forgotten is returned.
+  /// - Returns: the removed bundle, and what could not be forgotten, one sentence each naming the files to move aside
+  ///   (`DonationStore.forget`).
+  public func uninstall(_ identifierOrName: String) throws -> (app: AppBundle, unforgotten: [String]) {
     let apps: [AppBundle]
     do {
       apps = try installedApps()
@@ -176,8 +178,7 @@ extension AssistantHome {
       throw HostError(.ioError, "cannot remove \(app.url.path): \(describe(error))")
     }
     // Its donations, suggested shortcuts and vocabulary go with it; the user's shortcuts stay (inactive).
-    try DonationStore(home: self).forget(app.identifier.rawValue)
-    return app
+    return (app, DonationStore(home: self).forget(app.identifier.rawValue))
   }
 }
 

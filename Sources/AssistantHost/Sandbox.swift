@@ -464,7 +464,7 @@ extension AssistantHome {
         return (uid, groups.map { table.id(for: $0, in: \.groups, base: IdentityTable.firstGID) })
       }
     } catch {
-      throw stateError(error, "cannot allocate the users the sandbox runs apps as")
+      throw stateError(error, "cannot allocate the users the sandbox runs apps as", document: identitiesFile)
     }
   }
 
@@ -477,7 +477,7 @@ extension AssistantHome {
     do {
       table = try Document<IdentityTable>(path: identitiesFile).read()
     } catch {
-      throw stateError(error, "cannot read the users the sandbox runs apps as")
+      throw stateError(error, "cannot read the users the sandbox runs apps as", document: identitiesFile)
     }
     let recorded = table.apps[app] != nil && groups.allSatisfy { table.groups[$0] != nil }
     let uid = table.id(for: app, in: \.apps, base: IdentityTable.firstUID)
@@ -497,7 +497,7 @@ extension AssistantHome {
         groups.map { table.id(for: $0, in: \.groups, base: IdentityTable.firstGID) }
       }
     } catch {
-      throw stateError(error, "cannot allocate the groups the sandbox gives app groups")
+      throw stateError(error, "cannot allocate the groups the sandbox gives app groups", document: identitiesFile)
     }
   }
 }

@@ -40,17 +40,24 @@ public struct ShortcutOrigin: Sendable {
 
   /// "donation d1 of Rooms", the form a message names it by.
   public var described: String { "\(source.kind.rawValue) \(identifier) of \(app.name)" }
-  /// "com.example.rooms:d1", the form that names it whatever else has the identifier.
+  /// "com.example.rooms:d1", the form that names it whatever else has the identifier (unless the identifier of
+  /// something else reads the same: `ShortcutRules.origin` then says which form to use).
   public var qualified: String { "\(app.identifier):\(identifier)" }
+
+  /// Whether `other` is the same donation or suggestion of the same app.
+  func isSame(as other: ShortcutOrigin) -> Bool { app.url == other.app.url && source == other.source }
 }
 
 /// The rules of making shortcuts: finding what `--from ID` names, the values a shortcut gets, the clashes of its
 /// phrase, and a donation's intent in words (docs/CONVERSATION.md, "Shortcuts").
 public enum ShortcutRules {
   /// The donation or suggestion `reference` names among `apps`: `ID`, `APP:ID` with APP an app's name or bundle id,
-  /// and either with `donation:` or `suggestion:` before the ID (`com.example.rooms:suggestion:s1`). An ID one app has
-  /// once is found; an ID several apps have, or a donation and a suggestion of one app share, is refused listing the
-  /// candidates and the forms that name each.
+  /// and either with `donation:` or `suggestion:` before the ID (`com.example.rooms:suggestion:s1`). Every reading
+  /// counts, the whole reference as an identifier as much as each `APP:` and `KIND:` reading of it, so that no
+  /// identifier (an old one with a colon, a planted one) can stand in for what a qualified form names: one thing
+  /// found is taken; several things (an ID several apps have, a donation and a suggestion of one app sharing it, an
+  /// identifier that reads as another app's `APP:ID`) are refused, listing the candidates and a form that names each
+  /// alone.
   /// - Parameters:
   ///   - donations: the donations of an app (by bundle id).
   ///   - suggestions: its suggested shortcuts.
@@ -59,6 +66,41 @@ public enum ShortcutRules {
     _ reference: String, apps: [AppBundle], donations: (String) throws -> [StoredDonation],
     suggestions: (String) throws -> [StoredSuggestion]
   ) throws -> ShortcutOrigin {
+    let candidates = try readings(of: reference, apps: apps, donations: donations, suggestions: suggestions)
+    if candidates.count == 1 { return candidates[0] }
+    if candidates.isEmpty {
+      throw HostError(
+        .noMatch,
+        "no installed app has a donation or a suggested shortcut \"\(reference)\"; `assistant shortcuts suggested` "
+          + "lists them")
+    }
+    // Each by the first form that names it alone: APP:ID, else APP:KIND:ID.
+    var forms: [String] = []
+    for candidate in candidates {
+      let kinded = "\(candidate.app.identifier):\(candidate.source.kind.rawValue):\(candidate.identifier)"
+      var chosen = kinded
+      for form in [candidate.qualified, kinded] {
+        let named = try readings(of: form, apps: apps, donations: donations, suggestions: suggestions)
+        if named.count == 1, named[0].isSame(as: candidate) {
+          chosen = form
+          break
+        }
+      }
+      forms.append(chosen)
+    }
+    throw HostError(
+      .usage,
+      "\"\(reference)\" names \(candidates.count) things: "
+        + candidates.map { "\($0.described) (\($0.app.identifier))" }.joined(separator: ", ")
+        + "; say which with --from " + forms.joined(separator: " or --from "))
+  }
+
+  /// Every donation and suggestion `reference` may name (`origin`), each once, in the order found: the whole
+  /// reference as an identifier, as `KIND:ID`, then as `APP:ID` and `APP:KIND:ID` at each colon.
+  static func readings(
+    of reference: String, apps: [AppBundle], donations: (String) throws -> [StoredDonation],
+    suggestions: (String) throws -> [StoredSuggestion]
+  ) throws -> [ShortcutOrigin] {
     func found(_ identifier: String, in apps: [AppBundle], kind: Shortcut.Source.Kind?) throws -> [ShortcutOrigin] {
       var result: [ShortcutOrigin] = []
       for app in apps {
@@ -76,51 +118,41 @@ public enum ShortcutRules {
       }
       return result
     }
-    /// `donation:ID`, `suggestion:ID` or `ID`.
-    func kinded(_ text: Substring, in apps: [AppBundle]) throws -> [ShortcutOrigin] {
+    /// `ID` (every kind), and `donation:ID` or `suggestion:ID`.
+    func identifierReadings(_ text: Substring, in apps: [AppBundle]) throws -> [ShortcutOrigin] {
+      var result = try found(String(text), in: apps, kind: nil)
       for kind in [Shortcut.Source.Kind.donation, .suggestion] where text.hasPrefix(kind.rawValue + ":") {
         let identifier = text.dropFirst(kind.rawValue.count + 1)
-        if !identifier.isEmpty { return try found(String(identifier), in: apps, kind: kind) }
+        if !identifier.isEmpty { result += try found(String(identifier), in: apps, kind: kind) }
       }
-      return []
+      return result
     }
-    // The whole reference is an identifier first (a sender's own may hold a colon).
-    var candidates = try found(reference, in: apps, kind: nil)
-    if candidates.isEmpty {
-      var readings = try kinded(reference[...], in: apps)
-      // APP:ID: every colon may end an app's name ("Study Rooms:d1", "com.example.rooms:d1").
-      let router = Router(apps: apps)
-      var index = reference.startIndex
-      while let colon = reference[index...].firstIndex(of: ":") {
-        let named = router.apps(answeringTo: String(reference[..<colon]))
-        let rest = reference[reference.index(after: colon)...]
-        if !named.isEmpty, !rest.isEmpty {
-          readings += try found(String(rest), in: named, kind: nil) + kinded(rest, in: named)
-        }
-        index = reference.index(after: colon)
-      }
-      for reading in readings
-      where !candidates.contains(where: { $0.app.url == reading.app.url && $0.source == reading.source }) {
-        candidates.append(reading)
-      }
+    var readings = try identifierReadings(reference[...], in: apps)
+    // APP:ID: every colon may end an app's name ("Study Rooms:d1", "com.example.rooms:d1").
+    let router = Router(apps: apps)
+    var index = reference.startIndex
+    while let colon = reference[index...].firstIndex(of: ":") {
+      let named = router.apps(answeringTo: String(reference[..<colon]))
+      let rest = reference[reference.index(after: colon)...]
+      if !named.isEmpty, !rest.isEmpty { readings += try identifierReadings(rest, in: named) }
+      index = reference.index(after: colon)
     }
-    if candidates.count == 1 { return candidates[0] }
-    if candidates.isEmpty {
+    var result: [ShortcutOrigin] = []
+    for reading in readings where !result.contains(where: { $0.isSame(as: reading) }) { result.append(reading) }
+    return result
+  }
+
+  /// Checks that the app of `origin` supports its intent (a donation may name a system intent the app does not list
+  /// in IntentsSupported, and a reinstall may drop one).
+  /// - Throws: `HostError(.noMatch)` naming the intent and the app.
+  public static func checkSupported(_ origin: ShortcutOrigin) throws {
+    let intentClass = origin.intent.name
+    guard origin.app.supportedIntents.contains(intentClass) else {
       throw HostError(
         .noMatch,
-        "no installed app has a donation or a suggested shortcut \"\(reference)\"; `assistant shortcuts suggested` "
-          + "lists them")
+        "\(origin.described) is \(intentClass), which \(origin.app.name) does not support (its IntentsSupported do not "
+          + "list it); no shortcut can run it")
     }
-    // Each by its app, and by its kind where its app has the identifier twice.
-    let forms = candidates.map { candidate in
-      candidates.filter { $0.app.url == candidate.app.url }.count > 1
-        ? "\(candidate.app.identifier):\(candidate.source.kind.rawValue):\(candidate.identifier)" : candidate.qualified
-    }
-    throw HostError(
-      .usage,
-      "\"\(reference)\" names \(candidates.count) things: "
-        + candidates.map { "\($0.described) (\($0.app.identifier))" }.joined(separator: ", ")
-        + "; say which with --from " + forms.joined(separator: " or --from "))
   }
 
   /// The values a shortcut made from `origin` presets: a donation gives only the intent (its values with
@@ -172,11 +204,12 @@ public enum ShortcutRules {
   /// Why `phrase` cannot be a shortcut running `intentClass` of `app` with `presets`, or nil. A phrase clashes when
   /// the assistant itself answers it, or when the matcher, without shortcuts, understands it as another app's
   /// intent, another intent of the app, or the same intent with a value the shortcut does not preset the same way
-  /// (saying it would then do something else than what it says). A phrase the matcher does not understand, or
-  /// understands as the same app and intent with the presets' values, is accepted: "Book room with Rooms" is
-  /// BookRoomIntent's own title.
+  /// (saying it would then do something else than what it says), in any language the installed apps speak
+  /// (`locales(of:)`: the phrase is checked without a locale, then under each, as `--locale` would say it). A phrase
+  /// the matcher does not understand, or understands as the same app and intent with the presets' values, is
+  /// accepted: "Book room with Rooms" is BookRoomIntent's own title.
   /// (Another shortcut with the same phrase is refused by `ShortcutsRecord.add`, under its lock.)
-  /// - Returns: `HostError(.dataError)` naming what the phrase already is.
+  /// - Returns: `HostError(.dataError)` naming what the phrase already is, and in which locale.
   public static func clash(
     phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle]
   ) -> HostError? {
@@ -184,14 +217,37 @@ public enum ShortcutRules {
       return HostError(
         .dataError, "\"\(phrase)\" is a phrase the assistant itself answers; choose another phrase")
     }
+    for locale in [nil] + locales(of: apps) {
+      if let clash = clash(
+        phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps, locale: locale)
+      {
+        return clash
+      }
+    }
+    return nil
+  }
+
+  /// The languages the apps' `.lproj` folders give strings for (`Intents.strings`, `InfoPlist.strings`), sorted:
+  /// each a locale their phrases or names may be said in.
+  public static func locales(of apps: [AppBundle]) -> [String] {
+    Set(apps.flatMap { $0.stringsTables.map(\.language) }).filter { !$0.isEmpty && $0 != "Base" }.sorted()
+  }
+
+  /// `clash` under one locale (nil: none).
+  static func clash(
+    phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle],
+    locale: String?
+  ) -> HostError? {
     let matches: [UtteranceMatcher.Match]
     do {
-      matches = try UtteranceMatcher(apps: apps).understand(phrase)
+      matches = try UtteranceMatcher(apps: apps, locale: locale).understand(phrase)
     } catch {
       return nil  // not understood: the shortcut is all it says
     }
+    let said = locale.map { " in \($0) (--locale \($0))" } ?? ""
     for match in matches {
-      let already = "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))"
+      let already =
+        "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))\(said)"
       let how = match.phrase.isEmpty ? "" : " (its phrase \"\(match.phrase)\")"
       if match.app.identifier != app.identifier || match.intentClass != intentClass {
         return HostError(.dataError, already + how + "; choose another phrase")

@@ -74,24 +74,23 @@ public struct ShortcutDraft: Sendable, Equatable {
 /// The rules of a shortcut's phrase.
 public enum ShortcutPhrase {
   /// The words a phrase is compared by: the matcher's (`normalizedWords`): case, punctuation and spacing aside, in
-  /// Unicode compatibility form (NFKC). "Book room, with Rooms!" and "book  ROOM with rooms" are the same phrase.
+  /// Unicode compatibility form (NFKC), invisible (default-ignorable) code points dropped. "Book room, with Rooms!"
+  /// and "book  ROOM with rooms" are the same phrase, and so are "Book\u{00AD}room" and "Bookroom".
   public static func words(_ phrase: String) -> [String] { normalizedWords(phrase) }
 
   /// What is wrong with `phrase`, or nil: 1 to `DonationLimits.maximumPhraseLength` Unicode scalars, at least one
-  /// word, no control character (C0, DEL, C1, bidirectional controls).
+  /// word, no control character (`DonationLimits.isControl`: C0, DEL, C1, bidirectional controls, line and paragraph
+  /// separators).
   public static func problem(_ phrase: String) -> String? {
     let length = phrase.unicodeScalars.count
     if length > DonationLimits.maximumPhraseLength {
       return "the phrase is \(length) Unicode scalars long; the limit is \(DonationLimits.maximumPhraseLength)"
     }
-    if phrase.unicodeScalars.contains(where: isControl) { return "the phrase contains a control character" }
+    if phrase.unicodeScalars.contains(where: DonationLimits.isControl) {
+      return "the phrase contains a control character"
+    }
     if words(phrase).isEmpty { return "the phrase has no word to say" }
     return nil
-  }
-
-  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-      || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
   }
 }
 
@@ -174,8 +173,10 @@ public enum ShortcutState: Sendable, Equatable {
     }
   }
 
-  /// The state of `shortcut` among `apps`: inactive when its app is not installed, no longer supports its intent, or
-  /// the intent no longer has a parameter it presets or asks for.
+  /// The state of `shortcut` among `apps`: inactive when its app is not installed, no longer supports its intent, the
+  /// intent no longer has a parameter it presets or asks for, or a preset no longer fits its parameter's type (by
+  /// the rules of a donation's values, `DonationRules`: a reinstall may change a type, and a planted
+  /// `State/shortcuts.json` may hold anything). An extension is never sent a value of another type than declared.
   public static func of(_ shortcut: Shortcut, among apps: [AppBundle]) -> ShortcutState {
     guard let app = apps.first(where: { $0.identifier.rawValue == shortcut.app }) else {
       return .inactive("\(shortcut.appName) (\(shortcut.app)) is not installed")
@@ -189,12 +190,43 @@ public enum ShortcutState: Sendable, Equatable {
         return .inactive("\(shortcut.intentClass) of \(app.name) no longer has the parameter \(lost)")
       }
     }
+    let rules = DonationRules(definitions: app.allDefinitions)
+    for name in shortcut.presets.keys.sorted() {
+      let value = shortcut.presets[name]!
+      guard let (problem, declared) = rules.valueProblem(value, parameter: name, of: shortcut.intentClass) else {
+        continue
+      }
+      let kind = value.definitionTypeName
+      let article = "AEIOUaeiou".contains(kind.first!) ? "an" : "a"
+      // Another type says it all; the same type (or an enum case) that does not fit says why.
+      let differs = declared != kind && !(declared.hasPrefix("the enum") && kind == "enum case")
+      return .inactive(
+        "\(name) of \(shortcut.intentClass) is now \(declared); the shortcut presets \(article) \(kind)"
+          + (differs ? "" : " that does not fit it (\(problem))"))
+    }
     return .active(app)
   }
 
   public var reason: String? {
     if case .inactive(let reason) = self { return reason }
     return nil
+  }
+}
+
+extension ParameterValue {
+  /// The value's type as a definition names types: "Integer", "Decimal", "Boolean", "String", "Date", "enum case",
+  /// "object", "list".
+  var definitionTypeName: String {
+    switch self {
+    case .integer: "Integer"
+    case .decimal: "Decimal"
+    case .boolean: "Boolean"
+    case .string: "String"
+    case .date: "Date"
+    case .enumCase: "enum case"
+    case .object: "object"
+    case .array: "list"
+    }
   }
 }
 
@@ -213,33 +245,47 @@ public struct ShortcutStore: Sendable {
   public var file: URL { home.state.appendingPathComponent("shortcuts.json") }
 
   /// Every shortcut, oldest first.
+  /// - Throws: a corrupt or planted document as `HostError(.dataError)` naming the files to move aside
+  ///   (`stateError`).
   public func shortcuts() throws -> [Shortcut] {
-    try Document<ShortcutsRecord>(path: file.path).read().shortcuts
+    try usingStateDocument(file.path, Self.unreadable) {
+      try Document<ShortcutsRecord>(path: file.path).read().shortcuts
+    }
   }
+
+  /// What a failure to read the shortcuts is called.
+  static let unreadable = "your shortcuts could not be read"
 
   /// The shortcut whose phrase `utterance` says (its words equal the phrase's), or nil. A home without shortcuts
   /// reads nothing but the file's absence.
   public func shortcut(saying utterance: String) throws -> Shortcut? {
     let words = ShortcutPhrase.words(utterance)
     guard !words.isEmpty else { return nil }
-    return try Document<ShortcutsRecord>(path: file.path).read().shortcut(saying: words)
+    return try usingStateDocument(file.path, Self.unreadable) {
+      try Document<ShortcutsRecord>(path: file.path).read().shortcut(saying: words)
+    }
   }
 
   /// Keeps a new shortcut (`ShortcutsRecord.add`).
   public func add(_ draft: ShortcutDraft) throws -> Shortcut {
     try home.prepare()
     let now = clock.now
-    return try Document<ShortcutsRecord>(path: file.path).update { try $0.add(draft, at: now) }
+    return try usingStateDocument(file.path, "cannot keep the shortcut") {
+      try Document<ShortcutsRecord>(path: file.path).update { try $0.add(draft, at: now) }
+    }
   }
 
   /// Removes the shortcut `phraseOrIdentifier` names (`ShortcutsRecord.remove`).
   /// - Throws: `HostError(.noMatch)` when none does, saying how to list them.
   public func remove(_ phraseOrIdentifier: String) throws -> Shortcut {
     let document = Document<ShortcutsRecord>(path: file.path)
-    if try document.read().shortcuts.isEmpty {
+    if try usingStateDocument(file.path, Self.unreadable, { try document.read().shortcuts.isEmpty }) {
       throw HostError(.noMatch, "there is no shortcut \"\(phraseOrIdentifier)\": the home has no shortcuts")
     }
-    guard let removed = try document.update({ $0.remove(phraseOrIdentifier) }) else {
+    let removed = try usingStateDocument(file.path, "cannot remove the shortcut") {
+      try document.update { $0.remove(phraseOrIdentifier) }
+    }
+    guard let removed else {
       throw HostError(
         .noMatch,
         "no shortcut has the identifier or the phrase \"\(phraseOrIdentifier)\"; `assistant shortcuts list` "
@@ -253,14 +299,50 @@ extension DonationStore {
   /// Forgets what `app` gave the host, as iOS does when an app is deleted: its donations, its suggested shortcuts and
   /// its vocabulary are emptied (the documents stay, so that their identifiers are never reused: a shortcut made
   /// from `d1` is never taken for a later `d1`). The user's shortcuts are the user's: they are kept, inactive until
-  /// the app is installed again.
-  public func forget(_ app: String) throws {
-    let donations = Document<DonationsRecord>(path: donationsFile(for: app).path)
-    if try donations.exists() { _ = try donations.update { $0.delete(.all) } }
-    let suggestions = Document<SuggestionsRecord>(path: suggestionsFile(for: app).path)
+  /// the app is installed again. Each document is forgotten on its own: one that cannot be used (corrupt, planted,
+  /// a failing disk) does not keep the others.
+  /// - Returns: what could not be forgotten, one sentence each, naming the files to move aside or remove (empty when
+  ///   all was forgotten).
+  public func forget(_ app: String) -> [String] {
     let now = clock.now
-    if try suggestions.exists() { _ = try suggestions.update { $0.publish([], at: now) } }
-    let vocabulary = Document<VocabularyRecord>(path: vocabularyFile(for: app).path)
-    if try vocabulary.exists() { try vocabulary.update { $0.types = [:] } }
+    let steps: [(what: String, file: URL, forget: () throws -> Void)] = [
+      (
+        "donations", donationsFile(for: app),
+        {
+          let document = Document<DonationsRecord>(path: donationsFile(for: app).path)
+          if try document.exists() { _ = try document.update { $0.delete(.all) } }
+        }
+      ),
+      (
+        "suggested shortcuts", suggestionsFile(for: app),
+        {
+          let document = Document<SuggestionsRecord>(path: suggestionsFile(for: app).path)
+          if try document.exists() { _ = try document.update { $0.publish([], at: now) } }
+        }
+      ),
+      (
+        "vocabulary", vocabularyFile(for: app),
+        {
+          let document = Document<VocabularyRecord>(path: vocabularyFile(for: app).path)
+          if try document.exists() { try document.update { $0.types = [:] } }
+        }
+      ),
+    ]
+    var problems: [String] = []
+    for step in steps {
+      do {
+        try usingStateDocument(step.file.path, "the \(step.what) of \(app) could not be forgotten") {
+          try step.forget()
+        }
+      } catch {
+        let advice = stateDocumentAdvice(step.file.path)
+        switch error {
+        case let error as HostError where error.status == .dataError: problems.append(error.message)  // advised
+        case let error as HostError: problems.append("\(error.message); \(advice)")
+        default: problems.append("the \(step.what) of \(app) could not be forgotten: \(error); \(advice)")
+        }
+      }
+    }
+    return problems
   }
 }

@@ -31,8 +31,9 @@ public enum StringsExporter {
     public var seededFrom: String?
   }
 
-  /// The most bytes an existing strings table may have.
-  static let maximumTableSize = 16 << 20
+  /// The most bytes a strings table (or a definition) may have, to be read or to be written: a table export writes
+  /// can always be read back.
+  public static let maximumTableSize = 16 << 20
   /// How deep a folder is searched for definitions.
   static let maximumDepth = 8
 
@@ -51,8 +52,15 @@ public enum StringsExporter {
   /// Exports every definition found at `path`. Blocking: call it off the cooperative pool.
   /// - Throws: `HostError`: 64 for a locale that cannot name a folder, 66 for a path that does not exist, 65 for a
   ///   folder without definitions or a file that does not parse, 77 for a symbolic link beneath the named folder,
-  ///   73 when a file cannot be written.
+  ///   73 when a file cannot be written; 65 for a table or definition over `maximumTableSize` bytes, or a table that
+  ///   would be written larger than that (naming the file and the limit).
   public static func export(path: String, locale: String, xliff: Bool) throws -> [Report] {
+    try export(path: path, locale: locale, xliff: xliff, limit: maximumTableSize)
+  }
+
+  /// `export(path:locale:xliff:)` with another size limit for the tables (tests; a definition may still have
+  /// `maximumTableSize` bytes).
+  static func export(path: String, locale: String, xliff: Bool, limit: Int) throws -> [Report] {
     guard isValidLocale(locale) else {
       throw HostError(
         .usage,
@@ -97,7 +105,7 @@ public enum StringsExporter {
           .dataError,
           "\(Untrusted.shown(path)) holds no .intentdefinition file; give the bundle or folder that holds one")
       }
-      return try definitions.map { try export(definition: $0, in: root, locale: locale, xliff: xliff) }
+      return try definitions.map { try export(definition: $0, in: root, locale: locale, xliff: xliff, limit: limit) }
     } catch let error as SystemError {
       throw hostError(error, writing: true)
     } catch let error as ManifestError {
@@ -137,15 +145,16 @@ public enum StringsExporter {
   }
 
   /// Exports one definition (`relative` beneath `root`) to `<lang>.lproj/<name>.strings` beside it.
-  static func export(definition relative: String, in root: DirectoryDescriptor, locale: String, xliff: Bool) throws
-    -> Report
-  {
+  static func export(
+    definition relative: String, in root: DirectoryDescriptor, locale: String, xliff: Bool, limit: Int
+  ) throws -> Report {
     var components = relative.split(separator: "/").map(String.init)
     let fileName = components.removeLast()
     if components.last?.hasSuffix(".lproj") == true { components.removeLast() }
     let folder = components.joined(separator: "/")
     let definitionPath = root.path(of: relative)
-    let plist = try PlistDictionary.parse(Data(read(relative, in: root)), file: definitionPath)
+    let plist = try PlistDictionary.parse(
+      Data(read(relative, in: root, limit: max(limit, maximumTableSize))), file: definitionPath)
     let definition = try IntentDefinition(plist)
     let base = String(fileName.dropLast(".intentdefinition".count))
     let lproj = (folder.isEmpty ? "" : folder + "/") + locale + ".lproj"
@@ -157,7 +166,7 @@ public enum StringsExporter {
     var seededFrom: String?
     func load(_ name: String, in folder: DirectoryDescriptor) throws {
       let url = URL(fileURLWithPath: folder.path(of: name))
-      let bytes = try read(name, in: folder)
+      let bytes = try read(name, in: folder, limit: limit)
       existing = try StringsTable.parse(Data(bytes), url: url).strings
       untranslated = StringsExport.markedNew(in: String(decoding: bytes, as: UTF8.self))
     }
@@ -178,7 +187,16 @@ public enum StringsExporter {
     let export = StringsExport(
       definition: definition, definitionName: relative, locale: locale, existing: existing,
       untranslated: untranslated)
-    try write(export.stringsFile, to: tableName, in: directory)
+    let table = export.stringsFile
+    let size = table.utf8.count
+    guard size <= limit else {
+      throw HostError(
+        .dataError,
+        "\(Untrusted.shown(directory.path(of: tableName))) would be \(size) bytes, over the limit of \(limit) bytes a "
+          + "table may have (it could not be read back); it was left as it is: remove stale keys from it (\(export.staleCount) "
+          + "are kept at its end), or translate into a new file")
+    }
+    try write(table, to: tableName, in: directory)
     var report = Report(
       file: directory.path(of: tableName), locale: locale, keys: export.keyCount, new: export.newCount,
       stale: export.staleCount, translated: export.translatedCount, seededFrom: seededFrom)
@@ -198,14 +216,23 @@ public enum StringsExporter {
     return String(locale[..<separator]) + ".lproj"
   }
 
-  /// The regular file `relative` beneath `directory`, following no link.
-  static func read(_ relative: String, in directory: DirectoryDescriptor) throws -> [UInt8] {
+  /// The regular file `relative` beneath `directory`, following no link, of at most `limit` bytes.
+  /// - Throws: `HostError(.dataError)` naming the file and the limit when it is larger.
+  static func read(_ relative: String, in directory: DirectoryDescriptor, limit: Int) throws -> [UInt8] {
     let file = try directory.openFile(relative, O_RDONLY)
     defer { file.close() }
-    let bytes = try file.readAll(limit: maximumTableSize + 1)
-    guard bytes.count <= maximumTableSize else {
-      throw HostError(.dataError, "\(Untrusted.shown(directory.path(of: relative))) is over \(maximumTableSize) bytes")
+    let tooLarge = HostError(
+      .dataError,
+      "\(Untrusted.shown(directory.path(of: relative))) is over the limit of \(limit) bytes a table or definition may "
+        + "have; it was left as it is: make it smaller (remove stale keys), or move it aside")
+    let bytes: [UInt8]
+    do {
+      bytes = try file.readAll(limit: limit + 1)
+    } catch {
+      if error.code == EFBIG { throw tooLarge }
+      throw error
     }
+    guard bytes.count <= limit else { throw tooLarge }
     return bytes
   }
 

@@ -329,8 +329,10 @@ func normalizedWords(_ text: String) -> [String] {
 /// Words without punctuation, case kept (names keep their capitals), in Unicode compatibility form (NFKC: `Ｒｏｏｍｓ`
 /// is `Rooms`, `１２` is `12`, `ﬁ` is `fi`). A word is a run of letters, digits, `'` and `-`; a typographic apostrophe
 /// (`’`, `‘`, `ʼ`) is `'`. A number, a time or a date stays one word: a `.` or `:` between two digits is kept (`2.5`,
-/// `09:30`), and so is the `+` of an ISO 8601 date-time's offset (`2026-11-21T09:30:00+02:00`). Any other character
-/// ends a word, so "Rooms, book room 12." is four words.
+/// `09:30`), and so is the `+` of an ISO 8601 date-time's offset (`2026-11-21T09:30:00+02:00`). Default-ignorable
+/// code points (U+00AD soft hyphen, U+200B–U+200D zero-width space and joiners, U+2060 word joiner, U+FEFF, variation
+/// selectors …; not the bidirectional controls) are dropped: "Book\u{00AD}room" is the word "Bookroom", as it is
+/// shown. Any other character ends a word, so "Rooms, book room 12." is four words.
 func spokenWords(_ text: String) -> [String] {
   spokenWordRanges(text).map(\.word)
 }
@@ -339,10 +341,18 @@ func spokenWords(_ text: String) -> [String] {
 /// (punctuation, symbols, emoji) can be read as it was written.
 func spokenWordRanges(_ text: String) -> [(range: Range<String.Index>, word: String)] {
   // Each character as the words see it: in compatibility form, a typographic apostrophe as "'".
-  let characters: [(index: String.Index, folded: String)] = text.indices.map { index in
+  // Default-ignorable code points (a soft hyphen, a zero-width space or joiner, a word joiner, a byte order mark, a
+  // variation selector) are invisible: they are dropped, neither part of a word nor the end of one.
+  let characters: [(index: String.Index, folded: String)] = text.indices.compactMap { index in
     let character = text[index]
     if ["’", "‘", "ʼ"].contains(character) { return (index, "'") }
-    return (index, character.isASCII ? String(character) : String(character).precomposedStringWithCompatibilityMapping)
+    if character.isASCII { return (index, String(character)) }
+    // (Not the bidirectional controls: those end a word, as other controls do.)
+    let visible = character.unicodeScalars.filter {
+      !$0.properties.isDefaultIgnorableCodePoint || DonationLimits.isControl($0)
+    }
+    guard !visible.isEmpty else { return nil }
+    return (index, String(String.UnicodeScalarView(visible)).precomposedStringWithCompatibilityMapping)
   }
   var words: [(range: Range<String.Index>, word: String)] = []
   var word = ""

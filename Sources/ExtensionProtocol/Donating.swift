@@ -67,7 +67,8 @@ public enum DonationLimits {
   /// The longest shortcut phrase, suggested or the user's, in Unicode scalars.
   public static let maximumPhraseLength = 200
 
-  /// What is wrong with an `identifier` or `groupIdentifier` named `field`, or nil.
+  /// What is wrong with an `identifier` or `groupIdentifier` named `field`, or nil. (A donation's own `identifier`
+  /// may not hold a colon either: `donationIdentifierProblem`.)
   public static func identifierProblem(_ identifier: String, field: String) -> String? {
     let length = identifier.unicodeScalars.count
     if length == 0 { return "\(field) is empty" }
@@ -75,6 +76,17 @@ public enum DonationLimits {
       return "\(field) is \(length) Unicode scalars long; the limit is \(maximumIdentifierLength)"
     }
     if identifier.unicodeScalars.contains(where: isControl) { return "\(field) contains a control character" }
+    return nil
+  }
+
+  /// What is wrong with the `identifier` a sender gives a donation, or nil: what `identifierProblem` refuses, and a
+  /// colon, which the command line uses to qualify an identifier (`assistant shortcuts add --from
+  /// com.example.rooms:d1`), so that no app can give a donation a name that reads as another app's.
+  public static func donationIdentifierProblem(_ identifier: String) -> String? {
+    if let problem = identifierProblem(identifier, field: "identifier") { return problem }
+    if identifier.contains(":") {
+      return "identifier contains a colon (\":\"), which the host uses to qualify identifiers with an app's name"
+    }
     return nil
   }
 
@@ -102,9 +114,10 @@ public enum DonationLimits {
     return nil
   }
 
-  /// C0, DEL, C1, and the bidirectional controls.
-  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+  /// C0, DEL, C1, the bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the line
+  /// and paragraph separators (U+2028, U+2029): what the output sanitizer escapes.
+  public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-      || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+      || (0x2066...0x2069).contains(scalar.value) || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(scalar.value)
   }
 }

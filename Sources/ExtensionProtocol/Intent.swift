@@ -53,7 +53,16 @@ public indirect enum ParameterValue: Sendable, Hashable, Codable, CustomStringCo
     let type = try container.decode(String.self, forKey: .type)
     switch type {
     case "string": self = .string(try container.decode(String.self, forKey: .value))
-    case "integer": self = .integer(try container.decode(Int.self, forKey: .value))
+    case "integer":
+      do {
+        self = .integer(try container.decode(Int.self, forKey: .value))
+      } catch  where (try? container.decode(Double.self, forKey: .value)) != nil {
+        // A number that is not an integer (1.5), or one past Int's range (1e300): Foundation's decoder would say the
+        // data is "not valid JSON"; say what it is. (Anything else, a string, keeps the decoder's own error.)
+        throw DecodingError.dataCorruptedError(
+          forKey: .value, in: container,
+          debugDescription: "the value is not an integer (a whole number from \(Int.min) to \(Int.max))")
+      }
     case "decimal": self = .decimal(try container.decode(Double.self, forKey: .value))
     case "boolean": self = .boolean(try container.decode(Bool.self, forKey: .value))
     case "date":

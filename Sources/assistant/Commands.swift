@@ -656,11 +656,16 @@ struct Uninstall: AssistantCommand {
     let message: String
     do {
       let name = app
-      let removed = try await offloaded { try home.uninstall(name) }
+      let (removed, unforgotten) = try await offloaded { try home.uninstall(name) }
       report = Report(uninstalled: removed.name, bundleIdentifier: removed.info.bundleIdentifier)
       message =
         "Uninstalled \(removed.name) (\(removed.info.bundleIdentifier)); kept: its containers, app groups and your "
         + "shortcuts of it (inactive until it is back); forgotten: its donations, suggestions and vocabulary"
+        + (unforgotten.isEmpty ? "" : ", but for what the warnings above name")
+      // The bundle is gone either way: what could not be forgotten is a warning (on stderr, also with --json).
+      for problem in unforgotten {
+        await FileDescriptor.standardError.write(Untrusted.shown("assistant: warning: \(problem)") + "\n")
+      }
     } catch let removed as InvalidBundleRemoved {
       report = Report(uninstalled: removed.folder, bundleIdentifier: nil)
       message = "Removed \(removed.folder), which no longer loaded; its data is kept"

@@ -76,17 +76,49 @@ struct CommandLineParser: Sendable {
       before.enumerated().filter { !consumed.contains($0.offset) }.map(\.element), after: after, for: command,
       path: path)
     if path.isEmpty, let first = parsed.arguments(UtteranceArgument.name).first,
-      before.contains(first), !first.contains(where: \.isWhitespace)
+      before.contains(first)
     {
       // A bare word close to a command is a typo, not something to say.
-      let names = root.configuration.subcommands.map { $0.configuration.name }
-      if let near = Self.closeNames(to: first, among: names).first {
+      if let near = commandTypo(first) {
         throw UsageError(
           "\"\(first)\" is not a command; did you mean \"\(near)\"? (to say it, quote the whole utterance after "
             + "`--`: assistant -- \"\(parsed.arguments(UtteranceArgument.name).joined(separator: " "))\")")
       }
     }
     return .run(command, parsed)
+  }
+
+  /// The command `word` is taken for a typo of, when it is the first word of an utterance: a bare word (no space in
+  /// it) close to a command's name (`closeNames`), or nil.
+  func commandTypo(_ word: String) -> String? {
+    guard !word.contains(where: \.isWhitespace) else { return nil }
+    return Self.closeNames(to: word, among: root.configuration.subcommands.map { $0.configuration.name }).first
+  }
+
+  /// What the command line takes `assistant "UTTERANCE"` for when it is not that utterance, in words ("the command
+  /// `assistant lock`", "a typo of the command `assistant unlock`", "the option --help"), or nil when it is the
+  /// utterance: what a shortcut's phrase must not be, or it could never be said.
+  func notAnUtterance(_ utterance: String) -> String? {
+    if root.configuration.subcommands.contains(where: { $0.configuration.name == utterance }) {
+      return "the command `assistant \(utterance)`"
+    }
+    let invocation: Invocation
+    do {
+      invocation = try parse([utterance])
+    } catch {
+      if let near = commandTypo(utterance) { return "a typo of the command `assistant \(near)`" }
+      return "not an utterance (\(error.message))"
+    }
+    switch invocation {
+    case .run(let command, let parsed):
+      if ObjectIdentifier(command) == ObjectIdentifier(root), parsed.arguments(UtteranceArgument.name) == [utterance] {
+        return nil
+      }
+      if parsed.path.isEmpty { return "options, not an utterance" }
+      return "the command `\((["assistant"] + parsed.path).joined(separator: " "))`"
+    case .help(let path): return "a request for help (`\((["assistant", "help"] + path).joined(separator: " "))`)"
+    case .version: return "the option --version"
+    }
   }
 
   /// The path named by `help [COMMAND [SUBCOMMAND]]`: `words` are the command names after `help`.

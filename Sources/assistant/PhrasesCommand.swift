@@ -120,7 +120,15 @@ func printPhrases(of name: String?, locale: String?, in context: CommandContext)
   let entries = PhraseBook.entries(apps, locale: locale)
   // The user's own phrases come first when said (docs/CONVERSATION.md, "Shortcuts"); only those that can run now.
   let home = try context.home()
-  let saved = try await offloaded { try ShortcutStore(home: home).shortcuts() }
+  let saved: [Shortcut]
+  do {
+    saved = try await offloaded { try ShortcutStore(home: home).shortcuts() }
+  } catch let error as HostError {
+    // A corrupt or planted shortcuts document hides the shortcuts, not the apps' phrases.
+    await FileDescriptor.standardError.write(
+      Untrusted.shown("assistant: warning: \(error.message); only the apps' phrases are listed") + "\n")
+    saved = []
+  }
   let shortcuts = saved.filter { shortcut in
     apps.contains { $0.identifier.rawValue == shortcut.app }
       && ShortcutState.of(shortcut, among: installed).reason == nil

@@ -189,8 +189,9 @@ struct ShortcutsAdd: AssistantCommand {
         it from any intent of an installed app. A donation gives the intent only: its values are preset with \
         --keep-values. A suggestion is a shortcut the app built: its values come with it. --set presets a value \
         (typed like `run`'s NAME=VALUE), --ask asks for a parameter each time instead. A phrase that is already \
-        another shortcut's, that the assistant answers itself, or that an app's phrases already understand as \
-        something else (another app or intent, or another value) is refused (exit 65) naming the clash. With \
+        another shortcut's, that the assistant answers itself, that the command line takes for a command (or a \
+        typo of one), or that an app's phrases already understand as something else (another app or intent, or \
+        another value; in any language the apps have strings for) is refused (exit 65) naming the clash. With \
         --json: the shortcut as `list --json` shows it.
         """,
       arguments: [
@@ -267,10 +268,7 @@ struct ShortcutsAdd: AssistantCommand {
       }
       app = origin!.app
       intentClass = origin!.intent.name
-      guard app.supportedIntents.contains(intentClass) else {
-        throw HostError(
-          .noMatch, "\(origin!.described) is \(intentClass), which \(app.name) no longer supports")
-      }
+      try ShortcutRules.checkSupported(origin!)
       if keepValues, case .suggestion = origin!.item {
         throw HostError(.usage, "--keep-values is for a donation; a suggestion's values always come with it")
       }
@@ -290,6 +288,15 @@ struct ShortcutsAdd: AssistantCommand {
     let values = try router.values(set, intentClass: intentClass, in: app)
     try ShortcutRules.checkAsks(asks, set: values, intentClass: intentClass, app: app)
     let presets = ShortcutRules.presets(from: origin, keepValues: keepValues, set: values, asks: asks)
+    // A phrase the command line takes for a command (or a typo of one) could never be said as `assistant "PHRASE"`.
+    let parser = CommandLineParser(root: Assistant.self)
+    let words = ShortcutPhrase.words(phrase)
+    if let command = parser.notAnUtterance(phrase) ?? (words.count == 1 ? parser.notAnUtterance(words[0]) : nil) {
+      throw HostError(
+        .dataError,
+        "\"\(phrase)\" is \(command) for the command line, so `assistant \"\(phrase)\"` could never say it; choose "
+          + "another phrase")
+    }
     if let clash = ShortcutRules.clash(
       phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps)
     {
@@ -442,15 +449,24 @@ struct ShortcutsRemove: AssistantCommand {
 /// The invocation an utterance runs when it is the phrase of one of the user's shortcuts (`ShortcutStore`), or nil:
 /// the shortcut's intent with its presets, asking its "ask each time" parameters. The transcript, if any, gets a
 /// `shortcut` line.
+/// When the shortcuts cannot be read (a corrupt or planted `State/shortcuts.json`, a failing disk), the utterance is
+/// not stopped: one warning on stderr, then nil (the apps' phrases are matched as without shortcuts); the `shortcuts`
+/// commands report the error.
 /// - Throws: `HostError(.noMatch)` (69) naming the shortcut and why when it is inactive.
 func shortcutInvocation(_ utterance: String, home: AssistantHome, recorder: TranscriptRecorder?) async throws
   -> IntentInvocation?
 {
-  guard
-    let shortcut = try await offloaded({ () throws -> Shortcut? in
+  let found: Shortcut?
+  do {
+    found = try await offloaded({ () throws -> Shortcut? in
       try ShortcutStore(home: home).shortcut(saying: utterance)
     })
-  else { return nil }
+  } catch let error as HostError {
+    await FileDescriptor.standardError.write(
+      Untrusted.shown("assistant: warning: \(error.message); only the apps' phrases are understood") + "\n")
+    return nil
+  }
+  guard let shortcut = found else { return nil }
   let state = ShortcutState.of(shortcut, among: try home.installedApps())
   guard case .active(let app) = state else {
     throw HostError(

@@ -378,8 +378,9 @@ import Testing
     #expect(AppGroupDefaults.hostError(.unsafeFile(file: "/x", detail: "d"), target).status == .dataError)
     #expect(AppGroupDefaults.hostError(.newerSchema(file: "/x", found: 2, known: 1), target).status == .dataError)
     #expect(AppGroupDefaults.hostError(.invalidGroupIdentifier("g", problem: "p"), target).status == .usage)
-    #expect(stateError(StoreError.io(SystemError(code: EIO, operation: "open")), "cannot").status == .ioError)
-    #expect(stateError(StoreError.corrupt(file: "/x", detail: "d"), "cannot").status == .dataError)
+    #expect(
+      stateError(StoreError.io(SystemError(code: EIO, operation: "open")), "cannot", document: "/x").status == .ioError)
+    #expect(stateError(StoreError.corrupt(file: "/x", detail: "d"), "cannot", document: "/x").status == .dataError)
   }
 
   // MARK: - watch

@@ -172,6 +172,14 @@ struct DonationTests {
         "identifier contains a control character"
       ),
       (
+        "colon in identifier", DonateRequest(interaction: booking(1), identifier: "com.example.rooms:d1"),
+        "identifier contains a colon"
+      ),
+      (
+        "line separator in identifier", DonateRequest(interaction: booking(1), identifier: "a\u{2028}b"),
+        "identifier contains a control character"
+      ),
+      (
         "long group", DonateRequest(interaction: booking(1), groupIdentifier: String(repeating: "g", count: 201)),
         "groupIdentifier is 201"
       ),

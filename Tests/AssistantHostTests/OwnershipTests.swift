@@ -162,7 +162,7 @@ import Testing
     var scene = try Scene()
     defer { scene.remove() }
     try await scene.home.install(from: scene.rooms())
-    _ = try await offThePool { [home = scene.home] in try home.uninstall("com.example.rooms") }
+    _ = try await offThePool { [home = scene.home] in try home.uninstall("com.example.rooms").app }
     #expect(try scene.home.installedApps().isEmpty)
     let impostor = try scene.rooms(Self.team("EVILTEAM01"))
     let error = try await #require(throws: HostError.self) { try await scene.home.install(from: impostor) }
@@ -222,7 +222,7 @@ import Testing
     #expect(try matcher.match("Book room 12 for Ada with Room Booking").app.identifier.rawValue == "com.example.rooms")
 
     let uninstall = try await #require(throws: HostError.self) {
-      try await offThePool { [home = scene.home] in try home.uninstall("Rooms") }
+      try await offThePool { [home = scene.home] in try home.uninstall("Rooms").app }
     }
     #expect(uninstall.status == .noMatch)
     #expect(try scene.home.installedApps().count == 2)

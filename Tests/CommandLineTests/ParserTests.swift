@@ -157,3 +157,22 @@ import Testing
     #expect(editDistance("", "abc") == 3)
   }
 }
+
+extension ParserTests {
+  /// What the command line takes for something else than an utterance, by the parser's own rules: what a shortcut's
+  /// phrase must not be (`assistant shortcuts add` refuses it).
+  @Test(arguments: [
+    ("lock", "the command `assistant lock`"), ("status", "the command `assistant status`"),
+    ("defaults", "the command `assistant defaults`"), ("unlok", "a typo of the command `assistant unlock`"),
+    ("Status.", "a typo of the command `assistant status`"), ("-h", "a request for help"),
+    ("--version", "the option --version"),
+  ])
+  func aWordTheCommandLineTakesForACommandIsNoUtterance(_ word: String, _ taken: String) {
+    #expect(parser.notAnUtterance(word)?.contains(taken) == true, "\(parser.notAnUtterance(word) ?? "an utterance")")
+  }
+
+  @Test(arguments: ["lock the door", "Book room 12 for Ada with Rooms", "hello", "Open my door"])
+  func anUtteranceIsOne(_ utterance: String) {
+    #expect(parser.notAnUtterance(utterance) == nil)
+  }
+}

@@ -311,3 +311,86 @@ extension ShortcutsEndToEndTests {
     #expect((after["shortcuts"] as? [Any])?.isEmpty == true, "\(after)")
   }
 }
+
+/// The adversarial review of issue 14 through the real binaries: a phrase the command line takes for a command, a
+/// suggested phrase another locale understands, an unreadable shortcuts document, and an uninstall past a corrupt
+/// donations document.
+extension ShortcutsEndToEndTests {
+  @Test func aPhraseTheCommandLineTakesForACommandIsRefused() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    for (phrase, named) in [
+      ("lock", "the command `assistant lock`"), ("Status!", "a typo of the command `assistant status`"),
+      ("unlok", "a typo of the command `assistant unlock`"),
+    ] {
+      let refused = try await host.assistant([
+        "shortcuts", "add", phrase, "--intent", "Rooms", "OpenDoor", "--set", "roomNumber=12",
+      ])
+      #expect(refused.code == 65, "\(refused)")
+      #expect(refused.stderr.contains("\"\(phrase)\" is \(named) for the command line"), "\(refused)")
+    }
+    // Control: a phrase of more words is said as one.
+    let accepted = try await host.assistant([
+      "shortcuts", "add", "unlock my door", "--intent", "Rooms", "OpenDoor", "--set", "roomNumber=12",
+    ])
+    #expect(accepted.code == 0, "\(accepted)")
+  }
+
+  @Test func aSuggestedPhraseAnotherLocaleUnderstandsIsRefusedNamingIt() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    let ids = try await offThePool { () throws -> [String] in
+      let store = DonationStore(home: try AssistantHome(root: host.home, environment: [:]))
+      let cancel = Intent(
+        name: "BookRoomIntent", identifier: "x",
+        parameters: [
+          "roomNumber": .integer(12), "bookedBy": .string("Ada"), "isCancellationOfBooking": .boolean(true),
+        ])
+      return try store.setSuggestions(
+        [
+          ShortcutSuggestion(intent: cancel, phrase: "Ouvrir la porte de la salle 12 with Rooms"),
+          ShortcutSuggestion(intent: cancel, phrase: "Free room 12 with Rooms"),
+        ], for: "com.example.rooms")
+    }
+    let refused = try await host.assistant(["shortcuts", "add", "--from", "Rooms:suggestion:\(ids[0])"])
+    #expect(refused.code == 65, "\(refused)")
+    #expect(refused.stderr.contains("already runs OpenDoorIntent of Rooms (com.example.rooms) in fr"), "\(refused)")
+    // Control: the other suggestion clashes with nothing.
+    let accepted = try await host.assistant(["shortcuts", "add", "--from", "Rooms:suggestion:\(ids[1])"])
+    #expect(accepted.code == 0, "\(accepted)")
+  }
+
+  @Test func anUnreadableShortcutsDocumentWarnsAndTheAppsPhrasesStillWork() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    try Data("{\"content\": [".utf8).write(to: URL(fileURLWithPath: host.home + "/State/shortcuts.json"))
+    let said = try await host.assistant(["Open the door of room 12 with Rooms"])
+    #expect(said.code == 0, "\(said)")
+    let warnings = said.stderr.split(separator: "\n").filter { $0.contains("your shortcuts could not be read") }
+    #expect(warnings.count == 1, "\(said)")
+    #expect(warnings.first?.hasSuffix("only the apps' phrases are understood") == true, "\(said)")
+    // The shortcuts commands fail with the error, naming the files to move aside, not `defaults recover`.
+    let list = try await host.assistant(["shortcuts", "list"])
+    #expect(list.code == 65, "\(list)")
+    #expect(list.stderr.contains("move aside or remove \(host.home)/State/shortcuts.json"), "\(list)")
+    #expect(!list.stderr.contains("defaults recover"), "\(list)")
+    // Control: once it is moved aside, nothing is warned.
+    try FileManager.default.removeItem(atPath: host.home + "/State/shortcuts.json")
+    let clean = try await host.assistant(["Open the door of room 12 with Rooms"])
+    #expect(clean.code == 0 && !clean.stderr.contains("could not be read"), "\(clean)")
+  }
+
+  @Test func uninstallFinishesPastACorruptDonationsDocumentAndSaysWhatToRemove() async throws {
+    let host = try await booked()
+    defer { host.directory.remove() }
+    let donations = host.home + "/State/donations/com.example.rooms.json"
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: donations))
+    let removed = try await host.assistant(["uninstall", "Rooms", "--json"])
+    #expect(removed.code == 0, "\(removed)")
+    #expect(json(removed.stdout)["uninstalled"] as? String == "Rooms", "\(removed)")
+    #expect(removed.stderr.contains("the donations of com.example.rooms could not be forgotten"), "\(removed)")
+    #expect(removed.stderr.contains("move aside or remove \(donations)"), "\(removed)")
+    let list = try await host.assistant(["list"])
+    #expect(!list.stdout.contains("com.example.rooms"), "\(list)")
+  }
+}
