@@ -123,8 +123,11 @@ struct Ask: AssistantCommand {
     let apps = try home.installedApps()
     let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
     for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
-    let found = try UtteranceMatcher(apps: apps, locale: launch.locale, vocabulary: terms.vocabularies)
-      .understand(utterance)
+    // The user's active shortcuts are suggested too when nothing matches.
+    let shortcuts = await activeShortcuts(home: home, apps: apps)
+    let found = try UtteranceMatcher(
+      apps: apps, locale: launch.locale, vocabulary: terms.vocabularies, shortcuts: shortcuts
+    ).understand(utterance)
     let terminal = terminal ?? makeConversation(launch: launch, context: context)
     let conversation: any Conversation = recorder.map { RecordingConversation(terminal, recorder: $0) } ?? terminal
     var match = found[0]

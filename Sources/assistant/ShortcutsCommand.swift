@@ -489,3 +489,11 @@ func shortcutInvocation(_ utterance: String, home: AssistantHome, recorder: Tran
   invocation.shortcut = shortcut
   return invocation
 }
+
+/// The user's shortcuts that can run with `apps` (`ShortcutState.active`), as candidates of the closest phrases
+/// (`ClosestPhrases`); none when they cannot be read (`shortcutInvocation` has warned already).
+func activeShortcuts(home: AssistantHome, apps: [AppBundle]) async -> [ClosestPhrases.ShortcutCandidate] {
+  let shortcuts = await offloaded { (try? ShortcutStore(home: home).shortcuts()) ?? [] }
+  return shortcuts.filter { ShortcutState.of($0, among: apps).reason == nil }
+    .map(ClosestPhrases.ShortcutCandidate.init)
+}
