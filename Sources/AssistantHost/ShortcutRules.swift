@@ -207,7 +207,9 @@ public enum ShortcutRules {
   /// (saying it would then do something else than what it says), in any language the installed apps speak
   /// (`locales(of:)`: the phrase is checked without a locale, then under each, as `--locale` would say it). A phrase
   /// the matcher does not understand, or understands as the same app and intent with the presets' values, is
-  /// accepted: "Book room with Rooms" is BookRoomIntent's own title.
+  /// accepted: "Book room with Rooms" is BookRoomIntent's own title. Every value the phrase gives differently is named
+  /// in the one message: the `--set` line that presets them all when the shortcut presets none of them, else that no
+  /// preset can change what the phrase itself says (another phrase is needed).
   /// (Another shortcut with the same phrase is refused by `ShortcutsRecord.add`, under its lock.)
   /// - Returns: `HostError(.dataError)` naming what the phrase already is, and in which locale.
   public static func clash(
@@ -244,10 +246,10 @@ public enum ShortcutRules {
     } catch {
       return nil  // not understood: the shortcut is all it says
     }
-    let said = locale.map { " in \($0) (--locale \($0))" } ?? ""
+    let inLocale = locale.map { " in \($0) (--locale \($0))" } ?? ""
     for match in matches {
       let already =
-        "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))\(said)"
+        "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))\(inLocale)"
       let how = match.phrase.isEmpty ? "" : " (its phrase \"\(match.phrase)\")"
       if match.app.identifier != app.identifier || match.intentClass != intentClass {
         return HostError(.dataError, already + how + "; choose another phrase")
@@ -255,19 +257,43 @@ public enum ShortcutRules {
       let interpreter = ValueInterpreter(
         intentClass: intentClass, definition: app.runnableSpec(className: intentClass)?.definition,
         vocabularies: app.vocabularies)
-      for name in match.values.keys.sorted() where presets[name] != match.values[name] {
-        let value = match.values[name]!
-        let said = interpreter.words(for: value, parameterType: parameterType(name, intentClass, app))
-        let preset =
-          presets[name].map { "the shortcut presets \(name) to \(describe($0, name, intentClass, app))" }
-          ?? "the shortcut does not preset it"
-        return HostError(
-          .dataError,
-          already + how + " with \(name) \(said), and \(preset); choose another phrase, or preset it with "
-            + "--set \(name)=\(typed(value))")
+      // Every value the phrase gives that the shortcut does not preset the same way, in one message.
+      let order = app.runnableSpec(className: intentClass)?.spec.parameters.map(\.name) ?? []
+      let differing = match.values.keys.filter { presets[$0] != match.values[$0] }.sorted {
+        (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1)
       }
+      guard !differing.isEmpty else { continue }
+      func said(_ name: String) -> String {
+        "\(name) \(interpreter.words(for: match.values[name]!, parameterType: parameterType(name, intentClass, app)))"
+      }
+      let contrary = differing.filter { presets[$0] != nil }
+      let missing = differing.filter { presets[$0] == nil }
+      var preset = "the shortcut"
+      if !contrary.isEmpty {
+        preset +=
+          " presets " + listed(contrary.map { "\($0) to \(describe(presets[$0]!, $0, intentClass, app))" })
+        if !missing.isEmpty { preset += " and" }
+      }
+      if !missing.isEmpty {
+        preset += " does not preset " + (differing.count == 1 ? "it" : listed(missing, last: " or "))
+      }
+      let advice =
+        contrary.isEmpty
+        ? "choose another phrase, or preset "
+          + (missing.count == 1 ? "it" : "them") + " with "
+          + missing.map { "--set \($0)=\(typed(match.values[$0]!))" }.joined(separator: " ")
+        : "choose another phrase: no preset can change what the phrase itself says ("
+          + listed(contrary.map(said)) + ")"
+      return HostError(
+        .dataError,
+        already + how + " with " + listed(differing.map(said)) + ", and " + preset + "; " + advice)
     }
     return nil
+  }
+
+  /// "a", "a and b", "a, b and c" (or `last` instead of " and ").
+  private static func listed(_ items: [String], last: String = " and ") -> String {
+    items.count < 2 ? items.first ?? "" : items.dropLast().joined(separator: ", ") + last + items.last!
   }
 
   /// The intent `intentClass` of `app` with `values`, in words: its combination title for exactly those parameters

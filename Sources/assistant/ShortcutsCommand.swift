@@ -297,6 +297,10 @@ struct ShortcutsAdd: AssistantCommand {
         "\"\(phrase)\" is \(command) for the command line, so `assistant \"\(phrase)\"` could never say it; choose "
           + "another phrase")
     }
+    // Another shortcut's phrase first: the apps' phrases could be fixed with --set, and then this would refuse it.
+    if let taken = try await offloaded({ () throws -> HostError? in try ShortcutStore(home: home).taken(phrase) }) {
+      throw taken
+    }
     if let clash = ShortcutRules.clash(
       phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps)
     {
