@@ -219,6 +219,16 @@ public enum ShortcutRules {
       return HostError(
         .dataError, "\"\(phrase)\" is a phrase the assistant itself answers; choose another phrase")
     }
+    return appClash(phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps).map {
+      HostError(.dataError, $0.what + "; " + $0.advice)
+    }
+  }
+
+  /// The apps' part of `clash`: what the phrase already runs (`what`), and what to do about it (`advice`), in the
+  /// first locale where it clashes; nil when it does not.
+  static func appClash(
+    phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle]
+  ) -> (what: String, advice: String)? {
     for locale in [nil] + locales(of: apps) {
       if let clash = clash(
         phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps, locale: locale)
@@ -239,7 +249,7 @@ public enum ShortcutRules {
   static func clash(
     phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle],
     locale: String?
-  ) -> HostError? {
+  ) -> (what: String, advice: String)? {
     let matches: [UtteranceMatcher.Match]
     do {
       matches = try UtteranceMatcher(apps: apps, locale: locale).understand(phrase)
@@ -252,7 +262,7 @@ public enum ShortcutRules {
         "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))\(inLocale)"
       let how = match.phrase.isEmpty ? "" : " (its phrase \"\(match.phrase)\")"
       if match.app.identifier != app.identifier || match.intentClass != intentClass {
-        return HostError(.dataError, already + how + "; choose another phrase")
+        return (already + how, "choose another phrase")
       }
       let interpreter = ValueInterpreter(
         intentClass: intentClass, definition: app.runnableSpec(className: intentClass)?.definition,
@@ -284,9 +294,7 @@ public enum ShortcutRules {
           + missing.map { "--set \($0)=\(typed(match.values[$0]!))" }.joined(separator: " ")
         : "choose another phrase: no preset can change what the phrase itself says ("
           + listed(contrary.map(said)) + ")"
-      return HostError(
-        .dataError,
-        already + how + " with " + listed(differing.map(said)) + ", and " + preset + "; " + advice)
+      return (already + how + " with " + listed(differing.map(said)) + ", and " + preset, advice)
     }
     return nil
   }
@@ -294,6 +302,63 @@ public enum ShortcutRules {
   /// "a", "a and b", "a, b and c" (or `last` instead of " and ").
   private static func listed(_ items: [String], last: String = " and ") -> String {
     items.count < 2 ? items.first ?? "" : items.dropLast().joined(separator: ", ") + last + items.last!
+  }
+
+  /// What an install changed for the user's `shortcuts`, one notice each, in their order: a shortcut inactive with
+  /// the apps `before` and active `after` (its app is back, or has its intent and parameters again), one active before
+  /// and inactive after (the app lost the intent or a parameter, or a type changed), and one active after whose
+  /// phrase the apps `after` now understand otherwise than the shortcut runs it (`clash`) while the apps `before` did
+  /// not understand it so: the shortcut wins when the phrase is said, so the app's phrase is not reached.
+  public static func installNotices(_ shortcuts: [Shortcut], before: [AppBundle], after: [AppBundle])
+    -> [ShortcutNotice]
+  {
+    var notices: [ShortcutNotice] = []
+    for shortcut in shortcuts {
+      let named = "shortcut \(shortcut.identifier) (\"\(shortcut.phrase)\")"
+      func notice(_ change: ShortcutNotice.Change, _ message: String) {
+        notices.append(
+          ShortcutNotice(identifier: shortcut.identifier, phrase: shortcut.phrase, change: change, message: message))
+      }
+      let was = ShortcutState.of(shortcut, among: before)
+      let now = ShortcutState.of(shortcut, among: after)
+      switch (was.reason, now) {
+      case (nil, .inactive(let reason)):
+        notice(.inactive, "\(named) is now inactive: \(reason)")
+        continue
+      case (_, .inactive):
+        continue
+      case (.some, .active):
+        notice(.active, "\(named) is active again")
+      case (nil, .active):
+        break
+      }
+      guard case .active(let app) = now else { continue }
+      func clash(_ apps: [AppBundle]) -> String? {
+        appClash(
+          phrase: shortcut.phrase, app: app, intentClass: shortcut.intentClass, presets: shortcut.presets, apps: apps
+        )?.what
+      }
+      if let what = clash(after), clash(before) != what {
+        notice(
+          .clash,
+          "\(named) takes a phrase the apps now answer to: \(what); the shortcut wins when it is said, so to let "
+            + "the app answer it remove the shortcut (`assistant shortcuts remove \(shortcut.identifier)`)")
+      }
+    }
+    return notices
+  }
+
+  /// An example of what makes an app donate, for `assistant shortcuts suggested` when nothing is offered: the first
+  /// of `apps` with a phrase that can be said, and that phrase as the closest-phrase suggestions say it
+  /// ("Book room 12 for Ada with Rooms"); nil when none has one. Only installed apps are ever named.
+  public static func donationExample(among apps: [AppBundle]) -> (phrase: String, app: AppBundle)? {
+    let matcher = UtteranceMatcher(apps: apps)
+    for app in apps {
+      if let said = ClosestPhrases.candidates(of: app, names: matcher.names(of: app)).first?.said {
+        return (said, app)
+      }
+    }
+    return nil
   }
 
   /// The intent `intentClass` of `app` with `values`, in words: its combination title for exactly those parameters
@@ -348,4 +413,21 @@ public enum ShortcutRules {
     guard let parameter = app.runnableSpec(className: intentClass)?.spec.parameter(named: name) else { return nil }
     return (parameter.trueDisplayName, parameter.falseDisplayName, parameter.enumType)
   }
+}
+
+/// What an install changed for one of the user's shortcuts (`ShortcutRules.installNotices`).
+public struct ShortcutNotice: Sendable, Equatable, Encodable {
+  public enum Change: String, Sendable, Encodable {
+    /// The apps now understand its phrase otherwise; the shortcut wins.
+    case clash
+    /// It can run again.
+    case active
+    /// It can no longer run.
+    case inactive
+  }
+  public var identifier: String
+  public var phrase: String
+  public var change: Change
+  /// The notice in words, one line.
+  public var message: String
 }

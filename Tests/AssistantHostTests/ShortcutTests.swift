@@ -166,6 +166,15 @@ extension ShortcutTests {
         apps: apps) == nil)
   }
 
+  /// The empty state of `shortcuts suggested` names only installed apps (issue 14).
+  @Test func theDonationExampleIsOfAnInstalledApp() throws {
+    let rooms = try Rooms.app()
+    let example = ShortcutRules.donationExample(among: [rooms])
+    #expect(example?.phrase == "Book room 12 for Ada with Rooms")
+    #expect(example?.app.name == "Rooms")
+    #expect(ShortcutRules.donationExample(among: []) == nil)
+  }
+
   @Test func aPhraseOfAnotherIntentClashes() throws {
     let apps = [try Rooms.app()]
     let refused = clash("Open the door of room 12 with Rooms", Self.book, ["roomNumber": .integer(12)], apps: apps)
