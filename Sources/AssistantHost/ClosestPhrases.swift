@@ -23,6 +23,26 @@ public enum ClosestPhrases {
   public struct Suggestion: Sendable, Equatable {
     public var said: String
     public var appIdentifier: String
+    /// For one of the user's shortcuts: its identifier (`k3`); the phrase is said as it is.
+    public var shortcut: String? = nil
+  }
+
+  /// One of the user's active shortcuts, a candidate too: its phrase as the user typed it, its identifier and its
+  /// app's bundle identifier.
+  public struct ShortcutCandidate: Sendable, Equatable {
+    public var phrase: String
+    public var identifier: String
+    public var app: String
+
+    public init(phrase: String, identifier: String, app: String) {
+      self.phrase = phrase
+      self.identifier = identifier
+      self.app = app
+    }
+
+    public init(_ shortcut: Shortcut) {
+      self.init(phrase: shortcut.phrase, identifier: shortcut.identifier, app: shortcut.app)
+    }
   }
 
   /// How close a phrase is to what was said (greater is closer).
@@ -154,15 +174,28 @@ public enum ClosestPhrases {
     return Closeness(shared: shared, edits: row[phrase.count])
   }
 
-  /// The phrases of `apps` closest to `said` (normalised words, the app's name left out), best first, at most
-  /// `limit`, each sharing at least `minimumShared` (`Closeness.shared`) and no more than one word less than the
-  /// best. Ties go to the earlier app, then the earlier phrase.
+  /// The phrases of `apps` and the user's `shortcuts` closest to `said` (normalised words, the app's name left out),
+  /// best first, at most `limit`, each sharing at least `minimumShared` (`Closeness.shared`) and no more than one word
+  /// less than the best. Ties go to a shortcut (in the order given), then the earlier app, then the earlier phrase. A
+  /// shortcut's phrase is compared without its app's name when it names it, and suggested as it is.
   /// - Parameter names: an app's names (`UtteranceMatcher.names(of:)`).
   static func closest(
-    to said: [String], in apps: [AppBundle], names: (AppBundle) -> [String], minimumShared: Int = 1, limit: Int = 3
+    to said: [String], in apps: [AppBundle], names: (AppBundle) -> [String], shortcuts: [ShortcutCandidate] = [],
+    minimumShared: Int = 1, limit: Int = 3
   ) -> [Suggestion] {
     let said = words(said)
     var scored: [(closeness: Closeness, order: Int, suggestion: Suggestion)] = []
+    for shortcut in shortcuts {
+      let appNames = apps.first { $0.identifier.rawValue == shortcut.app }.map(names) ?? []
+      let phrase = words(withoutAppName(normalizedWords(shortcut.phrase), names: appNames.map(normalizedWords)).words)
+      let closeness = closeness(of: phrase, to: said)
+      guard closeness.shared >= max(1, minimumShared) else { continue }
+      scored.append(
+        (
+          closeness, scored.count,
+          Suggestion(said: shortcut.phrase, appIdentifier: shortcut.app, shortcut: shortcut.identifier)
+        ))
+    }
     for app in apps {
       for candidate in candidates(of: app, names: names(app)) {
         let closeness = closeness(of: candidate.words, to: said)
@@ -179,9 +212,9 @@ public enum ClosestPhrases {
       .prefix(limit).map(\.suggestion)
   }
 
-  /// `"A"`, `"A" or "B"`, `"A", "B" or "C"`.
+  /// `"A"`, `"A" or "B"`, `"A", "B" or "C"`; a shortcut's phrase followed by `(your shortcut k3)`.
   static func quotedList(_ suggestions: [Suggestion], lastSeparator: String) -> String {
-    let quoted = suggestions.map { "\"\($0.said)\"" }
+    let quoted = suggestions.map { "\"\($0.said)\"" + ($0.shortcut.map { " (your shortcut \($0))" } ?? "") }
     guard quoted.count > 1 else { return quoted.first ?? "" }
     return quoted.dropLast().joined(separator: ", ") + lastSeparator + quoted.last!
   }

@@ -207,7 +207,9 @@ public enum ShortcutRules {
   /// (saying it would then do something else than what it says), in any language the installed apps speak
   /// (`locales(of:)`: the phrase is checked without a locale, then under each, as `--locale` would say it). A phrase
   /// the matcher does not understand, or understands as the same app and intent with the presets' values, is
-  /// accepted: "Book room with Rooms" is BookRoomIntent's own title.
+  /// accepted: "Book room with Rooms" is BookRoomIntent's own title. Every value the phrase gives differently is named
+  /// in the one message: the `--set` line that presets them all when the shortcut presets none of them, else that no
+  /// preset can change what the phrase itself says (another phrase is needed).
   /// (Another shortcut with the same phrase is refused by `ShortcutsRecord.add`, under its lock.)
   /// - Returns: `HostError(.dataError)` naming what the phrase already is, and in which locale.
   public static func clash(
@@ -217,6 +219,16 @@ public enum ShortcutRules {
       return HostError(
         .dataError, "\"\(phrase)\" is a phrase the assistant itself answers; choose another phrase")
     }
+    return appClash(phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps).map {
+      HostError(.dataError, $0.what + "; " + $0.advice)
+    }
+  }
+
+  /// The apps' part of `clash`: what the phrase already runs (`what`), and what to do about it (`advice`), in the
+  /// first locale where it clashes; nil when it does not.
+  static func appClash(
+    phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle]
+  ) -> (what: String, advice: String)? {
     for locale in [nil] + locales(of: apps) {
       if let clash = clash(
         phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps, locale: locale)
@@ -237,34 +249,113 @@ public enum ShortcutRules {
   static func clash(
     phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle],
     locale: String?
-  ) -> HostError? {
+  ) -> (what: String, advice: String)? {
     let matches: [UtteranceMatcher.Match]
     do {
       matches = try UtteranceMatcher(apps: apps, locale: locale).understand(phrase)
     } catch {
       return nil  // not understood: the shortcut is all it says
     }
-    let said = locale.map { " in \($0) (--locale \($0))" } ?? ""
+    let inLocale = locale.map { " in \($0) (--locale \($0))" } ?? ""
     for match in matches {
       let already =
-        "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))\(said)"
+        "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))\(inLocale)"
       let how = match.phrase.isEmpty ? "" : " (its phrase \"\(match.phrase)\")"
       if match.app.identifier != app.identifier || match.intentClass != intentClass {
-        return HostError(.dataError, already + how + "; choose another phrase")
+        return (already + how, "choose another phrase")
       }
       let interpreter = ValueInterpreter(
         intentClass: intentClass, definition: app.runnableSpec(className: intentClass)?.definition,
         vocabularies: app.vocabularies)
-      for name in match.values.keys.sorted() where presets[name] != match.values[name] {
-        let value = match.values[name]!
-        let said = interpreter.words(for: value, parameterType: parameterType(name, intentClass, app))
-        let preset =
-          presets[name].map { "the shortcut presets \(name) to \(describe($0, name, intentClass, app))" }
-          ?? "the shortcut does not preset it"
-        return HostError(
-          .dataError,
-          already + how + " with \(name) \(said), and \(preset); choose another phrase, or preset it with "
-            + "--set \(name)=\(typed(value))")
+      // Every value the phrase gives that the shortcut does not preset the same way, in one message.
+      let order = app.runnableSpec(className: intentClass)?.spec.parameters.map(\.name) ?? []
+      let differing = match.values.keys.filter { presets[$0] != match.values[$0] }.sorted {
+        (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1)
+      }
+      guard !differing.isEmpty else { continue }
+      func said(_ name: String) -> String {
+        "\(name) \(interpreter.words(for: match.values[name]!, parameterType: parameterType(name, intentClass, app)))"
+      }
+      let contrary = differing.filter { presets[$0] != nil }
+      let missing = differing.filter { presets[$0] == nil }
+      var preset = "the shortcut"
+      if !contrary.isEmpty {
+        preset +=
+          " presets " + listed(contrary.map { "\($0) to \(describe(presets[$0]!, $0, intentClass, app))" })
+        if !missing.isEmpty { preset += " and" }
+      }
+      if !missing.isEmpty {
+        preset += " does not preset " + (differing.count == 1 ? "it" : listed(missing, last: " or "))
+      }
+      let advice =
+        contrary.isEmpty
+        ? "choose another phrase, or preset "
+          + (missing.count == 1 ? "it" : "them") + " with "
+          + missing.map { "--set \($0)=\(typed(match.values[$0]!))" }.joined(separator: " ")
+        : "choose another phrase: no preset can change what the phrase itself says ("
+          + listed(contrary.map(said)) + ")"
+      return (already + how + " with " + listed(differing.map(said)) + ", and " + preset, advice)
+    }
+    return nil
+  }
+
+  /// "a", "a and b", "a, b and c" (or `last` instead of " and ").
+  private static func listed(_ items: [String], last: String = " and ") -> String {
+    items.count < 2 ? items.first ?? "" : items.dropLast().joined(separator: ", ") + last + items.last!
+  }
+
+  /// What an install changed for the user's `shortcuts`, one notice each, in their order: a shortcut inactive with
+  /// the apps `before` and active `after` (its app is back, or has its intent and parameters again), one active before
+  /// and inactive after (the app lost the intent or a parameter, or a type changed), and one active after whose
+  /// phrase the apps `after` now understand otherwise than the shortcut runs it (`clash`) while the apps `before` did
+  /// not understand it so: the shortcut wins when the phrase is said, so the app's phrase is not reached.
+  public static func installNotices(_ shortcuts: [Shortcut], before: [AppBundle], after: [AppBundle])
+    -> [ShortcutNotice]
+  {
+    var notices: [ShortcutNotice] = []
+    for shortcut in shortcuts {
+      let named = "shortcut \(shortcut.identifier) (\"\(shortcut.phrase)\")"
+      func notice(_ change: ShortcutNotice.Change, _ message: String) {
+        notices.append(
+          ShortcutNotice(identifier: shortcut.identifier, phrase: shortcut.phrase, change: change, message: message))
+      }
+      let was = ShortcutState.of(shortcut, among: before)
+      let now = ShortcutState.of(shortcut, among: after)
+      switch (was.reason, now) {
+      case (nil, .inactive(let reason)):
+        notice(.inactive, "\(named) is now inactive: \(reason)")
+        continue
+      case (_, .inactive):
+        continue
+      case (.some, .active):
+        notice(.active, "\(named) is active again")
+      case (nil, .active):
+        break
+      }
+      guard case .active(let app) = now else { continue }
+      func clash(_ apps: [AppBundle]) -> String? {
+        appClash(
+          phrase: shortcut.phrase, app: app, intentClass: shortcut.intentClass, presets: shortcut.presets, apps: apps
+        )?.what
+      }
+      if let what = clash(after), clash(before) != what {
+        notice(
+          .clash,
+          "\(named) takes a phrase the apps now answer to: \(what); the shortcut wins when it is said, so to let "
+            + "the app answer it remove the shortcut (`assistant shortcuts remove \(shortcut.identifier)`)")
+      }
+    }
+    return notices
+  }
+
+  /// An example of what makes an app donate, for `assistant shortcuts suggested` when nothing is offered: the first
+  /// of `apps` with a phrase that can be said, and that phrase as the closest-phrase suggestions say it
+  /// ("Book room 12 for Ada with Rooms"); nil when none has one. Only installed apps are ever named.
+  public static func donationExample(among apps: [AppBundle]) -> (phrase: String, app: AppBundle)? {
+    let matcher = UtteranceMatcher(apps: apps)
+    for app in apps {
+      if let said = ClosestPhrases.candidates(of: app, names: matcher.names(of: app)).first?.said {
+        return (said, app)
       }
     }
     return nil
@@ -322,4 +413,21 @@ public enum ShortcutRules {
     guard let parameter = app.runnableSpec(className: intentClass)?.spec.parameter(named: name) else { return nil }
     return (parameter.trueDisplayName, parameter.falseDisplayName, parameter.enumType)
   }
+}
+
+/// What an install changed for one of the user's shortcuts (`ShortcutRules.installNotices`).
+public struct ShortcutNotice: Sendable, Equatable, Encodable {
+  public enum Change: String, Sendable, Encodable {
+    /// The apps now understand its phrase otherwise; the shortcut wins.
+    case clash
+    /// It can run again.
+    case active
+    /// It can no longer run.
+    case inactive
+  }
+  public var identifier: String
+  public var phrase: String
+  public var change: Change
+  /// The notice in words, one line.
+  public var message: String
 }

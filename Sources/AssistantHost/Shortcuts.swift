@@ -118,6 +118,17 @@ public struct ShortcutsRecord: DocumentContent, Equatable {
     words.isEmpty ? nil : shortcuts.first { $0.words == words }
   }
 
+  /// Why `phrase` cannot be a new shortcut's phrase here: another shortcut has it (naming that one and how to remove
+  /// it); nil when none does.
+  public func taken(_ phrase: String) -> HostError? {
+    guard let other = shortcut(saying: ShortcutPhrase.words(phrase)) else { return nil }
+    return HostError(
+      .dataError,
+      "\"\(phrase)\" is already the phrase of shortcut \(other.identifier) (\"\(other.phrase)\", "
+        + "\(other.appName)); choose another phrase, or remove that one first (`assistant shortcuts remove "
+        + "\(other.identifier)`)")
+  }
+
   /// Keeps `draft` as a new shortcut.
   /// - Returns: the shortcut kept.
   /// - Throws: `HostError(.dataError)` when the phrase is not one (`ShortcutPhrase.problem`), is the phrase of
@@ -125,13 +136,7 @@ public struct ShortcutsRecord: DocumentContent, Equatable {
   @discardableResult
   public mutating func add(_ draft: ShortcutDraft, at now: Double) throws -> Shortcut {
     if let problem = ShortcutPhrase.problem(draft.phrase) { throw HostError(.dataError, problem) }
-    if let other = shortcut(saying: ShortcutPhrase.words(draft.phrase)) {
-      throw HostError(
-        .dataError,
-        "\"\(draft.phrase)\" is already the phrase of shortcut \(other.identifier) (\"\(other.phrase)\", "
-          + "\(other.appName)); choose another phrase, or remove that one first (`assistant shortcuts remove "
-          + "\(other.identifier)`)")
-    }
+    if let taken = taken(draft.phrase) { throw taken }
     guard shortcuts.count < Self.maximumShortcuts else {
       throw HostError(
         .dataError,
@@ -243,6 +248,14 @@ public struct ShortcutStore: Sendable {
   }
 
   public var file: URL { home.state.appendingPathComponent("shortcuts.json") }
+
+  /// Why `phrase` cannot be a new shortcut's phrase (`ShortcutsRecord.taken`): checked before the apps' phrases, so
+  /// that the clash the user can do least about is named first. `add` checks it again under its lock.
+  public func taken(_ phrase: String) throws -> HostError? {
+    try usingStateDocument(file.path, Self.unreadable) {
+      try Document<ShortcutsRecord>(path: file.path).read().taken(phrase)
+    }
+  }
 
   /// Every shortcut, oldest first.
   /// - Throws: a corrupt or planted document as `HostError(.dataError)` naming the files to move aside

@@ -25,11 +25,18 @@ public struct UtteranceMatcher: Sendable {
   public let locale: String?
   /// The terms each app registered, by bundle identifier (`DonationStore.userVocabularies(of:)`).
   public let vocabulary: [String: UserVocabulary]
+  /// The user's active shortcuts: never matched here (the caller tries them first), but suggested among the closest
+  /// phrases when nothing matches (`ClosestPhrases`).
+  public let shortcuts: [ClosestPhrases.ShortcutCandidate]
 
-  public init(apps: [AppBundle], locale: String? = nil, vocabulary: [String: UserVocabulary] = [:]) {
+  public init(
+    apps: [AppBundle], locale: String? = nil, vocabulary: [String: UserVocabulary] = [:],
+    shortcuts: [ClosestPhrases.ShortcutCandidate] = []
+  ) {
     self.apps = apps
     self.locale = locale
     self.vocabulary = vocabulary
+    self.shortcuts = shortcuts
   }
 
   /// How a reading ranks: first by how many slots hold one of the app's terms (`UserVocabulary`), then by `points`:
@@ -172,7 +179,8 @@ public struct UtteranceMatcher: Sendable {
       // "Book room 12 for Ada": when the words are close to phrases of installed apps (at least two words and half
       // of those said shared), those phrases, with their apps' names.
       let shared = max(4, words.filter { !ClosestPhrases.littleWords.contains($0) }.count)
-      let close = ClosestPhrases.closest(to: words, in: apps, names: names(of:), minimumShared: shared)
+      let close = ClosestPhrases.closest(
+        to: words, in: apps, names: names(of:), shortcuts: shortcuts, minimumShared: shared)
       if !close.isEmpty {
         throw HostError(
           .noMatch,
@@ -275,7 +283,8 @@ public struct UtteranceMatcher: Sendable {
     }
     guard let top = best.values.map(\.score).max() else {
       // The app's phrases closest to what was said; when none shares a word with it, an example of each intent.
-      let close = ClosestPhrases.closest(to: rest, in: [app], names: names(of:))
+      let close = ClosestPhrases.closest(
+        to: rest, in: [app], names: names(of:), shortcuts: shortcuts.filter { $0.app == app.identifier.rawValue })
       let examples = Self.examplePhrases(of: app)
       let hint =
         !close.isEmpty

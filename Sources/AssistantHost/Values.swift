@@ -327,9 +327,13 @@ func normalizedWords(_ text: String) -> [String] {
 }
 
 /// Words without punctuation, case kept (names keep their capitals), in Unicode compatibility form (NFKC: `Ｒｏｏｍｓ`
-/// is `Rooms`, `１２` is `12`, `ﬁ` is `fi`). A word is a run of letters, digits, `'` and `-`; a typographic apostrophe
-/// (`’`, `‘`, `ʼ`) is `'`. A number, a time or a date stays one word: a `.` or `:` between two digits is kept (`2.5`,
-/// `09:30`), and so is the `+` of an ISO 8601 date-time's offset (`2026-11-21T09:30:00+02:00`). Default-ignorable
+/// is `Rooms`, `１２` is `12`, `ﬁ` is `fi`). A word is a run of letters and digits. An apostrophe (`'`, or a
+/// typographic `’`, `‘`, `ʼ`) between two letters or digits is dropped, the word going on: "room's" is the word
+/// "rooms", "O’Brien" is "OBrien"; anywhere else it ends a word, as a quotation mark does. A hyphen or a slash
+/// separates words ("Book-room", "book/cancel", "Ada-Lovelace" are two words each), except in a number, a time or a
+/// date, which stays one word: a `-` between two digits (`2026-11-21`) or starting a number (`-3`) is kept, a `.` or
+/// `:` between two digits is kept (`2.5`, `09:30`), and so is the `+` of an ISO 8601 date-time's offset
+/// (`2026-11-21T09:30:00+02:00`). Default-ignorable
 /// code points (U+00AD soft hyphen, U+200B–U+200D zero-width space and joiners, U+2060 word joiner, U+FEFF, variation
 /// selectors …; not the bidirectional controls) are dropped: "Book\u{00AD}room" is the word "Bookroom", as it is
 /// shown. Any other character ends a word, so "Rooms, book room 12." is four words.
@@ -361,10 +365,21 @@ func spokenWordRanges(_ text: String) -> [(range: Range<String.Index>, word: Str
     characters.indices.contains(index) && !characters[index].folded.isEmpty
       && characters[index].folded.allSatisfy(\.isNumber)
   }
+  func isLetterOrDigit(_ index: Int) -> Bool {
+    characters.indices.contains(index) && !characters[index].folded.isEmpty
+      && characters[index].folded.allSatisfy { $0.isLetter || $0.isNumber }
+  }
   for (index, (position, folded)) in characters.enumerated() {
     let kept: Bool
-    if !folded.isEmpty, folded.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "'" || $0 == "-" }) {
+    if folded == "'" {
+      // "room's" is "rooms": inside a word the apostrophe is dropped, the word goes on.
+      if !word.isEmpty, isLetterOrDigit(index - 1), isLetterOrDigit(index + 1) { continue }
+      kept = false
+    } else if !folded.isEmpty, folded.allSatisfy({ $0.isLetter || $0.isNumber }) {
       kept = true
+    } else if folded == "-" {
+      // A date ("2026-11-21") or a negative number ("-3"); "Book-room" is two words.
+      kept = isDigit(index + 1) && (word.isEmpty || isDigit(index - 1))
     } else if folded == "." || folded == ":" {
       kept = !word.isEmpty && isDigit(index - 1) && isDigit(index + 1)
     } else if folded == "+" {

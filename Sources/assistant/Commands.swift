@@ -123,8 +123,11 @@ struct Ask: AssistantCommand {
     let apps = try home.installedApps()
     let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
     for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
-    let found = try UtteranceMatcher(apps: apps, locale: launch.locale, vocabulary: terms.vocabularies)
-      .understand(utterance)
+    // The user's active shortcuts are suggested too when nothing matches.
+    let shortcuts = await activeShortcuts(home: home, apps: apps)
+    let found = try UtteranceMatcher(
+      apps: apps, locale: launch.locale, vocabulary: terms.vocabularies, shortcuts: shortcuts
+    ).understand(utterance)
     let terminal = terminal ?? makeConversation(launch: launch, context: context)
     let conversation: any Conversation = recorder.map { RecordingConversation(terminal, recorder: $0) } ?? terminal
     var match = found[0]
@@ -607,22 +610,36 @@ struct Install: AssistantCommand {
     var bundleIdentifier: String
     var path: String
     var warnings: [Diagnostic]
+    /// What the install changed for the user's shortcuts (`ShortcutRules.installNotices`).
+    var shortcuts: [ShortcutNotice]
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
     let home = try context.home()
     try await home.prepare()
+    // The user's shortcuts, to say what each install changes for them; unreadable ones are the `shortcuts`
+    // commands' to report.
+    let shortcuts = await offloaded { (try? ShortcutStore(home: home).shortcuts()) ?? [] }
     var installed: [Installed] = []
     for path in bundles {
+      let before = shortcuts.isEmpty ? [] : try await offloaded { () throws in try home.installedApps() }
       let (app, diagnostics) = try await home.install(from: URL(fileURLWithPath: path), sharing: sharedGroups)
+      let after = shortcuts.isEmpty ? [] : try await offloaded { () throws in try home.installedApps() }
+      let notices = ShortcutRules.installNotices(shortcuts, before: before, after: after)
       let warnings = diagnostics.filter { $0.severity == .warning }
       if !context.json {
         for diagnostic in warnings { await FileDescriptor.standardError.write("\(diagnostic.shown)\n") }
         try await context.output(
           Untrusted.shown("Installed \(app.name) (\(app.info.bundleIdentifier)) in \(app.url.path)"))
+        for notice in notices {
+          await FileDescriptor.standardError.write(
+            Untrusted.shown("assistant: \(notice.change == .clash ? "warning" : "note"): \(notice.message)") + "\n")
+        }
       }
       installed.append(
-        Installed(name: app.name, bundleIdentifier: app.info.bundleIdentifier, path: app.url.path, warnings: warnings))
+        Installed(
+          name: app.name, bundleIdentifier: app.info.bundleIdentifier, path: app.url.path, warnings: warnings,
+          shortcuts: notices))
     }
     if context.json {
       struct Report: Encodable { var installed: [Installed] }

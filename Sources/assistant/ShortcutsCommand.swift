@@ -132,12 +132,25 @@ struct ShortcutsSuggested: AssistantCommand {
     func print(_ line: String) { lines.append(Untrusted.shown(line)) }
     let offered = report.apps.filter { !$0.donations.isEmpty || !$0.suggestions.isEmpty }
     if offered.isEmpty {
+      // Only installed apps are named in the example (an uninstalled one's commands would fail).
+      let example: String
+      if let (phrase, app) = ShortcutRules.donationExample(among: apps) {
+        example = " (e.g. \"\(phrase)\", or what you do in it with `assistant open \(app.name)`)"
+      } else if let app = apps.first {
+        example = " (e.g. what you do in it with `assistant open \(app.name)`)"
+      } else {
+        example = ""
+      }
       print(
-        (app == nil ? "Your apps have" : "\(apps[0].name) has")
-          + " donated nothing and suggest no shortcuts yet. An app donates what you do in it (e.g. `assistant "
-          + "open Rooms -- book 12 --by Ada`, or \"Book room 12 for Ada with Rooms\"); then make a shortcut of it "
-          + "with `assistant shortcuts add \"PHRASE\" --from ID`, or of any intent with `assistant shortcuts add "
-          + "\"PHRASE\" --intent APP INTENT`.")
+        apps.isEmpty
+          ? "No app is installed, so none has donated anything or suggests shortcuts. Install one with `assistant "
+            + "install BUNDLE.app`; what you do in it then shows here, to make a shortcut of with `assistant "
+            + "shortcuts add \"PHRASE\" --from ID`."
+          : (app == nil
+            ? "Your apps have donated nothing and suggest" : "\(apps[0].name) has donated nothing and suggests")
+            + " no shortcuts yet. An app donates what you do in it\(example); then make a shortcut of it with "
+            + "`assistant shortcuts add \"PHRASE\" --from ID`, or of any intent with `assistant shortcuts add "
+            + "\"PHRASE\" --intent APP INTENT`.")
     }
     for app in offered {
       print("\(app.name) (\(app.bundleIdentifier))")
@@ -296,6 +309,10 @@ struct ShortcutsAdd: AssistantCommand {
         .dataError,
         "\"\(phrase)\" is \(command) for the command line, so `assistant \"\(phrase)\"` could never say it; choose "
           + "another phrase")
+    }
+    // Another shortcut's phrase first: the apps' phrases could be fixed with --set, and then this would refuse it.
+    if let taken = try await offloaded({ () throws -> HostError? in try ShortcutStore(home: home).taken(phrase) }) {
+      throw taken
     }
     if let clash = ShortcutRules.clash(
       phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps)
@@ -488,4 +505,12 @@ func shortcutInvocation(_ utterance: String, home: AssistantHome, recorder: Tran
   invocation.askedEachTime = shortcut.asks
   invocation.shortcut = shortcut
   return invocation
+}
+
+/// The user's shortcuts that can run with `apps` (`ShortcutState.active`), as candidates of the closest phrases
+/// (`ClosestPhrases`); none when they cannot be read (`shortcutInvocation` has warned already).
+func activeShortcuts(home: AssistantHome, apps: [AppBundle]) async -> [ClosestPhrases.ShortcutCandidate] {
+  let shortcuts = await offloaded { (try? ShortcutStore(home: home).shortcuts()) ?? [] }
+  return shortcuts.filter { ShortcutState.of($0, among: apps).reason == nil }
+    .map(ClosestPhrases.ShortcutCandidate.init)
 }

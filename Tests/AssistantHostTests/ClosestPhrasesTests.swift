@@ -142,6 +142,34 @@ import UntrustedText
       far.message == "no installed app is named in \"Open the window\"; end it with \"with APP\" (installed: Rooms)")
   }
 
+  /// The user's active shortcuts are candidates too, said as they are (no "with APP" added) and named (issue 14):
+  /// first when they are as close as an app's phrase; the control, the same matcher without them.
+  @Test func theUsersShortcutsAreSuggested() throws {
+    let apps = [try Rooms.app()]
+    let shortcut = ClosestPhrases.ShortcutCandidate(
+      phrase: "Open my room's door", identifier: "k3", app: "com.example.rooms")
+    let with = UtteranceMatcher(apps: apps, shortcuts: [shortcut])
+    let without = UtteranceMatcher(apps: apps)
+    // No app named.
+    let noApp = try #require(throws: HostError.self) { try with.match("open my rooms door now") }
+    #expect(
+      noApp.message
+        == "no installed app is named in \"open my rooms door now\"; did you mean \"Open my room's door\" (your "
+        + "shortcut k3), \"Open the door of room 12 with Rooms\" or \"Open a door with Rooms\"?")
+    let control = try #require(throws: HostError.self) { try without.match("open my rooms door now") }
+    #expect(!control.message.contains("k3"), "\(control.message)")
+    // The app named: its shortcuts among its closest phrases, the app's name left out when comparing.
+    let named = try #require(throws: HostError.self) { try with.match("open my rooms door now with Rooms") }
+    #expect(named.message.contains("closest: \"Open my room's door\" (your shortcut k3)"), "\(named.message)")
+    // Another app's shortcut is not suggested for Rooms.
+    var other = shortcut
+    other.app = "com.example.other"
+    let otherApp = try #require(throws: HostError.self) {
+      try UtteranceMatcher(apps: apps, shortcuts: [other]).match("open my rooms door now with Rooms")
+    }
+    #expect(!otherApp.message.contains("k3"), "\(otherApp.message)")
+  }
+
   /// A phrase is bundle text: it reaches the message as written, and the terminal only through the sanitizer.
   @Test func aSuggestedPhraseIsPrintedSanitized() throws {
     let directory = try TemporaryDirectory("assistanthost-closest")

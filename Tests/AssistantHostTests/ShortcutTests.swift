@@ -140,6 +140,41 @@ extension ShortcutTests {
         apps: apps) == nil)
   }
 
+  /// Every value the phrase gives differently, in one message (issue 14): the one `--set` line that fixes them when
+  /// none is preset; when one is preset otherwise, that no preset can change what the phrase says.
+  @Test func everyDifferingValueIsNamedInOneMessage() throws {
+    let apps = [try Rooms.app()]
+    let phrase = "Book room 12 for Ada with Rooms"
+    let already =
+      "\"\(phrase)\" already runs BookRoomIntent of Rooms (com.example.rooms) (its phrase "
+      + "\"${isCancellationOfBooking} room ${roomNumber} for ${bookedBy}\") with "
+    #expect(
+      clash(phrase, Self.book, [:], apps: apps)
+        == already + "roomNumber 12, bookedBy Ada and isCancellationOfBooking Book, and the shortcut does not preset "
+        + "roomNumber, bookedBy or isCancellationOfBooking; choose another phrase, or preset them with "
+        + "--set roomNumber=12 --set bookedBy=Ada --set isCancellationOfBooking=false")
+    #expect(
+      clash(phrase, Self.book, ["roomNumber": .integer(13)], apps: apps)
+        == already + "roomNumber 12, bookedBy Ada and isCancellationOfBooking Book, and the shortcut presets "
+        + "roomNumber to 13 and does not preset bookedBy or isCancellationOfBooking; choose another phrase: no "
+        + "preset can change what the phrase itself says (roomNumber 12)")
+    // Control: the --set line the first message gives makes the phrase the shortcut's.
+    #expect(
+      clash(
+        phrase, Self.book,
+        ["isCancellationOfBooking": .boolean(false), "roomNumber": .integer(12), "bookedBy": .string("Ada")],
+        apps: apps) == nil)
+  }
+
+  /// The empty state of `shortcuts suggested` names only installed apps (issue 14).
+  @Test func theDonationExampleIsOfAnInstalledApp() throws {
+    let rooms = try Rooms.app()
+    let example = ShortcutRules.donationExample(among: [rooms])
+    #expect(example?.phrase == "Book room 12 for Ada with Rooms")
+    #expect(example?.app.name == "Rooms")
+    #expect(ShortcutRules.donationExample(among: []) == nil)
+  }
+
   @Test func aPhraseOfAnotherIntentClashes() throws {
     let apps = [try Rooms.app()]
     let refused = clash("Open the door of room 12 with Rooms", Self.book, ["roomNumber": .integer(12)], apps: apps)

@@ -175,6 +175,12 @@ import Testing
     book("Book room 12 for Ada with Rooms?", [cancel: false, "roomNumber": 12, "bookedBy": "Ada"]),
     door("Open the door of room 12 with Rooms.", ["roomNumber": 12]),
     book("Rooms, book room 12.", [cancel: false, "roomNumber": 12]),
+    // An apostrophe inside a word is dropped ("Room's" is "Rooms"), a hyphen or a slash between letters separates
+    // words, on both sides (phrases and utterances; issue 14); a text value keeps them as written.
+    book("Book-room 12 with Rooms", [cancel: false, "roomNumber": 12]),
+    book("Book room/12 with Rooms", [cancel: false, "roomNumber": 12]),
+    door("Open the door of room 12 with Room's", ["roomNumber": 12]),
+    book("Book room 42 for O’Brien-Smith with Rooms", [cancel: false, "roomNumber": 42, "bookedBy": "O’Brien-Smith"]),
     // A time is one word: "09:30", not "09" and "30".
     book("Book room 12 for Ada at 09:30 with Rooms", [cancel: false, "roomNumber": 12, "bookedBy": "Ada at 09:30"]),
     // A text slot takes the user's text as written, between the phrase's neighbouring words: little words, case,
@@ -306,9 +312,13 @@ import Testing
       "Soup Chef has no intent matching \"order pizza\"; closest: \"Order Soup with Soup Chef\", "
         + "\"Order Clam Chowder with Soup Chef\", \"Order 2 clam chowder with Soup Chef\""),
     refused(
-      "Soup Chef, I am starving",
-      "Soup Chef has no intent matching \"i am starving\"; try: \"Order 2 clam chowder with Soup Chef\", "
+      "Soup Chef, feed us now",
+      "Soup Chef has no intent matching \"feed us now\"; try: \"Order 2 clam chowder with Soup Chef\", "
         + "\"Soup Chef, I'm hungry\""),
+    // "I'm" is the word "im" (issue 14), a misspelling of "am": close.
+    refused(
+      "Soup Chef, I am starving",
+      "Soup Chef has no intent matching \"i am starving\"; closest: \"Soup Chef, I'm hungry\""),
     refused(
       "Order 3 tomato soups",
       "no installed app is named in \"Order 3 tomato soups\"; did you mean \"Order 2 clam chowder with Soup Chef\", "

@@ -50,8 +50,9 @@ struct VocabularyMatchTests {
     #expect(try Self.values("Start a tempo run workout with Ascent", terms) == ["workoutName": .string("Tempo Run")])
     // Case, punctuation and spacing aside; the other phrases of the intent, and the other intents, too.
     #expect(try Self.values("start   TEMPO RUN? with Ascent", terms) == ["workoutName": .string("Tempo Run")])
-    // "tempo-run" is one word, not the term's two.
-    #expect(try Self.values("start tempo-run with Ascent", terms) == ["workoutName": .string("tempo-run")])
+    // A hyphen between letters separates words (issue 14): "tempo-run" is the term's two words; "temporun" is not.
+    #expect(try Self.values("start tempo-run with Ascent", terms) == ["workoutName": .string("Tempo Run")])
+    #expect(try Self.values("start temporun with Ascent", terms) == ["workoutName": .string("temporun")])
     #expect(try Self.values("start tempo, run with Ascent", terms) == ["workoutName": .string("Tempo Run")])
     #expect(try Self.values("End my tempo run workout with Ascent", terms) == ["workoutName": .string("Tempo Run")])
     // Words that are not a term stay as written.
