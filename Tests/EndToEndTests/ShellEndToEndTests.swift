@@ -48,10 +48,18 @@ final class PipedShell: Sendable {
   /// What the session printed on stdout so far.
   var stdout: String { (try? String(contentsOf: directory.file("out"), encoding: .utf8)) ?? "" }
 
-  /// Ends the input (Ctrl-D) and waits for the session's end.
-  func finish() async throws -> CommandResult {
-    input.close()
-    let termination = try await waitForExit(process, timeout: .seconds(60))
+  /// Ends the input (Ctrl-D) and waits for the session's end; with `keepingInput`, waits for the session to end by
+  /// itself (after a signal) before closing the input, so that the end of input cannot end it first.
+  func finish(keepingInput: Bool = false) async throws -> CommandResult {
+    if !keepingInput { input.close() }
+    let termination: Termination
+    do {
+      termination = try await waitForExit(process, timeout: .seconds(60))
+    } catch {
+      if keepingInput { input.close() }
+      throw error
+    }
+    if keepingInput { input.close() }
     let result = try await offThePool {
       CommandResult(
         status: termination, stdout: try String(contentsOf: self.directory.file("out"), encoding: .utf8),
@@ -227,7 +235,8 @@ struct ShellEndToEndTests {
     let kept = ExitPathTests.launches(in: host.home)
     #expect(kept.count == 2 && kept.allSatisfy { !$0.ended && isAlive($0.pid) }, "\(kept)")
     shell.process.send(SIGTERM)
-    let result = try await shell.finish()
+    // The input stays open: closed at once, its end could end the session (0) before the signal is taken.
+    let result = try await shell.finish(keepingInput: true)
     #expect(result.code == 143, "\(result)")
     #expect(result.stderr.contains("assistant: interrupted; every extension was stopped"), "\(result)")
     expectAllStopped(host, result)
