@@ -84,6 +84,18 @@ let package = Package(
       name: "RoomsUI", dependencies: ["ExtensionSDK"], path: "Sources/Examples/RoomsUI", exclude: ["Info.plist"],
       linkerSettings: staticSwiftRuntime),
 
+    // Examples: the Ascent workout app (seed 003).
+    // purpose: the workouts and their history shared by the Ascent app and its Intents extension (AscentFramework).
+    .target(name: "AscentKit", dependencies: ["AppGroupStore"], path: "Sources/Examples/AscentKit"),
+    // purpose: the Ascent containing app: handles the workout intents handed over with handleInApp, shows the history.
+    .executableTarget(
+      name: "ascent", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/Ascent",
+      exclude: ["Info.plist", "Ascent.entitlements", "Base.lproj"], linkerSettings: staticSwiftRuntime),
+    // purpose: the Ascent Intents extension, which resolves and confirms the five workout intents and hands them to the app.
+    .executableTarget(
+      name: "AscentIntents", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentIntents",
+      exclude: ["Info.plist", "AscentIntents.entitlements"], linkerSettings: staticSwiftRuntime),
+
     // Test fixtures and helpers.
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
     .executableTarget(
@@ -113,6 +125,8 @@ let package = Package(
     // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
     .testTarget(
       name: "RoomsKitTests", dependencies: ["RoomsKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
+    // AscentKit in-process: obstacle names, the history's state machine and its failures.
+    .testTarget(name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
     // The command model and its parser in-process, and each command's --help against Golden/.

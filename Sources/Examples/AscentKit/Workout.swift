@@ -1,0 +1,257 @@
+import AppGroupStore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// One climbing workout: the obstacle climbed, its goal, where, and how far it has got (seed 003's `Workout`).
+public struct Workout: Codable, Sendable, Equatable {
+  /// What is climbed: a wall or a boulder (the seed's `Workout.Obstacle`).
+  public enum Obstacle: String, Codable, Sendable, CaseIterable {
+    case wall
+    case boulder
+
+    /// The obstacle a spoken workout name names ("wall climb", "Boulder", "bouldering"), or nil when it names
+    /// neither (the seed's `init?(intentWorkoutName:)`). Case, surrounding white space and a trailing "workout" are
+    /// ignored.
+    public init?(intentWorkoutName name: String) {
+      var words = name.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map(String.init)
+      if words.last == "workout" { words.removeLast() }
+      switch words {
+      case ["wall"], ["wall", "climb"], ["wall", "climbing"], ["climbing", "wall"]: self = .wall
+      case ["boulder"], ["boulder", "climb"], ["boulder", "climbing"], ["bouldering"]: self = .boulder
+      default: return nil
+      }
+    }
+
+    /// The name the assistant says for it, and the one the app's vocabulary teaches ("wall climb").
+    public var intentWorkoutName: String {
+      switch self {
+      case .wall: "wall climb"
+      case .boulder: "boulder climb"
+      }
+    }
+  }
+
+  /// Where the workout takes place (`INWorkoutLocationType`'s cases other than unknown).
+  public enum Location: String, Codable, Sendable, CaseIterable {
+    case indoor
+    case outdoor
+  }
+
+  /// A goal: a value in one of `INWorkoutGoalUnitType`'s units (its case names, e.g. "minute", "mile").
+  public struct Goal: Codable, Sendable, Equatable {
+    /// The units of `INWorkoutGoalUnitType`, by case name (without "unknown").
+    public static let units = [
+      "inch", "meter", "foot", "mile", "yard", "second", "minute", "hour", "joule", "kiloCalorie",
+    ]
+    public var value: Double
+    public var unit: String
+
+    public init(value: Double, unit: String) {
+      self.value = value
+      self.unit = unit
+    }
+
+    /// "30 minutes", "1 hour", "2.5 miles".
+    public var spoken: String {
+      let number =
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+      let name = unit == "kiloCalorie" ? "kilocalorie" : (unit == "foot" && value != 1 ? "feet" : unit)
+      return value == 1 || name == "feet" || name.hasSuffix("s") ? "\(number) \(name)" : "\(number) \(name)s"
+    }
+  }
+
+  /// How far the workout has got. Active and paused workouts are current; ended and cancelled ones are history.
+  public enum State: String, Codable, Sendable, CaseIterable {
+    case active
+    case paused
+    case ended
+    case cancelled
+
+    /// Active or paused: the workout is still going on.
+    public var isOngoing: Bool { self == .active || self == .paused }
+  }
+
+  public var obstacle: Obstacle
+  public var goal: Goal?
+  public var location: Location?
+  /// A workout without a goal to reach (`isOpenEnded`).
+  public var isOpenEnded: Bool
+  public var state: State
+  /// When it started, ISO 8601 (UTC).
+  public var startedAt: String
+  /// When it ended or was cancelled, ISO 8601 (UTC); nil while it is ongoing.
+  public var finishedAt: String?
+
+  public init(
+    obstacle: Obstacle, goal: Goal? = nil, location: Location? = nil, isOpenEnded: Bool = false,
+    state: State = .active, startedAt: String, finishedAt: String? = nil
+  ) {
+    self.obstacle = obstacle
+    self.goal = goal
+    self.location = location
+    self.isOpenEnded = isOpenEnded
+    self.state = state
+    self.startedAt = startedAt
+    self.finishedAt = finishedAt
+  }
+
+  /// "outdoor wall climb, goal 30 minutes", "wall climb, open-ended".
+  public var summary: String {
+    var text = (location.map { "\($0.rawValue) " } ?? "") + obstacle.intentWorkoutName
+    if let goal { text += ", goal \(goal.spoken)" }
+    if isOpenEnded { text += ", open-ended" }
+    return text
+  }
+}
+
+/// Why a workout command was refused, with the workout intents' response code for it (the system-intent catalog:
+/// `failureOngoingWorkout`, `failureNoMatchingWorkout`).
+public enum WorkoutError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Starting while a workout is active or paused.
+  case ongoingWorkout(Workout)
+  /// Pausing, ending or cancelling with no workout going on.
+  case noActiveWorkout
+  /// Resuming with no workout paused (`current` is the active one, if any).
+  case notPaused(current: Workout?)
+  /// Pausing a workout that is already paused.
+  case alreadyPaused(Workout)
+
+  /// The response code of the workout intent refused for this reason.
+  public var responseCode: String {
+    switch self {
+    case .ongoingWorkout: "failureOngoingWorkout"
+    case .noActiveWorkout, .notPaused, .alreadyPaused: "failureNoMatchingWorkout"
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .ongoingWorkout(let workout):
+      "a \(workout.obstacle.intentWorkoutName) is already \(workout.state == .paused ? "paused" : "going on")"
+    case .noActiveWorkout: "no workout is going on"
+    case .notPaused(let current):
+      current.map { "the \($0.obstacle.intentWorkoutName) is not paused" } ?? "no workout is paused"
+    case .alreadyPaused(let workout): "the \(workout.obstacle.intentWorkoutName) is already paused"
+    }
+  }
+}
+
+/// The shared history document (`history.json` in the Ascent app group): every workout, oldest first. The last one
+/// is the current workout when it is active or paused.
+public struct WorkoutHistoryDocument: DocumentContent, Equatable {
+  public static let schemaVersion = 1
+  public var workouts: [Workout]
+
+  public init() { workouts = [] }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    workouts = try container.decodeIfPresent([Workout].self, forKey: .workouts) ?? []
+  }
+}
+
+/// The workout history in the app group's shared defaults (the seed's `WorkoutHistory`), shared by the Ascent app and
+/// its Intents extension. Every change is one locked update of the store, so the app and the extension never lose
+/// each other's writes.
+public struct WorkoutHistory: Sendable {
+  /// The app group both the app and the extension are entitled to.
+  public static let appGroupIdentifier = "group.com.example.ascent"
+
+  private let document: Document<WorkoutHistoryDocument>
+
+  public init(container: AppGroupContainer) {
+    document = container.document("history.json")
+  }
+
+  /// Every workout, oldest first.
+  public func load() async throws -> [Workout] { try await document.read().workouts }
+
+  /// The newest workout, whatever its state (the seed's `workoutHistory.last`).
+  public func last() async throws -> Workout? { try await load().last }
+
+  /// The workout going on (active or paused), or nil.
+  public func current() async throws -> Workout? {
+    try await load().last.flatMap { $0.state.isOngoing ? $0 : nil }
+  }
+
+  /// Starts a workout.
+  /// - Throws: `WorkoutError.ongoingWorkout` when one is active or paused.
+  @discardableResult
+  public func start(
+    _ obstacle: Workout.Obstacle, goal: Workout.Goal? = nil, location: Workout.Location? = nil,
+    isOpenEnded: Bool = false, at date: Date = Date()
+  ) async throws -> Workout {
+    let workout = Workout(
+      obstacle: obstacle, goal: goal, location: location, isOpenEnded: isOpenEnded,
+      startedAt: Self.timestamp(date))
+    return try await document.update { content in
+      if let last = content.workouts.last, last.state.isOngoing { throw WorkoutError.ongoingWorkout(last) }
+      content.workouts.append(workout)
+      return workout
+    }
+  }
+
+  /// Pauses the active workout.
+  /// - Throws: `WorkoutError.noActiveWorkout`, or `.alreadyPaused`.
+  @discardableResult
+  public func pause() async throws -> Workout {
+    try await changeCurrent { workout in
+      if workout.state == .paused { throw WorkoutError.alreadyPaused(workout) }
+      workout.state = .paused
+    }
+  }
+
+  /// Resumes the paused workout.
+  /// - Throws: `WorkoutError.notPaused` when none is paused.
+  @discardableResult
+  public func resume() async throws -> Workout {
+    try await document.update { content in
+      guard let index = content.workouts.indices.last, content.workouts[index].state.isOngoing else {
+        throw WorkoutError.notPaused(current: nil)
+      }
+      guard content.workouts[index].state == .paused else {
+        throw WorkoutError.notPaused(current: content.workouts[index])
+      }
+      content.workouts[index].state = .active
+      return content.workouts[index]
+    }
+  }
+
+  /// Ends the workout going on (active or paused); it stays in the history.
+  /// - Throws: `WorkoutError.noActiveWorkout`.
+  @discardableResult
+  public func end(at date: Date = Date()) async throws -> Workout {
+    try await changeCurrent { workout in
+      workout.state = .ended
+      workout.finishedAt = Self.timestamp(date)
+    }
+  }
+
+  /// Cancels the workout going on (active or paused); it stays in the history, marked cancelled.
+  /// - Throws: `WorkoutError.noActiveWorkout`.
+  @discardableResult
+  public func cancel(at date: Date = Date()) async throws -> Workout {
+    try await changeCurrent { workout in
+      workout.state = .cancelled
+      workout.finishedAt = Self.timestamp(date)
+    }
+  }
+
+  private func changeCurrent(_ change: @escaping @Sendable (inout Workout) throws -> Void) async throws -> Workout {
+    try await document.update { content in
+      guard let index = content.workouts.indices.last, content.workouts[index].state.isOngoing else {
+        throw WorkoutError.noActiveWorkout
+      }
+      try change(&content.workouts[index])
+      return content.workouts[index]
+    }
+  }
+
+  private static func timestamp(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+  }
+}

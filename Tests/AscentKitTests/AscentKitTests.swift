@@ -1,0 +1,113 @@
+import AppGroupStore
+import AscentKit
+import Foundation
+import TestSupport
+import Testing
+
+/// AscentKit in-process: the obstacle a spoken workout name names (seed 003's `Workout.Obstacle(intentWorkoutName:)`),
+/// and the shared history's state machine with the catalog's failure codes.
+struct AscentKitTests {
+  func history(_ directory: TemporaryDirectory) throws -> WorkoutHistory {
+    WorkoutHistory(
+      container: try AppGroupContainer(
+        identifier: WorkoutHistory.appGroupIdentifier, path: directory.file("group").path))
+  }
+
+  @Test(arguments: [
+    ("wall climb", Workout.Obstacle.wall), ("Wall Climb", .wall), ("  wall  ", .wall), ("wall climbing", .wall),
+    ("wall climb workout", .wall), ("boulder climb", .boulder), ("Bouldering", .boulder), ("boulder", .boulder),
+    ("boulder-climb", .boulder),
+  ])
+  func aSpokenNameNamesItsObstacle(name: String, obstacle: Workout.Obstacle) {
+    #expect(Workout.Obstacle(intentWorkoutName: name) == obstacle)
+  }
+
+  @Test(arguments: ["", "run", "morning run", "climb", "wall run", "workout", "boulder wall"])
+  func aNameOfNeitherObstacleNamesNone(name: String) {
+    #expect(Workout.Obstacle(intentWorkoutName: name) == nil)
+  }
+
+  @Test func eachObstacleIsSaidAsTheVocabularyTeachesItAndReadBack() {
+    #expect(Workout.Obstacle.wall.intentWorkoutName == "wall climb")
+    #expect(Workout.Obstacle.boulder.intentWorkoutName == "boulder climb")
+    for obstacle in Workout.Obstacle.allCases {
+      #expect(Workout.Obstacle(intentWorkoutName: obstacle.intentWorkoutName) == obstacle)
+    }
+  }
+
+  @Test func aWorkoutIsSummarizedWithItsGoalAndLocation() {
+    let workout = Workout(
+      obstacle: .wall, goal: .init(value: 30, unit: "minute"), location: .outdoor, startedAt: "2026-01-01T00:00:00Z")
+    #expect(workout.summary == "outdoor wall climb, goal 30 minutes")
+    #expect(Workout.Goal(value: 1, unit: "hour").spoken == "1 hour")
+    #expect(Workout.Goal(value: 2.5, unit: "mile").spoken == "2.5 miles")
+    #expect(Workout.Goal(value: 10, unit: "foot").spoken == "10 feet")
+    #expect(
+      Workout(obstacle: .boulder, isOpenEnded: true, startedAt: "2026-01-01T00:00:00Z").summary
+        == "boulder climb, open-ended")
+  }
+
+  @Test func aWorkoutGoesFromStartThroughPauseAndResumeToItsEndAndStaysInTheHistory() async throws {
+    let directory = try TemporaryDirectory("intenthost-ascentkit")
+    defer { directory.remove() }
+    let history = try history(directory)
+    #expect(try await history.last() == nil)
+    let started = try await history.start(.wall, goal: .init(value: 30, unit: "minute"), location: .outdoor)
+    #expect(started.state == .active)
+    #expect(try await history.current() == started)
+    #expect(try await history.pause().state == .paused)
+    #expect(try await history.resume().state == .active)
+    let ended = try await history.end()
+    #expect(ended.state == .ended && ended.finishedAt != nil)
+    #expect(try await history.current() == nil)
+    // A second history over the same group (the app beside the extension) reads what the first wrote.
+    let other = try self.history(directory)
+    #expect(try await other.load() == [ended])
+    #expect(try await other.last()?.obstacle == .wall)
+    try await other.start(.boulder)
+    #expect(try await history.cancel().state == .cancelled)
+    #expect(try await history.load().map(\.state) == [.ended, .cancelled])
+  }
+
+  @Test func startingWhileAWorkoutIsGoingOnFailsWithOngoingWorkout() async throws {
+    let directory = try TemporaryDirectory("intenthost-ascentkit")
+    defer { directory.remove() }
+    let history = try history(directory)
+    let first = try await history.start(.wall)
+    await #expect(throws: WorkoutError.ongoingWorkout(first)) { try await history.start(.boulder) }
+    _ = try await history.pause()
+    await #expect(throws: WorkoutError.self) { try await history.start(.boulder) }
+    #expect(WorkoutError.ongoingWorkout(first).responseCode == "failureOngoingWorkout")
+    // The control: once it ended, a new one starts.
+    _ = try await history.end()
+    #expect(try await history.start(.boulder).obstacle == .boulder)
+  }
+
+  @Test func pausingEndingOrCancellingWithNoneGoingOnFailsWithNoMatchingWorkout() async throws {
+    let directory = try TemporaryDirectory("intenthost-ascentkit")
+    defer { directory.remove() }
+    let history = try history(directory)
+    await #expect(throws: WorkoutError.noActiveWorkout) { try await history.pause() }
+    await #expect(throws: WorkoutError.noActiveWorkout) { try await history.end() }
+    await #expect(throws: WorkoutError.noActiveWorkout) { try await history.cancel() }
+    try await history.start(.wall)
+    try await history.end()
+    await #expect(throws: WorkoutError.noActiveWorkout) { try await history.pause() }
+    await #expect(throws: WorkoutError.noActiveWorkout) { try await history.end() }
+    #expect(WorkoutError.noActiveWorkout.responseCode == "failureNoMatchingWorkout")
+    #expect(try await history.load().count == 1)
+  }
+
+  @Test func resumingAWorkoutThatIsNotPausedFailsAndPausingTwiceFails() async throws {
+    let directory = try TemporaryDirectory("intenthost-ascentkit")
+    defer { directory.remove() }
+    let history = try history(directory)
+    await #expect(throws: WorkoutError.notPaused(current: nil)) { try await history.resume() }
+    let active = try await history.start(.boulder)
+    await #expect(throws: WorkoutError.notPaused(current: active)) { try await history.resume() }
+    let paused = try await history.pause()
+    await #expect(throws: WorkoutError.alreadyPaused(paused)) { try await history.pause() }
+    #expect(WorkoutError.notPaused(current: active).responseCode == "failureNoMatchingWorkout")
+    #expect(try await history.resume().state == .active)
+  }
+}
