@@ -11,6 +11,13 @@ struct ValueInterpreter: Sendable {
   /// Parses `text` as a value of `parameter`.
   /// - Returns: nil when the text is not a value of that type; `problem` then says what is expected.
   func parse(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
+    parse(text, for: parameter, synonyms: true)
+  }
+
+  /// Parses `text`, trying the vocabularies' synonyms first when `synonyms` is true. A synonym's identifier is parsed
+  /// without them: an item whose identifier is also one of its phrases ("wall climb" for "wall climb", as Ascent's
+  /// vocabulary has) would otherwise be looked up again, for ever.
+  private func parse(_ text: String, for parameter: ParameterSpec, synonyms: Bool) -> ParameterValue? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if trimmed.isEmpty { return nil }
     if parameter.supportsMultipleValues {
@@ -19,12 +26,12 @@ struct ValueInterpreter: Sendable {
       var single = parameter
       single.supportsMultipleValues = false
       for item in items where !item.isEmpty {
-        guard let value = parse(item, for: single) else { return nil }
+        guard let value = parse(item, for: single, synonyms: synonyms) else { return nil }
         values.append(value)
       }
       return values.isEmpty ? nil : .array(values)
     }
-    if let synonym = synonymValue(trimmed, for: parameter) { return synonym }
+    if synonyms, let synonym = synonymValue(trimmed, for: parameter) { return synonym }
     if let enumName = parameter.enumType, let spec = definition?.enumeration(named: enumName) {
       let words = normalizedWords(trimmed)
       let match = spec.values.first {
@@ -67,7 +74,7 @@ struct ValueInterpreter: Sendable {
         var literal = parameter
         literal.trueDisplayName = nil
         literal.falseDisplayName = nil
-        return parse(identifier, for: literal)
+        return parse(identifier, for: literal, synonyms: false)
       }
     }
     return nil
