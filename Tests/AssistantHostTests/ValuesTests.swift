@@ -503,3 +503,32 @@ enum Soup {
     #expect(writtenValue(Substring(text)) == value)
   }
 }
+
+/// A vocabulary item whose identifier is also one of its phrases (Ascent's "wall climb"): the identifier is parsed
+/// without the synonyms, once, instead of being looked up again for ever (install crashed on the stack).
+struct SelfNamedSynonymTests {
+  @Test func anIdentifierThatIsItsOwnPhraseIsParsedOnce() throws {
+    let vocabulary = try Vocabulary(
+      PlistDictionary(
+        values: [
+          "ParameterVocabularies": [
+            [
+              "ParameterNames": ["INStartWorkoutIntent.workoutName"],
+              "ParameterVocabulary": [
+                [
+                  "VocabularyItemIdentifier": "wall climb",
+                  "VocabularyItemSynonyms": [["VocabularyItemPhrase": "wall climb"], ["VocabularyItemPhrase": "wall"]],
+                ]
+              ],
+            ]
+          ]
+        ], file: "AppIntentVocabulary.plist"))
+    let interpreter = ValueInterpreter(
+      intentClass: "INStartWorkoutIntent", definition: nil, vocabularies: [vocabulary])
+    let spec = try #require(SystemIntent.named("INStartWorkoutIntent")?.spec.parameter(named: "workoutName"))
+    #expect(interpreter.parse("wall climb", for: spec) == .string("wall climb"))
+    #expect(interpreter.parse("Wall", for: spec) == .string("wall climb"))
+    // The control: a phrase of no item is the text as said.
+    #expect(interpreter.parse("boulder", for: spec) == .string("boulder"))
+  }
+}
