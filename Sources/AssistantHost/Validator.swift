@@ -119,9 +119,10 @@ public struct Validator: Sendable {
     }
   }
 
-  /// A folder of sources: with exactly one app Info.plist it is checked as a project (app, extensions,
-  /// definitions, vocabularies, entitlements, strings, and the rules between them, but not executables); otherwise
-  /// each file on its own. A file is a manifest by its name, or else by its content (`ManifestKind`).
+  /// A folder of sources: each app Info.plist in it is checked as a project (app, extensions, definitions,
+  /// vocabularies, entitlements, strings, and the rules between them, but not executables), with the extensions
+  /// whose bundle identifiers it prefixes and the other files in its folders; with one app, every file is its own.
+  /// Without an app, and for files in no app's folders, each file on its own. A file is a manifest by its name, or else by its content (`ManifestKind`).
   public func validateSources(in folder: URL) -> [Diagnostic] {
     var (files, diagnostics) = sourceFiles(in: folder)
     if files.isEmpty {
@@ -156,27 +157,81 @@ public struct Validator: Sendable {
       }
     }
     let apps = infos.filter { $0.extensionInfo == nil }
-    if apps.count == 1 {
-      let app = apps[0]
-      let folderOf = { (info: InfoPlist) in URL(fileURLWithPath: info.file).deletingLastPathComponent().path }
-      var project = Project(
-        app: app, appEntitlements: entitlementsByFolder[folderOf(app)] ?? Entitlements(), extensions: [],
-        definitions: definitions, vocabularies: vocabularies, strings: strings)
-      for info in infos where info.extensionInfo != nil {
-        project.extensions.append(
-          .init(
-            name: URL(fileURLWithPath: folderOf(info)).lastPathComponent, info: info,
-            entitlements: entitlementsByFolder[folderOf(info)] ?? Entitlements()))
-      }
-      diagnostics += infos.flatMap(\.diagnostics)
-      diagnostics += rules(project)
-    } else {
+    guard !apps.isEmpty else {
       for info in infos {
         diagnostics += info.diagnostics + fileRules(info)
       }
       for definition in definitions { diagnostics += definitionRules(definition) }
       for vocabulary in vocabularies { diagnostics += vocabularyFileRules(vocabulary) }
+      return diagnostics
     }
+    let folderOf = { (file: String) in URL(fileURLWithPath: file).deletingLastPathComponent().path }
+    // Each extension belongs to the app whose bundle identifier prefixes its own; else (an identifier missing or
+    // wrong, which `bundle-id-prefix` and `bundle-id-missing` report) to the app whose folder's name starts its
+    // folder's name, as Xcode names targets ("Rooms", "RoomsIntents"); else to the app sharing the longest start of
+    // an identifier with it.
+    let extensions = infos.filter { $0.extensionInfo != nil }
+    func owner(of ext: InfoPlist) -> Int {
+      if let index = apps.firstIndex(where: {
+        !$0.bundleIdentifier.isEmpty && ext.bundleIdentifier.hasPrefix($0.bundleIdentifier + ".")
+      }) {
+        return index
+      }
+      let folderName = { (file: String) in URL(fileURLWithPath: folderOf(file)).lastPathComponent }
+      let named = apps.indices.filter { folderName(ext.file).hasPrefix(folderName(apps[$0].file)) }
+      if let index = named.max(by: { folderName(apps[$0].file).count < folderName(apps[$1].file).count }) {
+        return index
+      }
+      let shared = apps.map { zip($0.bundleIdentifier, ext.bundleIdentifier).prefix { $0 == $1 }.count }
+      return shared.indices.max { shared[$0] < shared[$1] || (shared[$0] == shared[$1] && $0 > $1) } ?? 0
+    }
+    var projects = apps.map { app in
+      Project(
+        app: app, appEntitlements: entitlementsByFolder[folderOf(app.file)] ?? Entitlements(), extensions: [],
+        definitions: [], vocabularies: [], strings: [])
+    }
+    var folders = apps.map { [folderOf($0.file)] }
+    for info in extensions {
+      let index = owner(of: info)
+      let folder = folderOf(info.file)
+      projects[index].extensions.append(
+        .init(
+          name: URL(fileURLWithPath: folder).lastPathComponent, info: info,
+          entitlements: entitlementsByFolder[folder] ?? Entitlements()))
+      folders[index].append(folder)
+    }
+    // Definitions, vocabularies and strings belong to the app whose folders (its own and its extensions') hold them
+    // most closely; with one app, all of them are its own.
+    func project(holding file: String) -> Int? {
+      if apps.count == 1 { return 0 }
+      let path = folderOf(file)
+      var best: (index: Int, length: Int)? = nil
+      for (index, list) in folders.enumerated() {
+        for folder in list where path == folder || path.hasPrefix(folder + "/") {
+          if folder.count > best?.length ?? -1 { best = (index, folder.count) }
+        }
+      }
+      return best?.index
+    }
+    for definition in definitions {
+      if let index = project(holding: definition.file) {
+        projects[index].definitions.append(definition)
+      } else {
+        diagnostics += definitionRules(definition)
+      }
+    }
+    for vocabulary in vocabularies {
+      if let index = project(holding: vocabulary.file) {
+        projects[index].vocabularies.append(vocabulary)
+      } else {
+        diagnostics += vocabularyFileRules(vocabulary)
+      }
+    }
+    for table in strings {
+      if let index = project(holding: table.file) { projects[index].strings.append(table) }
+    }
+    diagnostics += infos.flatMap(\.diagnostics)
+    for project in projects { diagnostics += rules(project) }
     return diagnostics
   }
 

@@ -1164,6 +1164,27 @@ enum MacOSOnlyTools {
       diagnostics.map(\.rule) == ["intent-undefined", "intent-phrases-missing"], "\(diagnostics.map(\.description))")
   }
 
+  /// A folder of several apps' sources (Sources/Examples: Rooms and Ascent) is checked as one project per app: each
+  /// extension with the app its bundle identifier extends, each definition with the app whose folders hold it. The
+  /// control: Ascent's extension listing Rooms' BookRoomIntent is told that Ascent defines no such intent, which a
+  /// folder taken as one pool of files would not see.
+  @Test func aFolderOfSeveralAppsIsOneProjectPerApp() throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let root = directory.file("Examples")
+    try FileManager.default.copyItem(at: Self.examples, to: root)
+    let clean = Validator().validate(path: root.path)
+    #expect(clean.isEmpty, "\(clean.map(\.description))")
+
+    try Edit.attributes(root.appendingPathComponent("AscentIntents/Info.plist")) {
+      $0["IntentsSupported"] = ["INStartWorkoutIntent", "BookRoomIntent"]
+    }
+    let diagnostics = Validator().validate(path: root.path)
+    let undefined = diagnostics.filter { $0.rule == "intent-undefined" }
+    #expect(undefined.count == 1 && undefined[0].file.hasSuffix("AscentIntents/Info.plist"), "\(diagnostics)")
+    #expect(undefined.first?.message.contains("BookRoomIntent") == true)
+  }
+
   /// In a folder, a file that begins as a property list but does not parse is a `plist` error (it may be a
   /// manifest); a link to one is not read, nor is a FIFO (which would block a reader), nor a file that does not
   /// begin as a property list.
