@@ -110,4 +110,33 @@ struct AscentKitTests {
     #expect(WorkoutError.notPaused(current: active).responseCode == "failureNoMatchingWorkout")
     #expect(try await history.resume().state == .active)
   }
+
+  /// The history is the seed's `sharedUserDefaults`: a key of the group's shared defaults, which other keys share
+  /// untouched. A value under the key that is no history (another program wrote it) is refused with the key named,
+  /// and is not overwritten; the control: once the key is removed, a workout starts.
+  @Test func theHistoryIsAKeyOfTheGroupsSharedDefaults() async throws {
+    let directory = try TemporaryDirectory("ascentkit")
+    defer { directory.remove() }
+    let container = try AppGroupContainer(
+      identifier: WorkoutHistory.appGroupIdentifier, path: directory.file("group").path)
+    let defaults = container.defaults
+    try await defaults.set(.string("kept"), forKey: "theme")
+    let history = WorkoutHistory(container: container)
+    try await history.start(.wall)
+    #expect(try await defaults.string(forKey: "theme") == "kept")
+    guard case .array(let stored)? = try await defaults.value(forKey: WorkoutHistory.defaultsKey) else {
+      Issue.record("no history under \(WorkoutHistory.defaultsKey)")
+      return
+    }
+    #expect(stored.count == 1)
+
+    try await defaults.set(.string("planted"), forKey: WorkoutHistory.defaultsKey)
+    await #expect(throws: WorkoutError.unreadableHistory(key: WorkoutHistory.defaultsKey)) {
+      try await history.start(.boulder)
+    }
+    #expect(try await defaults.string(forKey: WorkoutHistory.defaultsKey) == "planted")
+    try await defaults.set(nil, forKey: WorkoutHistory.defaultsKey)
+    #expect(try await history.start(.boulder).obstacle == .boulder)
+    #expect(try await history.load().count == 1)
+  }
 }

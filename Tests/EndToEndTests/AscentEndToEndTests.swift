@@ -119,6 +119,10 @@ struct AscentEndToEndTests {
     #expect(try await host.assistant(["run", "Ascent", "StartWorkout", "workoutName=bouldering"]).code == 0)
     #expect(try await host.assistant(["run", "Ascent", "CancelWorkout"]).code == 0)
     #expect(try await history(host) == ["wall climb: ended", "boulder climb: cancelled"])
+    // The history is the group's shared defaults (the seed's sharedUserDefaults), under one key.
+    let defaults = try await host.assistant(["defaults", "read", "group.com.example.ascent", "workoutHistory"])
+    #expect(defaults.code == 0, "\(defaults)")
+    #expect(defaults.stdout.contains("\"obstacle\" : \"boulder\""), "\(defaults)")
   }
 
   /// Starting (and resuming) a workout always needs an unlocked device: locked, the passcode is asked before the

@@ -119,6 +119,8 @@ do {
   default:
     fail("unknown command \"\(command)\"\n\(usage)", 64)
   }
+} catch let error as WorkoutError {
+  fail("\(error)", 65)
 } catch let error as StoreError {
   switch error {
   case .corrupt, .newerSchema, .unsafeFile: fail("\(error)", 65)

@@ -119,12 +119,15 @@ public enum WorkoutError: Error, Sendable, Equatable, CustomStringConvertible {
   case notPaused(current: Workout?)
   /// Pausing a workout that is already paused.
   case alreadyPaused(Workout)
+  /// The shared defaults hold something other than a history under `key` (written by another program).
+  case unreadableHistory(key: String)
 
   /// The response code of the workout intent refused for this reason.
   public var responseCode: String {
     switch self {
     case .ongoingWorkout: "failureOngoingWorkout"
     case .noActiveWorkout, .notPaused, .alreadyPaused: "failureNoMatchingWorkout"
+    case .unreadableHistory: "failure"
     }
   }
 
@@ -136,39 +139,56 @@ public enum WorkoutError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notPaused(let current):
       current.map { "the \($0.obstacle.intentWorkoutName) is not paused" } ?? "no workout is paused"
     case .alreadyPaused(let workout): "the \(workout.obstacle.intentWorkoutName) is already paused"
+    case .unreadableHistory(let key):
+      "the shared defaults of \(WorkoutHistory.appGroupIdentifier) hold no workout history under \"\(key)\"; "
+        + "remove the key (assistant defaults delete \(WorkoutHistory.appGroupIdentifier) \(key)) to start a new one"
     }
   }
 }
 
-/// The shared history document (`history.json` in the Ascent app group): every workout, oldest first. The last one
-/// is the current workout when it is active or paused.
-public struct WorkoutHistoryDocument: DocumentContent, Equatable {
-  public static let schemaVersion = 1
-  public var workouts: [Workout]
-
-  public init() { workouts = [] }
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    workouts = try container.decodeIfPresent([Workout].self, forKey: .workouts) ?? []
-  }
-}
-
-/// The workout history in the app group's shared defaults (the seed's `WorkoutHistory`), shared by the Ascent app and
-/// its Intents extension. Every change is one locked update of the store, so the app and the extension never lose
-/// each other's writes.
+/// The workout history in the app group's shared defaults (the seed's `WorkoutHistory`, whose
+/// `sharedUserDefaults` is `UserDefaults(suiteName:)` of the group): every workout, oldest first, under the key
+/// `workoutHistory`; the last one is the current workout when it is active or paused. Shared by the Ascent app and its
+/// Intents extension; `assistant defaults read group.com.example.ascent` shows it. Every change is one locked update
+/// of the defaults, so the app and the extension never lose each other's writes.
 public struct WorkoutHistory: Sendable {
   /// The app group both the app and the extension are entitled to.
   public static let appGroupIdentifier = "group.com.example.ascent"
+  /// The key of the history in the shared defaults.
+  public static let defaultsKey = "workoutHistory"
 
-  private let document: Document<WorkoutHistoryDocument>
+  private let document: Document<DefaultsContent>
 
   public init(container: AppGroupContainer) {
-    document = container.document("history.json")
+    document = container.defaults.document
+  }
+
+  /// The workouts the defaults hold: none without the key.
+  /// - Throws: `WorkoutError.unreadableHistory` when the key holds something else (written by another program).
+  static func workouts(in content: DefaultsContent) throws -> [Workout] {
+    guard let value = content.values[defaultsKey] else { return [] }
+    do {
+      return try JSONDecoder().decode([Workout].self, from: JSONEncoder().encode(value))
+    } catch {
+      throw WorkoutError.unreadableHistory(key: defaultsKey)
+    }
+  }
+
+  private func updateHistory<Result: Sendable>(_ body: @escaping @Sendable (inout [Workout]) throws -> Result)
+    async throws
+    -> Result
+  {
+    try await document.update { content in
+      var workouts = try Self.workouts(in: content)
+      let result = try body(&workouts)
+      content.values[Self.defaultsKey] = try JSONDecoder().decode(
+        JSONValue.self, from: JSONEncoder().encode(workouts))
+      return result
+    }
   }
 
   /// Every workout, oldest first.
-  public func load() async throws -> [Workout] { try await document.read().workouts }
+  public func load() async throws -> [Workout] { try Self.workouts(in: await document.read()) }
 
   /// The newest workout, whatever its state (the seed's `workoutHistory.last`).
   public func last() async throws -> Workout? { try await load().last }
@@ -188,9 +208,9 @@ public struct WorkoutHistory: Sendable {
     let workout = Workout(
       obstacle: obstacle, goal: goal, location: location, isOpenEnded: isOpenEnded,
       startedAt: Self.timestamp(date))
-    return try await document.update { content in
-      if let last = content.workouts.last, last.state.isOngoing { throw WorkoutError.ongoingWorkout(last) }
-      content.workouts.append(workout)
+    return try await updateHistory { workouts in
+      if let last = workouts.last, last.state.isOngoing { throw WorkoutError.ongoingWorkout(last) }
+      workouts.append(workout)
       return workout
     }
   }
@@ -209,15 +229,13 @@ public struct WorkoutHistory: Sendable {
   /// - Throws: `WorkoutError.notPaused` when none is paused.
   @discardableResult
   public func resume() async throws -> Workout {
-    try await document.update { content in
-      guard let index = content.workouts.indices.last, content.workouts[index].state.isOngoing else {
+    try await updateHistory { workouts in
+      guard let index = workouts.indices.last, workouts[index].state.isOngoing else {
         throw WorkoutError.notPaused(current: nil)
       }
-      guard content.workouts[index].state == .paused else {
-        throw WorkoutError.notPaused(current: content.workouts[index])
-      }
-      content.workouts[index].state = .active
-      return content.workouts[index]
+      guard workouts[index].state == .paused else { throw WorkoutError.notPaused(current: workouts[index]) }
+      workouts[index].state = .active
+      return workouts[index]
     }
   }
 
@@ -242,12 +260,12 @@ public struct WorkoutHistory: Sendable {
   }
 
   private func changeCurrent(_ change: @escaping @Sendable (inout Workout) throws -> Void) async throws -> Workout {
-    try await document.update { content in
-      guard let index = content.workouts.indices.last, content.workouts[index].state.isOngoing else {
+    try await updateHistory { workouts in
+      guard let index = workouts.indices.last, workouts[index].state.isOngoing else {
         throw WorkoutError.noActiveWorkout
       }
-      try change(&content.workouts[index])
-      return content.workouts[index]
+      try change(&workouts[index])
+      return workouts[index]
     }
   }
 
