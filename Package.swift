@@ -85,8 +85,9 @@ let package = Package(
       linkerSettings: staticSwiftRuntime),
 
     // Examples: the Ascent workout app (seed 003).
-    // purpose: the workouts and their history shared by the Ascent app and its Intents extension (AscentFramework).
-    .target(name: "AscentKit", dependencies: ["AppGroupStore"], path: "Sources/Examples/AscentKit"),
+    // purpose: the workouts shared by the Ascent app and its extensions (AscentFramework): their history, their card.
+    .target(
+      name: "AscentKit", dependencies: ["AppGroupStore", "ExtensionProtocol"], path: "Sources/Examples/AscentKit"),
     // purpose: the Ascent containing app: handles the workout intents handed over with handleInApp, shows the history.
     .executableTarget(
       name: "ascent", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/Ascent",
@@ -95,6 +96,10 @@ let package = Package(
     .executableTarget(
       name: "AscentIntents", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentIntents",
       exclude: ["Info.plist", "AscentIntents.entitlements"], linkerSettings: staticSwiftRuntime),
+    // purpose: the Ascent Intents UI extension, which draws the card of a workout intent.
+    .executableTarget(
+      name: "AscentUI", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentUI",
+      exclude: ["Info.plist"], linkerSettings: staticSwiftRuntime),
 
     // Test fixtures and helpers.
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
@@ -125,8 +130,9 @@ let package = Package(
     // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
     .testTarget(
       name: "RoomsKitTests", dependencies: ["RoomsKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
-    // AscentKit in-process: obstacle names, the history's state machine and its failures.
-    .testTarget(name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "TestSupport"]),
+    // AscentKit in-process: obstacle names, the history's state machine and its failures, the workout card.
+    .testTarget(
+      name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
     // The command model and its parser in-process, and each command's --help against Golden/.

@@ -36,12 +36,8 @@ struct WorkoutInApp: IntentHandler {
       case "INEndWorkoutIntent": workout = try await history.end()
       default: return IntentResponse(code: .failure, parameters: ["reason": .string("not a workout intent")])
       }
-      return IntentResponse(
-        code: .success,
-        parameters: [
-          "workoutName": .string(workout.obstacle.intentWorkoutName), "workout": .string(workout.summary),
-          "state": .string(workout.state.rawValue),
-        ])
+      // The workout as it now is, in the intent's parameter names: what AscentUI's card shows after handling.
+      return IntentResponse(code: .success, parameters: workout.responseParameters)
     } catch let error as WorkoutError {
       return IntentResponse(code: ResponseCode(error.responseCode), parameters: ["reason": .string(error.description)])
     }
