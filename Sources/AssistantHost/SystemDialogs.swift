@@ -112,17 +112,25 @@ enum SystemDialogs {
       "success": ["Added to ${targetNote} in ${app}.", "Added to your note in ${app}."],
       "failureCannotUpdatePasswordProtectedNote": ["Sorry, ${app} can't change a locked note."],
     ]
-    table["INStartAudioCallIntent"] = call(calling: ["Calling ${contacts} with ${app}.", "Calling with ${app}."])
+    let calling = ["Calling ${contacts} with ${app}.", "Calling with ${app}."]
+    let noValidNumber = [
+      "failureNoValidNumber": [
+        "Sorry, I couldn't find a number for ${contacts} in ${app}.", "Sorry, I couldn't find a number to call.",
+      ]
+    ]
+    table["INStartAudioCallIntent"] = call(calling: calling, noValidNumber)
     table["INStartVideoCallIntent"] = call(calling: [
       "Starting a video call with ${contacts} in ${app}.", "Starting a video call in ${app}.",
     ])
-    table["INStartCallIntent"] = call(calling: ["Calling ${contacts} with ${app}.", "Calling with ${app}."]).merging([
-      "failureAirplaneModeEnabled": ["You can't make calls with ${app} while airplane mode is on."],
-      "failureUnableToHandOff": ["Sorry, ${app} couldn't hand off the call."],
-      "failureFaceTimeServiceNotAvailable": ["Sorry, FaceTime isn't available right now."],
-      "failureCallInProgress": ["You're already on a call."],
-      "failureRequiringInAppAuthentication": ["You need to sign in to ${app} first."],
-    ]) { $1 }
+    table["INStartCallIntent"] = call(
+      calling: calling,
+      noValidNumber.merging([
+        "failureAirplaneModeEnabled": ["You can't make calls with ${app} while airplane mode is on."],
+        "failureUnableToHandOff": ["Sorry, ${app} couldn't hand off the call."],
+        "failureFaceTimeServiceNotAvailable": ["Sorry, FaceTime isn't available right now."],
+        "failureCallInProgress": ["You're already on a call."],
+        "failureRequiringInAppAuthentication": ["You need to sign in to ${app} first."],
+      ]) { $1 })
     table["INPlayMediaIntent"] = [
       "success": ["Playing ${mediaItems} in ${app}.", "Playing in ${app}."],
       "continueInApp": ["Opening ${app} to play ${mediaItems}.", "Opening ${app} to play it."],
@@ -214,17 +222,15 @@ enum SystemDialogs {
     ]
   }
 
-  /// The codes of the three call intents; `calling` is said for `continueInApp`, which opens the app to call.
-  private static func call(calling: [String]) -> [String: [String]] {
-    [
+  /// The codes the three call intents share, and `more` of one of them; `calling` is said for `continueInApp`, which
+  /// opens the app to call.
+  private static func call(calling: [String], _ more: [String: [String]] = [:]) -> [String: [String]] {
+    more.merging([
       "continueInApp": calling,
       "failureAppConfigurationRequired": ["You need to set up ${app} first."],
       "failureCallingServiceNotAvailable": ["Sorry, ${app} can't make calls right now."],
       "failureContactNotSupportedByApp": ["Sorry, ${app} can't call ${contacts}.", "Sorry, ${app} can't call them."],
-      "failureNoValidNumber": [
-        "Sorry, I couldn't find a number for ${contacts} in ${app}.", "Sorry, I couldn't find a number to call.",
-      ],
-    ]
+    ]) { $1 }
   }
 
   /// Siri's sentence for `code` of `intentClass`: the first alternative whose every `${name}` has a value, filled.
