@@ -40,10 +40,12 @@ public struct IntentOutcome: Sendable {
   public var views: [ConfiguredView] = []
   /// The shortcut that ran, if one did (its identifier and phrase are in `json()`).
   public var shortcut: Shortcut? = nil
+  /// The parameters of the final response (the app's, for handleInApp), whether or not the dialog said them: a
+  /// system intent's failure says Siri's sentence, and the app's `reason` is here.
+  public var responseParameters: [String: ParameterValue] = [:]
 
   /// `{"app","intent","parameters","code","success","dialog","voiceDialog"}` (and `"views"` when a UI extension drew
-  /// some),
-  /// parameters as plain JSON values.
+  /// some, `"responseParameters"` when the response carried some), parameters as plain JSON values.
   public func json() -> String {
     func plain(_ value: ParameterValue) -> Any {
       switch value {
@@ -61,6 +63,9 @@ public struct IntentOutcome: Sendable {
       "app": app, "intent": intent, "parameters": parameters.mapValues(plain), "code": code.rawValue,
       "success": isSuccess, "dialog": dialog, "voiceDialog": voiceDialog ?? dialog,
     ]
+    if !responseParameters.isEmpty {
+      object["responseParameters"] = responseParameters.mapValues(plain)
+    }
     if let shortcut {
       object["shortcut"] = ["identifier": shortcut.identifier, "phrase": shortcut.phrase]
     }
@@ -498,38 +503,66 @@ public struct IntentDriver: Sendable {
   private func outcome(
     _ response: IntentResponse, intent: Intent, app: AppBundle, spec: IntentSpec?, interpreter: ValueInterpreter
   ) async -> IntentOutcome {
+    let answer = Self.answer(to: response, of: intent, appName: app.name, spec: spec, interpreter: interpreter)
+    await conversation.say(speaksVoiceDialog ? answer.voiceDialog : answer.dialog)
+    var result = IntentOutcome(
+      app: app.name, intent: intent.name, parameters: intent.parameters, code: response.code,
+      isSuccess: answer.isSuccess, dialog: answer.dialog)
+    result.voiceDialog = answer.voiceDialog
+    result.responseParameters = response.parameters
+    return result
+  }
+
+  /// What the assistant says for `response`, and whether it is a success.
+  ///
+  /// The dialog is the definition's template for the code (`INIntentResponseCodeFormatString`), filled with the
+  /// response's parameters; else, for a system intent, Siri's own sentence for the code (`SystemDialogs`), filled
+  /// with the response's parameters, then the intent's; else a generic sentence ("Done.", "Sorry, there was a
+  /// problem with Rooms."). The voice dialog is the code's concise template where the definition has one, else the
+  /// dialog. A `reason` the response carries is never said for a system intent: Siri says its own sentence.
+  /// - Returns: the printed dialog, the voice dialog, and whether the code counts as a success (the definition's
+  ///   `INIntentResponseCodeSuccess`, else only `success`).
+  static func answer(
+    to response: IntentResponse, of intent: Intent, appName: String, spec: IntentSpec?, interpreter: ValueInterpreter
+  ) -> (dialog: String, voiceDialog: String, isSuccess: Bool) {
     let codeSpec = spec?.response?.code(named: response.code.rawValue)
     let isSuccess = codeSpec?.isSuccess ?? (response.code == .success)
-    func rendered(_ template: String) -> String {
-      renderTemplate(template) { name in
-        guard let value = parameterValue(at: name, in: response.parameters) else { return nil }
-        let parameterSpec = name.contains(".") ? nil : spec?.response?.parameters.first { $0.name == name }
-        return interpreter.words(
-          for: value,
-          parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
-      }.text
+    /// A response parameter's value in words.
+    func responseWords(_ name: String) -> String? {
+      guard let value = parameterValue(at: name, in: response.parameters) else { return nil }
+      let parameterSpec = name.contains(".") ? nil : spec?.response?.parameters.first { $0.name == name }
+      return interpreter.words(
+        for: value,
+        parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
     }
-    var dialog: String
+    func rendered(_ template: String) -> String { renderTemplate(template, values: responseWords).text }
     if let template = codeSpec?.template, !template.isEmpty {
-      dialog = rendered(template)
+      let dialog = rendered(template)
+      return (dialog, codeSpec?.conciseTemplate.flatMap { $0.isEmpty ? nil : rendered($0) } ?? dialog, isSuccess)
+    }
+    let system = SystemDialogs.dialog(intent: intent.name, code: response.code.rawValue, app: appName) { name in
+      if let words = responseWords(name) { return words }
+      guard let value = parameterValue(at: name, in: intent.parameters) else { return nil }
+      let parameterSpec = name.contains(".") ? nil : spec?.parameters.first { $0.name == name }
+      return interpreter.words(
+        for: value,
+        parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
+    }
+    let dialog: String
+    if let system {
+      dialog = system
     } else {
       switch response.code {
       case .success: dialog = "Done."
-      case .continueInApp: dialog = "Continue in \(app.name)."
-      case .inProgress: dialog = "\(app.name) is working on it."
+      case .continueInApp: dialog = "Continue in \(appName)."
+      case .inProgress: dialog = "\(appName) is working on it."
       // A domain code such as failureRequiringAppLaunchMustVerifyCredentials is one too (the app is offered).
       case _ where response.code.rawValue.hasPrefix(ResponseCode.failureRequiringAppLaunch.rawValue):
-        dialog = "You need to open \(app.name) to do that."
-      default: dialog = isSuccess ? "Done." : "Sorry, there was a problem with \(app.name)."
+        dialog = "You need to open \(appName) to do that."
+      default: dialog = isSuccess ? "Done." : "Sorry, there was a problem with \(appName)."
       }
     }
-    let voiceDialog = codeSpec?.conciseTemplate.flatMap { $0.isEmpty ? nil : rendered($0) } ?? dialog
-    await conversation.say(speaksVoiceDialog ? voiceDialog : dialog)
-    var result = IntentOutcome(
-      app: app.name, intent: intent.name, parameters: intent.parameters, code: response.code, isSuccess: isSuccess,
-      dialog: dialog)
-    result.voiceDialog = voiceDialog
-    return result
+    return (dialog, codeSpec?.conciseTemplate.flatMap { $0.isEmpty ? nil : rendered($0) } ?? dialog, isSuccess)
   }
 
   /// Resolves one parameter until the extension accepts a value or says it is not required.
