@@ -215,7 +215,10 @@ public struct IntentDriver: Sendable {
           views += await drawing.present(
             Interaction(intent: intent, response: confirmation, handlingStatus: "ready"), driver: self, spec: spec)
           let question =
-            SystemIntent.named(invocation.intentClass)?.confirmationPrompt
+            SystemDialogs.dialog(intent: invocation.intentClass, code: "ready", app: app.name) { name in
+              intent[name].map { interpreter.words(for: $0) }
+            }
+            ?? SystemIntent.named(invocation.intentClass)?.confirmationPrompt
             ?? "Do you want to \((spec?.title ?? spokenTitle(of: invocation.intentClass)).lowercased())?"
           let answer = try await conversation.ask(question, need: "a confirmation")
           if parseYesNo(answer) != true {

@@ -5,8 +5,9 @@
 /// `${app}` is the app's name; any other name is a parameter, taken from the response's parameters first, then from
 /// the intent's ("Starting your ${workoutName} workout in ${app}." is said "Starting your wall climb workout in
 /// Ascent."). The last alternative of each code names nothing but `${app}`, so a code listed here always has a
-/// sentence. A code not listed (`ready` and `handleInApp`, which are never the final answer; the standard codes of
-/// most intents) is said with the driver's generic sentence ("Done.", "Sorry, there was a problem with Rooms.").
+/// sentence. A code not listed (`handleInApp`, which is never the final answer; the standard codes of most intents)
+/// is said with the driver's generic sentence ("Done.", "Sorry, there was a problem with Rooms."). `ready` is never
+/// the final answer either: where it is listed, it is the question of the confirmation step.
 ///
 /// Siri says its own sentence, never the app's text: a `reason` the response carries is not said (it is in
 /// `--json`'s `responseParameters`).
@@ -20,12 +21,16 @@ enum SystemDialogs {
           "Sorry, there's no ${workoutName} workout in ${app}.", "Sorry, there's no such workout in ${app}.",
         ]
       )
-      .merging(["failureOngoingWorkout": ["You already have a workout going in ${app}."]]) { $1 },
+      .merging([
+        "failureOngoingWorkout": ["You already have a workout going in ${app}."],
+        // The confirmation step's question (confirm answered ready; `SystemIntent.userConfirmationRequired`).
+        "ready": ["Ready to start your ${workoutName} workout in ${app}?", "Ready to start your workout in ${app}?"],
+      ]) { $1 },
       "INPauseWorkoutIntent": workout(
         verb: "pause", doing: "Pausing",
         noMatchingWorkout: [
-          "There's no ${workoutName} workout in progress to pause in ${app}.",
-          "There's no workout in progress to pause in ${app}.",
+          "There's no active ${workoutName} workout to pause in ${app}.",
+          "There's no active workout to pause in ${app}.",
         ]),
       "INResumeWorkoutIntent": workout(
         verb: "resume", doing: "Resuming",

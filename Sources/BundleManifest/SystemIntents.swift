@@ -12,7 +12,8 @@ public struct SystemIntent: Sendable, Equatable {
   public var requiresUnlockedDeviceAfterQuestions = false
 
   /// What Siri asks before it hands the intent to the extension, when it always asks (payments, A1): "Do you want to
-  /// send this payment?". nil for the intents Siri does not confirm.
+  /// send this payment?". nil for the intents Siri does not confirm, and for those whose question names their values
+  /// (starting a workout: the host's `SystemDialogs`, code `ready`).
   public var confirmationPrompt: String? {
     switch spec.className {
     case "INSendPaymentIntent": "Do you want to send this payment?"
@@ -289,8 +290,11 @@ extension IntentSpec {
     self.response = response
     combinations = []
     managedCombinations = []
-    userConfirmationRequired =
-      domain == "Payments" && ["INSendPaymentIntent", "INRequestPaymentIntent"].contains(systemClassName)
+    // Siri always confirms a payment (A1), and starting a workout: "Ready to start your wall climb workout?", with
+    // the app's card, as the extension's handle is documented to receive an intent "resolved and confirmed by the
+    // user" (docs/CONVERSATION.md, "The confirmation step").
+    userConfirmationRequired = ["INSendPaymentIntent", "INRequestPaymentIntent", "INStartWorkoutIntent"].contains(
+      systemClassName)
     configurable = false
   }
 }

@@ -63,7 +63,7 @@ struct SystemDialogsTests {
       dialog: "Pausing your wall climb workout in Ascent."),
     Row(
       intent: "INPauseWorkoutIntent", code: "failureNoMatchingWorkout", response: reason,
-      dialog: "There's no workout in progress to pause in Ascent."),
+      dialog: "There's no active workout to pause in Ascent."),
     Row(
       intent: "INPauseWorkoutIntent", code: "continueInApp", response: [:],
       dialog: "Opening Ascent to pause your workout."),
@@ -178,7 +178,7 @@ struct SystemDialogsTests {
       ).dialog == "Sorry, there's no yoga workout in Ascent.")
     #expect(
       Self.answer("INPauseWorkoutIntent", "failureNoMatchingWorkout", intent: ["workoutName": .string("wall climb")])
-        .dialog == "There's no wall climb workout in progress to pause in Ascent.")
+        .dialog == "There's no active wall climb workout to pause in Ascent.")
   }
 
   /// A definition that customises a system intent and gives the code a template: its template is said, with its

@@ -9,11 +9,10 @@ import Testing
 /// cards, not the dialog. The values are given with `run`, not by voice.
 @Suite(.serialized)
 struct AscentCardEndToEndTests {
-  /// Assembles the example bundles and installs Ascent.app, after `customise` has changed it.
-  func installAscent(_ host: HostFixture, customise: (URL) throws -> Void = { _ in }) async throws {
+  /// Assembles the example bundles and installs Ascent.app.
+  func installAscent(_ host: HostFixture) async throws {
     let app = try await TestBundles.rooms(in: host.directory.file("bundles"))
       .deletingLastPathComponent().appendingPathComponent("Ascent.app")
-    try customise(app)
     let installed = try await host.assistant(["install", app.path])
     #expect(installed.code == 0, "\(installed)")
   }
@@ -24,55 +23,35 @@ struct AscentCardEndToEndTests {
       + "  State: \(state)\n"
   }
 
-  /// Ascent's Intents.intentdefinition customising INStartWorkoutIntent with Siri's confirmation step
-  /// (`INIntentUserConfirmationRequired`): a definition can add the step that Siri does not take for workouts.
-  func addConfirmationStep(_ app: URL) throws {
-    func parameter(_ name: String, _ type: String) -> [String: Any] {
-      ["INIntentParameterName": name, "INIntentParameterType": type, "INIntentParameterSupportsResolution": true]
-    }
-    try writePlist(
-      [
-        "INIntentDefinitionModelVersion": "1.2", "INEnums": [Any](),
-        "INIntents": [
-          [
-            "INIntentName": "StartWorkout", "INIntentClassName": "INStartWorkoutIntent", "INIntentType": "System",
-            "INIntentCategory": "generic", "INIntentTitle": "Start Workout", "INIntentUserConfirmationRequired": true,
-            "INIntentParameters": [
-              parameter("workoutName", "String"), parameter("goalValue", "Decimal"),
-              parameter("isOpenEnded", "Boolean"),
-            ],
-          ] as [String: Any]
-        ],
-      ], to: app.appendingPathComponent("Base.lproj/Intents.intentdefinition"))
-  }
-
   /// Start, pause, resume and end: after each the card shows the workout the app answered with (a pause names no
   /// workout, yet its card shows the wall climb and its goal) and what was done.
   @Test func theCardAfterEachWorkoutIntentShowsTheWorkoutAndWhatWasDone() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     try await installAscent(host)
-    let started = try await host.assistant(["run", "Ascent", "StartWorkout", "workoutName=wall climb", "goalValue=30"])
+    let started = try await host.assistant([
+      "run", "Ascent", "StartWorkout", "workoutName=wall climb", "goalValue=30", "--answer", "yes",
+    ])
     #expect(started.code == 0, "\(started)")
     #expect(started.stdout.hasSuffix(card("Wall climb", goal: "30 minutes", location: "Not said", state: "Started")))
-    // The card is drawn once, after handling: workouts have no confirmation step.
-    #expect(!started.stdout.contains("Ready to start") && started.stderr == "", "\(started)")
+    // Pausing, resuming and ending have no confirmation step: their card is drawn once, after handling.
     for (intent, state) in [("PauseWorkout", "Paused"), ("ResumeWorkout", "Resumed"), ("EndWorkout", "Ended")] {
       let result = try await host.assistant(["run", "Ascent", intent])
       #expect(result.code == 0, "\(result)")
+      #expect(result.stdout.components(separatedBy: "[AscentUI]").count == 2 && result.stderr == "", "\(result)")
       #expect(
         result.stdout.hasSuffix(card("Wall climb", goal: "30 minutes", location: "Not said", state: state)),
         "\(result)")
     }
     // An open-ended boulder climb, cancelled; --json returns the card as the run's view.
     let boulder = try await host.assistant([
-      "--json", "run", "Ascent", "StartWorkout", "workoutName=boulder climb", "isOpenEnded=true",
+      "--json", "run", "Ascent", "StartWorkout", "workoutName=boulder climb", "isOpenEnded=true", "--answer", "yes",
     ])
     #expect(boulder.code == 0, "\(boulder)")
     let object = try JSONSerialization.jsonObject(with: Data(boulder.stdout.utf8)) as? [String: Any]
     let views = object?["views"] as? [[String: Any]] ?? []
-    #expect(views.count == 1, "\(boulder)")
-    let snippet = try JSONSerialization.data(withJSONObject: views.first?["snippet"] ?? [:], options: .sortedKeys)
+    #expect(views.count == 2, "\(boulder)")  // at the confirmation step, and after handling
+    let snippet = try JSONSerialization.data(withJSONObject: views.last?["snippet"] ?? [:], options: .sortedKeys)
     #expect(
       String(decoding: snippet, as: UTF8.self)
         == #"{"stack":[{"text":"Boulder climb"},{"row":{"label":"Goal","value":"Open ended"}},"#
@@ -92,7 +71,9 @@ struct AscentCardEndToEndTests {
     let paused = try await host.assistant(["run", "Ascent", "PauseWorkout"])
     #expect(paused.code == 1, "\(paused)")
     #expect(paused.stdout.hasSuffix(card("Workout", state: "Not paused: no workout is going on")), "\(paused)")
-    let started = try await host.assistant(["run", "Ascent", "StartWorkout", "workoutName=wall climb"])
+    let started = try await host.assistant([
+      "run", "Ascent", "StartWorkout", "workoutName=wall climb", "--answer", "yes",
+    ])
     #expect(started.code == 0, "\(started)")
     let again = try await host.assistant(["run", "Ascent", "StartWorkout", "workoutName=boulder climb"])
     #expect(again.code == 1, "\(again)")
@@ -103,17 +84,18 @@ struct AscentCardEndToEndTests {
       "\(again)")
   }
 
-  /// With the confirmation step, the card is drawn at it ("Ready to start") before the question, then again after
+  /// Siri confirms a start (SystemIntent.userConfirmationRequired): the card is drawn at the confirmation step
+  /// ("Ready to start") before the question, then again after
   /// handling ("Started"); the workout is in the history.
   @Test func theCardIsDrawnAtTheConfirmationStepAndAfterHandling() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
-    try await installAscent(host, customise: addConfirmationStep)
+    try await installAscent(host)
     let result = try await host.assistant([
       "--answer", "yes", "run", "Ascent", "StartWorkout", "workoutName=wall climb", "goalValue=30",
     ])
     #expect(result.code == 0, "\(result)")
-    #expect(result.stderr == "Do you want to start workout? yes\n", "\(result)")
+    #expect(result.stderr == "Ready to start your wall climb workout in Ascent? yes\n", "\(result)")
     let ready = card("Wall climb", goal: "30 minutes", location: "Not said", state: "Ready to start")
     let started = card("Wall climb", goal: "30 minutes", location: "Not said", state: "Started")
     #expect(result.stdout.hasPrefix(ready) && result.stdout.hasSuffix(started), "\(result)")
@@ -126,12 +108,12 @@ struct AscentCardEndToEndTests {
   @Test func refusedAtTheConfirmationStepTheCardIsDrawnAndNothingHandled() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
-    try await installAscent(host, customise: addConfirmationStep)
+    try await installAscent(host)
     let result = try await host.assistant([
       "--answer", "no", "run", "Ascent", "StartWorkout", "workoutName=boulder climb",
     ])
     #expect(result.code == 1, "\(result)")
-    #expect(result.stderr == "Do you want to start workout? no\n", "\(result)")
+    #expect(result.stderr == "Ready to start your boulder climb workout in Ascent? no\n", "\(result)")
     #expect(
       result.stdout
         == card("Boulder climb", goal: "None", location: "Not said", state: "Ready to start") + "OK, I won't.\n",

@@ -17,23 +17,29 @@ struct AscentDialogEndToEndTests {
     return host
   }
 
-  /// `assistant run Ascent INTENT ARGUMENTS...`: its exit status, and that it said `dialog` and nothing else.
+  /// `assistant run Ascent INTENT ARGUMENTS...`: its exit status, and that it said `dialog` (then AscentUI's card, or
+  /// nothing) and asked nothing but `asked`, the confirmation step's question of a start, answered yes.
   static func expect(
-    _ host: HostFixture, _ arguments: [String], says dialog: String, exits code: Int32,
+    _ host: HostFixture, _ arguments: [String], says dialog: String, exits code: Int32, asked: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
-    let result = try await host.assistant(["run", "Ascent"] + arguments)
+    let answers = asked == nil ? [] : ["--answer", "yes"]
+    let result = try await host.assistant(["run", "Ascent"] + arguments + answers)
     #expect(result.code == code, "\(arguments): \(result)", sourceLocation: sourceLocation)
-    #expect(result.stdout == dialog + "\n", "\(arguments): \(result)", sourceLocation: sourceLocation)
-    // The app's reason is not said, and nothing else is printed.
-    #expect(result.stderr == "", "\(arguments): \(result)", sourceLocation: sourceLocation)
+    // What is said: every line but AscentUI's cards (a header and indented rows).
+    let said = result.stdout.split(separator: "\n").filter { $0 != "[AscentUI]" && !$0.hasPrefix("  ") }
+    #expect(said == [Substring(dialog)], "\(arguments): \(result)", sourceLocation: sourceLocation)
+    #expect(!result.stdout.contains("reason"), "\(arguments): \(result)", sourceLocation: sourceLocation)
+    // The app's reason is not said, and nothing else is asked.
+    #expect(
+      result.stderr == (asked.map { $0 + " yes\n" } ?? ""), "\(arguments): \(result)", sourceLocation: sourceLocation)
   }
 
   @Test func eachWorkoutIntentFailsWithNothingGoingOn() async throws {
     let host = try await Self.ascent()
     defer { host.directory.remove() }
     try await Self.expect(
-      host, ["PauseWorkout"], says: "There's no workout in progress to pause in Ascent.", exits: 1)
+      host, ["PauseWorkout"], says: "There's no active workout to pause in Ascent.", exits: 1)
     try await Self.expect(host, ["ResumeWorkout"], says: "There's no paused workout to resume in Ascent.", exits: 1)
     try await Self.expect(host, ["EndWorkout"], says: "There's no workout in progress to end in Ascent.", exits: 1)
     try await Self.expect(
@@ -48,20 +54,21 @@ struct AscentDialogEndToEndTests {
     let host = try await Self.ascent()
     defer { host.directory.remove() }
     try await Self.expect(
-      host, ["StartWorkout", "workoutName=wall climb"], says: "Starting your wall climb workout in Ascent.", exits: 0)
+      host, ["StartWorkout", "workoutName=wall climb"], says: "Starting your wall climb workout in Ascent.", exits: 0,
+      asked: "Ready to start your wall climb workout in Ascent?")
     try await Self.expect(
       host, ["StartWorkout", "workoutName=boulder climb"], says: "You already have a workout going in Ascent.",
       exits: 1)
     try await Self.expect(host, ["ResumeWorkout"], says: "There's no paused workout to resume in Ascent.", exits: 1)
     try await Self.expect(host, ["PauseWorkout"], says: "Pausing your wall climb workout in Ascent.", exits: 0)
     try await Self.expect(
-      host, ["PauseWorkout"], says: "There's no workout in progress to pause in Ascent.", exits: 1)
+      host, ["PauseWorkout"], says: "There's no active workout to pause in Ascent.", exits: 1)
     try await Self.expect(host, ["ResumeWorkout"], says: "Resuming your wall climb workout in Ascent.", exits: 0)
     try await Self.expect(host, ["EndWorkout"], says: "Ending your wall climb workout in Ascent.", exits: 0)
     try await Self.expect(host, ["EndWorkout"], says: "There's no workout in progress to end in Ascent.", exits: 1)
     try await Self.expect(
       host, ["StartWorkout", "workoutName=boulder climb"], says: "Starting your boulder climb workout in Ascent.",
-      exits: 0)
+      exits: 0, asked: "Ready to start your boulder climb workout in Ascent?")
     try await Self.expect(host, ["CancelWorkout"], says: "Cancelling your boulder climb workout in Ascent.", exits: 0)
     let history = try await host.assistant(["open", "Ascent", "--", "history"])
     let states = history.stdout.split(separator: "\n").map { $0.split(separator: "  ").last ?? "" }
@@ -83,21 +90,22 @@ struct AscentDialogEndToEndTests {
     #expect(object["intent"] as? String == "INPauseWorkoutIntent")
     #expect(object["code"] as? String == "failureNoMatchingWorkout")
     #expect(object["success"] as? Bool == false)
-    #expect(object["dialog"] as? String == "There's no workout in progress to pause in Ascent.")
-    #expect(object["voiceDialog"] as? String == "There's no workout in progress to pause in Ascent.")
+    #expect(object["dialog"] as? String == "There's no active workout to pause in Ascent.")
+    #expect(object["voiceDialog"] as? String == "There's no active workout to pause in Ascent.")
     #expect((object["parameters"] as? [String: Any])?.isEmpty == true)
     #expect(object["responseParameters"] as? [String: String] == ["reason": "no workout is going on"])
-    // The dialog goes to stderr under --json; nothing else does.
-    #expect(paused.stderr == "There's no workout in progress to pause in Ascent.\n", "\(paused)")
+    // The dialog goes to stderr under --json, with AscentUI's card; nothing else does.
+    #expect(paused.stderr.hasPrefix("There's no active workout to pause in Ascent.\n[AscentUI]\n"), "\(paused)")
 
-    let started = try await host.assistant(["--json", "run", "Ascent", "StartWorkout", "workoutName=wall climb"])
+    let started = try await host.assistant(
+      ["--json", "run", "Ascent", "StartWorkout", "workoutName=wall climb", "--answer", "yes"])
     #expect(started.code == 0, "\(started)")
     let success = try #require(
       try JSONSerialization.jsonObject(with: Data(started.stdout.utf8)) as? [String: Any], "\(started)")
     #expect(success["code"] as? String == "success")
     #expect(success["success"] as? Bool == true)
     #expect(success["dialog"] as? String == "Starting your wall climb workout in Ascent.")
-    #expect((success["responseParameters"] as? [String: String])?["workoutName"] == "wall climb")
+    #expect((success["responseParameters"] as? [String: Any])?["workoutName"] as? String == "wall climb")
   }
 
   /// The lines of a `--record` transcript, as JSON objects.
@@ -129,7 +137,7 @@ struct AscentDialogEndToEndTests {
     defer { host.directory.remove() }
     let first = host.directory.file("first.jsonl")
     let started = try await host.assistant(
-      ["--record", first.path, "run", "Ascent", "StartWorkout", "workoutName=wall climb"])
+      ["--record", first.path, "run", "Ascent", "StartWorkout", "workoutName=wall climb", "--answer", "yes"])
     #expect(started.code == 0, "\(started)")
     let firstLines = try Self.transcript(first)
     // The extension confirmed and handed over; the app handled it and recorded the workout.
@@ -143,7 +151,7 @@ struct AscentDialogEndToEndTests {
     let refused = try await host.assistant(
       ["--record", second.path, "run", "Ascent", "StartWorkout", "workoutName=boulder climb"])
     #expect(refused.code == 1, "\(refused)")
-    #expect(refused.stdout == "You already have a workout going in Ascent.\n", "\(refused)")
+    #expect(refused.stdout.hasPrefix("You already have a workout going in Ascent.\n"), "\(refused)")
     let secondLines = try Self.transcript(second)
     #expect(Self.codes(secondLines, from: "AscentIntents") == ["failureOngoingWorkout"])
     #expect(!Self.sent(secondLines, to: "AscentIntents").contains("intent/handle"))
@@ -154,7 +162,7 @@ struct AscentDialogEndToEndTests {
     #expect(ended.code == 0, "\(ended)")
     let third = host.directory.file("third.jsonl")
     let again = try await host.assistant(
-      ["--record", third.path, "run", "Ascent", "StartWorkout", "workoutName=boulder climb"])
+      ["--record", third.path, "run", "Ascent", "StartWorkout", "workoutName=boulder climb", "--answer", "yes"])
     #expect(again.code == 0, "\(again)")
     #expect(Self.codes(try Self.transcript(third), from: "AscentIntents") == ["ready", "handleInApp"])
   }
