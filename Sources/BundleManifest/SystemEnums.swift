@@ -97,8 +97,9 @@ public struct SystemEnum: Sendable, Equatable {
     add(
       "INPlaybackRepeatMode",
       [
-        ("unknown", nil, []), ("none", nil, ["no repeat", "repeat off"]), ("all", nil, ["repeat all"]),
-        ("one", nil, ["repeat one"]),
+        // "all", "one" and "none" alone are other words ("play all my songs"): said with "repeat".
+        ("unknown", nil, []), ("none", "no repeat", ["repeat off"]), ("all", "repeat all", []),
+        ("one", "repeat one", []),
       ])
     return table
   }()
