@@ -76,15 +76,26 @@ import Testing
     Parsed(parameter: "isOpenEnded", text: "open-ended", value: .boolean(true)),
     Parsed(parameter: "isOpenEnded", text: "open ended", value: .boolean(true)),
     Parsed(parameter: "isOpenEnded", text: "no", value: .boolean(false)),
-    Parsed(parameter: "destinationType", intentClass: "INStartCallIntent", text: "voice mail", value: .enumCase("voicemail")),
-    Parsed(parameter: "destinationType", intentClass: "INStartCallIntent", text: "call back", value: .enumCase("callBack")),
-    Parsed(parameter: "audioRoute", intentClass: "INStartCallIntent", text: "speaker", value: .enumCase("speakerphoneAudioRoute")),
+    Parsed(
+      parameter: "destinationType", intentClass: "INStartCallIntent", text: "voice mail", value: .enumCase("voicemail")),
+    Parsed(
+      parameter: "destinationType", intentClass: "INStartCallIntent", text: "call back", value: .enumCase("callBack")),
+    Parsed(
+      parameter: "audioRoute", intentClass: "INStartCallIntent", text: "speaker",
+      value: .enumCase("speakerphoneAudioRoute")),
     Parsed(parameter: "callCapability", intentClass: "INStartCallIntent", text: "video", value: .enumCase("videoCall")),
-    Parsed(parameter: "outgoingMessageType", intentClass: "INSendMessageIntent", text: "voice message", value: .enumCase("outgoingMessageAudio")),
-    Parsed(parameter: "accountType", intentClass: "INSearchForAccountsIntent", text: "savings", value: .enumCase("saving")),
-    Parsed(parameter: "requestedBalanceType", intentClass: "INSearchForAccountsIntent", text: "points", value: .enumCase("points")),
-    Parsed(parameter: "attribute", intentClass: "INSetMessageAttributeIntent", text: "unread", value: .enumCase("unread")),
-    Parsed(parameter: "playbackRepeatMode", intentClass: "INPlayMediaIntent", text: "repeat one", value: .enumCase("one")),
+    Parsed(
+      parameter: "outgoingMessageType", intentClass: "INSendMessageIntent", text: "voice message",
+      value: .enumCase("outgoingMessageAudio")),
+    Parsed(
+      parameter: "accountType", intentClass: "INSearchForAccountsIntent", text: "savings", value: .enumCase("saving")),
+    Parsed(
+      parameter: "requestedBalanceType", intentClass: "INSearchForAccountsIntent", text: "points",
+      value: .enumCase("points")),
+    Parsed(
+      parameter: "attribute", intentClass: "INSetMessageAttributeIntent", text: "unread", value: .enumCase("unread")),
+    Parsed(
+      parameter: "playbackRepeatMode", intentClass: "INPlayMediaIntent", text: "repeat one", value: .enumCase("one")),
     // Not a case: nothing, never the text as said.
     Parsed(parameter: "workoutGoalUnitType", text: "fortnight", value: nil),
     Parsed(parameter: "workoutGoalUnitType", text: "outdoor", value: nil),
@@ -167,7 +178,8 @@ import Testing
   @Test func aDonatedCaseMustBeACase() throws {
     let rules = DonationRules(definitions: [])
     func problem(_ value: ParameterValue) -> String? {
-      rules.intentProblem(Intent(name: Self.start, identifier: "i1", parameters: ["workoutGoalUnitType": value]), field: "intent")
+      rules.intentProblem(
+        Intent(name: Self.start, identifier: "i1", parameters: ["workoutGoalUnitType": value]), field: "intent")
     }
     #expect(problem(.enumCase("minute")) == nil)
     #expect(problem(.enumCase("minutes")) != nil)
