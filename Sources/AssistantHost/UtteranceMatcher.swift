@@ -279,11 +279,25 @@ public struct UtteranceMatcher: Sendable {
     // makes a whole phrase match: "Start a workout" is the phrase "start a workout", not a workout called "a".
     let wholeWithout = found.contains { $0.complete && !$0.candidate.onlyLittleWords }
     var best: [String: (score: Score, match: Match)] = [:]
+    var bestIsExample: Set<String> = []
     for (score, _, candidate, phrase) in found where !(wholeWithout && candidate.onlyLittleWords) {
-      if let current = best[phrase.intentClass], current.score >= score { continue }
+      // Each intent keeps its first best reading, except that a title or a system phrase takes a tie from an example:
+      // an example read as a template is often a title's twin ("Book a room" is `${isCancellationOfBooking} a
+      // room`), and the match names the phrase with the slots.
+      if let current = best[phrase.intentClass],
+        current.score > score
+          || (current.score == score && (phrase.source == .example || !bestIsExample.contains(phrase.intentClass)))
+      {
+        continue
+      }
       best[phrase.intentClass] = (
         score, Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
       )
+      if phrase.source == .example {
+        bestIsExample.insert(phrase.intentClass)
+      } else {
+        bestIsExample.remove(phrase.intentClass)
+      }
     }
     guard let top = best.values.map(\.score).max() else {
       // The app's phrases closest to what was said; when none shares a word with it, an example of each intent.
