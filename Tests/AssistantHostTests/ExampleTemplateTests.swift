@@ -142,6 +142,17 @@ import Testing
     #expect(match.values == row.values)
   }
 
+  /// A title or a system phrase takes a tie from an example read as a template: the match names the phrase with the
+  /// slots. The control: an example no other phrase ties with is named.
+  @Test func aTieNamesThePhraseWithTheSlots() throws {
+    let matcher = UtteranceMatcher(apps: try Self.apps())
+    #expect(try matcher.match("Book a room with Rooms").phrase == "${isCancellationOfBooking} a room")
+    #expect(
+      try matcher.match("Start a 30 minute outdoor wall climb with Ascent").phrase
+        == "start a ${goalValue} ${workoutGoalUnitType} ${workoutLocationType} ${workoutName}")
+    #expect(try matcher.match("Open a door with Rooms").phrase == "Open a door with Rooms")
+  }
+
   /// The lint still passes for both examples: each example reaches its intent, with its values, claimed once.
   @Test func thePhraseCheckPassesForBothExamples() throws {
     for app in try Self.apps() {
