@@ -180,8 +180,8 @@ struct DonationRules: Sendable {
     if let enumName = declared.enumType {
       expected = "an enum case of \(enumName)"
       if case .enumCase(let name) = value {
-        // A system intent's enums are not in a definition: any bounded case name.
-        fits = definition?.enumeration(named: enumName).map { $0.values.contains { $0.name == name } } ?? true
+        // A system intent's enums are Apple's (`SystemEnum`); an enum IntentHost does not know: any bounded case name.
+        fits = EnumSpec.named(enumName, in: definition).map { $0.values.contains { $0.name == name } } ?? true
       } else {
         fits = false
       }

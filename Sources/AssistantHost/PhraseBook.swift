@@ -172,7 +172,7 @@ public enum PhraseBook {
       }
       // Xcode gives every enum an `unknown` case (index 0), which stands for no value: the first real one.
       if let enumName = parameter.enumType,
-        let value = definition?.enumeration(named: enumName)?.values.first(where: { $0.name != "unknown" })
+        let value = EnumSpec.named(enumName, in: definition)?.values.first(where: { $0.name != "unknown" })
       {
         return value.displayName ?? value.name
       }

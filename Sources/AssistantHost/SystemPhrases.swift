@@ -7,6 +7,12 @@ enum SystemPhrases {
     "INStartWorkoutIntent": [
       "start a ${workoutName} workout", "start ${workoutName}", "start a workout", "begin a ${workoutName} workout",
       "begin a workout", "go for a ${workoutName}",
+      // A goal, a location, open-endedness ("Start a 30 minute outdoor wall climb", "start an open ended wall
+      // climb"): the isOpenEnded slot reads "open ended" as true (`ValueInterpreter`).
+      "start a ${goalValue} ${workoutGoalUnitType} ${workoutLocationType} ${workoutName}",
+      "start a ${goalValue} ${workoutGoalUnitType} ${workoutName}",
+      "start a ${workoutLocationType} ${workoutName}", "start an ${isOpenEnded} ${workoutName}",
+      "start an ${isOpenEnded} ${workoutLocationType} ${workoutName}",
     ],
     "INPauseWorkoutIntent": ["pause my ${workoutName} workout", "pause my workout", "pause the workout"],
     "INResumeWorkoutIntent": ["resume my ${workoutName} workout", "resume my workout", "continue my workout"],

@@ -9,8 +9,11 @@ import Foundation
 ///    (two apps called "Rooms"), none is picked: the error lists them by bundle id.
 /// 2. The intent and values: the rest is matched against the app's phrases (`phrases(of:)`): the Shortcuts titles
 ///    of its intents (`INIntentParameterCombinations`, e.g. "${isCancellationOfBooking} room ${roomNumber} for
-///    ${bookedBy}"), its vocabulary's `IntentPhrases` examples (numbers in them become slots of the intent's number
-///    parameters), and the built-in phrases of the system intents it supports (`SystemPhrases`):
+///    ${bookedBy}"), its vocabulary's `IntentPhrases` examples, each a template for its own intent (a value of one
+///    of the intent's parameters in it becomes a slot of that parameter: a `ParameterVocabularies` synonym of the
+///    parameter, a case of one of its enums, the definition's or Apple's `SystemEnum`, as said, or a number, for the
+///    next number parameter; `exampleTokens`), and the built-in phrases of the system intents it supports
+///    (`SystemPhrases`):
 ///    literal words must match (articles are optional), each `${parameter}` takes one or more words that parse as
 ///    that parameter's type (booleans by their display names and vocabulary synonyms); a text parameter's slot
 ///    takes the user's text between its neighbouring words as written (`writtenValue`), articles, symbols and all.
@@ -257,7 +260,8 @@ public struct UtteranceMatcher: Sendable {
         intentClass: phrase.intentClass, definition: definition, vocabularies: app.vocabularies)
       let pattern =
         phrase.source == .example
-        ? exampleTokens(phrase.text, appNames: appNames, spec: spec) : tokens(phrase.text)
+        ? Self.exampleTokens(phrase.text, appNames: appNames, spec: spec, interpreter: interpreter)
+        : tokens(phrase.text)
       for candidate in matches(
         pattern, rest, original: restOriginal, written: written, spec: spec, interpreter: interpreter,
         terms: terms)
@@ -275,11 +279,25 @@ public struct UtteranceMatcher: Sendable {
     // makes a whole phrase match: "Start a workout" is the phrase "start a workout", not a workout called "a".
     let wholeWithout = found.contains { $0.complete && !$0.candidate.onlyLittleWords }
     var best: [String: (score: Score, match: Match)] = [:]
+    var bestIsExample: Set<String> = []
     for (score, _, candidate, phrase) in found where !(wholeWithout && candidate.onlyLittleWords) {
-      if let current = best[phrase.intentClass], current.score >= score { continue }
+      // Each intent keeps its first best reading, except that a title or a system phrase takes a tie from an example:
+      // an example read as a template is often a title's twin ("Book a room" is `${isCancellationOfBooking} a
+      // room`), and the match names the phrase with the slots.
+      if let current = best[phrase.intentClass],
+        current.score > score
+          || (current.score == score && (phrase.source == .example || !bestIsExample.contains(phrase.intentClass)))
+      {
+        continue
+      }
       best[phrase.intentClass] = (
         score, Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
       )
+      if phrase.source == .example {
+        bestIsExample.insert(phrase.intentClass)
+      } else {
+        bestIsExample.remove(phrase.intentClass)
+      }
     }
     guard let top = best.values.map(\.score).max() else {
       // The app's phrases closest to what was said; when none shares a word with it, an example of each intent.
@@ -298,15 +316,64 @@ public struct UtteranceMatcher: Sendable {
     }
   }
 
-  /// An `IntentPhrases` example as a pattern: the app's name taken off ("... with Rooms", "Rooms, ...", "ask Rooms
-  /// to ..."), and each number in it (digits or a number word) a slot of the intent's next number parameter.
-  private func exampleTokens(_ example: String, appNames: [String], spec: IntentSpec) -> [Token] {
+  /// An `IntentPhrases` example as a template for its own intent: the app's name taken off ("... with Rooms",
+  /// "Rooms, ...", "ask Rooms to ..."), and, from left to right, each value of one of the intent's parameters in it a
+  /// slot of that parameter, once per parameter:
+  /// - the longest run of words (up to eight) that is a spoken value of a parameter (`ValueInterpreter.spokenValue`):
+  ///   one of the app's `ParameterVocabularies` synonyms for `Intent.parameter` ("wall climb" for
+  ///   `INStartWorkoutIntent.workoutName`, "book" for Rooms' `isCancellationOfBooking`), or a case of one of its
+  ///   enums, the definition's or Apple's (`SystemEnum`), as said: its display name, its name in words, a system
+  ///   enum's synonym ("minute", "outdoor"); the parameter first in the definition's order wins a tie;
+  /// - otherwise a number (digits or a number word): a slot of the intent's next number parameter.
+  /// Every other word stays a word the user must say. "Start a 30 minute outdoor wall climb with Ascent" is
+  /// `start a ${goalValue} ${workoutGoalUnitType} ${workoutLocationType} ${workoutName}`; "Start a workout with
+  /// Ascent" stays as written.
+  private static func exampleTokens(
+    _ example: String, appNames: [String], spec: IntentSpec, interpreter: ValueInterpreter
+  ) -> [Token] {
     let words = ClosestPhrases.withoutAppName(normalizedWords(example), names: appNames.map(normalizedWords)).words
     var numbers = spec.parameters.filter { ["Integer", "Decimal", "Double", "Currency"].contains($0.type) }.map(\.name)
-    return words.map { word in
-      if parseDecimal(word) != nil, !numbers.isEmpty { return .slot(numbers.removeFirst()) }
-      return .word(word)
+    var spoken = spec.parameters.filter(interpreter.hasSpokenValues)
+    var tokens: [Token] = []
+    var index = 0
+    while index < words.count {
+      let longest = min(words.count, index + 8)
+      let found = (index + 1...longest).reversed().lazy.compactMap { end in
+        spoken.firstIndex { interpreter.spokenValue(words[index..<end].joined(separator: " "), for: $0) != nil }
+          .map { (end, $0) }
+      }.first
+      if let (end, parameter) = found {
+        tokens.append(.slot(spoken[parameter].name))
+        numbers.removeAll { $0 == spoken[parameter].name }
+        spoken.remove(at: parameter)
+        index = end
+        continue
+      }
+      if parseDecimal(words[index]) != nil, !numbers.isEmpty {
+        let name = numbers.removeFirst()
+        spoken.removeAll { $0.name == name }
+        tokens.append(.slot(name))
+      } else {
+        tokens.append(.word(words[index]))
+      }
+      index += 1
     }
+    return tokens
+  }
+
+  /// The template `example` (one of `app`'s `IntentExamples` for `intentClass`) is matched as (`exampleTokens`),
+  /// written as a title is: words in lower case, slots as `${parameter}`. Nil when the app cannot run the intent.
+  static func template(ofExample example: String, intentClass: String, in app: AppBundle) -> String? {
+    guard let (spec, definition) = app.runnableSpec(className: intentClass) else { return nil }
+    let interpreter = ValueInterpreter(intentClass: intentClass, definition: definition, vocabularies: app.vocabularies)
+    let tokens = exampleTokens(
+      example, appNames: UtteranceMatcher(apps: [app]).names(of: app), spec: spec, interpreter: interpreter)
+    return tokens.map { token in
+      switch token {
+      case .word(let word): word
+      case .slot(let name): "${\(name)}"
+      }
+    }.joined(separator: " ")
   }
 
   /// Up to `limit` example phrases of `app` (its vocabularies' `IntentExamples`), one intent after another so that

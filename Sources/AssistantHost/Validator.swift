@@ -722,7 +722,7 @@ public struct Validator: Sendable {
         if let relationship = parameter.relationship {
           if let parent = intent.parameter(named: relationship.parent) {
             if let value = relationship.value, let enumType = parent.enumType,
-              let enumeration = definition.enumeration(named: enumType),
+              let enumeration = EnumSpec.named(enumType, in: definition),
               !enumeration.values.contains(where: { $0.name == value })
             {
               diagnostics.append(

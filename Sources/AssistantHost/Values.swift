@@ -32,11 +32,13 @@ struct ValueInterpreter: Sendable {
       return values.isEmpty ? nil : .array(values)
     }
     if synonyms, let synonym = synonymValue(trimmed, for: parameter) { return synonym }
-    if let enumName = parameter.enumType, let spec = definition?.enumeration(named: enumName) {
+    if let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) {
       let words = normalizedWords(trimmed)
+      let synonyms = SystemEnum.named(enumName)?.synonyms ?? [:]
       let match = spec.values.first {
         $0.name.caseInsensitiveCompare(trimmed) == .orderedSame || normalizedWords($0.name) == words
           || $0.displayName.map(normalizedWords) == words
+          || (synonyms[$0.name] ?? []).contains { normalizedWords($0) == words }
       }
       return match.map { .enumCase($0.name) }
     }
@@ -80,6 +82,39 @@ struct ValueInterpreter: Sendable {
     return nil
   }
 
+  /// The value `text` says for `parameter` when its words are exactly one of the parameter's spoken values (what
+  /// `UtteranceMatcher` makes a slot of in an `IntentPhrases` example): a vocabulary synonym of it
+  /// (`ParameterVocabularies`, "wall climb" for `INStartWorkoutIntent.workoutName`), or a case of its enum as said:
+  /// the case's display name, or its name in words when it has none, or a system enum's synonym ("minute",
+  /// "minutes", "outdoor", "outside"). Never the `unknown` case, and never a bare case name that has a display name
+  /// (INPlaybackRepeatMode's `all` is said "repeat all"). Words are compared as `normalizedWords` gives them, little
+  /// words included: "a wall climb" is not "wall climb".
+  func spokenValue(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
+    let words = normalizedWords(text)
+    guard !words.isEmpty else { return nil }
+    for vocabulary in vocabularies {
+      for (_, phrases) in vocabulary.synonyms(intentClass: intentClass, parameter: parameter.name)
+      where phrases.contains(where: { normalizedWords($0) == words }) {
+        return parse(text, for: parameter)
+      }
+    }
+    guard let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) else { return nil }
+    let synonyms = SystemEnum.named(enumName)?.synonyms ?? [:]
+    let match = spec.values.first { value in
+      value.name != "unknown"
+        && ([value.displayName ?? ParameterSpec.words(of: value.name)] + (synonyms[value.name] ?? [])).contains {
+          normalizedWords($0) == words
+        }
+    }
+    return match.map { .enumCase($0.name) }
+  }
+
+  /// Whether `parameter` has spoken values (`spokenValue(_:for:)`): vocabulary synonyms, or an enum's cases.
+  func hasSpokenValues(_ parameter: ParameterSpec) -> Bool {
+    vocabularies.contains { !$0.synonyms(intentClass: intentClass, parameter: parameter.name).isEmpty }
+      || parameter.enumType.flatMap { EnumSpec.named($0, in: definition) } != nil
+  }
+
   /// A prompt translated for one value (`PROMPTID-VALUEID` in the strings table), e.g. a confirmation worded for
   /// the enum case or boolean the user picked; nil when the table has none.
   func variant(of prompt: ParameterSpec.PromptDialog?, for value: ParameterValue, parameter: ParameterSpec) -> String? {
@@ -88,7 +123,7 @@ struct ValueInterpreter: Sendable {
     switch value {
     case .enumCase(let name):
       valueID =
-        parameter.enumType.flatMap { definition.enumeration(named: $0) }?.values.first { $0.name == name }?
+        parameter.enumType.flatMap { EnumSpec.named($0, in: definition) }?.values.first { $0.name == name }?
         .displayNameID
     case .boolean(let flag):
       valueID = flag ? parameter.trueDisplayNameID : parameter.falseDisplayNameID
@@ -100,7 +135,7 @@ struct ValueInterpreter: Sendable {
 
   /// What a value of `parameter` looks like, for error messages.
   func expectation(for parameter: ParameterSpec) -> String {
-    if let enumName = parameter.enumType, let spec = definition?.enumeration(named: enumName) {
+    if let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) {
       return "one of " + spec.values.map { $0.displayName ?? $0.name }.joined(separator: ", ")
     }
     switch parameter.type {
@@ -130,7 +165,7 @@ struct ValueInterpreter: Sendable {
       return b ? (parameterType?.trueName ?? "yes") : (parameterType?.falseName ?? "no")
     case .date(let d): return ParameterValue.formatDate(d)
     case .enumCase(let name):
-      if let enumType = parameterType?.enumType, let spec = definition?.enumeration(named: enumType),
+      if let enumType = parameterType?.enumType, let spec = EnumSpec.named(enumType, in: definition),
         let match = spec.values.first(where: { $0.name == name })
       {
         return match.displayName ?? name

@@ -38,6 +38,13 @@ public struct SystemIntent: Sendable, Equatable {
         systemClassName: className, domain: domain,
         parameters: parameters.map {
           var parameter = ParameterSpec(systemName: $0.0, type: $0.1, multiple: $0.2)
+          // An Enum parameter's cases are Apple's (SystemEnums.swift).
+          if let enumType = SystemEnum.parameterEnums["\(className).\($0.0)"] {
+            parameter.enumType = enumType
+            parameter.enumNamespace = "System"
+          }
+          // "Start an open-ended wall climb": the words that say true.
+          if className == "INStartWorkoutIntent", $0.0 == "isOpenEnded" { parameter.trueDisplayName = "open-ended" }
           if let wording = systemParameterWording["\(className).\($0.0)"] ?? systemParameterWording[$0.0] {
             parameter.displayName = wording.label
             parameter.prompts["Primary"] = wording.prompt
