@@ -175,4 +175,77 @@ struct AscentEndToEndTests {
     #expect(!control.stdout.contains("system-intent-always-unlocked"), "\(control)")
     #expect(control.stdout.contains("when locked: it runs"), "\(control)")
   }
+
+  /// The seed's utterances, said: "Start a 30 minute outdoor wall climb with Ascent" gives the goal, its unit, the
+  /// location and the name (the app records all four); "Start a wall climb workout with Ascent" the name only;
+  /// "Start a workout with Ascent" nothing, so the last workout's obstacle is suggested; pause, resume, end and
+  /// cancel by voice. The control: an example's other wording ("a 45 minute indoor boulder climb") is read as the
+  /// same template, with its own values.
+  @Test func theSeedsUtterances() async throws {
+    let host = try await ascentHost()
+    defer { host.directory.remove() }
+    struct Outcome: Decodable {
+      var code: String
+      var intent: String
+      var parameters: [String: Value]
+      enum Value: Decodable, Equatable {
+        case text(String), number(Double), flag(Bool)
+        init(from decoder: any Decoder) throws {
+          let container = try decoder.singleValueContainer()
+          if let flag = try? container.decode(Bool.self) {
+            self = .flag(flag)
+          } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+          } else {
+            self = .text(try container.decode(String.self))
+          }
+        }
+      }
+    }
+    func say(_ utterance: String, _ answers: String...) async throws -> Outcome {
+      let result = try await host.assistant(["--json", utterance] + answers.flatMap { ["--answer", $0] })
+      #expect(result.code == 0, "\(utterance): \(result)")
+      return try JSONDecoder().decode(Outcome.self, from: Data(result.stdout.utf8))
+    }
+
+    let full = try await say("Start a 30 minute outdoor wall climb with Ascent", "yes")
+    #expect(full.intent == "INStartWorkoutIntent" && full.code == "success")
+    #expect(
+      full.parameters == [
+        "workoutName": .text("wall climb"), "goalValue": .number(30), "workoutGoalUnitType": .text("minute"),
+        "workoutLocationType": .text("outdoor"),
+      ], "\(full)")
+    #expect(try await history(host) == ["outdoor wall climb, goal 30 minutes: active"])
+
+    for (utterance, intent, state) in [
+      ("Pause my workout with Ascent", "INPauseWorkoutIntent", "paused"),
+      ("Resume my workout with Ascent", "INResumeWorkoutIntent", "active"),
+      ("End my workout with Ascent", "INEndWorkoutIntent", "ended"),
+    ] {
+      let outcome = try await say(utterance)
+      #expect(outcome.intent == intent && outcome.code == "success", "\(utterance): \(outcome)")
+      #expect(try await history(host).last == "outdoor wall climb, goal 30 minutes: \(state)", "\(utterance)")
+    }
+
+    let named = try await say("Start a wall climb workout with Ascent", "yes")
+    #expect(named.parameters == ["workoutName": .text("wall climb")], "\(named)")
+    let cancelled = try await say("Cancel my workout with Ascent")
+    #expect(cancelled.intent == "INCancelWorkoutIntent" && cancelled.code == "success")
+    #expect(try await history(host).last == "wall climb: cancelled")
+
+    // Nothing said: the last workout's obstacle is suggested ("Just to confirm ... wall climb?").
+    let nothing = try await host.assistant(["Start a workout with Ascent", "--answer", "yes", "--answer", "yes"])
+    #expect(nothing.code == 0, "\(nothing)")
+    #expect(nothing.stderr.contains("wall climb? yes"), "\(nothing)")
+    #expect(try await history(host).last == "wall climb: active")
+    #expect(try await host.assistant(["End my workout with Ascent"]).code == 0)
+
+    let other = try await say("Start a 45 minute indoor boulder climb with Ascent", "yes")
+    #expect(
+      other.parameters == [
+        "workoutName": .text("boulder climb"), "goalValue": .number(45), "workoutGoalUnitType": .text("minute"),
+        "workoutLocationType": .text("indoor"),
+      ], "\(other)")
+    #expect(try await history(host).last == "indoor boulder climb, goal 45 minutes: active")
+  }
 }
