@@ -136,7 +136,9 @@ struct ValueInterpreter: Sendable {
   /// What a value of `parameter` looks like, for error messages.
   func expectation(for parameter: ParameterSpec) -> String {
     if let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) {
-      return "one of " + spec.values.map { $0.displayName ?? $0.name }.joined(separator: ", ")
+      // Xcode's `unknown` case stands for no value: it is not one to give.
+      return "one of "
+        + spec.values.filter { $0.name != "unknown" }.map { $0.displayName ?? $0.name }.joined(separator: ", ")
     }
     switch parameter.type {
     case "Integer": return "a whole number"

@@ -117,7 +117,7 @@ import Testing
     #expect(Self.interpreter.words(for: .enumCase("kiloCalorie"), parameterType: types) == "kilocalories")
     #expect(
       Self.interpreter.expectation(for: unit)
-        == "one of unknown, inch, meter, foot, mile, yard, second, minute, hour, joule, kilocalories")
+        == "one of inch, meter, foot, mile, yard, second, minute, hour, joule, kilocalories")
     // The control: an Enum parameter IntentHost has no cases for is read as its type says.
     let attributes = try Self.parameter("attributes", of: "INSearchForMessagesIntent")
     #expect(Self.interpreter.expectation(for: attributes) == "some text")
@@ -166,12 +166,12 @@ import Testing
     #expect(error.status == .usage)
     #expect(
       error.message
-        == "workoutGoalUnitType=fortnight: Goal unit (Enum) needs one of unknown, inch, meter, foot, mile, yard, "
+        == "workoutGoalUnitType=fortnight: Goal unit (Enum) needs one of inch, meter, foot, mile, yard, "
         + "second, minute, hour, joule, kilocalories")
     let location = try #require(throws: HostError.self) {
       try router.values(["workoutLocationType=upstairs"], intentClass: Self.start, in: app)
     }
-    #expect(location.message == "workoutLocationType=upstairs: Location (Enum) needs one of unknown, outdoor, indoor")
+    #expect(location.message == "workoutLocationType=upstairs: Location (Enum) needs one of outdoor, indoor")
   }
 
   /// A donation's enum value must be a case of the system enum, as of a definition's.
