@@ -80,7 +80,7 @@ struct LockMatrixTests {
     case .notRestricted: ""
     case .byExtension: "BookRoomIntent is listed in IntentsRestrictedWhileLocked of RoomsIntents.appex/Info.plist"
     case .byApp: "BookRoomIntent is listed in INIntentsRestrictedWhileLocked of Rooms.app/Info.plist"
-    case .systemIntent: "INStartWorkoutIntent always needs an unlocked device (SiriKit)"
+    case .systemIntent: "INResumeWorkoutIntent always needs an unlocked device (SiriKit)"
     case .protectedData:
       "BookRoomIntent is listed in IntentsRestrictedWhileProtectedDataUnavailable of RoomsIntents.appex/Info.plist"
     }
@@ -112,7 +112,7 @@ struct LockMatrixTests {
         }
       case .systemIntent:
         try Edit.attributes(extensionInfo) {
-          $0["IntentsSupported"] = ($0["IntentsSupported"] as? [String] ?? []) + ["INStartWorkoutIntent"]
+          $0["IntentsSupported"] = ($0["IntentsSupported"] as? [String] ?? []) + ["INResumeWorkoutIntent"]
         }
       case .protectedData:
         try Edit.attributes(extensionInfo) {
@@ -160,7 +160,7 @@ struct LockMatrixTests {
     driver.device = device
     let invocation =
       c.rule == .systemIntent
-      ? try rig.invocation([:], intent: "INStartWorkoutIntent")
+      ? try rig.invocation([:], intent: "INResumeWorkoutIntent")
       : try rig.invocation(["roomNumber": .integer(12), "bookedBy": .string("Ada")])
     let expected = Self.expected(c)
 

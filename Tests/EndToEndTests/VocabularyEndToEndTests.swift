@@ -22,9 +22,10 @@ import Testing
     return host
   }
 
-  /// The workout the utterance started, from `--json` (`parameters` are the intent's values).
+  /// The workout the utterance started, from `--json` (`parameters` are the intent's values); Siri's confirmation of
+  /// a start is answered yes.
   func workout(_ host: HostFixture, _ utterance: String) async throws -> String? {
-    let result = try await host.assistant(["--json", utterance])
+    let result = try await host.assistant(["--json", utterance, "--answer", "yes"])
     #expect(result.code == 0, "\(result)")
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     return (object?["parameters"] as? [String: Any])?["workoutName"] as? String
