@@ -139,4 +139,34 @@ struct AscentKitTests {
     #expect(try await history.start(.boulder).obstacle == .boulder)
     #expect(try await history.load().count == 1)
   }
+
+  /// A workout the user names is the one changed, or nothing is: "End my boulder climb workout" while a wall climb
+  /// is going on is refused (failureNoMatchingWorkout) and leaves the wall climb as it was. The control: the right
+  /// name, a synonym of it, or no name at all changes it.
+  @Test func aNamedWorkoutIsTheOneChangedOrNothingIs() async throws {
+    let directory = try TemporaryDirectory("ascentkit")
+    defer { directory.remove() }
+    let history = try history(directory)
+    try await history.start(.wall)
+    for change in [
+      { try await history.pause(named: "boulder climb") }, { try await history.end(named: "yoga") },
+      { try await history.cancel(named: "bouldering") },
+    ] as [@Sendable () async throws -> Workout] {
+      do {
+        _ = try await change()
+        Issue.record("a workout that was not named was changed")
+      } catch let error as WorkoutError {
+        guard case .notNamed(_, let current) = error else {
+          Issue.record("\(error)")
+          continue
+        }
+        #expect(current.obstacle == .wall && error.responseCode == "failureNoMatchingWorkout")
+      }
+    }
+    #expect(try await history.current()?.state == .active)
+    #expect(try await history.pause(named: "wall climbing").state == .paused)
+    await #expect(throws: WorkoutError.self) { try await history.resume(named: "boulder climb") }
+    #expect(try await history.resume(named: "Wall Climb workout").state == .active)
+    #expect(try await history.end(named: nil).state == .ended)
+  }
 }

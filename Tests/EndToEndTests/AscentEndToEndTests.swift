@@ -248,4 +248,32 @@ struct AscentEndToEndTests {
       ], "\(other)")
     #expect(try await history(host).last == "indoor boulder climb, goal 45 minutes: active")
   }
+
+  /// Pausing, resuming, ending or cancelling a workout the user names: another workout going on is never touched.
+  /// Refused at the extension's confirm (failureNoMatchingWorkout, exit 1, Siri's sentence names the workout asked
+  /// for), before the app is launched. The control: said with the right name, or with none, it is done.
+  @Test func aNamedWorkoutThatIsNotGoingOnIsLeftAlone() async throws {
+    let host = try await ascentHost()
+    defer { host.directory.remove() }
+    #expect(
+      try await host.assistant(["run", "Ascent", "StartWorkout", "workoutName=wall climb", "--answer", "yes"]).code
+        == 0)
+    for (utterance, said) in [
+      ("End my yoga workout with Ascent", "There's no yoga workout in progress to end in Ascent."),
+      ("Cancel my boulder climb workout with Ascent", "There's no boulder climb workout in progress to cancel"),
+      ("Pause my bouldering workout with Ascent", "There's no active bouldering workout to pause in Ascent."),
+    ] {
+      let result = try await host.assistant([utterance])
+      #expect(result.code == 1, "\(utterance): \(result)")
+      #expect(result.stdout.hasPrefix(said), "\(utterance): \(result)")
+      #expect(try await history(host) == ["wall climb: active"], "\(utterance)")
+    }
+    let pause = try await host.assistant(["Pause my wall climb workout with Ascent"])
+    #expect(pause.code == 0 && pause.stdout.hasPrefix("Pausing your wall climb workout in Ascent."), "\(pause)")
+    let resume = try await host.assistant(["run", "Ascent", "ResumeWorkout", "workoutName=boulder climb"])
+    #expect(resume.code == 1, "\(resume)")
+    #expect(try await history(host) == ["wall climb: paused"])
+    #expect(try await host.assistant(["End my workout with Ascent"]).code == 0)
+    #expect(try await history(host) == ["wall climb: ended"])
+  }
 }

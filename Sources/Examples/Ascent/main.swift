@@ -30,10 +30,11 @@ struct WorkoutInApp: IntentHandler {
         workout = try await history.start(
           obstacle, goal: goal(of: intent), location: location(of: intent),
           isOpenEnded: intent["isOpenEnded"] == .boolean(true))
-      case "INPauseWorkoutIntent": workout = try await history.pause()
-      case "INResumeWorkoutIntent": workout = try await history.resume()
-      case "INCancelWorkoutIntent": workout = try await history.cancel()
-      case "INEndWorkoutIntent": workout = try await history.end()
+      // The workout the user named, if any ("Pause my wall climb workout"): another one going on is not touched.
+      case "INPauseWorkoutIntent": workout = try await history.pause(named: named(intent))
+      case "INResumeWorkoutIntent": workout = try await history.resume(named: named(intent))
+      case "INCancelWorkoutIntent": workout = try await history.cancel(named: named(intent))
+      case "INEndWorkoutIntent": workout = try await history.end(named: named(intent))
       default: return IntentResponse(code: .failure, parameters: ["reason": .string("not a workout intent")])
       }
       // The workout as it now is, in the intent's parameter names: what AscentUI's card shows after handling.
@@ -41,6 +42,11 @@ struct WorkoutInApp: IntentHandler {
     } catch let error as WorkoutError {
       return IntentResponse(code: ResponseCode(error.responseCode), parameters: ["reason": .string(error.description)])
     }
+  }
+
+  func named(_ intent: Intent) -> String? {
+    if case .string(let name)? = intent["workoutName"] { return name }
+    return nil
   }
 
   func goal(of intent: Intent) -> Workout.Goal? {
@@ -72,8 +78,8 @@ if InAppIntentHandling.isRequested {
 }
 
 let usage = """
-  usage: ascent history
-         ascent current
+  usage: ascent [history]   the workouts, oldest first (what the app shows when opened)
+         ascent current     the workout going on
   """
 
 func fail(_ message: String, _ code: Int32) -> Never {
@@ -83,7 +89,8 @@ func fail(_ message: String, _ code: Int32) -> Never {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let command = arguments.first else { fail("no command\n\(usage)", 64) }
+// Opened with nothing asked, the app shows its history, as the seed's app opens on it.
+let command = arguments.first ?? "history"
 if command == "--help" || command == "-h" || command == "help" {
   print(usage)
   exit(0)

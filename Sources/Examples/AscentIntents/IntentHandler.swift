@@ -39,6 +39,25 @@ extension WorkoutIntentHandler {
     IntentResponse(code: .handleInApp)
   }
 
+  /// The workout going on, checked against the name the user said, if any ("End my boulder climb workout" while a
+  /// wall climb is going on is refused, never ends the wall climb).
+  /// - Throws: `WorkoutError.noActiveWorkout`, or `.notNamed`.
+  func namedCurrent(_ intent: Intent, in context: ExtensionContext) async throws -> Workout {
+    guard let current = try await history(context).current() else { throw WorkoutError.noActiveWorkout }
+    if case .string(let name)? = intent["workoutName"] { try WorkoutHistory.check(current, isNamed: name) }
+    return current
+  }
+
+  /// `check` as a response: ready, or the refusal of the error it threw.
+  func confirming(_ check: () async throws -> Void) async throws -> IntentResponse {
+    do {
+      try await check()
+      return IntentResponse(code: .ready)
+    } catch let error as WorkoutError {
+      return refusal(error)
+    }
+  }
+
   /// A refusal of `error`'s kind, with its reason for the dialog.
   func refusal(_ error: WorkoutError) -> IntentResponse {
     IntentResponse(code: ResponseCode(error.responseCode), parameters: ["reason": .string(error.description)])
@@ -101,42 +120,45 @@ struct StartWorkoutIntentHandler: WorkoutIntentHandler {
   }
 }
 
-/// INPauseWorkoutIntent: confirmed when a workout is active.
+/// INPauseWorkoutIntent: confirmed when a workout is active (the one named, if a name was said).
 struct PauseWorkoutIntentHandler: WorkoutIntentHandler {
   let intentName = "INPauseWorkoutIntent"
 
   func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    guard let current = try await history(context).current() else { return refusal(.noActiveWorkout) }
-    if current.state == .paused { return refusal(.alreadyPaused(current)) }
-    return IntentResponse(code: .ready)
+    try await confirming {
+      let current = try await namedCurrent(intent, in: context)
+      if current.state == .paused { throw WorkoutError.alreadyPaused(current) }
+    }
   }
 }
 
-/// INResumeWorkoutIntent: confirmed when a workout is paused.
+/// INResumeWorkoutIntent: confirmed when a workout is paused (the one named, if a name was said).
 struct ResumeWorkoutIntentHandler: WorkoutIntentHandler {
   let intentName = "INResumeWorkoutIntent"
 
   func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    let current = try await history(context).current()
-    guard current?.state == .paused else { return refusal(.notPaused(current: current)) }
-    return IntentResponse(code: .ready)
+    try await confirming {
+      let current = try await history(context).current()
+      guard let current, current.state == .paused else { throw WorkoutError.notPaused(current: current) }
+      if case .string(let name)? = intent["workoutName"] { try WorkoutHistory.check(current, isNamed: name) }
+    }
   }
 }
 
-/// INCancelWorkoutIntent: confirmed when a workout is going on.
+/// INCancelWorkoutIntent: confirmed when a workout is going on (the one named, if a name was said).
 struct CancelWorkoutIntentHandler: WorkoutIntentHandler {
   let intentName = "INCancelWorkoutIntent"
 
   func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    try await history(context).current() == nil ? refusal(.noActiveWorkout) : IntentResponse(code: .ready)
+    try await confirming { _ = try await namedCurrent(intent, in: context) }
   }
 }
 
-/// INEndWorkoutIntent: confirmed when a workout is going on.
+/// INEndWorkoutIntent: confirmed when a workout is going on (the one named, if a name was said).
 struct EndWorkoutIntentHandler: WorkoutIntentHandler {
   let intentName = "INEndWorkoutIntent"
 
   func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    try await history(context).current() == nil ? refusal(.noActiveWorkout) : IntentResponse(code: .ready)
+    try await confirming { _ = try await namedCurrent(intent, in: context) }
   }
 }

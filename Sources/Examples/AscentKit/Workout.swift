@@ -119,6 +119,8 @@ public enum WorkoutError: Error, Sendable, Equatable, CustomStringConvertible {
   case notPaused(current: Workout?)
   /// Pausing a workout that is already paused.
   case alreadyPaused(Workout)
+  /// Pausing, resuming, ending or cancelling a workout the user named, when the one going on is another.
+  case notNamed(String, current: Workout)
   /// The shared defaults hold something other than a history under `key` (written by another program).
   case unreadableHistory(key: String)
 
@@ -126,7 +128,7 @@ public enum WorkoutError: Error, Sendable, Equatable, CustomStringConvertible {
   public var responseCode: String {
     switch self {
     case .ongoingWorkout: "failureOngoingWorkout"
-    case .noActiveWorkout, .notPaused, .alreadyPaused: "failureNoMatchingWorkout"
+    case .noActiveWorkout, .notPaused, .alreadyPaused, .notNamed: "failureNoMatchingWorkout"
     case .unreadableHistory: "failure"
     }
   }
@@ -139,6 +141,8 @@ public enum WorkoutError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notPaused(let current):
       current.map { "the \($0.obstacle.intentWorkoutName) is not paused" } ?? "no workout is paused"
     case .alreadyPaused(let workout): "the \(workout.obstacle.intentWorkoutName) is already paused"
+    case .notNamed(let name, let current):
+      "the workout going on is a \(current.obstacle.intentWorkoutName), not \(name)"
     case .unreadableHistory(let key):
       "the shared defaults of \(WorkoutHistory.appGroupIdentifier) hold no workout history under \"\(key)\"; "
         + "remove the key (assistant defaults delete \(WorkoutHistory.appGroupIdentifier) \(key)) to start a new one"
@@ -218,8 +222,8 @@ public struct WorkoutHistory: Sendable {
   /// Pauses the active workout.
   /// - Throws: `WorkoutError.noActiveWorkout`, or `.alreadyPaused`.
   @discardableResult
-  public func pause() async throws -> Workout {
-    try await changeCurrent { workout in
+  public func pause(named name: String? = nil) async throws -> Workout {
+    try await changeCurrent(named: name) { workout in
       if workout.state == .paused { throw WorkoutError.alreadyPaused(workout) }
       workout.state = .paused
     }
@@ -228,11 +232,12 @@ public struct WorkoutHistory: Sendable {
   /// Resumes the paused workout.
   /// - Throws: `WorkoutError.notPaused` when none is paused.
   @discardableResult
-  public func resume() async throws -> Workout {
+  public func resume(named name: String? = nil) async throws -> Workout {
     try await updateHistory { workouts in
       guard let index = workouts.indices.last, workouts[index].state.isOngoing else {
         throw WorkoutError.notPaused(current: nil)
       }
+      try Self.check(workouts[index], isNamed: name)
       guard workouts[index].state == .paused else { throw WorkoutError.notPaused(current: workouts[index]) }
       workouts[index].state = .active
       return workouts[index]
@@ -242,8 +247,8 @@ public struct WorkoutHistory: Sendable {
   /// Ends the workout going on (active or paused); it stays in the history.
   /// - Throws: `WorkoutError.noActiveWorkout`.
   @discardableResult
-  public func end(at date: Date = Date()) async throws -> Workout {
-    try await changeCurrent { workout in
+  public func end(named name: String? = nil, at date: Date = Date()) async throws -> Workout {
+    try await changeCurrent(named: name) { workout in
       workout.state = .ended
       workout.finishedAt = Self.timestamp(date)
     }
@@ -252,18 +257,31 @@ public struct WorkoutHistory: Sendable {
   /// Cancels the workout going on (active or paused); it stays in the history, marked cancelled.
   /// - Throws: `WorkoutError.noActiveWorkout`.
   @discardableResult
-  public func cancel(at date: Date = Date()) async throws -> Workout {
-    try await changeCurrent { workout in
+  public func cancel(named name: String? = nil, at date: Date = Date()) async throws -> Workout {
+    try await changeCurrent(named: name) { workout in
       workout.state = .cancelled
       workout.finishedAt = Self.timestamp(date)
     }
   }
 
-  private func changeCurrent(_ change: @escaping @Sendable (inout Workout) throws -> Void) async throws -> Workout {
+  /// Whether `workout` is the one the user named: any, when no name was said; else the one whose obstacle the name
+  /// names ("Pause my wall climb workout" never pauses a boulder climb).
+  /// - Throws: `WorkoutError.notNamed`.
+  public static func check(_ workout: Workout, isNamed name: String?) throws {
+    guard let name, !name.allSatisfy(\.isWhitespace) else { return }
+    if Workout.Obstacle(intentWorkoutName: name) != workout.obstacle {
+      throw WorkoutError.notNamed(name, current: workout)
+    }
+  }
+
+  private func changeCurrent(
+    named name: String?, _ change: @escaping @Sendable (inout Workout) throws -> Void
+  ) async throws -> Workout {
     try await updateHistory { workouts in
       guard let index = workouts.indices.last, workouts[index].state.isOngoing else {
         throw WorkoutError.noActiveWorkout
       }
+      try Self.check(workouts[index], isNamed: name)
       try change(&workouts[index])
       return workouts[index]
     }
