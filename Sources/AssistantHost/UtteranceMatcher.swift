@@ -175,9 +175,14 @@ public struct UtteranceMatcher: Sendable {
         let named = original[leading].joined(separator: " ")
         if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
       }
-      // "... with Roms": the words after the last "with" are the name the user meant.
+      // "... with Roms": the words after the last "with" are the name the user meant, or the first of them when
+      // those are close to an installed app's name and values follow ("... with Ascnt for 30 minutes").
       if let with, with < words.count - 1 {
-        throw notInstalled(original[(with + 1)...].joined(separator: " "))
+        let after = original[(with + 1)...]
+        let close = (1...after.count).reversed().first { count in
+          !closestNames(to: after.prefix(count).joined(separator: " "), among: allNames).isEmpty
+        }
+        throw notInstalled(after.prefix(close ?? after.count).joined(separator: " "))
       }
       // "Book room 12 for Ada": when the words are close to phrases of installed apps (at least two words and half
       // of those said shared), those phrases, with their apps' names.

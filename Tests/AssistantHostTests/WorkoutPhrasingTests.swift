@@ -130,6 +130,21 @@ import Testing
       ])
   }
 
+  /// Values after the app's name, and a name mistyped: the name the user meant is the words close to an installed
+  /// app's name, not the values after it. The control: words close to no name are all named.
+  @Test func aMistypedNameBeforeValues() throws {
+    let matcher = UtteranceMatcher(apps: Self.apps)
+    let typo = try #require(throws: HostError.self) {
+      try matcher.match("Start a wall climb with Ascnt for 30 minutes")
+    }
+    #expect(typo.status == .noMatch)
+    #expect(typo.message.contains("no installed app is called \"Ascnt\" (did you mean \"Ascent\"?)"), "\(typo)")
+    let other = try #require(throws: HostError.self) {
+      try matcher.match("Start a wall climb with Stride for 30 minutes")
+    }
+    #expect(other.message.contains("no installed app is called \"Stride for 30 minutes\";"), "\(other)")
+  }
+
   /// The rule itself, and where it applies: the workout intents' `workoutName` only.
   @Test func theGenericNounIsNoName() {
     func may(_ text: String, _ parameter: String = "workoutName", _ intentClass: String = Self.start) -> Bool {
