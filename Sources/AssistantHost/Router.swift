@@ -138,7 +138,8 @@ public struct Router: Sendable {
       guard let value = interpreter.parse(text, for: parameter) else {
         throw HostError(
           .usage,
-          "\(name)=\(text): \(parameter.label) (\(parameter.type)) needs \(interpreter.expectation(for: parameter))")
+          "\(name)=\(text): \(parameter.label) (\(parameter.type)) needs \(interpreter.expectation(for: parameter, caseNames: true))"
+        )
       }
       values[name] = value
     }

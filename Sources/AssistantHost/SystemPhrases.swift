@@ -4,16 +4,7 @@
 enum SystemPhrases {
   /// Class name to its phrases, most specific first.
   static let catalog: [String: [String]] = [
-    "INStartWorkoutIntent": [
-      "start a ${workoutName} workout", "start ${workoutName}", "start a workout", "begin a ${workoutName} workout",
-      "begin a workout", "go for a ${workoutName}",
-      // A goal, a location, open-endedness ("Start a 30 minute outdoor wall climb", "start an open ended wall
-      // climb"): the isOpenEnded slot reads "open ended" as true (`ValueInterpreter`).
-      "start a ${goalValue} ${workoutGoalUnitType} ${workoutLocationType} ${workoutName}",
-      "start a ${goalValue} ${workoutGoalUnitType} ${workoutName}",
-      "start a ${workoutLocationType} ${workoutName}", "start an ${isOpenEnded} ${workoutName}",
-      "start an ${isOpenEnded} ${workoutLocationType} ${workoutName}",
-    ],
+    "INStartWorkoutIntent": startWorkout,
     "INPauseWorkoutIntent": ["pause my ${workoutName} workout", "pause my workout", "pause the workout"],
     "INResumeWorkoutIntent": ["resume my ${workoutName} workout", "resume my workout", "continue my workout"],
     "INEndWorkoutIntent": ["end my ${workoutName} workout", "end my workout", "stop my workout", "finish my workout"],
@@ -56,4 +47,58 @@ enum SystemPhrases {
     ],
     "INSetSeatSettingsInCarIntent": ["turn on my seat heater", "heat my seat", "cool my seat"],
   ]
+
+  /// Siri's phrases for starting a workout, most specific first: "start a", then what the user may say before the
+  /// workout, each optional, in this order: a goal (`${goalValue} ${workoutGoalUnitType}`, "30 minute"),
+  /// open-endedness (`${isOpenEnded}`, "open ended"), a location (`${workoutLocationType}`, "outdoor"); then the
+  /// workout: `${workoutName} workout`, `${workoutName}`, or the generic noun alone (`workout`: no name, so the app
+  /// may suggest one); then, when no goal came before, optionally `for ${goalValue} ${workoutGoalUnitType}` ("for 20
+  /// minutes"). "Start an indoor wall climb for 20 minutes", "Start a 10 minute open ended wall climb", "Start a 30
+  /// minute workout" and "Start an outdoor workout" each have their phrase, so no value is left inside the name
+  /// (`genericNouns`). Then "begin" and "go for a", which take a name or nothing.
+  static let startWorkout: [String] = {
+    let goal = "${goalValue} ${workoutGoalUnitType}"
+    var phrases: [String] = []
+    for before in [true, false] {
+      for openEnded in [true, false] {
+        for location in [true, false] {
+          for workout in ["${workoutName} workout", "${workoutName}", "workout"] {
+            let words =
+              ["start a"] + (before ? [goal] : []) + (openEnded ? ["${isOpenEnded}"] : [])
+              + (location ? ["${workoutLocationType}"] : []) + [workout]
+            if !before { phrases.append((words + ["for", goal]).joined(separator: " ")) }
+            phrases.append(words.joined(separator: " "))
+          }
+        }
+      }
+    }
+    return phrases + [
+      "start ${workoutName}", "begin a ${workoutName} workout", "begin a workout", "go for a ${workoutName}",
+    ]
+  }()
+
+  /// The generic noun of a system intent's named thing, by class name: the parameter that names it, and the noun
+  /// Siri's phrases say beside it ("start a wall climb workout"). The noun alone is no name, and no name ends with
+  /// it: "Start an outdoor workout" names no workout (the app may suggest one), "Start a 45 minute boulder climb
+  /// workout" names "boulder climb". Nor does a name start with a number: a number before the workout is a goal, and
+  /// the word after it must be a unit (`INWorkoutGoalUnitType`), so "Start a 5 kilometer wall climb" is not understood
+  /// rather than naming "5 kilometer wall climb". A term the app registered for the parameter (`UserVocabulary`,
+  /// "Tempo Run Workout", "5K Run") is a name whatever its words.
+  static let genericNouns: [String: (parameter: String, noun: String)] = [
+    "INStartWorkoutIntent": ("workoutName", "workout"), "INPauseWorkoutIntent": ("workoutName", "workout"),
+    "INResumeWorkoutIntent": ("workoutName", "workout"), "INEndWorkoutIntent": ("workoutName", "workout"),
+    "INCancelWorkoutIntent": ("workoutName", "workout"),
+  ]
+
+  /// Whether `words` (lower case) may be the value of `parameter`'s slot in a phrase of `intentClass`: not when the
+  /// intent has a generic noun for that parameter (`genericNouns`) and the words are the noun, end with it (or its
+  /// plural), or start with a number (after "a", "an", "the" or "my", which a text slot keeps: "start a 5
+  /// kilometer wall climb" against `start ${workoutName}`).
+  static func mayName(_ words: ArraySlice<String>, parameter: String, of intentClass: String) -> Bool {
+    guard let generic = genericNouns[intentClass], generic.parameter == parameter, let last = words.last else {
+      return true
+    }
+    let first = words.first { !["a", "an", "the", "my"].contains($0) }
+    return last != generic.noun && last != generic.noun + "s" && first.flatMap(parseDecimal) == nil
+  }
 }

@@ -175,9 +175,14 @@ public struct UtteranceMatcher: Sendable {
         let named = original[leading].joined(separator: " ")
         if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
       }
-      // "... with Roms": the words after the last "with" are the name the user meant.
+      // "... with Roms": the words after the last "with" are the name the user meant, or the first of them when
+      // those are close to an installed app's name and values follow ("... with Ascnt for 30 minutes").
       if let with, with < words.count - 1 {
-        throw notInstalled(original[(with + 1)...].joined(separator: " "))
+        let after = original[(with + 1)...]
+        let close = (1...after.count).reversed().first { count in
+          !closestNames(to: after.prefix(count).joined(separator: " "), among: allNames).isEmpty
+        }
+        throw notInstalled(after.prefix(close ?? after.count).joined(separator: " "))
       }
       // "Book room 12 for Ada": when the words are close to phrases of installed apps (at least two words and half
       // of those said shared), those phrases, with their apps' names.
@@ -197,23 +202,35 @@ public struct UtteranceMatcher: Sendable {
     }
     var matches: [(score: Score, match: Match)] = []
     var firstFailure: HostError? = nil
-    for (app, range) in named {
+    for (app, range, after) in named {
       do {
         // "Rooms,", "with Rooms", "ask Rooms to": the app named, nothing asked.
-        if range.isEmpty { throw namedOnly(app) }
-        // A slot's text as written: from the end of the word before it to the start of the word after it.
+        if range.isEmpty && after.isEmpty { throw namedOnly(app) }
+        // The words that remain: those before the app's name, then those after it ("Start a wall climb with Ascent
+        // for 30 minutes").
+        let indices = Array(range) + Array(after)
+        // A slot's text as written: from the end of the word before it to the start of the word after it; a slot
+        // on both sides of the app's name is the two parts as written, the name left out.
         let written = { (span: Range<Int>) -> String in
-          let first = range.lowerBound + span.lowerBound
-          let last = range.lowerBound + span.upperBound
-          let start = first > 0 ? spoken[first - 1].range.upperBound : utterance.startIndex
-          let end = last < spoken.count ? spoken[last].range.lowerBound : utterance.endIndex
-          return writtenValue(utterance[start..<end])
+          var runs: [Range<Int>] = []
+          for index in span.map({ indices[$0] }) {
+            if let last = runs.last, last.upperBound == index {
+              runs[runs.count - 1] = last.lowerBound..<(index + 1)
+            } else {
+              runs.append(index..<(index + 1))
+            }
+          }
+          return runs.map { run in
+            let start = run.lowerBound > 0 ? spoken[run.lowerBound - 1].range.upperBound : utterance.startIndex
+            let end = run.upperBound < spoken.count ? spoken[run.upperBound].range.lowerBound : utterance.endIndex
+            return writtenValue(utterance[start..<end])
+          }.joined(separator: " ")
         }
         matches += try bestMatches(
-          in: app, words: Array(words[range]), original: Array(original[range]), written: written
+          in: app, words: indices.map { words[$0] }, original: indices.map { original[$0] }, written: written
         ).map {
           var found = $0
-          found.match.request = original[range].joined(separator: " ")
+          found.match.request = indices.map { original[$0] }.joined(separator: " ")
           return found
         }
       } catch let error as HostError {
@@ -278,20 +295,26 @@ public struct UtteranceMatcher: Sendable {
     // A text slot may hold only little words ("Book room 39 for A": "A" is an initial), unless leaving them out
     // makes a whole phrase match: "Start a workout" is the phrase "start a workout", not a workout called "a".
     let wholeWithout = found.contains { $0.complete && !$0.candidate.onlyLittleWords }
-    var best: [String: (score: Score, match: Match)] = [:]
+    var best: [String: (score: Score, typed: Int, match: Match)] = [:]
     var bestIsExample: Set<String> = []
     for (score, _, candidate, phrase) in found where !(wholeWithout && candidate.onlyLittleWords) {
       // Each intent keeps its first best reading, except that a title or a system phrase takes a tie from an example:
       // an example read as a template is often a title's twin ("Book a room" is `${isCancellationOfBooking} a
       // room`), and the match names the phrase with the slots.
+      // Of two readings of one intent with equal scores, the one with more values read by their type wins ("Start
+      // an outdoor workout" gives a location, not a workout called "outdoor").
       if let current = best[phrase.intentClass],
         current.score > score
-          || (current.score == score && (phrase.source == .example || !bestIsExample.contains(phrase.intentClass)))
+          || (current.score == score
+            && (current.typed > candidate.typed
+              || (current.typed == candidate.typed
+                && (phrase.source == .example || !bestIsExample.contains(phrase.intentClass)))))
       {
         continue
       }
       best[phrase.intentClass] = (
-        score, Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
+        score, candidate.typed,
+        Match(app: app, intentClass: phrase.intentClass, values: candidate.values, phrase: phrase.text)
       )
       if phrase.source == .example {
         bestIsExample.insert(phrase.intentClass)
@@ -313,7 +336,7 @@ public struct UtteranceMatcher: Sendable {
     let order = app.supportedIntents
     return best.values.filter { $0.score == top }.sorted {
       (order.firstIndex(of: $0.match.intentClass) ?? 0) < (order.firstIndex(of: $1.match.intentClass) ?? 0)
-    }
+    }.map { ($0.score, $0.match) }
   }
 
   /// An `IntentPhrases` example as a template for its own intent: the app's name taken off ("... with Rooms",
@@ -391,9 +414,10 @@ public struct UtteranceMatcher: Sendable {
   }
 
   /// How an utterance names an app, best first: by its bundle id written out, then "... with APP" (the name ends
-  /// it), "ask APP to ...", "APP, ...".
+  /// it), "ask APP to ...", "APP, ...", and last "... with APP ..." (values after the name: "Start a wall climb with
+  /// Ascent for 30 minutes").
   private enum Mention: Int, Comparable {
-    case identifier, end, ask, start
+    case identifier, end, ask, start, middle
     static func < (a: Mention, b: Mention) -> Bool { a.rawValue < b.rawValue }
   }
 
@@ -401,13 +425,17 @@ public struct UtteranceMatcher: Sendable {
   /// naming wins (bundle id, "... with APP", "ask APP to", "APP, ..."); when that names more than one app (the same
   /// name, or one name ending another: "Rooms" and "Study Rooms"), none is picked. One app named by two of its names
   /// takes the longer.
-  private func findApp(_ words: [String], in utterance: String) throws -> [(app: AppBundle, range: Range<Int>)]? {
+  /// `after` is the range of the words after the name when the name is in the middle ("with Ascent for 30 minutes"),
+  /// empty otherwise.
+  private func findApp(
+    _ words: [String], in utterance: String
+  ) throws -> [(app: AppBundle, range: Range<Int>, after: Range<Int>)]? {
     let written = Set(
       utterance.split(whereSeparator: \.isWhitespace).map {
         $0.trimmingCharacters(in: CharacterSet(charactersIn: ",;:!?\"'()").union(.whitespaces))
           .trimmingCharacters(in: CharacterSet(charactersIn: "."))
       })
-    var found: [(app: AppBundle, range: Range<Int>, mention: Mention, length: Int)] = []
+    var found: [(app: AppBundle, range: Range<Int>, after: Range<Int>, mention: Mention, length: Int)] = []
     for app in apps {
       var names = self.names(of: app).map { ($0, false) }
       if written.contains(app.identifier.rawValue) { names.insert((app.identifier.rawValue, true), at: 0) }
@@ -416,7 +444,13 @@ public struct UtteranceMatcher: Sendable {
         // The name may be all there is ("Rooms,"): the app is named, and asked nothing (`namedOnly`).
         guard !nameWords.isEmpty, words.count >= nameWords.count else { continue }
         var range: Range<Int>
+        var after = words.count..<words.count
         var mention: Mention
+        // "... with APP ...": the last "with", "using", "via", "in" or "on" followed by the name and more words.
+        let middle = (1..<max(1, words.count - nameWords.count)).last { index in
+          ["with", "using", "in", "on", "via"].contains(words[index - 1])
+            && Array(words[index..<(index + nameWords.count)]) == nameWords
+        }
         if Array(words.suffix(nameWords.count)) == nameWords {
           range = 0..<(words.count - nameWords.count)
           if let last = range.last, ["with", "using", "in", "on", "via"].contains(words[last]) {
@@ -431,23 +465,29 @@ public struct UtteranceMatcher: Sendable {
         } else if words.first == "ask", Array(words.dropFirst().prefix(nameWords.count)) == nameWords {
           range = (1 + nameWords.count)..<words.count
           mention = .ask
+        } else if let middle {
+          range = 0..<(middle - 1)
+          after = (middle + nameWords.count)..<words.count
+          mention = .middle
         } else {
           continue
         }
         if range.first.map({ words[$0] == "to" }) == true { range = (range.lowerBound + 1)..<range.upperBound }
-        found.append((app, range, isIdentifier ? .identifier : mention, nameWords.count))
+        found.append((app, range, after, isIdentifier ? .identifier : mention, nameWords.count))
       }
     }
     guard let best = found.min(by: { ($0.mention, -$0.length) < ($1.mention, -$1.length) }) else { return nil }
     // Every app named in the best way is a candidate, whatever the length of its name: an app called "12 for Ada
     // with Rooms" must not take "Book room 12 for Ada with Rooms" from Rooms, so when one app's name ends another's,
     // the user is asked to say which (by bundle id) rather than the longer name winning.
-    var tied: [(app: AppBundle, range: Range<Int>)] = []
+    var tied: [(app: AppBundle, range: Range<Int>, after: Range<Int>)] = []
     for candidate in found where candidate.mention == best.mention {
       if let index = tied.firstIndex(where: { $0.app.url == candidate.app.url }) {
-        if candidate.range.count < tied[index].range.count { tied[index].range = candidate.range }
+        if candidate.range.count + candidate.after.count < tied[index].range.count + tied[index].after.count {
+          (tied[index].range, tied[index].after) = (candidate.range, candidate.after)
+        }
       } else {
-        tied.append((candidate.app, candidate.range))
+        tied.append((candidate.app, candidate.range, candidate.after))
       }
     }
     return tied
@@ -478,6 +518,8 @@ public struct UtteranceMatcher: Sendable {
     var onlyLittleWords: Bool
     /// How many values (or items of values) are terms of the app's vocabulary.
     var terms = 0
+    /// How many values were read by their type (a number, an enum case, a boolean, ...), not taken as text.
+    var typed = 0
   }
 
   private static let optionalWords: Set<String> = ["a", "an", "the", "my"]
@@ -501,23 +543,28 @@ public struct UtteranceMatcher: Sendable {
     interpreter: ValueInterpreter, terms: UserVocabulary?
   ) -> [Candidate] {
     var results: [Candidate] = []
-    func walk(_ p: Int, _ w: Int, _ values: [String: ParameterValue], _ onlyLittleWords: Bool, _ termCount: Int) {
+    func walk(
+      _ p: Int, _ w: Int, _ values: [String: ParameterValue], _ onlyLittleWords: Bool, _ termCount: Int, _ typed: Int
+    ) {
       if w == words.count {
         if p > 0 {
           results.append(
-            Candidate(consumedPattern: p, values: values, onlyLittleWords: onlyLittleWords, terms: termCount))
+            Candidate(
+              consumedPattern: p, values: values, onlyLittleWords: onlyLittleWords, terms: termCount, typed: typed))
         }
         return
       }
       let parameter: ParameterSpec? =
         if p < pattern.count, case .slot(let name) = pattern[p] { spec.parameter(named: name) } else { nil }
       let textSlot = parameter.map(Self.takesText) ?? false
-      if Self.optionalWords.contains(words[w]), !textSlot { walk(p, w + 1, values, onlyLittleWords, termCount) }
+      if Self.optionalWords.contains(words[w]), !textSlot {
+        walk(p, w + 1, values, onlyLittleWords, termCount, typed)
+      }
       guard p < pattern.count else { return }
       switch pattern[p] {
       case .word(let word):
-        if words[w] == word { walk(p + 1, w + 1, values, onlyLittleWords, termCount) }
-        if Self.optionalWords.contains(word) { walk(p + 1, w, values, onlyLittleWords, termCount) }
+        if words[w] == word { walk(p + 1, w + 1, values, onlyLittleWords, termCount, typed) }
+        if Self.optionalWords.contains(word) { walk(p + 1, w, values, onlyLittleWords, termCount, typed) }
       case .slot(let name):
         guard let parameter else { return }
         let types = terms == nil ? [] : UserVocabulary.types(of: parameter, intentClass: spec.className)
@@ -530,15 +577,19 @@ public struct UtteranceMatcher: Sendable {
           // only when no whole phrase matches without them (`bestMatches`).
           if little, !textSlot { continue }
           let (value, found) = terms?.spelled(parsed, types: types) ?? (parsed, 0)
+          // "Start an outdoor workout" names no workout, and "a boulder climb workout" names "boulder climb": a
+          // system intent's generic noun is no name, nor its last word, and a number starts no name
+          // (`SystemPhrases.mayName`), unless the words are one of the app's terms ("Tempo Run Workout").
+          if found == 0, !SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className) { continue }
           // Past eight words, only a term.
           if end - w > 8, found == 0 { continue }
           var next = values
           next[name] = value
-          walk(p + 1, end, next, onlyLittleWords || little, termCount + found)
+          walk(p + 1, end, next, onlyLittleWords || little, termCount + found, typed + (textSlot ? 0 : 1))
         }
       }
     }
-    walk(0, 0, [:], false, 0)
+    walk(0, 0, [:], false, 0, 0)
     return results
   }
 }

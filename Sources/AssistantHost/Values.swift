@@ -134,11 +134,18 @@ struct ValueInterpreter: Sendable {
   }
 
   /// What a value of `parameter` looks like, for error messages.
-  func expectation(for parameter: ParameterSpec) -> String {
+  /// - Parameter caseNames: for an enum, list its cases by the names `run` and `--json` use, each followed by its
+  ///   display name in parentheses where that differs ("kiloCalorie (kilocalories)"); otherwise by what is said
+  ///   (the display name, "kilocalories").
+  func expectation(for parameter: ParameterSpec, caseNames: Bool = false) -> String {
     if let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) {
       // Xcode's `unknown` case stands for no value: it is not one to give.
-      return "one of "
-        + spec.values.filter { $0.name != "unknown" }.map { $0.displayName ?? $0.name }.joined(separator: ", ")
+      let cases = spec.values.filter { $0.name != "unknown" }.map { value in
+        guard caseNames else { return value.displayName ?? value.name }
+        guard let display = value.displayName, display != value.name else { return value.name }
+        return "\(value.name) (\(display))"
+      }
+      return "one of " + cases.joined(separator: ", ")
     }
     switch parameter.type {
     case "Integer": return "a whole number"

@@ -121,10 +121,10 @@ import Testing
       values: [
         "workoutName": "wall climb", "isOpenEnded": .boolean(true), "workoutLocationType": .enumCase("indoor"),
       ]),
-    // The controls: a word that is no unit or location is no value; the workout's name is then what was said
-    // (the beginning of "start a ${workoutName} workout").
+    // The control: a word that is no unit or location is no value; the workout's name is then what was said
+    // (the beginning of "start a ${workoutName} workout"). A number followed by no unit is refused instead
+    // (`WorkoutPhrasingTests`).
     Said(utterance: "Start a sunny wall climb with Ascent", values: ["workoutName": "sunny wall climb"]),
-    Said(utterance: "Start a 30 fortnight wall climb with Ascent", values: ["workoutName": "30 fortnight wall climb"]),
     // The app's other phrases are unaffected.
     Said(utterance: "Pause my workout with Ascent", intentClass: "INPauseWorkoutIntent", values: [:]),
     Said(utterance: "End my workout with Ascent", intentClass: "INEndWorkoutIntent", values: [:]),

@@ -118,6 +118,10 @@ import Testing
     #expect(
       Self.interpreter.expectation(for: unit)
         == "one of inch, meter, foot, mile, yard, second, minute, hour, joule, kilocalories")
+    // For `run`: the case names `run` and `--json` use, the display name beside one that differs.
+    #expect(
+      Self.interpreter.expectation(for: unit, caseNames: true)
+        == "one of inch, meter, foot, mile, yard, second, minute, hour, joule, kiloCalorie (kilocalories)")
     // The control: an Enum parameter IntentHost has no cases for is read as its type says.
     let attributes = try Self.parameter("attributes", of: "INSearchForMessagesIntent")
     #expect(Self.interpreter.expectation(for: attributes) == "some text")
@@ -167,7 +171,11 @@ import Testing
     #expect(
       error.message
         == "workoutGoalUnitType=fortnight: Goal unit (Enum) needs one of inch, meter, foot, mile, yard, "
-        + "second, minute, hour, joule, kilocalories")
+        + "second, minute, hour, joule, kiloCalorie (kilocalories)")
+    // The case name the error lists is taken, as the display name is.
+    #expect(
+      try router.values(["workoutGoalUnitType=kiloCalorie"], intentClass: Self.start, in: app)
+        == ["workoutGoalUnitType": .enumCase("kiloCalorie")])
     let location = try #require(throws: HostError.self) {
       try router.values(["workoutLocationType=upstairs"], intentClass: Self.start, in: app)
     }

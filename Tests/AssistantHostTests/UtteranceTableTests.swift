@@ -267,10 +267,12 @@ import Testing
       "Book a room in the morning",
       "no installed app is named in \"Book a room in the morning\"; did you mean \"Book a room with Rooms\" or "
         + "\"Book room 12 for Ada with Rooms\"?"),
+    // Words may follow the app's name ("... with Ascent for 30 minutes"): the name meant is the words close to an
+    // installed app's name.
     refused(
       "Open the door of room 12 with Roms in the morning",
-      "\"Open the door of room 12 with Roms in the morning\": no installed app is called \"Roms in the morning\"; "
-        + "installed: \(installed)"),
+      "\"Open the door of room 12 with Roms in the morning\": no installed app is called \"Roms\" (did you mean "
+        + "\"Rooms\"?); installed: \(installed)"),
     refused(
       "Book room 12 with Hotels",
       "\"Book room 12 with Hotels\": no installed app is called \"Hotels\"; installed: \(installed)"),
