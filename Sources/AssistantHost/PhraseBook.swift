@@ -19,10 +19,13 @@ public enum PhraseBook {
   }
 
   /// The phrases of `apps`, examples first within each app; under `locale`, the titles translated for it too
-  /// (`UtteranceMatcher.phrases(of:locale:)`).
+  /// (`UtteranceMatcher.phrases(of:locale:)`); of Siri's phrases for a system intent, one of each shape
+  /// (`SystemPhrases.shown`).
   public static func entries(_ apps: [AppBundle], locale: String? = nil) -> [Entry] {
     apps.map { app in
-      let phrases = UtteranceMatcher.phrases(of: app, locale: locale)
+      let phrases = UtteranceMatcher.phrases(of: app, locale: locale).filter {
+        $0.source != .system || SystemPhrases.isShown($0.text, of: $0.intentClass)
+      }
       let ordered = phrases.filter { $0.source == .example } + phrases.filter { $0.source != .example }
       return Entry(
         name: app.name, bundleIdentifier: app.identifier.rawValue,

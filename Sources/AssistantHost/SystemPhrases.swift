@@ -48,6 +48,24 @@ enum SystemPhrases {
     "INSetSeatSettingsInCarIntent": ["turn on my seat heater", "heat my seat", "cool my seat"],
   ]
 
+  /// The phrases `assistant phrases` and "What can you do?" show for an intent whose phrases are many combinations
+  /// of the same parts (`startWorkout`'s 40): one of each shape, each a phrase of `catalog`. Intents not listed show
+  /// all of theirs.
+  static let shown: [String: [String]] = [
+    "INStartWorkoutIntent": [
+      "start a ${workoutName} workout",
+      "start a ${goalValue} ${workoutGoalUnitType} ${workoutLocationType} ${workoutName}",
+      "start a ${workoutName} for ${goalValue} ${workoutGoalUnitType}", "start a ${isOpenEnded} ${workoutName}",
+      "start a ${workoutLocationType} workout", "start a workout", "begin a ${workoutName} workout", "begin a workout",
+      "go for a ${workoutName}",
+    ]
+  ]
+
+  /// Whether `phrase` of `intentClass` is one to show (`shown`).
+  static func isShown(_ phrase: String, of intentClass: String) -> Bool {
+    shown[intentClass]?.contains(phrase) ?? true
+  }
+
   /// Siri's phrases for starting a workout, most specific first: "start a", then what the user may say before the
   /// workout, each optional, in this order: a goal (`${goalValue} ${workoutGoalUnitType}`, "30 minute"),
   /// open-endedness (`${isOpenEnded}`, "open ended"), a location (`${workoutLocationType}`, "outdoor"); then the

@@ -164,6 +164,20 @@ import Testing
     #expect(may("30 minute", "bookedBy", "BookRoomIntent"))
   }
 
+  /// `phrases` shows one start phrase of each shape, each a phrase the matcher has, and none of the other
+  /// combinations (the control: they are phrases too, only not shown); other intents show all of theirs.
+  @Test func phrasesShowOneStartPhraseOfEachShape() {
+    let shown = SystemPhrases.shown["INStartWorkoutIntent"] ?? []
+    #expect(shown.count == 9)
+    for phrase in shown {
+      #expect(SystemPhrases.catalog["INStartWorkoutIntent"]?.contains(phrase) == true, "\(phrase)")
+    }
+    let hidden = "start a ${goalValue} ${workoutGoalUnitType} ${isOpenEnded} ${workoutLocationType} workout"
+    #expect(SystemPhrases.catalog["INStartWorkoutIntent"]?.contains(hidden) == true)
+    #expect(!SystemPhrases.isShown(hidden, of: "INStartWorkoutIntent"))
+    #expect(SystemPhrases.isShown("pause the workout", of: "INPauseWorkoutIntent"))
+  }
+
   /// Every start phrase is distinct, and the ones the review asked for are there.
   @Test func theStartPhrases() {
     let phrases = SystemPhrases.startWorkout
