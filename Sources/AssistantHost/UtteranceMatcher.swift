@@ -401,6 +401,26 @@ public struct UtteranceMatcher: Sendable {
   /// naming wins (bundle id, "... with APP", "ask APP to", "APP, ..."); when that names more than one app (the same
   /// name, or one name ending another: "Rooms" and "Study Rooms"), none is picked. One app named by two of its names
   /// takes the longer.
+  /// The words that may stand before an app's name at the end of an utterance ("with Rooms"), by language: English's
+  /// always, and those of the user's language (`--locale fr_FR`: "... avec Rooms", "... en utilisant Rooms").
+  static let connectorsByLanguage: [String: [String]] = [
+    "en": ["with", "using", "in", "on", "via"],
+    "fr": ["avec", "en utilisant", "à l'aide de", "dans", "sur", "via"],
+    "es": ["con", "usando", "en", "mediante"],
+    "de": ["mit", "über", "in", "auf", "via"],
+    "it": ["con", "usando", "utilizzando", "in", "su", "tramite"],
+    "pt": ["com", "usando", "utilizando", "em", "via"],
+  ]
+
+  /// The connectors of English and of `locale`'s language, as words, the longest first ("en utilisant" before any
+  /// one-word connector).
+  static func appConnectors(_ locale: String?) -> [[String]] {
+    let language = locale.map { String($0.prefix { $0.isLetter }).lowercased() }
+    let texts =
+      (connectorsByLanguage["en"] ?? []) + (language.flatMap { $0 == "en" ? nil : connectorsByLanguage[$0] } ?? [])
+    return texts.map(normalizedWords).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+  }
+
   private func findApp(_ words: [String], in utterance: String) throws -> [(app: AppBundle, range: Range<Int>)]? {
     let written = Set(
       utterance.split(whereSeparator: \.isWhitespace).map {
@@ -419,8 +439,9 @@ public struct UtteranceMatcher: Sendable {
         var mention: Mention
         if Array(words.suffix(nameWords.count)) == nameWords {
           range = 0..<(words.count - nameWords.count)
-          if let last = range.last, ["with", "using", "in", "on", "via"].contains(words[last]) {
-            range = range.lowerBound..<last
+          let before = words[range]
+          if let connector = Self.appConnectors(locale).first(where: { before.suffix($0.count).elementsEqual($0) }) {
+            range = range.lowerBound..<(range.upperBound - connector.count)
           }
           // "ask Rooms": not a request "ask".
           if words[range] == ["ask"] { range = range.lowerBound..<range.lowerBound }
