@@ -722,8 +722,9 @@ public struct IntentDriver: Sendable {
       do {
         unlocks = try await askYesNo("Unlock it?", need: "a confirmation to unlock the device")
       } catch let error as HostError where error.status == .valueNeeded {
-        // The conversation's advice says how to answer (`--answer yes`, a terminal).
-        throw refused("\(error.message), \(ahead)")
+        // A terminal conversation's advice says how to answer (`--answer yes`, a terminal); any other gets this one.
+        let how = error.message.contains("--answer") ? "" : ": answer yes to unlock it (--answer yes in a script)"
+        throw refused("\(error.message)\(how), \(ahead)")
       }
       guard unlocks else { throw refused("it was not unlocked: answer yes to unlock it, \(ahead)") }
       do { return try await unlock(device, passcode: nil, refused: refused) } catch is DeviceState.PasscodeNeeded {}
