@@ -126,6 +126,26 @@ struct ConversationFindingsTests {
     #expect(rig.launcher.allEnded)
   }
 
+  // MARK: An extension's request to authenticate, with no passcode set
+
+  /// "Allow RoomsIntents to go ahead?": "ja" approves; "maybe" is asked about once more; "non" denies (the control).
+  @Test(arguments: [
+    (["ja"], AuthenticationOutcome.approved, 1), (["maybe", "oui"], .approved, 2), (["non"], .denied, 1),
+    (["maybe", "perhaps"], .denied, 2),
+  ])
+  func anApprovalTakesYesNoInAnyLanguage(_ answers: [String], _ outcome: AuthenticationOutcome, _ asked: Int)
+    async throws
+  {
+    let rig = try await Rig()
+    defer { rig.remove() }
+    let device = try await AuthenticationTests.device(rig, passcode: nil, failures: 0)
+    let conversation = ScriptedConversation(answers: answers)
+    let authenticator = HostAuthenticator(conversation: conversation, device: device)
+    #expect(try await authenticator.authenticate(reason: "Pay", for: "RoomsIntents") == outcome)
+    #expect(conversation.asked.count == asked)
+    #expect(conversation.said.contains("Please answer yes or no.") == (asked == 2))
+  }
+
   // MARK: A value's confirmation
 
   /// roomNumber 12 is confirmed the first time it is resolved (confirmationRequired), then taken.
