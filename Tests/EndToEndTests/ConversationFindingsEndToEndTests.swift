@@ -137,6 +137,43 @@ struct ConversationFindingsEndToEndTests {
     #expect(try await history(host) == [])
   }
 
+  /// On a terminal, "cancel" at the question of `assistant shell` ends that utterance, and the session goes on to the
+  /// next line ("quit"); answering instead starts the workout (the control). `script` gives the shell a terminal and
+  /// types the lines (TerminalEndToEndTests).
+  @Test(arguments: [
+    ("cancel\nquit\n", [String]()), ("boulder climb\nyes\nquit\n", ["boulder climb: active"]),
+  ])
+  func cancelInAShellOnATerminalEndsTheUtteranceOnly(_ typed: String, _ workouts: [String]) async throws {
+    let host = try await host()
+    defer { host.directory.remove() }
+    let command =
+      ([PackagePaths.executable("assistant"), "--home", host.home, "shell"]).map(TerminalEndToEndTests.quoted)
+      .joined(separator: " ")
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = host.groups
+    environment["SHELL"] = "/bin/sh"
+    let terminal = try await runCommand(
+      "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment,
+      input: "Start a swimming workout with Ascent\n" + typed)
+    #expect(terminal.code == 0, "\(terminal)")
+    #expect(terminal.stdout.contains("Sorry, Ascent can't use \"swimming\"."), "\(terminal)")
+    #expect(terminal.stdout.contains("OK, I won't.") == workouts.isEmpty, "\(terminal)")
+    #expect(try await history(host) == workouts)
+  }
+
+  /// A recorded run with an unclear answer replays clean: the re-asked question is recorded and answered again.
+  @Test func aRunWithAnUnclearAnswerReplaysClean() async throws {
+    let host = try await host()
+    defer { host.directory.remove() }
+    let record = host.directory.file("start.jsonl").path
+    let recorded = try await host.assistant(["--record", record, "--answer", "maybe", "--answer", "oui", Self.start])
+    #expect(recorded.code == 0, "\(recorded)")
+    #expect(try await host.assistant(["End my workout with Ascent"]).code == 0)
+    let replayed = try await host.assistant(["replay", record])
+    #expect(replayed.code == 0, "\(replayed)")
+    #expect(replayed.stdout.contains("replays clean"), "\(replayed)")
+  }
+
   /// "avec Rooms" names the app under fr_FR; under en_US it does not (the control).
   @Test func frenchNamesTheAppWithAvec() async throws {
     let host = try await host()
