@@ -41,9 +41,15 @@ struct HostAuthenticator: Sendable {
     let shownReason = reason.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     await conversation.explain("\(name) asks you to authenticate: \(Untrusted.shown(shownReason))")
     guard record.passcodeSet else {
-      switch try await conversation.askApproval("Allow \(name) to go ahead?") {
+      // An answer that is neither yes nor no is asked about once more (`askYesNo`'s rule); a second is a no.
+      var approval = try await conversation.askApproval("Allow \(name) to go ahead?")
+      if case .entered(let answer) = approval, SpokenAnswer.answer(to: answer) == nil {
+        await conversation.explain(IntentDriver.pleaseAnswerYesOrNo)
+        approval = try await conversation.askApproval("Allow \(name) to go ahead?")
+      }
+      switch approval {
       case .entered(let answer):
-        guard parseYesNo(answer) == true else { return .denied }
+        guard SpokenAnswer.answer(to: answer) == true else { return .denied }
         // A passcode set while the question was open: it is asked after all.
         let now = try await offloaded { () throws in try device.record() }
         return now.passcodeSet ? try await askPasscode(now, device: device, note: note) : .approved

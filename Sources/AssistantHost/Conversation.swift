@@ -16,6 +16,9 @@ public protocol Conversation: Sendable {
   /// - Throws: `HostError(.valueNeeded)` when there is nobody to ask, or input ended; `CancellationError` when the
   ///   waiting task is cancelled.
   func ask(_ prompt: String, need: String) async throws -> String
+  /// Asks the user for an answer of `kind`, which says what a script gives for it when nobody can be asked (by
+  /// default, `ask(_:need:)`).
+  func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String
   /// Says something that belongs to a question: the choices of a disambiguation, why an answer was not taken. A
   /// shell shows it where the question is asked (the terminal), not in the dialog's output.
   func explain(_ text: String) async
@@ -32,6 +35,17 @@ public protocol Conversation: Sendable {
   /// Shows that work is under way (an extension answered `inProgress`): `text` starts or updates a spinner on a
   /// terminal, nil ends it and clears its line. Nothing is shown where no person watches a terminal.
   func progress(_ text: String?) async
+}
+
+/// What a question wants: it decides what a script gives for it, and what the user is told when nobody can be asked
+/// ("answer it with --answer yes" for a yes/no question).
+public enum AnswerKind: Sendable, Equatable {
+  /// A parameter's value ("What kind of workout?").
+  case value
+  /// yes or no ("Ready to start your wall climb workout in Ascent?", "Unlock it?").
+  case yesNo
+  /// One of a list, by number or name ("Choose 1-2:").
+  case choice
 }
 
 /// What a passcode is asked for.
@@ -54,6 +68,11 @@ public enum PasscodeAnswer: Sendable, Equatable {
 }
 
 extension Conversation {
+  /// By default, asked as any question.
+  public func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
+    try await ask(prompt, need: need)
+  }
+
   /// By default nothing is shown.
   public func progress(_ text: String?) async {}
 
@@ -117,8 +136,9 @@ public final class TerminalConversation: Conversation {
   private let authenticationFromStandardInput: Bool
   private let dialog: FileDescriptor
   private let input: LineReader
-  /// What a question that cannot be asked (no terminal) tells the user to do instead.
-  private let noTerminalAdvice: String
+  /// Whether the run takes `--answer` (a single utterance or `run`), or not (`assistant shell`): what a question that
+  /// cannot be asked (no terminal) tells the user to do instead (`noTerminalAdvice(for:)`).
+  private let takesAnswerOptions: Bool
   private let prompts: PromptDestination
   /// The descriptor questions are written to, once resolved (the controlling terminal is opened on first use);
   /// `opened` says whether this conversation opened it, and closes it when it ends.
@@ -146,18 +166,19 @@ public final class TerminalConversation: Conversation {
   /// The conversation reading answers (and `--passcode-stdin` lines) with `input`, a reader the caller shares:
   /// `assistant shell` reads its utterances with the same reader, so that no line meant for one is taken by the
   /// other.
-  /// - Parameter noTerminalAdvice: what a question that cannot be asked tells the user to do instead (the shell has
-  ///   no --answer); by default "give it on the command line or with --answer VALUE".
+  /// - Parameter takesAnswerOptions: whether a question that cannot be asked (no terminal) tells the user to give
+  ///   its answer with `--answer` (true), or, for a session that takes none (`assistant shell`), to say the value in
+  ///   the utterance, run the session on a terminal, or run the utterance alone with `--answer`.
   public convenience init(
     answers: [String], interactive: Bool, quiet: Bool, input: LineReader,
     passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false,
-    noTerminalAdvice: String? = nil
+    takesAnswerOptions: Bool = true
   ) {
     self.init(
       answers: answers, interactive: interactive, prompts: .controllingTerminal,
       dialog: quiet ? .standardError : .standardOutput, reader: input,
       passcodesFromStandardInput: passcodesFromStandardInput,
-      authenticationFromStandardInput: authenticationFromStandardInput, noTerminalAdvice: noTerminalAdvice)
+      authenticationFromStandardInput: authenticationFromStandardInput, takesAnswerOptions: takesAnswerOptions)
   }
 
   /// The conversation on explicit descriptors (tests use pipes).
@@ -166,19 +187,20 @@ public final class TerminalConversation: Conversation {
   ///   - input: where answers are read from, when `interactive`.
   convenience init(
     answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, input: FileDescriptor,
-    passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false
+    passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false,
+    takesAnswerOptions: Bool = true
   ) {
     self.init(
       answers: answers, interactive: interactive, prompts: prompts, dialog: dialog, reader: LineReader(input),
       passcodesFromStandardInput: passcodesFromStandardInput,
-      authenticationFromStandardInput: authenticationFromStandardInput)
+      authenticationFromStandardInput: authenticationFromStandardInput, takesAnswerOptions: takesAnswerOptions)
   }
 
   private init(
     answers: [String], interactive: Bool, prompts: PromptDestination, dialog: FileDescriptor, reader: LineReader,
-    passcodesFromStandardInput: Bool, authenticationFromStandardInput: Bool, noTerminalAdvice: String? = nil
+    passcodesFromStandardInput: Bool, authenticationFromStandardInput: Bool, takesAnswerOptions: Bool = true
   ) {
-    self.noTerminalAdvice = noTerminalAdvice ?? "give it on the command line or with --answer VALUE"
+    self.takesAnswerOptions = takesAnswerOptions
     self.answers = Mutex(answers)
     self.interactive = interactive
     self.passcodesFromStandardInput = passcodesFromStandardInput
@@ -217,6 +239,12 @@ public final class TerminalConversation: Conversation {
   /// Asks on the prompts' stream (see the type): a scripted answer is echoed after the prompt; otherwise, when a
   /// person is at the terminal, the prompt waits on its line for a line of stdin.
   public func ask(_ prompt: String, need: String) async throws -> String {
+    try await ask(prompt, need: need, kind: .value)
+  }
+
+  /// Asks as `ask(_:need:)` does; when nobody can be asked, the error says how to give an answer of `kind`
+  /// (`noTerminalAdvice(for:)`).
+  public func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
     let prompt = Untrusted.shown(prompt)  // from the bundle or the extension: one line
     if let scripted = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
       await emit("\(prompt) \(Untrusted.shown(scripted))\n", to: .prompts)
@@ -225,7 +253,7 @@ public final class TerminalConversation: Conversation {
     guard interactive else {
       throw HostError(
         .valueNeeded,
-        "\(need) is needed (\"\(prompt)\"), but there is no terminal to ask: \(noTerminalAdvice)")
+        "\(need) is needed (\"\(prompt)\"), but there is no terminal to ask: \(noTerminalAdvice(for: kind))")
     }
     await emit(prompt + " ", to: .prompts)
     guard let line = try await nextLine() else {
@@ -234,6 +262,28 @@ public final class TerminalConversation: Conversation {
       throw HostError(.valueNeeded, "\(need) is needed (\"\(prompt)\"), but input ended")
     }
     return line
+  }
+
+  /// What a question of `kind` that cannot be asked (no terminal, no scripted answer left) tells the user to do.
+  ///
+  /// A single run (`assistant "UTTERANCE"`, `assistant run`) takes `--answer`: a value is given on the command line
+  /// or with `--answer VALUE`, a yes/no with `--answer yes` (or `no`), a choice with `--answer NUMBER`. A session
+  /// (`assistant shell`) takes no `--answer`: a value is said in the utterance; a yes/no or a choice, which no
+  /// utterance can say, needs the session on a terminal, or the utterance run alone with `--answer`.
+  func noTerminalAdvice(for kind: AnswerKind) -> String {
+    switch (kind, takesAnswerOptions) {
+    case (.value, true): "give it on the command line or with --answer VALUE"
+    case (.yesNo, true): "answer it with --answer yes (or --answer no), or run it on a terminal"
+    case (.choice, true): "answer it with --answer NUMBER (or the name), or run it on a terminal"
+    case (.value, false):
+      "say it in the utterance, or run the utterance alone with `assistant --answer VALUE \"UTTERANCE\"`"
+    case (.yesNo, false):
+      "a session without a terminal cannot answer yes or no: run `assistant shell` on a terminal, or run the "
+        + "utterance alone with `assistant --answer yes \"UTTERANCE\"`"
+    case (.choice, false):
+      "a session without a terminal cannot choose: run `assistant shell` on a terminal, or run the utterance alone "
+        + "with `assistant --answer NUMBER \"UTTERANCE\"`"
+    }
   }
 
   /// The passcode: when a person is at the terminal (stdin is a terminal), typed there with echo off

@@ -201,7 +201,7 @@ public struct IntentDriver: Sendable {
             need: "\(parameter.label) (\(parameter.name)) for \(app.name)")
         }
         intent[parameter.name] = try await resolve(
-          parameter, of: intent, session: session, interpreter: interpreter, appName: app.name, history: &history)
+          parameter, of: intent, session: session, interpreter: interpreter, app: app, history: &history)
       }
       let confirmation = try await session.request(
         ConfirmIntentRequest(intent: intent), phase: .confirm, what: "confirm of \(intent.name)",
@@ -220,14 +220,10 @@ public struct IntentDriver: Sendable {
             }
             ?? SystemIntent.named(invocation.intentClass)?.confirmationPrompt
             ?? "Do you want to \((spec?.title ?? spokenTitle(of: invocation.intentClass)).lowercased())?"
-          let answer = try await conversation.ask(question, need: "a confirmation")
-          if parseYesNo(answer) != true {
+          if try await !askYesNo(question, need: "a confirmation") {
             await finish(session)
             await drawing.finish(driver: self)
-            await conversation.say("OK, I won't.")
-            var declined = IntentOutcome(
-              app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser",
-              isSuccess: false, dialog: "OK, I won't.")
+            var declined = await decline(intent, app: app)
             declined.views = views
             return declined
           }
@@ -270,12 +266,11 @@ public struct IntentDriver: Sendable {
       } else if final.code.rawValue.hasPrefix(ResponseCode.failureRequiringAppLaunch.rawValue) {
         // The answer said the app must be opened; the user decides. Nobody to ask (a script without an answer for
         // it) is a no: the intent has already failed, and nothing else is done.
-        let question = "Open \(app.name)?"
-        let answer: String?
-        do { answer = try await conversation.ask(question, need: "whether to open \(app.name)") } catch let error
+        let opens: Bool
+        do { opens = try await askYesNo("Open \(app.name)?", need: "whether to open \(app.name)") } catch let error
           as HostError where error.status == .valueNeeded
-        { answer = nil }
-        if let answer, parseYesNo(answer) == true {
+        { opens = false }
+        if opens {
           history.continuingInApp = true
           try await satisfy(rules, after: history, intent: intent.name, app: app)
           try await openInForeground(
@@ -285,12 +280,43 @@ public struct IntentDriver: Sendable {
         }
       }
       return result
+    } catch is CancelledByUser {
+      // "cancel" at a question: the intent ends there, as a "no" to its confirmation ends it.
+      await finish(session)
+      await drawing.finish(driver: self)
+      return await decline(intent, app: app)
     } catch {
       if session.peer.termination == nil { await session.shutdown() }
       await drawing.stop()
       throw error
     }
   }
+
+  /// The user said no to the intent's confirmation, or "cancel" at a question: "OK, I won't." (`cancelledByUser`).
+  private func decline(_ intent: Intent, app: AppBundle) async -> IntentOutcome {
+    await conversation.say("OK, I won't.")
+    return IntentOutcome(
+      app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser", isSuccess: false,
+      dialog: "OK, I won't.")
+  }
+
+  /// "cancel" (a cancel word of `SpokenAnswer`) was the answer to a question: the intent ends (`decline`).
+  private struct CancelledByUser: Error {}
+
+  /// Asks a yes/no question (`AnswerKind.yesNo`): yes or no in any of the supported languages (`SpokenAnswer`), a
+  /// cancel word being a no. An answer that is neither is not taken for a no at once: "Please answer yes or no." and
+  /// the question once more; a second such answer is a no.
+  /// - Throws: what `Conversation.ask` throws (`HostError(.valueNeeded)` when nobody can be asked).
+  func askYesNo(_ question: String, need: String) async throws -> Bool {
+    for attempt in 0..<2 {
+      let answer = try await conversation.ask(question, need: need, kind: .yesNo)
+      if let meant = SpokenAnswer.answer(to: answer) { return meant }
+      if attempt == 0 { await conversation.explain(Self.pleaseAnswerYesOrNo) }
+    }
+    return false
+  }
+
+  static let pleaseAnswerYesOrNo = "Please answer yes or no."
 
   /// The UI extension of one run: taken from its slot when it first draws, used for every interaction, finished
   /// once. A UI extension that failed to start or to draw is reported once and not asked again.
@@ -571,10 +597,23 @@ public struct IntentDriver: Sendable {
   /// Resolves one parameter until the extension accepts a value or says it is not required.
   private func resolve(
     _ parameter: ParameterSpec, of intent: Intent, session: ExtensionSession, interpreter: ValueInterpreter,
-    appName: String, history: inout LockPolicy.History
+    app: AppBundle, history: inout LockPolicy.History
   ) async throws -> ParameterValue? {
+    let appName = app.name
     var intent = intent
     let need = "\(parameter.label) (\(parameter.name)) for \(appName)"
+    /// How many answers the extension did not take: from the second on, the user is told how to stop.
+    var refusals = 0
+    /// After the extension did not take a value: what the app knows for the parameter, or how to stop.
+    func hint() async {
+      refusals += 1
+      let known = await knownTerms(for: parameter, of: app, interpreter: interpreter)
+      if !known.isEmpty {
+        await conversation.explain("You can say \(Self.orList(known)) (or \"cancel\" to stop).")
+      } else if refusals > 1 {
+        await conversation.explain("Say \"cancel\" to stop.")
+      }
+    }
     for _ in 0..<maximumAttempts {
       let result = try await session.request(
         ResolveParameterRequest(intent: intent, parameter: parameter.name), phase: .resolve,
@@ -585,12 +624,20 @@ public struct IntentDriver: Sendable {
       case .notRequired:
         return intent[parameter.name]
       case .needsValue:
+        // Asked again for a value the user gave: why first ("Sorry, Ascent can't use "swimming"."), then what the
+        // app knows.
+        if let given = intent[parameter.name] {
+          await conversation.explain(
+            "Sorry, \(appName) can't use \"\(interpreter.words(for: given, parameterType: types(parameter)))\".")
+          await hint()
+        }
         intent[parameter.name] = try await askValue(for: parameter, of: intent, interpreter: interpreter, need: need)
       case .unsupported:
         let template = result.reason.flatMap { parameter.unsupportedReasons[$0] }.flatMap { $0.isEmpty ? nil : $0 }
         await conversation.explain(
           template.map { fill($0, parameter: parameter, intent: intent, interpreter: interpreter) }
             ?? result.message ?? "Sorry, that \(parameter.label.lowercased()) can't be used.")
+        await hint()
         intent[parameter.name] = try await askValue(for: parameter, of: intent, interpreter: interpreter, need: need)
       case .disambiguation:
         let candidates = result.candidates ?? []
@@ -615,9 +662,14 @@ public struct IntentDriver: Sendable {
           template.map {
             fill($0, parameter: parameter, intent: shown, interpreter: interpreter)
           } ?? "Just to confirm, you wanted \(interpreter.words(for: value, parameterType: types(parameter)))?"
-        let answer = try await conversation.ask(prompt, need: "a confirmation of \(need)")
-        if parseYesNo(answer) == true { return value }
-        intent[parameter.name] = try await askValue(for: parameter, of: intent, interpreter: interpreter, need: need)
+        switch try await confirm(prompt, of: parameter, interpreter: interpreter, need: "a confirmation of \(need)") {
+        case .yes: return value
+        case .no:
+          intent[parameter.name] = try await askValue(
+            for: parameter, of: intent, interpreter: interpreter, need: need)
+        case .instead(let other):
+          intent[parameter.name] = other  // resolved again
+        }
       }
     }
     throw HostError(
@@ -666,13 +718,15 @@ public struct IntentDriver: Sendable {
     case .notNeeded:
       return
     case .confirmation:
-      let answer: String
+      let unlocks: Bool
       do {
-        answer = try await conversation.ask("Unlock it?", need: "a confirmation to unlock the device")
+        unlocks = try await askYesNo("Unlock it?", need: "a confirmation to unlock the device")
       } catch let error as HostError where error.status == .valueNeeded {
-        throw refused("\(error.message): answer yes to unlock it (--answer yes in a script), \(ahead)")
+        // A terminal conversation's advice says how to answer (`--answer yes`, a terminal); any other gets this one.
+        let how = error.message.contains("--answer") ? "" : ": answer yes to unlock it (--answer yes in a script)"
+        throw refused("\(error.message)\(how), \(ahead)")
       }
-      guard parseYesNo(answer) == true else { throw refused("it was not unlocked: answer yes to unlock it, \(ahead)") }
+      guard unlocks else { throw refused("it was not unlocked: answer yes to unlock it, \(ahead)") }
       do { return try await unlock(device, passcode: nil, refused: refused) } catch is DeviceState.PasscodeNeeded {}
     case .withinGracePeriod:
       do {
@@ -733,6 +787,65 @@ public struct IntentDriver: Sendable {
     }.text
   }
 
+  /// What the user meant at a value's confirmation ("Just to confirm, you wanted wall climb?").
+  private enum ConfirmationAnswer {
+    case yes, no
+    /// Another value of the parameter ("boulder climb"): taken as the value, and resolved again, as Siri does.
+    case instead(ParameterValue)
+  }
+
+  /// Asks to confirm a parameter's value: yes or no in any supported language; "cancel" ends the intent (unless it is
+  /// a value the parameter is said with); any other answer that is a value of the parameter (for text, any text) is
+  /// the value meant instead; one that is none of these gets "Please answer yes or no." once, and is then a no.
+  /// - Throws: `CancelledByUser`, or what `Conversation.ask` throws.
+  private func confirm(_ prompt: String, of parameter: ParameterSpec, interpreter: ValueInterpreter, need: String)
+    async throws -> ConfirmationAnswer
+  {
+    for attempt in 0..<2 {
+      let answer = try await conversation.ask(prompt, need: need, kind: .yesNo)
+      let spoken = interpreter.spokenValue(answer, for: parameter)
+      if SpokenAnswer.isCancel(answer), spoken == nil { throw CancelledByUser() }
+      if let meant = SpokenAnswer.yesNo(answer) { return meant ? .yes : .no }
+      if let other = spoken ?? interpreter.parse(answer, for: parameter) { return .instead(other) }
+      if attempt == 0 { await conversation.explain(Self.pleaseAnswerYesOrNo) }
+    }
+    return .no
+  }
+
+  /// The words the app knows for `parameter`, to say after a value it did not take: the items of its
+  /// `AppIntentVocabulary` `ParameterVocabularies` for the parameter (each by its first phrase), in the file's order,
+  /// then the terms the app registered for the user (`UserVocabulary`) of the parameter's vocabulary types; each
+  /// once, at most `maximumHintTerms`.
+  func knownTerms(for parameter: ParameterSpec, of app: AppBundle, interpreter: ValueInterpreter) async -> [String] {
+    var terms: [String] = []
+    var seen: Set<[String]> = []
+    func add(_ term: String) {
+      let words = normalizedWords(term)
+      if !words.isEmpty, seen.insert(words).inserted { terms.append(term) }
+    }
+    let key = "\(interpreter.intentClass).\(parameter.name)"
+    for vocabulary in interpreter.vocabularies {
+      for item in vocabulary.items where item.parameterNames.contains(key) {
+        add(item.synonyms.first?.phrase ?? item.identifier)
+      }
+    }
+    let types = UserVocabulary.types(of: parameter, intentClass: interpreter.intentClass)
+    if !types.isEmpty {
+      // A document that cannot be read is reported where the matcher reads it; here it only shortens the hint.
+      let registered = await offloaded { DonationStore(home: home).userVocabularies(of: [app]).vocabularies }
+      for type in types { for term in registered[app.identifier.rawValue]?.terms[type] ?? [] { add(term) } }
+    }
+    return Array(terms.prefix(Self.maximumHintTerms))
+  }
+
+  /// The most terms a hint lists.
+  static let maximumHintTerms = 8
+
+  /// "a", "a or b", "a, b or c".
+  static func orList(_ items: [String]) -> String {
+    items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+  }
+
   private func askValue(
     for parameter: ParameterSpec, of intent: Intent, interpreter: ValueInterpreter, need: String
   ) async throws -> ParameterValue {
@@ -741,7 +854,11 @@ public struct IntentDriver: Sendable {
       parameter.prompts["Primary"].map { fill($0, parameter: parameter, intent: intent, interpreter: interpreter) }
       ?? "What's the \(parameter.label.lowercased())?"
     for _ in 0..<maximumAttempts {
-      let answer = try await conversation.ask(prompt, need: need)
+      let answer = try await conversation.ask(prompt, need: need, kind: .value)
+      // "cancel" ends the intent, unless it is a value the parameter is said with (Rooms' "cancel" booking).
+      if SpokenAnswer.isCancel(answer), interpreter.spokenValue(answer, for: parameter) == nil {
+        throw CancelledByUser()
+      }
       if let value = interpreter.parse(answer, for: parameter) { return value }
       await conversation.explain(
         "Sorry, \(parameter.label.lowercased()) needs \(interpreter.expectation(for: parameter)).")
@@ -764,12 +881,13 @@ public struct IntentDriver: Sendable {
     // One line per candidate: a line break in a name is shown escaped, not as a line of its own.
     for (index, name) in names.enumerated() { await conversation.explain("  \(index + 1). \(Untrusted.shown(name))") }
     for _ in 0..<maximumAttempts {
-      let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need).trimmingCharacters(
-        in: .whitespaces)
+      let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need, kind: .choice)
+        .trimmingCharacters(in: .whitespaces)
       if let number = Int(answer), candidates.indices.contains(number - 1) { return candidates[number - 1] }
       if let index = names.firstIndex(where: { $0.caseInsensitiveCompare(answer) == .orderedSame }) {
         return candidates[index]
       }
+      if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
       await conversation.explain("Please answer with a number from 1 to \(candidates.count) or one of the names.")
     }
     throw HostError(.valueNeeded, "no choice made for \(need) after \(maximumAttempts) tries")

@@ -102,8 +102,12 @@ public struct RecordingConversation: Conversation {
   }
 
   public func ask(_ prompt: String, need: String) async throws -> String {
+    try await ask(prompt, need: need, kind: .value)
+  }
+
+  public func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
     do {
-      let answer = try await inner.ask(prompt, need: need)
+      let answer = try await inner.ask(prompt, need: need, kind: kind)
       recorder.record("user", ["question": prompt, "answer": answer])
       return answer
     } catch {

@@ -421,6 +421,26 @@ public struct UtteranceMatcher: Sendable {
     static func < (a: Mention, b: Mention) -> Bool { a.rawValue < b.rawValue }
   }
 
+  /// The words that may stand before an app's name at the end of an utterance ("with Rooms"), by language: English's
+  /// always, and those of the user's language (`--locale fr_FR`: "... avec Rooms", "... en utilisant Rooms").
+  static let connectorsByLanguage: [String: [String]] = [
+    "en": ["with", "using", "in", "on", "via"],
+    "fr": ["avec", "en utilisant", "à l'aide de", "dans", "sur", "via"],
+    "es": ["con", "usando", "en", "mediante"],
+    "de": ["mit", "über", "in", "auf", "via"],
+    "it": ["con", "usando", "utilizzando", "in", "su", "tramite"],
+    "pt": ["com", "usando", "utilizando", "em", "via"],
+  ]
+
+  /// The connectors of English and of `locale`'s language, as words, the longest first ("en utilisant" before any
+  /// one-word connector).
+  static func appConnectors(_ locale: String?) -> [[String]] {
+    let language = locale.map { String($0.prefix { $0.isLetter }).lowercased() }
+    let texts =
+      (connectorsByLanguage["en"] ?? []) + (language.flatMap { $0 == "en" ? nil : connectorsByLanguage[$0] } ?? [])
+    return texts.map(normalizedWords).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+  }
+
   /// The app named in `words` (those of `utterance`), and the range of the words that remain. The best way of
   /// naming wins (bundle id, "... with APP", "ask APP to", "APP, ..."); when that names more than one app (the same
   /// name, or one name ending another: "Rooms" and "Study Rooms"), none is picked. One app named by two of its names
@@ -436,6 +456,7 @@ public struct UtteranceMatcher: Sendable {
           .trimmingCharacters(in: CharacterSet(charactersIn: "."))
       })
     var found: [(app: AppBundle, range: Range<Int>, after: Range<Int>, mention: Mention, length: Int)] = []
+    let middleConnectors = Set(Self.appConnectors(locale).filter { $0.count == 1 }.map { $0[0] })
     for app in apps {
       var names = self.names(of: app).map { ($0, false) }
       if written.contains(app.identifier.rawValue) { names.insert((app.identifier.rawValue, true), at: 0) }
@@ -448,13 +469,14 @@ public struct UtteranceMatcher: Sendable {
         var mention: Mention
         // "... with APP ...": the last "with", "using", "via", "in" or "on" followed by the name and more words.
         let middle = (1..<max(1, words.count - nameWords.count)).last { index in
-          ["with", "using", "in", "on", "via"].contains(words[index - 1])
+          middleConnectors.contains(words[index - 1])
             && Array(words[index..<(index + nameWords.count)]) == nameWords
         }
         if Array(words.suffix(nameWords.count)) == nameWords {
           range = 0..<(words.count - nameWords.count)
-          if let last = range.last, ["with", "using", "in", "on", "via"].contains(words[last]) {
-            range = range.lowerBound..<last
+          let before = words[range]
+          if let connector = Self.appConnectors(locale).first(where: { before.suffix($0.count).elementsEqual($0) }) {
+            range = range.lowerBound..<(range.upperBound - connector.count)
           }
           // "ask Rooms": not a request "ask".
           if words[range] == ["ask"] { range = range.lowerBound..<range.lowerBound }

@@ -302,15 +302,6 @@ func parseNumberWords(_ text: String) -> Double? {
   return sign * (whole + fraction + (decimals.isEmpty ? 0 : Double("0." + decimals)!))
 }
 
-/// yes/no in the words people use.
-func parseYesNo(_ text: String) -> Bool? {
-  switch text.lowercased() {
-  case "yes", "y", "true", "1", "yeah", "yep", "sure", "ok", "okay", "confirm": return true
-  case "no", "n", "false", "0", "nope", "cancel": return false
-  default: return nil
-  }
-}
-
 /// A duration in seconds: "30 minute", "30 minutes", "an hour", "a minute", "half an hour", "a quarter of an hour",
 /// "an hour and a half", "one and a half hours", "1 hour 30 minutes", "2 hours and 15 minutes", "90 seconds",
 /// "90 s"; a bare number is minutes, a bare unit is one of it ("hour").

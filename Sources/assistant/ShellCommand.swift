@@ -23,8 +23,10 @@ struct Shell: AssistantCommand {
         On a terminal the prompt is `assistant> `, and the line is edited by the terminal itself (its canonical \
         mode: Backspace, Ctrl-U erases the line, Ctrl-W a word; there is no history). When stdin is not a \
         terminal, its lines are read without a prompt (`assistant shell < session.txt`); a question then cannot \
-        be asked (that line fails with 75), and with --passcode-stdin or --authentication-stdin a passcode is the \
-        next line.
+        be asked (that line fails with 75: say the value in the utterance; a yes/no, such as the confirmation of \
+        a workout's start, needs the shell on a terminal or the utterance run alone with `assistant --answer yes \
+        "UTTERANCE"`), and with --passcode-stdin or --authentication-stdin a passcode is the next line. At a \
+        question, "cancel" ends the utterance ("OK, I won't.") and the session goes on.
 
         Extensions stay running between utterances; one not used for --idle seconds is shut down, and every one \
         at the end. The device's lock rules (a locked device, auto-lock, the passcode) are checked for every \
@@ -181,7 +183,7 @@ struct ShellSession: Sendable {
       answers: [], interactive: interactive, quiet: context.json, input: reader,
       passcodesFromStandardInput: shell.launch.passcodesFromStandardInput,
       authenticationFromStandardInput: shell.launch.authenticationFromStandardInput,
-      noTerminalAdvice: Self.noTerminalAdvice)
+      takesAnswerOptions: false)
     let running = CancellableRun<Result<Int32, any Error>>()
     let outcome = await steps.run(running, escalates: true) { [context, warm] in
       do {
@@ -224,11 +226,6 @@ struct ShellSession: Sendable {
     guard poll(&entry, 1, 0) == 1, entry.revents & Int16(POLLERR | POLLHUP) != 0 else { return }
     throw SystemError(code: EPIPE, operation: "write", subject: "stdout")
   }
-
-  /// What a question tells the user to do when the session has no terminal to ask it on: the shell takes no --answer.
-  static let noTerminalAdvice =
-    "say it in the utterance (\"Book room 12 for Ada with Rooms\"), or run the utterance alone with "
-    + "`assistant --answer VALUE \"UTTERANCE\"`"
 
   static let help = """
     Say what you want, as to Siri: "Book room 12 for Ada with Rooms", "Rooms, cancel room 12 for Ada".

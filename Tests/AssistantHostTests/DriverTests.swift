@@ -385,6 +385,8 @@ struct Behaviour: Sendable {
   var missingIsNotRequired = false
   /// A parameter whose first resolution asks to choose between its value and another.
   var disambiguate: String? = nil
+  /// How a resolution is answered instead of the rules above (nil: by them), given the parameter and the intent.
+  var resolve: (@Sendable (String, Intent) -> ResolutionResult?)? = nil
 }
 
 /// Starts each session as a server in this process, over two pipes.
@@ -515,11 +517,13 @@ final class InProcessPeer: SessionPeer {
           state.transcript.filter { $0 == entry }.count == 1
         }
         let result: ResolutionResult =
-          switch request.parameter {
-          case "isCancellationOfBooking": .notRequired
-          case behaviour.disambiguate where firstTime:
-            .disambiguation([value ?? .integer(1), .integer(99)])
-          default: value.map { .success($0) } ?? (behaviour.missingIsNotRequired ? .notRequired : .needsValue)
+          if let custom = behaviour.resolve?(request.parameter, request.intent) { custom } else {
+            switch request.parameter {
+            case "isCancellationOfBooking": .notRequired
+            case behaviour.disambiguate where firstTime:
+              .disambiguation([value ?? .integer(1), .integer(99)])
+            default: value.map { .success($0) } ?? (behaviour.missingIsNotRequired ? .notRequired : .needsValue)
+            }
           }
         try connection.reply(to: id, with: result)
       case ConfirmIntentRequest.method:

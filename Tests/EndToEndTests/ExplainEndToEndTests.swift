@@ -242,7 +242,7 @@ struct ExplainEndToEndTests {
     // The run: the confirmation cannot be asked without a terminal or --answer.
     let run = try await Self.run(host, "BookRoomIntent")
     #expect(run.code == 77, "\(run)")
-    #expect(run.stderr.contains("answer yes to unlock it (--answer yes in a script)"), "\(run)")
+    #expect(run.stderr.contains("answer it with --answer yes (or --answer no)"), "\(run)")
   }
 
   /// Within the "require passcode" grace period the device unlocks without the passcode (and protected data stays
