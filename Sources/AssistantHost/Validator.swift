@@ -166,15 +166,17 @@ public struct Validator: Sendable {
       return diagnostics
     }
     let folderOf = { (file: String) in URL(fileURLWithPath: file).deletingLastPathComponent().path }
-    // Each extension belongs to the app whose bundle identifier prefixes its own; else (an identifier missing or
+    // Each extension belongs to the app whose bundle identifier prefixes its own (the longest); else (an identifier missing or
     // wrong, which `bundle-id-prefix` and `bundle-id-missing` report) to the app whose folder's name starts its
     // folder's name, as Xcode names targets ("Rooms", "RoomsIntents"); else to the app sharing the longest start of
     // an identifier with it.
     let extensions = infos.filter { $0.extensionInfo != nil }
     func owner(of ext: InfoPlist) -> Int {
-      if let index = apps.firstIndex(where: {
-        !$0.bundleIdentifier.isEmpty && ext.bundleIdentifier.hasPrefix($0.bundleIdentifier + ".")
-      }) {
+      // The longest such identifier: com.example.rooms.pro's extension is not com.example.rooms'.
+      let prefixing = apps.indices.filter {
+        !apps[$0].bundleIdentifier.isEmpty && ext.bundleIdentifier.hasPrefix(apps[$0].bundleIdentifier + ".")
+      }
+      if let index = prefixing.max(by: { apps[$0].bundleIdentifier.count < apps[$1].bundleIdentifier.count }) {
         return index
       }
       let folderName = { (file: String) in URL(fileURLWithPath: folderOf(file)).lastPathComponent }

@@ -135,6 +135,22 @@ struct AscentKitTests {
       try await history.start(.boulder)
     }
     #expect(try await defaults.string(forKey: WorkoutHistory.defaultsKey) == "planted")
+    // A history whose goal has a unit of no intent is refused the same way, and left as it is.
+    let badGoal = try JSONValue(
+      parsing:
+        #"[{"obstacle":"wall","state":"ended","startedAt":"x","isOpenEnded":false,"goal":{"value":30,"unit":"parsec"}}]"#
+    )
+    try await defaults.set(badGoal, forKey: WorkoutHistory.defaultsKey)
+    await #expect(throws: WorkoutError.unreadableHistory(key: WorkoutHistory.defaultsKey)) {
+      try await history.load()
+    }
+    #expect(try await defaults.value(forKey: WorkoutHistory.defaultsKey) == badGoal)
+    let goodGoal = try JSONValue(
+      parsing:
+        #"[{"obstacle":"wall","state":"ended","startedAt":"x","isOpenEnded":false,"goal":{"value":30,"unit":"minute"}}]"#
+    )
+    try await defaults.set(goodGoal, forKey: WorkoutHistory.defaultsKey)
+    #expect(try await history.load().first?.goal == Workout.Goal(value: 30, unit: "minute"))
     try await defaults.set(nil, forKey: WorkoutHistory.defaultsKey)
     #expect(try await history.start(.boulder).obstacle == .boulder)
     #expect(try await history.load().count == 1)
@@ -168,5 +184,25 @@ struct AscentKitTests {
     await #expect(throws: WorkoutError.self) { try await history.resume(named: "boulder climb") }
     #expect(try await history.resume(named: "Wall Climb workout").state == .active)
     #expect(try await history.end(named: nil).state == .ended)
+  }
+
+  /// The history keeps the newest `limit` workouts, so what the extension reads stays bounded; the oldest go first.
+  @Test func theHistoryKeepsTheNewestWorkouts() async throws {
+    let directory = try TemporaryDirectory("ascentkit")
+    defer { directory.remove() }
+    let container = try AppGroupContainer(
+      identifier: WorkoutHistory.appGroupIdentifier, path: directory.file("group").path)
+    let old = Workout(obstacle: .wall, startedAt: "2026-01-01T00:00:00Z")
+    var ended = old
+    ended.state = .ended
+    let many = Array(repeating: ended, count: WorkoutHistory.limit)
+    let value = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(many))
+    try await container.defaults.set(value, forKey: WorkoutHistory.defaultsKey)
+    let history = WorkoutHistory(container: container)
+    #expect(try await history.load().count == WorkoutHistory.limit)
+    try await history.start(.boulder)
+    let kept = try await history.load()
+    #expect(kept.count == WorkoutHistory.limit)
+    #expect(kept.last?.obstacle == .boulder && kept.first?.obstacle == .wall)
   }
 }

@@ -1185,6 +1185,44 @@ enum MacOSOnlyTools {
     #expect(undefined.first?.message.contains("BookRoomIntent") == true)
   }
 
+  /// An extension belongs to the app with the longest identifier that prefixes its own: RoomsPro's
+  /// (com.example.rooms.pro.RoomsProIntents) is RoomsPro's, not Rooms', whichever folder comes first. The control: the
+  /// same folder validates with errors when the extension's identifier names Rooms' and lists what Rooms' lists.
+  @Test func anExtensionBelongsToTheLongestPrefixingApp() throws {
+    let directory = try TemporaryDirectory("assistanthost-recognition")
+    defer { directory.remove() }
+    let root = directory.file("Examples")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let fm = FileManager.default
+    for name in ["Rooms", "RoomsIntents", "RoomsUI"] {
+      try fm.copyItem(at: Self.examples.appendingPathComponent(name), to: root.appendingPathComponent(name))
+    }
+    try fm.copyItem(at: Self.examples.appendingPathComponent("Rooms"), to: root.appendingPathComponent("RoomsPro"))
+    try fm.copyItem(
+      at: Self.examples.appendingPathComponent("RoomsIntents"), to: root.appendingPathComponent("RoomsProIntents"))
+    for file in try fm.contentsOfDirectory(atPath: root.appendingPathComponent("RoomsPro").path)
+    where file.hasSuffix(".swift") {
+      try fm.removeItem(at: root.appendingPathComponent("RoomsPro/" + file))
+    }
+    try Edit.plist(root.appendingPathComponent("RoomsPro/Info.plist")) {
+      $0["CFBundleIdentifier"] = "com.example.rooms.pro"
+      $0["CFBundleName"] = "RoomsPro"
+      $0["CFBundleDisplayName"] = "Rooms Pro"
+    }
+    try Edit.plist(root.appendingPathComponent("RoomsProIntents/Info.plist")) {
+      $0["CFBundleIdentifier"] = "com.example.rooms.pro.RoomsProIntents"
+    }
+    let clean = Validator().validate(path: root.path)
+    #expect(!clean.hasErrors, "\(clean.map(\.description))")
+    #expect(!clean.contains { $0.rule == "intent-supported-twice" }, "\(clean.map(\.description))")
+
+    try Edit.plist(root.appendingPathComponent("RoomsProIntents/Info.plist")) {
+      $0["CFBundleIdentifier"] = "com.example.rooms.RoomsProIntents"
+    }
+    let control = Validator().validate(path: root.path)
+    #expect(control.contains { $0.rule == "intent-supported-twice" }, "\(control.map(\.description))")
+  }
+
   /// In a folder, a file that begins as a property list but does not parse is a `plist` error (it may be a
   /// manifest); a link to one is not read, nor is a FIFO (which would block a reader), nor a file that does not
   /// begin as a property list.

@@ -55,6 +55,18 @@ public struct Workout: Codable, Sendable, Equatable {
       self.unit = unit
     }
 
+    /// A goal as stored: a finite positive value in one of `units`; anything else (planted in the shared defaults)
+    /// makes the history unreadable rather than reaching the assistant as a unit of no intent.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      value = try container.decode(Double.self, forKey: .value)
+      unit = try container.decode(String.self, forKey: .unit)
+      guard value.isFinite, value > 0, Self.units.contains(unit) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .unit, in: container, debugDescription: "not a goal: \(value) \(unit)")
+      }
+    }
+
     /// "30 minutes", "1 hour", "2.5 miles".
     public var spoken: String {
       let number =
@@ -160,6 +172,8 @@ public struct WorkoutHistory: Sendable {
   public static let appGroupIdentifier = "group.com.example.ascent"
   /// The key of the history in the shared defaults.
   public static let defaultsKey = "workoutHistory"
+  /// How many workouts the history keeps: the newest.
+  public static let limit = 1000
 
   private let document: Document<DefaultsContent>
 
@@ -185,6 +199,8 @@ public struct WorkoutHistory: Sendable {
     try await document.update { content in
       var workouts = try Self.workouts(in: content)
       let result = try body(&workouts)
+      // The newest `limit` are kept, so the history the extension reads stays well within its memory.
+      if workouts.count > Self.limit { workouts.removeFirst(workouts.count - Self.limit) }
       content.values[Self.defaultsKey] = try JSONDecoder().decode(
         JSONValue.self, from: JSONEncoder().encode(workouts))
       return result
