@@ -34,7 +34,7 @@ public struct UtteranceMatcher: Sendable {
   public let shortcuts: [ClosestPhrases.ShortcutCandidate]
   /// What reading the apps' phrases costs is paid once per matcher (`Readers`): `PhraseBook.check` says every example
   /// with one matcher.
-  private let readers = Readers()
+  let readers = Readers()
 
   /// How many `IntentPhrases` examples of an app are phrases: the first 128, in manifest order (vocabulary after
   /// vocabulary, intent after intent as the app supports them). `PhraseBook.check` warns about the rest.
@@ -104,7 +104,8 @@ public struct UtteranceMatcher: Sendable {
     let examples = Set(readExamples(of: app).map { "\($0.intentClass)\u{0}\($0.text)" })
     for className in app.supportedIntents {
       for vocabulary in app.vocabularies {
-        for example in vocabulary.intentPhrases[className] ?? [] where examples.contains("\(className)\u{0}\(example)") {
+        for example in vocabulary.intentPhrases[className] ?? [] where examples.contains("\(className)\u{0}\(example)")
+        {
           add(Phrase(intentClass: className, text: example, source: .example))
         }
       }

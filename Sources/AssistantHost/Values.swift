@@ -48,7 +48,7 @@ struct ValueInterpreter: Sendable {
       return values.isEmpty ? nil : .array(values)
     }
     if synonyms, let synonym = synonymValue(trimmed, for: parameter) { return synonym }
-    if parameter.enumType != nil {
+    if let enumName = parameter.enumType, EnumSpec.named(enumName, in: definition) != nil {
       return entry(for: parameter).enumCase(trimmed).map { .enumCase($0) }
     }
     switch parameter.type {
