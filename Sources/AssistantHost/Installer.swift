@@ -49,13 +49,13 @@ extension AssistantHome {
           + diagnostics.errors.map(\.shown).joined(separator: "\n"))
     }
     try prepare()
-    let destination = try updatingOwners { table in
+    let (destination, others) = try updatingOwners { table in
       let installed = try installedApps()
       try table.claim(app, installed: installed, sharing: sharing, source: source.path)
-      return try copy(app, from: source, installed: installed)
+      return (try copy(app, from: source, installed: installed), installed.filter { $0.identifier != app.identifier })
     }
     do {
-      return (try AppBundle.load(from: destination), diagnostics)
+      return (try AppBundle.load(from: destination), diagnostics + Self.sharedNames(app, others: others))
     } catch {
       throw HostError(.dataError, "installed \(destination.path) does not load: \(error)")
     }
@@ -86,6 +86,30 @@ extension AssistantHome {
         .dataError,
         "cannot install \(path): it is \(kind), not a bundle folder (an .app folder with its Info.plist at the top)"
           + hint)
+    }
+  }
+
+  /// A warning (`app-name-shared`) for each name `app` answers to (`UtteranceMatcher.names(of:)`: its display name,
+  /// bundle name, alternative names, executable's name) that an installed app answers to as well: an utterance that
+  /// says it names both, and is asked which (by bundle id).
+  static func sharedNames(_ app: AppBundle, others: [AppBundle]) -> [Diagnostic] {
+    let matcher = UtteranceMatcher(apps: [])
+    return matcher.names(of: app).compactMap { name in
+      let words = normalizedWords(name)
+      let sharing = others.filter { other in matcher.names(of: other).contains { normalizedWords($0) == words } }
+      guard !sharing.isEmpty else { return nil }
+      let key =
+        name == app.info.displayName
+        ? "CFBundleDisplayName"
+        : name == app.info.name
+          ? "CFBundleName"
+          : name == app.info.executable
+            ? "CFBundleExecutable" : app.info.alternativeAppNames.contains(name) ? "INAlternativeAppNames" : ""
+      return Diagnostic(
+        .warning, "app-name-shared", file: app.info.file, keyPath: key,
+        "answers to \"\(name)\", as " + sharing.map(\.identifier.rawValue).joined(separator: ", ")
+          + " does: an utterance that says it will ask which app it means",
+        fix: "say the app by its bundle id (\"... with \(app.identifier.rawValue)\"), or rename one of them")
     }
   }
 

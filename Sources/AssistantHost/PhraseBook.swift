@@ -92,10 +92,35 @@ public enum PhraseBook {
   /// (said filled with example values, "with APP" added) reaches its own intent with the values it names (each number
   /// in it), and no phrase is claimed by two intents. Siri's phrases for system intents are not checked. One error
   /// per failing phrase.
+  ///
+  /// Examples past the matcher's limits are no phrases (`UtteranceMatcher.maximumExampleWords`, `maximumExamples`):
+  /// one error for each too long, one for all those past the count.
   public static func check(_ app: AppBundle) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let matcher = UtteranceMatcher(apps: [app])
     let name = app.name
+    func file(of example: (intentClass: String, text: String)) -> String {
+      app.vocabularies.first { $0.intentPhrases[example.intentClass]?.contains(example.text) == true }?.file ?? ""
+    }
+    let examples = UtteranceMatcher.sortedExamples(of: app)
+    for example in examples.tooLong {
+      let words = example.text.split(whereSeparator: \.isWhitespace)
+      diagnostics.append(
+        Diagnostic(
+          .error, "intent-phrase-too-long", file: file(of: example), keyPath: "IntentPhrases.\(example.intentClass)",
+          "\"\(words.prefix(8).joined(separator: " "))…\" has more than \(UtteranceMatcher.maximumExampleWords) words "
+            + "and is not a phrase",
+          fix: "say it in \(UtteranceMatcher.maximumExampleWords) words or fewer"))
+    }
+    if let first = examples.beyond.first {
+      diagnostics.append(
+        Diagnostic(
+          .error, "intent-phrases-too-many", file: file(of: first), keyPath: "IntentPhrases.\(first.intentClass)",
+          "\(examples.read.count + examples.beyond.count) examples; only the first \(UtteranceMatcher.maximumExamples) "
+            + "are phrases, from \"\(first.text.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " "))\" on "
+            + "\(examples.beyond.count) are not",
+          fix: "keep the \(UtteranceMatcher.maximumExamples) that say the most"))
+    }
     for phrase in UtteranceMatcher.phrases(of: app) where phrase.source != .system {
       let file =
         phrase.source == .example

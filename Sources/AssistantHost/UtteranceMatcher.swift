@@ -1,6 +1,7 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import Synchronization
 
 /// A first phrase matcher: "Book room 12 for Ada with Rooms".
 ///
@@ -31,6 +32,16 @@ public struct UtteranceMatcher: Sendable {
   /// The user's active shortcuts: never matched here (the caller tries them first), but suggested among the closest
   /// phrases when nothing matches (`ClosestPhrases`).
   public let shortcuts: [ClosestPhrases.ShortcutCandidate]
+  /// What reading the apps' phrases costs is paid once per matcher (`Readers`): `PhraseBook.check` says every example
+  /// with one matcher.
+  let readers = Readers()
+
+  /// How many `IntentPhrases` examples of an app are phrases: the first 128, in manifest order (vocabulary after
+  /// vocabulary, intent after intent as the app supports them). `PhraseBook.check` warns about the rest.
+  public static let maximumExamples = 128
+  /// How many words (the app's name left out) an `IntentPhrases` example may have and be a phrase: 32.
+  /// `PhraseBook.check` warns about a longer one.
+  public static let maximumExampleWords = 32
 
   public init(
     apps: [AppBundle], locale: String? = nil, vocabulary: [String: UserVocabulary] = [:],
@@ -90,9 +101,11 @@ public struct UtteranceMatcher: Sendable {
       spec.combinations.compactMap(\.title) + [spec.title].compactMap { $0 }
     }
     let translated = locale.flatMap { locale in app.strings(for: locale).isEmpty ? nil : app.localized(for: locale) }
+    let examples = Set(readExamples(of: app).map { "\($0.intentClass)\u{0}\($0.text)" })
     for className in app.supportedIntents {
       for vocabulary in app.vocabularies {
-        for example in vocabulary.intentPhrases[className] ?? [] {
+        for example in vocabulary.intentPhrases[className] ?? [] where examples.contains("\(className)\u{0}\(example)")
+        {
           add(Phrase(intentClass: className, text: example, source: .example))
         }
       }
@@ -111,6 +124,37 @@ public struct UtteranceMatcher: Sendable {
       }
     }
     return result
+  }
+
+  /// The `IntentPhrases` examples of `app` that are phrases (`maximumExamples`, `maximumExampleWords`), and those
+  /// that are not, each with its intent, in manifest order (intent after intent as the app supports them).
+  static func readExamples(of app: AppBundle) -> [(intentClass: String, text: String)] {
+    sortedExamples(of: app).read
+  }
+
+  static func sortedExamples(of app: AppBundle) -> (
+    read: [(intentClass: String, text: String)], tooLong: [(intentClass: String, text: String)],
+    beyond: [(intentClass: String, text: String)]
+  ) {
+    var read: [(intentClass: String, text: String)] = []
+    var tooLong: [(intentClass: String, text: String)] = []
+    var beyond: [(intentClass: String, text: String)] = []
+    let names = UtteranceMatcher(apps: [app]).names(of: app).map(normalizedWords)
+    for className in app.supportedIntents {
+      for vocabulary in app.vocabularies {
+        for example in vocabulary.intentPhrases[className] ?? [] {
+          let words = ClosestPhrases.withoutAppName(normalizedWords(example), names: names).words
+          if words.count > maximumExampleWords {
+            tooLong.append((className, example))
+          } else if read.count >= maximumExamples {
+            beyond.append((className, example))
+          } else {
+            read.append((className, example))
+          }
+        }
+      }
+    }
+    return (read, tooLong, beyond)
   }
 
   /// Every name of `app` the user may say: `AppBundle.names`, the pronunciation hints of its alternative names, and
@@ -265,39 +309,28 @@ public struct UtteranceMatcher: Sendable {
   private func bestMatches(
     in app: AppBundle, words rest: [String], original restOriginal: [String], written: (Range<Int>) -> String
   ) throws -> [(score: Score, match: Match)] {
-    var found: [(score: Score, complete: Bool, candidate: Candidate, phrase: Phrase)] = []
-    let appNames = names(of: app)
+    var found: [(readings: Readings, pattern: [Token], phrase: Phrase)] = []
     let terms = vocabulary[app.identifier.rawValue]
-    let translated = locale.map { app.localized(for: $0) }
-    for phrase in Self.phrases(of: app, locale: locale) {
-      // A translated title is read with the translated definition; the match is of the app as installed.
-      let definer = phrase.locale != nil ? (translated ?? app) : app
-      guard let (spec, definition) = definer.runnableSpec(className: phrase.intentClass) else { continue }
-      let interpreter = ValueInterpreter(
-        intentClass: phrase.intentClass, definition: definition, vocabularies: app.vocabularies)
-      let pattern =
-        phrase.source == .example
-        ? Self.exampleTokens(phrase.text, appNames: appNames, spec: spec, interpreter: interpreter)
-        : tokens(phrase.text)
-      for candidate in matches(
-        pattern, rest, original: restOriginal, written: written, spec: spec, interpreter: interpreter,
-        terms: terms)
-      {
-        // Cover the whole utterance; prefer the app's terms in the slots, then longer phrases, then whole phrases
-        // over parts of them ("start a workout" over "start a ${workoutName} workout" cut short), then more values.
-        let complete = candidate.consumedPattern == pattern.count
-        let score = Score(
-          terms: candidate.terms,
-          points: candidate.consumedPattern * 20 + (complete ? 3 : 0) + candidate.values.count * 2)
-        found.append((score, complete, candidate, phrase))
-      }
+    var steps = 0
+    for (phrase, reader) in readers.phrases(of: app, matcher: self) {
+      guard let reader else { continue }
+      found.append(
+        (
+          Self.readings(
+            reader.pattern, rest, original: restOriginal, written: written, spec: reader.spec,
+            interpreter: reader.interpreter, terms: terms, steps: &steps),
+          reader.pattern, phrase
+        ))
     }
     // A text slot may hold only little words ("Book room 39 for A": "A" is an initial), unless leaving them out
     // makes a whole phrase match: "Start a workout" is the phrase "start a workout", not a workout called "a".
-    let wholeWithout = found.contains { $0.complete && !$0.candidate.onlyLittleWords }
+    let wholeWithout = found.contains { $0.readings.completeWithoutLittleWords }
     var best: [String: (score: Score, typed: Int, match: Match)] = [:]
     var bestIsExample: Set<String> = []
-    for (score, _, candidate, phrase) in found where !(wholeWithout && candidate.onlyLittleWords) {
+    for (readings, pattern, phrase) in found {
+      // Of each phrase, its best reading (the first of the best: `Readings`) is all that can win.
+      guard let candidate = wholeWithout ? readings.bestWithoutLittleWords : readings.best else { continue }
+      let score = Self.score(candidate, patternCount: pattern.count)
       // Each intent keeps its first best reading, except that a title or a system phrase takes a tie from an example:
       // an example read as a template is often a title's twin ("Book a room" is `${isCancellationOfBooking} a
       // room`), and the match names the phrase with the slots.
@@ -351,7 +384,7 @@ public struct UtteranceMatcher: Sendable {
   /// Every other word stays a word the user must say. "Start a 30 minute outdoor wall climb with Ascent" is
   /// `start a ${goalValue} ${workoutGoalUnitType} ${workoutLocationType} ${workoutName}`; "Start a workout with
   /// Ascent" stays as written.
-  private static func exampleTokens(
+  static func exampleTokens(
     _ example: String, appNames: [String], spec: IntentSpec, interpreter: ValueInterpreter
   ) -> [Token] {
     let words = ClosestPhrases.withoutAppName(normalizedWords(example), names: appNames.map(normalizedWords)).words
@@ -359,11 +392,17 @@ public struct UtteranceMatcher: Sendable {
     var spoken = spec.parameters.filter(interpreter.hasSpokenValues)
     var tokens: [Token] = []
     var index = 0
+    // A run longer than every spoken value is none of them (`SpokenIndex`: each run is one dictionary access).
+    let reach = min(8, spoken.map(interpreter.longestSpokenValue).max() ?? 0)
     while index < words.count {
-      let longest = min(words.count, index + 8)
-      let found = (index + 1...longest).reversed().lazy.compactMap { end in
-        spoken.firstIndex { interpreter.spokenValue(words[index..<end].joined(separator: " "), for: $0) != nil }
-          .map { (end, $0) }
+      let longest = min(words.count, index + reach)
+      let found = (index + 1...max(index + 1, longest)).reversed().lazy.compactMap { end in
+        end > longest
+          ? nil
+          : spoken.firstIndex {
+            interpreter.spokenValue(
+              words[index..<end].joined(separator: " "), for: $0, words: Array(words[index..<end])) != nil
+          }.map { (end, $0) }
       }.first
       if let (end, parameter) = found {
         tokens.append(.slot(spoken[parameter].name))
@@ -515,12 +554,12 @@ public struct UtteranceMatcher: Sendable {
     return tied
   }
 
-  private enum Token: Equatable {
+  enum Token: Equatable, Sendable {
     case word(String)
     case slot(String)
   }
 
-  private func tokens(_ title: String) -> [Token] {
+  static func tokens(_ title: String) -> [Token] {
     var result: [Token] = []
     var rest = Substring(title)
     while let start = rest.range(of: "${") {
@@ -533,15 +572,76 @@ public struct UtteranceMatcher: Sendable {
     return result
   }
 
-  private struct Candidate {
+  /// One way a phrase (or its start) reads all the words from some point on: where in the phrase it ends, the values
+  /// its slots took, and what they count for (`Score`).
+  struct Reading: Equatable {
     var consumedPattern: Int
-    var values: [String: ParameterValue]
+    var values: [String: ParameterValue] = [:]
     /// Whether a text slot holds only little words (`optionalWords`).
-    var onlyLittleWords: Bool
+    var onlyLittleWords = false
     /// How many values (or items of values) are terms of the app's vocabulary.
     var terms = 0
     /// How many values were read by their type (a number, an enum case, a boolean, ...), not taken as text.
     var typed = 0
+    /// How many slots took a value.
+    var filled = 0
+
+    /// This reading after a slot of `name` took `value` in front of it.
+    func after(slot name: String, value: ParameterValue, little: Bool, terms found: Int, typed isTyped: Bool)
+      -> Reading
+    {
+      var reading = self
+      // A later slot of the same parameter keeps its value, as reading from left to right would.
+      if reading.values[name] == nil { reading.values[name] = value }
+      reading.onlyLittleWords = reading.onlyLittleWords || little
+      reading.terms += found
+      reading.typed += isTyped ? 1 : 0
+      reading.filled += 1
+      return reading
+    }
+  }
+
+  /// What can win of all the readings from one point on (`readings`): the first of the best-scoring ones (`score`,
+  /// then `typed`), the first of the best of those without a text slot of only little words, and whether one of
+  /// those reads the whole phrase. `bestMatches` needs no more: a reading that is not the first of the best of its
+  /// phrase never wins, and the scores add up, so the best from a point on is a step in front of the best after it.
+  struct Readings {
+    var best: Reading? = nil
+    var bestWithoutLittleWords: Reading? = nil
+    var completeWithoutLittleWords = false
+
+    /// Takes `other`, the readings of a later way on, where it beats this one (ties keep the earlier way).
+    mutating func offer(_ other: Readings, patternCount: Int) {
+      func better(_ new: Reading?, than old: Reading?) -> Bool {
+        guard let new else { return false }
+        guard let old else { return true }
+        let (a, b) = (score(old, patternCount: patternCount), score(new, patternCount: patternCount))
+        return b > a || (b == a && new.typed > old.typed)
+      }
+      if better(other.best, than: best) { best = other.best }
+      if better(other.bestWithoutLittleWords, than: bestWithoutLittleWords) {
+        bestWithoutLittleWords = other.bestWithoutLittleWords
+      }
+      completeWithoutLittleWords = completeWithoutLittleWords || other.completeWithoutLittleWords
+    }
+
+    /// These readings after a slot in front of them.
+    func after(slot name: String, value: ParameterValue, little: Bool, terms: Int, typed: Bool) -> Readings {
+      Readings(
+        best: best?.after(slot: name, value: value, little: little, terms: terms, typed: typed),
+        bestWithoutLittleWords: little
+          ? nil : bestWithoutLittleWords?.after(slot: name, value: value, little: false, terms: terms, typed: typed),
+        completeWithoutLittleWords: !little && completeWithoutLittleWords)
+    }
+  }
+
+  /// How a reading of a phrase of `patternCount` words and slots ranks: cover the whole utterance; prefer the app's
+  /// terms in the slots, then longer phrases, then whole phrases over parts of them ("start a workout" over "start a
+  /// ${workoutName} workout" cut short), then more values (slots filled).
+  static func score(_ reading: Reading, patternCount: Int) -> Score {
+    let complete = reading.consumedPattern == patternCount
+    return Score(
+      terms: reading.terms, points: reading.consumedPattern * 20 + (complete ? 3 : 0) + reading.filled * 2)
   }
 
   private static let optionalWords: Set<String> = ["a", "an", "the", "my"]
@@ -555,63 +655,196 @@ public struct UtteranceMatcher: Sendable {
       ].contains(parameter.type)
   }
 
-  /// All ways `pattern` (or a prefix of it) can consume all of `words`. A little word the user says (`optionalWords`)
-  /// may be skipped, except where a text slot starts: the slot keeps it ("for The Beatles"). A text slot's value is
-  /// `written` for its words, as written; any other slot's value is read from its words, never only little words.
-  /// A slot takes one to eight words, or as many as the longest of the app's `terms` for its parameter; a value that
-  /// is one of those terms is spelled as the term, and counted.
-  private func matches(
+  /// What can win of the ways `pattern` (or a prefix of it) can consume all of `words` (`Readings`). A little word
+  /// the user says (`optionalWords`) may be skipped, except where a text slot starts: the slot keeps it ("for The
+  /// Beatles"), and so may one of the phrase's. A text slot's value is `written` for its words, as written; any other
+  /// slot's value is read from its words, never only little words. A slot takes one to eight words, or as many as the
+  /// longest of the app's `terms` for its parameter; a value that is one of those terms is spelled as the term, and
+  /// counted.
+  ///
+  /// Each point (a word of the phrase, a word said) is read once (a dynamic program, memoized on both): the work
+  /// grows with the product of the phrase's and the utterance's lengths, not with the number of ways through them
+  /// ("pause a a a a a a a a a a a a workout" said to itself has millions).
+  /// - Parameter steps: counts the points read (for tests that count work).
+  static func readings(
     _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
-    interpreter: ValueInterpreter, terms: UserVocabulary?
-  ) -> [Candidate] {
-    var results: [Candidate] = []
-    func walk(
-      _ p: Int, _ w: Int, _ values: [String: ParameterValue], _ onlyLittleWords: Bool, _ termCount: Int, _ typed: Int
-    ) {
+    interpreter: ValueInterpreter, terms: UserVocabulary?, steps: inout Int
+  ) -> Readings {
+    let width = words.count + 1
+    var memo = [Readings?](repeating: nil, count: (pattern.count + 1) * width)
+    var count = 0
+    func read(_ p: Int, _ w: Int) -> Readings {
+      if let known = memo[p * width + w] { return known }
+      count += 1
+      var result = Readings()
+      defer { memo[p * width + w] = result }
       if w == words.count {
         if p > 0 {
-          results.append(
-            Candidate(
-              consumedPattern: p, values: values, onlyLittleWords: onlyLittleWords, terms: termCount, typed: typed))
+          let reading = Reading(consumedPattern: p)
+          result = Readings(
+            best: reading, bestWithoutLittleWords: reading, completeWithoutLittleWords: p == pattern.count)
+        }
+        return result
+      }
+      let parameter: ParameterSpec? =
+        if p < pattern.count, case .slot(let name) = pattern[p] { spec.parameter(named: name) } else { nil }
+      let textSlot = parameter.map(takesText) ?? false
+      if optionalWords.contains(words[w]), !textSlot {
+        result.offer(read(p, w + 1), patternCount: pattern.count)
+      }
+      guard p < pattern.count else { return result }
+      switch pattern[p] {
+      case .word(let word):
+        if words[w] == word { result.offer(read(p + 1, w + 1), patternCount: pattern.count) }
+        if optionalWords.contains(word) { result.offer(read(p + 1, w), patternCount: pattern.count) }
+      case .slot(let name):
+        guard let parameter else { return result }
+        for slot in slotValues(
+          parameter, name: name, from: w, words, original: original, written: written, spec: spec,
+          interpreter: interpreter, terms: terms)
+        {
+          result.offer(
+            read(p + 1, slot.end).after(
+              slot: name, value: slot.value, little: slot.little, terms: slot.terms, typed: !textSlot),
+            patternCount: pattern.count)
+        }
+      }
+      return result
+    }
+    let result = read(0, 0)
+    steps += count
+    return result
+  }
+
+  /// The values a slot of `parameter` may take from word `w` on: where each ends, the value, whether its words are
+  /// all little words (only a text slot's may be), and how many of the app's terms it holds (`readings`).
+  private static func slotValues(
+    _ parameter: ParameterSpec, name: String, from w: Int, _ words: [String], original: [String],
+    written: (Range<Int>) -> String, spec: IntentSpec, interpreter: ValueInterpreter, terms: UserVocabulary?
+  ) -> [(end: Int, value: ParameterValue, little: Bool, terms: Int)] {
+    let textSlot = takesText(parameter)
+    let types = terms == nil ? [] : UserVocabulary.types(of: parameter, intentClass: spec.className)
+    let reach = max(8, terms?.longestTerm(of: types) ?? 0)
+    var result: [(end: Int, value: ParameterValue, little: Bool, terms: Int)] = []
+    for end in (w + 1)...min(words.count, w + reach) {
+      let text = textSlot ? written(w..<end) : original[w..<end].joined(separator: " ")
+      guard let parsed = interpreter.parse(text, for: parameter) else { continue }
+      let little = words[w..<end].allSatisfy(optionalWords.contains)
+      // "start a workout" is not a workout called "a": only a text slot may hold only little words, and then
+      // only when no whole phrase matches without them (`bestMatches`).
+      if little, !textSlot { continue }
+      let (value, found) = terms?.spelled(parsed, types: types) ?? (parsed, 0)
+      // "Start an outdoor workout" names no workout, and "a boulder climb workout" names "boulder climb": a
+      // system intent's generic noun is no name, nor its last word, and a number starts no name
+      // (`SystemPhrases.mayName`), unless the words are one of the app's terms ("Tempo Run Workout").
+      if found == 0, !SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className) { continue }
+      // Past eight words, only a term.
+      if end - w > 8, found == 0 { continue }
+      result.append((end, value, little, found))
+    }
+    return result
+  }
+
+  /// Every way `pattern` (or a prefix of it) consumes all of `words`, walked one by one without memoization, as the
+  /// matcher read phrases before `readings`: kept as the control of the tests that count work (its steps grow with
+  /// the number of ways), and to check that `readings` finds the same best readings.
+  static func everyReading(
+    _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
+    interpreter: ValueInterpreter, terms: UserVocabulary?, steps: inout Int
+  ) -> [Reading] {
+    var results: [Reading] = []
+    var count = 0
+    func walk(_ p: Int, _ w: Int, _ reading: Reading) {
+      count += 1
+      if w == words.count {
+        if p > 0 {
+          var done = reading
+          done.consumedPattern = p
+          results.append(done)
         }
         return
       }
       let parameter: ParameterSpec? =
         if p < pattern.count, case .slot(let name) = pattern[p] { spec.parameter(named: name) } else { nil }
-      let textSlot = parameter.map(Self.takesText) ?? false
-      if Self.optionalWords.contains(words[w]), !textSlot {
-        walk(p, w + 1, values, onlyLittleWords, termCount, typed)
-      }
+      let textSlot = parameter.map(takesText) ?? false
+      if optionalWords.contains(words[w]), !textSlot { walk(p, w + 1, reading) }
       guard p < pattern.count else { return }
       switch pattern[p] {
       case .word(let word):
-        if words[w] == word { walk(p + 1, w + 1, values, onlyLittleWords, termCount, typed) }
-        if Self.optionalWords.contains(word) { walk(p + 1, w, values, onlyLittleWords, termCount, typed) }
+        if words[w] == word { walk(p + 1, w + 1, reading) }
+        if optionalWords.contains(word) { walk(p + 1, w, reading) }
       case .slot(let name):
         guard let parameter else { return }
-        let types = terms == nil ? [] : UserVocabulary.types(of: parameter, intentClass: spec.className)
-        let reach = max(8, terms?.longestTerm(of: types) ?? 0)
-        for end in (w + 1)...min(words.count, w + reach) {
-          let text = textSlot ? written(w..<end) : original[w..<end].joined(separator: " ")
-          guard let parsed = interpreter.parse(text, for: parameter) else { continue }
-          let little = words[w..<end].allSatisfy(Self.optionalWords.contains)
-          // "start a workout" is not a workout called "a": only a text slot may hold only little words, and then
-          // only when no whole phrase matches without them (`bestMatches`).
-          if little, !textSlot { continue }
-          let (value, found) = terms?.spelled(parsed, types: types) ?? (parsed, 0)
-          // "Start an outdoor workout" names no workout, and "a boulder climb workout" names "boulder climb": a
-          // system intent's generic noun is no name, nor its last word, and a number starts no name
-          // (`SystemPhrases.mayName`), unless the words are one of the app's terms ("Tempo Run Workout").
-          if found == 0, !SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className) { continue }
-          // Past eight words, only a term.
-          if end - w > 8, found == 0 { continue }
-          var next = values
-          next[name] = value
-          walk(p + 1, end, next, onlyLittleWords || little, termCount + found, typed + (textSlot ? 0 : 1))
+        for slot in slotValues(
+          parameter, name: name, from: w, words, original: original, written: written, spec: spec,
+          interpreter: interpreter, terms: terms)
+        {
+          var next = reading
+          next.values[name] = slot.value
+          next.onlyLittleWords = next.onlyLittleWords || slot.little
+          next.terms += slot.terms
+          next.typed += textSlot ? 0 : 1
+          next.filled += 1
+          walk(p + 1, slot.end, next)
         }
       }
     }
-    walk(0, 0, [:], false, 0, 0)
+    walk(0, 0, Reading(consumedPattern: 0))
+    steps += count
     return results
   }
+
+  /// An app's phrases as the matcher reads them, each read once per matcher: for each phrase, its words and slots
+  /// (an example's `exampleTokens`, a title's `${...}`), the intent's spec and its `ValueInterpreter` (whose
+  /// `SpokenIndex` is then built once per parameter); nil for a phrase whose intent the app cannot run.
+  final class Readers: Sendable {
+    struct Reader: Sendable {
+      var pattern: [Token]
+      var spec: IntentSpec
+      var interpreter: ValueInterpreter
+    }
+
+    private let table = Mutex<[String: [(phrase: Phrase, reader: Reader?)]]>([:])
+    private let counted = Mutex(0)
+
+    /// How many apps' phrases were read (for tests that count work).
+    var reads: Int { counted.withLock { $0 } }
+
+    func phrases(of app: AppBundle, matcher: UtteranceMatcher) -> [(phrase: Phrase, reader: Reader?)] {
+      let key = app.url.path
+      if let known = table.withLock({ $0[key] }) { return known }
+      let read = Self.read(app, matcher: matcher)
+      counted.withLock { $0 += 1 }
+      return table.withLock { table in
+        if let known = table[key] { return known }
+        table[key] = read
+        return read
+      }
+    }
+
+    private static func read(_ app: AppBundle, matcher: UtteranceMatcher) -> [(phrase: Phrase, reader: Reader?)] {
+      let appNames = matcher.names(of: app)
+      let translated = matcher.locale.map { app.localized(for: $0) }
+      // One interpreter per intent and definition (the app's, or the translated one), shared by its phrases.
+      var interpreters: [String: ValueInterpreter] = [:]
+      return UtteranceMatcher.phrases(of: app, locale: matcher.locale).map { phrase in
+        // A translated title is read with the translated definition; the match is of the app as installed.
+        let definer = phrase.locale != nil ? (translated ?? app) : app
+        guard let (spec, definition) = definer.runnableSpec(className: phrase.intentClass) else { return (phrase, nil) }
+        let key = "\(phrase.locale != nil)\u{0}\(phrase.intentClass)"
+        let interpreter =
+          interpreters[key]
+          ?? ValueInterpreter(intentClass: phrase.intentClass, definition: definition, vocabularies: app.vocabularies)
+        interpreters[key] = interpreter
+        let pattern =
+          phrase.source == .example
+          ? UtteranceMatcher.exampleTokens(phrase.text, appNames: appNames, spec: spec, interpreter: interpreter)
+          : UtteranceMatcher.tokens(phrase.text)
+        return (phrase, Reader(pattern: pattern, spec: spec, interpreter: interpreter))
+      }
+    }
+  }
+
+  /// How many apps' phrases this matcher has read (`Readers`; for tests that count work).
+  var phraseReads: Int { readers.reads }
 }

@@ -1,12 +1,28 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import Synchronization
 
 /// Turns what a user typed or said into typed parameter values, and values back into words.
+///
+/// A parameter's vocabulary synonyms and enum cases are looked up by their words in an index built the first time
+/// the parameter is read (`SpokenIndex`), so reading a value costs the same with 20,000 synonyms as with two. Copies
+/// of an interpreter share the index.
 struct ValueInterpreter: Sendable {
   let intentClass: String
   let definition: IntentDefinition?
   let vocabularies: [Vocabulary]
+  private let index = SpokenIndex()
+
+  init(intentClass: String, definition: IntentDefinition?, vocabularies: [Vocabulary]) {
+    self.intentClass = intentClass
+    self.definition = definition
+    self.vocabularies = vocabularies
+  }
+
+  /// How many phrases (synonyms, case names, display names, system synonyms) the index has split into words so far:
+  /// each once, however many values are read (for tests that count work).
+  var normalizations: Int { index.normalizations }
 
   /// Parses `text` as a value of `parameter`.
   /// - Returns: nil when the text is not a value of that type; `problem` then says what is expected.
@@ -32,15 +48,8 @@ struct ValueInterpreter: Sendable {
       return values.isEmpty ? nil : .array(values)
     }
     if synonyms, let synonym = synonymValue(trimmed, for: parameter) { return synonym }
-    if let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) {
-      let words = normalizedWords(trimmed)
-      let synonyms = SystemEnum.named(enumName)?.synonyms ?? [:]
-      let match = spec.values.first {
-        $0.name.caseInsensitiveCompare(trimmed) == .orderedSame || normalizedWords($0.name) == words
-          || $0.displayName.map(normalizedWords) == words
-          || (synonyms[$0.name] ?? []).contains { normalizedWords($0) == words }
-      }
-      return match.map { .enumCase($0.name) }
+    if let enumName = parameter.enumType, EnumSpec.named(enumName, in: definition) != nil {
+      return entry(for: parameter).enumCase(trimmed).map { .enumCase($0) }
     }
     switch parameter.type {
     case "Integer":
@@ -69,17 +78,21 @@ struct ValueInterpreter: Sendable {
   }
 
   /// A vocabulary synonym (AppIntentVocabulary.plist ParameterVocabularies) for a value of `parameter`.
+  /// Of several items with a synonym of these words, the first in manifest order (vocabulary after vocabulary).
   private func synonymValue(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
-    for vocabulary in vocabularies {
-      for (identifier, phrases) in vocabulary.synonyms(intentClass: intentClass, parameter: parameter.name)
-      where phrases.contains(where: { sameWords($0, text) }) {
-        var literal = parameter
-        literal.trueDisplayName = nil
-        literal.falseDisplayName = nil
-        return parse(identifier, for: literal, synonyms: false)
-      }
+    guard let identifier = entry(for: parameter).synonymIdentifier(text) else { return nil }
+    var literal = parameter
+    literal.trueDisplayName = nil
+    literal.falseDisplayName = nil
+    return parse(identifier, for: literal, synonyms: false)
+  }
+
+  /// The index of `parameter`'s spoken values, built on first use.
+  private func entry(for parameter: ParameterSpec) -> SpokenIndex.Entry {
+    index.entry(for: parameter) {
+      SpokenIndex.Entry(
+        parameter: parameter, intentClass: intentClass, definition: definition, vocabularies: vocabularies)
     }
-    return nil
   }
 
   /// The value `text` says for `parameter` when its words are exactly one of the parameter's spoken values (what
@@ -89,30 +102,24 @@ struct ValueInterpreter: Sendable {
   /// "minutes", "outdoor", "outside"). Never the `unknown` case, and never a bare case name that has a display name
   /// (INPlaybackRepeatMode's `all` is said "repeat all"). Words are compared as `normalizedWords` gives them, little
   /// words included: "a wall climb" is not "wall climb".
-  func spokenValue(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
-    let words = normalizedWords(text)
+  /// - Parameter words: `normalizedWords(text)`, when the caller has them.
+  func spokenValue(_ text: String, for parameter: ParameterSpec, words: [String]? = nil) -> ParameterValue? {
+    let words = words ?? normalizedWords(text)
     guard !words.isEmpty else { return nil }
-    for vocabulary in vocabularies {
-      for (_, phrases) in vocabulary.synonyms(intentClass: intentClass, parameter: parameter.name)
-      where phrases.contains(where: { normalizedWords($0) == words }) {
-        return parse(text, for: parameter)
-      }
-    }
-    guard let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) else { return nil }
-    let synonyms = SystemEnum.named(enumName)?.synonyms ?? [:]
-    let match = spec.values.first { value in
-      value.name != "unknown"
-        && ([value.displayName ?? ParameterSpec.words(of: value.name)] + (synonyms[value.name] ?? [])).contains {
-          normalizedWords($0) == words
-        }
-    }
-    return match.map { .enumCase($0.name) }
+    let entry = entry(for: parameter)
+    if entry.synonymWords.contains(words) { return parse(text, for: parameter) }
+    return entry.spokenCases[words].map { .enumCase($0) }
   }
 
   /// Whether `parameter` has spoken values (`spokenValue(_:for:)`): vocabulary synonyms, or an enum's cases.
   func hasSpokenValues(_ parameter: ParameterSpec) -> Bool {
     vocabularies.contains { !$0.synonyms(intentClass: intentClass, parameter: parameter.name).isEmpty }
       || parameter.enumType.flatMap { EnumSpec.named($0, in: definition) } != nil
+  }
+
+  /// The longest spoken value of `parameter`, in words (0 when it has none): a run of more words is none of them.
+  func longestSpokenValue(_ parameter: ParameterSpec) -> Int {
+    entry(for: parameter).longest
   }
 
   /// A prompt translated for one value (`PROMPTID-VALUEID` in the strings table), e.g. a confirmation worded for
@@ -182,6 +189,114 @@ struct ValueInterpreter: Sendable {
       return name
     case .object(let o): return o.displayString
     case .array(let items): return items.map { words(for: $0, parameterType: parameterType) }.joined(separator: ", ")
+    }
+  }
+}
+
+/// The spoken values of an intent's parameters by their words, one `Entry` per parameter, each built the first time
+/// the parameter is read and then shared by every copy of the `ValueInterpreter` that made it. Building an entry
+/// splits each of the parameter's phrases into words once; a lookup is then one dictionary access.
+final class SpokenIndex: Sendable {
+  /// Entries by parameter name and enum type (two parameters of one name are the same parameter of one intent;
+  /// the enum type is in the key in case a definition gives one name two types).
+  private let entries = Mutex<[String: Entry]>([:])
+  private let counted = Mutex(0)
+
+  var normalizations: Int { counted.withLock { $0 } }
+
+  func entry(for parameter: ParameterSpec, build: () -> Entry) -> Entry {
+    let key = parameter.name + "\u{0}" + (parameter.enumType ?? "")
+    if let found = entries.withLock({ $0[key] }) { return found }
+    // Built outside the lock: two readers may build the same entry once each, and keep either (they are equal).
+    let built = build()
+    counted.withLock { $0 += built.normalizations }
+    return entries.withLock { table in
+      if let found = table[key] { return found }
+      table[key] = built
+      return built
+    }
+  }
+
+  /// One parameter's spoken values.
+  struct Entry: Sendable {
+    /// The words of every vocabulary synonym of the parameter (`spokenValue`: exact words, little words included).
+    var synonymWords: Set<[String]> = []
+    /// A synonym's words, and its words without the little words (`sameWords`: "my booking of" is "booking"), to
+    /// the order of the first item that has it and that item's identifier (`parse`).
+    var synonymItems: [[String]: (order: Int, identifier: String)] = [:]
+    var synonymCores: [[String]: (order: Int, identifier: String)] = [:]
+    /// An enum case by the words a user says for it (`spokenValue`): its display name (or its name in words when it
+    /// has none) and a system enum's synonyms; never `unknown`. The first case in the enum's order wins.
+    var spokenCases: [[String]: String] = [:]
+    /// An enum case by anything `parse` reads for it: its name in any case, its name as words, its display name, a
+    /// system enum's synonym. The first case in the enum's order wins.
+    var parsedCaseNames: [String: (order: Int, name: String)] = [:]
+    var parsedCases: [[String]: (order: Int, name: String)] = [:]
+    /// The most words of any spoken value.
+    var longest = 0
+    /// How many phrases were split into words to build this entry.
+    var normalizations = 0
+
+    init(parameter: ParameterSpec, intentClass: String, definition: IntentDefinition?, vocabularies: [Vocabulary]) {
+      var order = 0
+      for vocabulary in vocabularies {
+        let key = "\(intentClass).\(parameter.name)"
+        for item in vocabulary.items where item.parameterNames.contains(key) {
+          order += 1
+          for synonym in item.synonyms {
+            let words = normalizedWords(synonym.phrase)
+            normalizations += 1
+            synonymWords.insert(words)
+            longest = max(longest, words.count)
+            if synonymItems[words] == nil { synonymItems[words] = (order, item.identifier) }
+            let core = words.filter { !sameWordsFiller.contains($0) }
+            if !core.isEmpty, synonymCores[core] == nil { synonymCores[core] = (order, item.identifier) }
+          }
+        }
+      }
+      guard let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) else { return }
+      let synonyms = SystemEnum.named(enumName)?.synonyms ?? [:]
+      func words(_ text: String) -> [String] {
+        normalizations += 1
+        return normalizedWords(text)
+      }
+      for (order, value) in spec.values.enumerated() {
+        let systemSynonyms = (synonyms[value.name] ?? []).map(words)
+        if parsedCaseNames[value.name.lowercased()] == nil {
+          parsedCaseNames[value.name.lowercased()] = (order, value.name)
+        }
+        let nameWords = words(value.name)
+        let displayWords = value.displayName.map(words)
+        for said in [nameWords] + [displayWords].compactMap({ $0 }) + systemSynonyms where parsedCases[said] == nil {
+          parsedCases[said] = (order, value.name)
+        }
+        guard value.name != "unknown" else { continue }
+        let spoken = [displayWords ?? words(ParameterSpec.words(of: value.name))] + systemSynonyms
+        for said in spoken where !said.isEmpty {
+          if spokenCases[said] == nil { spokenCases[said] = value.name }
+          longest = max(longest, said.count)
+        }
+      }
+    }
+
+    /// The identifier of the first item with a synonym of the same words as `text` (`sameWords`).
+    func synonymIdentifier(_ text: String) -> String? {
+      let words = normalizedWords(text)
+      let exact = synonymItems[words]
+      let core = words.filter { !sameWordsFiller.contains($0) }
+      let loose = core.isEmpty ? nil : synonymCores[core]
+      switch (exact, loose) {
+      case (let exact?, let loose?): return exact.order <= loose.order ? exact.identifier : loose.identifier
+      case (let exact?, nil): return exact.identifier
+      case (nil, let loose?): return loose.identifier
+      case (nil, nil): return nil
+      }
+    }
+
+    /// The case `text` names as `parse` reads it (the first in the enum's order, by its name or by its words).
+    func enumCase(_ text: String) -> String? {
+      let found = [parsedCaseNames[text.lowercased()], parsedCases[normalizedWords(text)]].compactMap { $0 }
+      return found.min { $0.order < $1.order }?.name
     }
   }
 }
@@ -352,10 +467,13 @@ private func durationAmount(_ words: [String]) -> Double? {
   return parseDecimal(words.joined(separator: " "))
 }
 
+/// The little words `sameWords` ignores.
+let sameWordsFiller: Set<String> = ["a", "an", "the", "my", "of"]
+
 /// Whether two phrases are the same words, ignoring the little words people add or drop ("cancel booking" is
 /// "cancel my booking of"), and case and punctuation.
 func sameWords(_ a: String, _ b: String) -> Bool {
-  let filler: Set<String> = ["a", "an", "the", "my", "of"]
+  let filler = sameWordsFiller
   let left = normalizedWords(a)
   let right = normalizedWords(b)
   if left == right { return true }
