@@ -138,7 +138,9 @@ public enum ClosestPhrases {
   /// of the longer edited (one for short words).
   static func misspelt(_ a: String, _ b: String) -> Bool {
     guard a != b, a != "#", b != "#" else { return false }
-    return editDistance(a, b) <= max(1, max(a.count, b.count) / 3)
+    let limit = max(1, max(a.count, b.count) / 3)
+    // The distance is at least the difference in length: no table for words that cannot be close.
+    return abs(a.count - b.count) <= limit && editDistance(a, b) <= limit
   }
 
   /// How close `phrase` is to `said` (both `words(_:)`).

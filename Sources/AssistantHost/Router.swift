@@ -168,7 +168,9 @@ public func closestNames(to word: String, among names: [String]) -> [String] {
   let limit = Swift.max(1, lowered.count / 3)
   var seen: Set<String> = []
   let scored = names.compactMap { name -> (String, Int)? in
-    guard seen.insert(name).inserted else { return nil }
+    // The distance is at least the difference in length: names far longer or shorter are never close (and a long
+    // word is never measured against every name).
+    guard seen.insert(name).inserted, abs(name.count - lowered.count) <= limit else { return nil }
     let distance = editDistance(lowered, name.lowercased())
     return distance <= limit ? (name, distance) : nil
   }

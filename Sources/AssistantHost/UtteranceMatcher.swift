@@ -39,6 +39,10 @@ public struct UtteranceMatcher: Sendable {
   /// How many `IntentPhrases` examples of an app are phrases: the first 128, in manifest order (vocabulary after
   /// vocabulary, intent after intent as the app supports them). `PhraseBook.check` warns about the rest.
   public static let maximumExamples = 128
+  /// How many words an utterance may have: 64 (a request is a sentence; the reading of phrases is bounded by it).
+  public static let maximumUtteranceWords = 64
+  /// How many words and slots a title may have and be a phrase: 32, as an example (a longer one is not said).
+  public static let maximumTitleTokens = 32
   /// How many words (the app's name left out) an `IntentPhrases` example may have and be a phrase: 32.
   /// `PhraseBook.check` warns about a longer one.
   public static let maximumExampleWords = 32
@@ -192,6 +196,13 @@ public struct UtteranceMatcher: Sendable {
     let original = spoken.map(\.word)
     let words = original.map { $0.lowercased() }
     guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
+    // What is understood is bounded: a request is a sentence, and every reading's cost (and depth) grows with it.
+    guard words.count <= Self.maximumUtteranceWords else {
+      throw HostError(
+        .usage,
+        "the utterance has \(words.count) words; the assistant understands at most \(Self.maximumUtteranceWords): "
+          + "say one request at a time")
+    }
     guard let named = try findApp(words, in: utterance) else {
       let allNames = apps.flatMap(names(of:))
       func notInstalled(_ named: String) -> HostError {
@@ -537,12 +548,17 @@ public struct UtteranceMatcher: Sendable {
         found.append((app, range, after, isIdentifier ? .identifier : mention, nameWords.count))
       }
     }
-    guard let best = found.min(by: { ($0.mention, -$0.length) < ($1.mention, -$1.length) }) else { return nil }
+    // A name in the middle ("... with Ascent for 30 minutes") is as good as one at the end: an app called "minutes"
+    // never takes that request from Ascent unasked; both are candidates, and the user says which.
+    func rank(_ mention: Mention) -> Mention { mention == .middle ? .end : mention }
+    guard let best = found.min(by: { (rank($0.mention), -$0.length) < (rank($1.mention), -$1.length) }) else {
+      return nil
+    }
     // Every app named in the best way is a candidate, whatever the length of its name: an app called "12 for Ada
     // with Rooms" must not take "Book room 12 for Ada with Rooms" from Rooms, so when one app's name ends another's,
     // the user is asked to say which (by bundle id) rather than the longer name winning.
     var tied: [(app: AppBundle, range: Range<Int>, after: Range<Int>)] = []
-    for candidate in found where candidate.mention == best.mention {
+    for candidate in found where rank(candidate.mention) == rank(best.mention) {
       if let index = tied.firstIndex(where: { $0.app.url == candidate.app.url }) {
         if candidate.range.count + candidate.after.count < tied[index].range.count + tied[index].after.count {
           (tied[index].range, tied[index].after) = (candidate.range, candidate.after)
@@ -840,6 +856,8 @@ public struct UtteranceMatcher: Sendable {
           phrase.source == .example
           ? UtteranceMatcher.exampleTokens(phrase.text, appNames: appNames, spec: spec, interpreter: interpreter)
           : UtteranceMatcher.tokens(phrase.text)
+        // A title longer than `maximumTitleTokens` is no phrase (examples are bounded where they are read).
+        if phrase.source != .example && pattern.count > UtteranceMatcher.maximumTitleTokens { return (phrase, nil) }
         return (phrase, Reader(pattern: pattern, spec: spec, interpreter: interpreter))
       }
     }
