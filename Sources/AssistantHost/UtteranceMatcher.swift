@@ -39,6 +39,9 @@ public struct UtteranceMatcher: Sendable {
   /// How many `IntentPhrases` examples of an app are phrases: the first 128, in manifest order (vocabulary after
   /// vocabulary, intent after intent as the app supports them). `PhraseBook.check` warns about the rest.
   public static let maximumExamples = 128
+  /// How many of an intent's parameters with spoken values (vocabulary synonyms, enum cases) an example's words are
+  /// read as: the first 32, in the definition's order.
+  public static let maximumSpokenParameters = 32
   /// How many words an utterance may have: 64 (a request is a sentence; the reading of phrases is bounded by it).
   public static let maximumUtteranceWords = 64
   /// How many words and slots a title may have and be a phrase: 32, as an example (a longer one is not said).
@@ -400,7 +403,9 @@ public struct UtteranceMatcher: Sendable {
   ) -> [Token] {
     let words = ClosestPhrases.withoutAppName(normalizedWords(example), names: appNames.map(normalizedWords)).words
     var numbers = spec.parameters.filter { ["Integer", "Decimal", "Double", "Currency"].contains($0.type) }.map(\.name)
-    var spoken = spec.parameters.filter(interpreter.hasSpokenValues)
+    // The intent's first `maximumSpokenParameters` parameters said with words of their own are read in examples
+    // (each word run is looked up once per parameter: an intent with thousands would cost every utterance).
+    var spoken = Array(spec.parameters.lazy.filter(interpreter.hasSpokenValues).prefix(Self.maximumSpokenParameters))
     var tokens: [Token] = []
     var index = 0
     // A run longer than every spoken value is none of them (`SpokenIndex`: each run is one dictionary access).
