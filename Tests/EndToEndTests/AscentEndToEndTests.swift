@@ -8,28 +8,9 @@ import Testing
 /// workout. Starting and resuming always need an unlocked device (Apple's rule for those two system intents).
 @Suite(.serialized)
 struct AscentEndToEndTests {
-  /// A home with the example apps installed (Scripts/assemble-bundles builds Rooms.app and Ascent.app together).
-  func ascentHost() async throws -> HostFixture {
-    let host = try HostFixture()
-    let rooms = try await TestBundles.rooms(in: host.directory.file("bundles"))
-    let ascent = rooms.deletingLastPathComponent().appendingPathComponent("Ascent.app")
-    let installed = try await host.assistant(["install", ascent.path])
-    #expect(installed.code == 0, "\(installed)")
-    return host
-  }
+  func ascentHost() async throws -> HostFixture { try await HostFixture.withAscent() }
 
-  /// The app's history (`ascent history`), one line per workout, oldest first, without the start times.
-  func history(_ host: HostFixture) async throws -> [String] {
-    let result = try await host.assistant(["open", "Ascent", "--", "history"])
-    #expect(result.code == 0, "\(result)")
-    if result.stdout == "No workouts yet.\n" { return [] }
-    return result.stdout.split(separator: "\n").map { line in
-      // "2026-11-23T03:13:42Z  wall climb: ended at 2026-11-23T03:13:43Z" -> "wall climb: ended"
-      let text = line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? String(line)
-      let trimmed = text.trimmingCharacters(in: .whitespaces)
-      return trimmed.range(of: " at ").map { String(trimmed[..<$0.lowerBound]) } ?? trimmed
-    }
-  }
+  func history(_ host: HostFixture) async throws -> [String] { try await host.ascentHistory() }
 
   /// How many times the Intents extension was started (the host's lines in its log).
   func extensionStarts(_ host: HostFixture) -> Int {
@@ -184,24 +165,7 @@ struct AscentEndToEndTests {
   @Test func theSeedsUtterances() async throws {
     let host = try await ascentHost()
     defer { host.directory.remove() }
-    struct Outcome: Decodable {
-      var code: String
-      var intent: String
-      var parameters: [String: Value]
-      enum Value: Decodable, Equatable {
-        case text(String), number(Double), flag(Bool)
-        init(from decoder: any Decoder) throws {
-          let container = try decoder.singleValueContainer()
-          if let flag = try? container.decode(Bool.self) {
-            self = .flag(flag)
-          } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-          } else {
-            self = .text(try container.decode(String.self))
-          }
-        }
-      }
-    }
+    typealias Outcome = WorkoutOutcome
     func say(_ utterance: String, _ answers: String...) async throws -> Outcome {
       let result = try await host.assistant(["--json", utterance] + answers.flatMap { ["--answer", $0] })
       #expect(result.code == 0, "\(utterance): \(result)")

@@ -7,32 +7,11 @@ import Testing
 /// phrase. Starting a workout is confirmed ("Ready to start ...?"): each start answers yes.
 @Suite(.serialized)
 struct AscentPhrasingEndToEndTests {
-  struct Outcome: Decodable {
-    var code: String
-    var intent: String
-    var parameters: [String: Value]
-    enum Value: Decodable, Equatable {
-      case text(String), number(Double), flag(Bool)
-      init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let flag = try? container.decode(Bool.self) {
-          self = .flag(flag)
-        } else if let number = try? container.decode(Double.self) {
-          self = .number(number)
-        } else {
-          self = .text(try container.decode(String.self))
-        }
-      }
-    }
-  }
+  typealias Outcome = WorkoutOutcome
 
   @Test func valuesAroundTheWorkoutsName() async throws {
-    let host = try HostFixture()
+    let host = try await HostFixture.withAscent()
     defer { host.directory.remove() }
-    let rooms = try await TestBundles.rooms(in: host.directory.file("bundles"))
-    let ascent = rooms.deletingLastPathComponent().appendingPathComponent("Ascent.app")
-    let installed = try await host.assistant(["install", ascent.path])
-    #expect(installed.code == 0, "\(installed)")
 
     func say(_ utterance: String, _ answers: String...) async throws -> (outcome: Outcome, stderr: String) {
       let result = try await host.assistant(["--json", utterance] + answers.flatMap { ["--answer", $0] })

@@ -10,27 +10,10 @@ import Testing
 @Suite(.serialized)
 struct ConversationFindingsEndToEndTests {
   /// A home with Ascent and Rooms installed.
-  func host() async throws -> HostFixture {
-    let host = try HostFixture()
-    let rooms = try await TestBundles.rooms(in: host.directory.file("bundles"))
-    for app in [rooms, rooms.deletingLastPathComponent().appendingPathComponent("Ascent.app")] {
-      let installed = try await host.assistant(["install", app.path])
-      #expect(installed.code == 0, "\(installed)")
-    }
-    return host
-  }
+  func host() async throws -> HostFixture { try await HostFixture.withAscent(rooms: true) }
 
   /// Ascent's workouts, oldest first, as "obstacle: state".
-  func history(_ host: HostFixture) async throws -> [String] {
-    let result = try await host.assistant(["open", "Ascent", "--", "history"])
-    #expect(result.code == 0, "\(result)")
-    if result.stdout == "No workouts yet.\n" { return [] }
-    return result.stdout.split(separator: "\n").map { line in
-      let text = line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? String(line)
-      let trimmed = text.trimmingCharacters(in: .whitespaces)
-      return trimmed.range(of: " at ").map { String(trimmed[..<$0.lowerBound]) } ?? trimmed
-    }
-  }
+  func history(_ host: HostFixture) async throws -> [String] { try await host.ascentHistory() }
 
   static let start = "Start a wall climb workout with Ascent"
 
