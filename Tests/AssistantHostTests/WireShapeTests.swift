@@ -128,6 +128,19 @@ struct WireShapeTests {
     for text in wrong.says { #expect(error.message.contains(text), "\(error.message)") }
   }
 
+  /// Every typed value docs/PROTOCOL.md shows (in backquotes or alone on a line of a code block) decodes as one.
+  @Test func theProtocolPagesValuesDecode() throws {
+    let page = try String(
+      contentsOf: PackagePaths.root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
+    let inline = page.matches(of: /`(\{"type":"[^`\n]*\})`/).map { String($0.output.1) }
+    let blocks = page.split(separator: "\n").filter { $0.hasPrefix(#"{"type":"#) }.map(String.init)
+    #expect(inline.count >= 8)
+    #expect(!blocks.isEmpty)
+    for json in inline + blocks {
+      #expect(throws: Never.self, "\(json)") { try JSONDecoder().decode(ParameterValue.self, from: Data(json.utf8)) }
+    }
+  }
+
   /// The decoders alone: the documented shapes decode (with and without properties, nested objects and arrays);
   /// anything beside their keys is refused.
   @Test func theDecodersReadOnlyTheDocumentedKeys() throws {
