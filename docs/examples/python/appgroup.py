@@ -181,7 +181,10 @@ class Document:
 
     def read(self):
         """(content, sequence): the newest state, or (None, 0) when the document does not exist."""
-        directory = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            directory = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None, 0
         try:
             exists = any(
                 os.path.lexists(os.path.join(self.folder, name)) for name in (self.name, "." + self.name + ".journal"))
