@@ -57,16 +57,12 @@ struct Shebang: Sendable, Equatable {
     return Shebang(line: line, interpreter: interpreter, argument: argument.isEmpty ? nil : argument)
   }
 
-  /// The `#!` line of the file at `path`; nil when it is not a script.
-  /// - Throws: `ScriptProblem` as `parse`, or when it cannot be read.
+  /// The `#!` line of the file at `path`; nil when it is not a script, or cannot be opened (the exec, or the rule
+  /// for a missing executable, reports that).
+  /// - Throws: `ScriptProblem` as `parse`.
   static func read(_ path: String) throws(ScriptProblem) -> Shebang? {
-    let fd: FileDescriptor
-    do {
-      // Non-blocking, so a FIFO cannot stall the host; only a regular file is read.
-      fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
-    } catch {
-      throw ScriptProblem(value: path, reason: "cannot be read (\(error.reason))", fix: "make it readable")
-    }
+    // Non-blocking, so a FIFO cannot stall the host; only a regular file is read.
+    guard let fd = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY) else { return nil }
     defer { fd.close() }
     var status = stat()
     guard fstat(fd.rawValue, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
