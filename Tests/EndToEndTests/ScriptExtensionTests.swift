@@ -82,6 +82,8 @@ struct ScriptExtensionTests {
         *'"method":"intent/resolve"'*) result='{"kind":"success"}' ;;
         *'"method":"intent/confirm"'*) result='{"code":"ready","parameters":{}}' ;;
         *'"method":"intent/handle"'*) result='{"code":"success","parameters":{"value":{"type":"string","value":"sh"}}}' ;;
+        *'"method":"ui/configureView"'*)
+          result='{"parameters":["value"],"size":{"height":20,"width":100},"snippet":{"text":"drawn by sh"},"success":true}' ;;
         *) result='{}' ;;
       esac
       printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$id" "$result"
@@ -217,6 +219,43 @@ struct ScriptExtensionTests {
     let profile = try await scene.host.assistant(["sandbox-profile", "ShPing"])
     #expect(profile.stdout.contains("  interpreter: "), "\(profile)")
     #expect(profile.stdout.contains("(from #!/bin/sh)"), "\(profile)")
+  }
+
+  /// An app and an Intents UI extension that are scripts run sandboxed too (the same launch path): `open` runs the
+  /// app, whose `$0` is its script; the UI extension draws its snippet. A changed app script is refused (77, the
+  /// line in its log).
+  @Test func aScriptAppAndUIExtensionRunSandboxed() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let app = try TestBundles.fixture(extensionName: "ShPing", uiExtensionName: "ShUI", in: scene.bundles)
+    for executable in ["PlugIns/ShPing.appex/FaultyExtension", "PlugIns/ShUI.appex/FaultyExtension", "fixture"] {
+      let path = app.appendingPathComponent(executable).path
+      try FileManager.default.removeItem(atPath: path)
+      let text = executable == "fixture" ? #"#!/bin/sh"# + "\n" + #"printf 'app %s %s\n' "$0" "$*""# + "\n" : Self.shell
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    }
+    let installed = try await scene.host.assistant(["install", app.path])
+    #expect(installed.code == 0, "\(installed)")
+
+    let ran = try await scene.host.assistant(["run", "Fixture", "Ping", "value=x"])
+    #expect(ran.code == 0, "\(ran)")
+    #expect(ran.stdout == "Got sh.\n[ShUI]\n  drawn by sh\n", "\(ran)")
+    let script = scene.host.home + "/Applications/Fixture.app/fixture"
+    let opened = try await scene.host.assistant(["open", "Fixture", "--", "one", "two"])
+    #expect(opened.code == 0, "\(opened)")
+    #expect(opened.stdout == "app \(script) one two\n", "\(opened)")
+
+    try "#!/bin/bash\nexit 0\n".write(toFile: script, atomically: false, encoding: .utf8)
+    let refused = try await scene.host.assistant(["open", "Fixture"])
+    #expect(refused.code == 77, "\(refused)")
+    let lines = refused.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.count == 1, "\(refused)")
+    let line = try #require(lines.first)
+    #expect(
+      line.hasPrefix("assistant: Fixture (com.example.fixture) was refused by the sandbox: its interpreter /bin/bash"))
+    let log = try String(contentsOfFile: scene.host.home + "/Logs/com.example.fixture.log", encoding: .utf8)
+    #expect(log.hasSuffix("--- host: fault: " + line.dropFirst("assistant: ".count) + "\n"), "\(log)")
   }
 
   // MARK: - Refusals
