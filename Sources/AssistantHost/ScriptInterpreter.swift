@@ -351,7 +351,8 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
         }
       }
     }
-    var seen = Set<String>()
+    // What the interpreter itself loads is granted at each launch (`LibraryGrants.resolve(systemProgram:)`).
+    var seen = Set(LibraryGrants.resolve(systemProgram: program).libraries)
     result.libraryFiles = files.filter { !isInside($0, result.libraryFolders) && seen.insert($0).inserted }
     return result
   }
