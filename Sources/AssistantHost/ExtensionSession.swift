@@ -408,6 +408,7 @@ final class ExtensionSession: Sendable {
 /// 77, the same line in its log) and any other failure into an extension fault (exit 70), each naming the child.
 func startProcess(_ specification: LaunchSpecification, label: String) throws -> SupervisedProcess {
   func refused(_ message: String) -> HostError {
+    // Best effort: the line reaches the user on stderr whether or not the log takes it.
     if let log = specification.logPath { ExtensionLog.appendHostLine("fault: \(message)", toLogAt: log) }
     return HostError(.refused, message)
   }
@@ -482,7 +483,7 @@ extension AssistantHome {
         kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy,
         recordingIdentity: true)
     } catch let error as HostError where error.status == .refused {
-      // Refused before anything ran: the same line in its log.
+      // Refused before anything ran: the same line in its log (best effort, as in `startProcess`).
       if let log = specification.logPath { ExtensionLog.appendHostLine("fault: \(error.message)", toLogAt: log) }
       throw error
     }
