@@ -404,13 +404,28 @@ final class ExtensionSession: Sendable {
   }
 }
 
-/// Starts a supervised child, turning a sandbox setup failure into a refusal (exit 77) and any other failure into
-/// an extension fault (exit 70), each naming the child.
+/// Starts a supervised child, turning a sandbox setup failure, or an exec the sandbox refused, into a refusal (exit
+/// 77, the same line in its log) and any other failure into an extension fault (exit 70), each naming the child.
 func startProcess(_ specification: LaunchSpecification, label: String) throws -> SupervisedProcess {
+  func refused(_ message: String) -> HostError {
+    if let log = specification.logPath { ExtensionLog.appendHostLine("fault: \(message)", toLogAt: log) }
+    return HostError(.refused, message)
+  }
   do {
     return try SupervisedProcess(specification)
   } catch let error as SpawnError where error.stage.isSandbox {
-    throw HostError(.refused, "\(label) could not be sandboxed: \(error); it was not run")
+    throw refused("\(label) could not be sandboxed: \(error); it was not run")
+  } catch let error as SpawnError where error.stage == .exec && specification.sandbox != nil {
+    // Inside the sandbox, an exec fails for want of a grant (EACCES), or for a file that is neither ELF nor a
+    // script with a recorded interpreter (ENOEXEC): a refusal, as docs/SANDBOX.md says.
+    let what =
+      specification.argumentZero == nil
+      ? "its executable \(specification.executable) could not be executed (\(error.error.reason); the sandbox runs "
+        + "an ELF program of its bundle, or a #! script through an interpreter recorded at install)"
+      : "its interpreter \(specification.executable) could not be executed (\(error.error.reason); rule "
+        + "\(ScriptProblem.rule): the sandbox grants execute on the interpreter recorded at install and its loader "
+        + "only)"
+    throw refused("\(label) was refused by the sandbox: \(what); it was not run")
   } catch {
     throw HostError(.extensionFault, "\(label) could not be started: \(error)")
   }
@@ -460,12 +475,25 @@ extension AssistantHome {
     try prepareDirectories(bundleIdentifier: bundleIdentifier, appGroups: appGroups, identity: identity)
     guard policy.enabled else { return }
     let abi = try policy.landlockABI()
-    let profile = try sandboxProfile(
-      name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
-      kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy,
-      recordingIdentity: true)
+    let profile: SandboxProfile
+    do {
+      profile = try sandboxProfile(
+        name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
+        kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy,
+        recordingIdentity: true)
+    } catch let error as HostError where error.status == .refused {
+      // Refused before anything ran: the same line in its log.
+      if let log = specification.logPath { ExtensionLog.appendHostLine("fault: \(error.message)", toLogAt: log) }
+      throw error
+    }
     if let full = profile.storageOverBudget {
       throw HostError(.refused, full.refusal("\(name) (\(bundleIdentifier))"))
+    }
+    if let script = profile.interpreter {
+      // The interpreter recorded at install runs the script, with the arguments the kernel would give it.
+      specification.arguments = script.arguments(script: specification.executable) + specification.arguments
+      specification.argumentZero = script.path
+      specification.executable = script.program
     }
     if profile.identity != nil {
       // The app's uid must reach its folders and its bundle.

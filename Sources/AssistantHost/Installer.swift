@@ -48,11 +48,16 @@ extension AssistantHome {
         "cannot install \(source.path): \(diagnostics.errors.count) error\(diagnostics.errors.count == 1 ? "" : "s")\n"
           + diagnostics.errors.map(\.shown).joined(separator: "\n"))
     }
+    // A script's interpreter is looked up and asked for its library folders once, here (docs/SANDBOX.md,
+    // "Interpreted extensions"); each launch checks the installed script against the record.
+    let interpreters = try scriptInterpreters(of: app)
     try prepare()
     let (destination, others) = try updatingOwners { table in
       let installed = try installedApps()
       try table.claim(app, installed: installed, sharing: sharing, source: source.path)
-      return (try copy(app, from: source, installed: installed), installed.filter { $0.identifier != app.identifier })
+      let destination = try copy(app, from: source, installed: installed)
+      try recordInterpreters(interpreters)
+      return (destination, installed.filter { $0.identifier != app.identifier })
     }
     do {
       return (try AppBundle.load(from: destination), diagnostics + Self.sharedNames(app, others: others))
@@ -202,7 +207,15 @@ extension AssistantHome {
       throw HostError(.ioError, "cannot remove \(app.url.path): \(describe(error))")
     }
     // Its donations, suggested shortcuts and vocabulary go with it; the user's shortcuts stay (inactive).
-    return (app, DonationStore(home: self).forget(app.identifier.rawValue))
+    var unforgotten = DonationStore(home: self).forget(app.identifier.rawValue)
+    // So do the interpreters recorded for its scripts.
+    let identifiers = [app.info.bundleIdentifier] + app.extensions.map(\.info.bundleIdentifier)
+    do {
+      try recordInterpreters(Dictionary(uniqueKeysWithValues: identifiers.map { ($0, nil) }))
+    } catch {
+      unforgotten.append((error as? HostError)?.message ?? "\(error)")
+    }
+    return (app, unforgotten)
   }
 }
 

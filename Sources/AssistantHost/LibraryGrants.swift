@@ -100,6 +100,27 @@ struct LibraryGrants: Sendable, Equatable {
       return grants
     }
     guard let info = ELFInfo.read(main) else { return grants }  // not ELF: exec decides
+    follow(main: main, displayed: executable, info: info, bundle: bundle, into: &grants)
+    return grants
+  }
+
+  /// Works out the grants for a system program that runs a script (`ScriptInterpreter`), or for one of its own
+  /// extension modules: its loader, and the libraries it needs from the trusted library folders only (never from a
+  /// bundle). `path` is a real path that passed `ScriptInterpreter`'s rules (root's, in no writable folder); its own
+  /// entries pointing elsewhere are not followed, and reported as problems only for its loader.
+  static func resolve(systemProgram path: String) -> LibraryGrants {
+    var grants = LibraryGrants()
+    guard let info = ELFInfo.read(path) else { return grants }
+    follow(main: path, displayed: path, info: info, bundle: nil, into: &grants)
+    return grants
+  }
+
+  /// The loader of `main` and the libraries of `main` and of each library it loads (a breadth-first walk of at most
+  /// `objectLimit` objects), looked up in the trusted folders and `bundle`; `main` is trusted when `bundle` is nil.
+  private static func follow(
+    main: String, displayed executable: String, info: ELFInfo, bundle: String?, into grants: inout LibraryGrants
+  ) {
+    let bundleFolders = bundle.map { [$0] } ?? []
     let trusted = trustedFolders.map { realPath($0) ?? $0 }
     let systemReal = systemFolders.map { realPath($0) ?? $0 }
 
@@ -120,12 +141,14 @@ struct LibraryGrants: Sendable, Equatable {
     /// Whether a folder or file (written form, and real path when it exists) is one the sandbox may grant from.
     func allowed(_ path: String) -> Bool {
       let written = normalized(path)
-      guard path.hasPrefix("/"), isInside(written, systemFolders + trusted + [bundle]) else { return false }
+      guard path.hasPrefix("/"), isInside(written, systemFolders + trusted + bundleFolders) else { return false }
       guard let real = realPath(written) else { return true }  // nothing there: nothing to grant
-      return isInside(real, trusted + [bundle])
+      return isInside(real, trusted + bundleFolders)
     }
 
-    var queue: [(path: String, displayed: String, info: ELFInfo, trusted: Bool)] = [(main, executable, info, false)]
+    var queue: [(path: String, displayed: String, info: ELFInfo, trusted: Bool)] = [
+      (main, executable, info, bundle == nil)
+    ]
     var seen: Set<String> = [main]
     var index = 0
     while index < queue.count && index < objectLimit {
@@ -198,7 +221,6 @@ struct LibraryGrants: Sendable, Equatable {
         }
       }
     }
-    return grants
   }
 
   /// The first problem as one line for a launch refusal: what, where, and the fix.

@@ -98,6 +98,9 @@ public struct SandboxProfile: Sendable {
   public var limits: SandboxPolicy.Limits
   /// What the container and each app group hold now, against the storage budget.
   public var storage: [StorageUsage] = []
+  /// The interpreter a script runs with, as recorded at install (docs/SANDBOX.md, "Interpreted extensions"); nil
+  /// for an ELF executable.
+  var interpreter: ScriptInterpreter? = nil
 
   /// The first container or group over its budget, if any: the launch is refused.
   public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
@@ -118,6 +121,13 @@ public struct SandboxProfile: Sendable {
     func mib(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
     // Names and paths come from the bundle: each on one line (the whole text is sanitized again on its way out).
     var lines = ["\(Untrusted.shown(name)) (\(Untrusted.shown(bundleIdentifier))): \(kind.rawValue)"]
+    if let interpreter {
+      lines.append("  interpreter: \(Untrusted.shown(interpreter.summary))")
+      if !interpreter.libraryFolders.isEmpty {
+        lines.append(
+          "    its library folders: \(interpreter.libraryFolders.map(Untrusted.shown).joined(separator: ", "))")
+      }
+    }
     lines.append("  execute:")
     lines += executePaths.map { "    \(Untrusted.shown($0))" }
     lines.append("  read:")
@@ -177,9 +187,12 @@ extension SandboxProfile {
     public var deadlines: [String: Double]?
     /// Whether this run applies it (false with --no-sandbox).
     public var enforced: Bool
+    /// The interpreter of a script; absent (null) for an ELF executable.
+    public var interpreter: Interpreter? = nil
 
     enum CodingKeys: String, CodingKey {
       case name, bundleIdentifier, kind, execute, read, readWrite, identity, limits, storage, deadlines, enforced
+      case interpreter
     }
 
     /// Every key, `null` where there is no value (an app has no deadlines; a host that is not root, no identity).
@@ -196,7 +209,22 @@ extension SandboxProfile {
       try container.encode(storage, forKey: .storage)
       try container.encode(deadlines, forKey: .deadlines)
       try container.encode(enforced, forKey: .enforced)
+      try container.encode(interpreter, forKey: .interpreter)
     }
+  }
+  /// A script's interpreter in `sandbox-profile --json`.
+  public struct Interpreter: Sendable, Encodable {
+    /// The `#!` line, after `#!`.
+    public var shebang: String
+    /// The interpreter as named (or found by `env` at install): argv[0].
+    public var path: String
+    /// The program executed and granted.
+    public var realPath: String
+    public var argument: String?
+    /// Whether `#!/usr/bin/env NAME` was looked up at install.
+    public var resolvedAtInstall: Bool
+    public var libraryFolders: [String]
+    public var libraryFiles: [String]
   }
   public struct Identity: Sendable, Encodable {
     public var uid: UInt32
@@ -241,7 +269,12 @@ extension SandboxProfile {
             return (phase.rawValue, Double(seconds) + Double(attoseconds) / 1e18)
           })
       },
-      enforced: sandboxed)
+      enforced: sandboxed,
+      interpreter: interpreter.map {
+        Interpreter(
+          shebang: $0.shebang, path: $0.path, realPath: $0.program, argument: $0.argument,
+          resolvedAtInstall: $0.resolvedFromEnv, libraryFolders: $0.libraryFolders, libraryFiles: $0.libraryFiles)
+      })
   }
 }
 
@@ -270,6 +303,22 @@ extension AssistantHome {
     read += ["/usr/share/zoneinfo", "/proc"]
     var execute = [executable]
     if let interpreter = grants.interpreter { execute.append(interpreter) }
+    // A script: the interpreter recorded at install (not the script) is executed, with its loader and libraries.
+    let script = try recordedInterpreter(
+      name: name, bundleIdentifier: bundleIdentifier, executable: executable, appBundle: appBundle)
+    if let script {
+      let program = LibraryGrants.resolve(systemProgram: script.program)
+      if let refusal = program.refusal {
+        throw HostError(
+          .refused,
+          "\(name) (\(bundleIdentifier)) was refused by the sandbox: its interpreter \(script.program) is not allowed "
+            + "(rule \(ScriptProblem.rule): \(refusal)); it was not run")
+      }
+      execute = [script.program] + (program.interpreter.map { [$0] } ?? [])
+      for path in program.libraries + script.libraryFolders + script.libraryFiles where !read.contains(path) {
+        read.append(path)
+      }
+    }
     let writable = [container.path] + appGroups.map(\.path)
     var identity: (uid_t, gid_t, [gid_t])? = nil
     var recorded = true
@@ -290,7 +339,8 @@ extension AssistantHome {
     return SandboxProfile(
       kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
       writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
-      identityRecorded: recorded, limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage)
+      identityRecorded: recorded, limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage,
+      interpreter: script)
   }
 
   /// Gets a launch's container and app-group folders ready, through descriptors only (`DirectoryDescriptor`):

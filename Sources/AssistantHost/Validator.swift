@@ -92,6 +92,7 @@ public struct Validator: Sendable {
     }
     for url in [app.executableURL] + app.extensions.map(\.executableURL) where fm.isExecutableFile(atPath: url.path) {
       diagnostics += libraryRules(executable: url.path, app: app.url.path)
+      diagnostics += scriptRules(executable: url.path, app: app.url.path)
     }
     diagnostics += rules(Project(app))
     // The phrases reach their intents (`PhraseBook.check`), once the definitions they use are sound.
@@ -116,6 +117,19 @@ public struct Validator: Sendable {
         .error, problem.rule, file: problem.file, keyPath: problem.entry,
         "\"\(Untrusted.sanitized(problem.value))\" \(problem.reason), so the sandbox would not grant it",
         fix: problem.fix)
+    }
+  }
+
+  /// The sandbox's rule for a script's interpreter (docs/SANDBOX.md, "Interpreted extensions"): its `#!` line names
+  /// a program of the system (by its absolute path, or `/usr/bin/env NAME` found in the fixed PATH), not one of the
+  /// bundle or of a writable folder, not another script, and one the sandbox knows how to grant. A launch refuses
+  /// what breaks it.
+  func scriptRules(executable: String, app: String) -> [Diagnostic] {
+    do {
+      _ = try ScriptInterpreter.inspect(executable: executable, appBundle: app)
+      return []
+    } catch {
+      return [error.diagnostic(executable: executable)]
     }
   }
 

@@ -45,6 +45,21 @@ public enum ExtensionLog {
     hostPrefix + "host: " + Untrusted.shown(line) + "\n"
   }
 
+  /// Appends one of the host's lines (`hostLine`) to the log at `path`, for a launch that never started a process
+  /// (a refusal): the log is made if needed (mode 0600), never through a link.
+  /// - Returns: nil, or the error that kept the line out of the log.
+  @discardableResult
+  public static func appendHostLine(_ line: String, toLogAt path: String) -> SystemError? {
+    do {
+      let log = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, mode: 0o600)
+      defer { log.close() }
+      try log.writeAll(Array(hostLine(line).utf8))
+      return nil
+    } catch {
+      return error
+    }
+  }
+
   /// Turns the child's stderr, read in chunks, into log lines.
   struct LineAssembler {
     private var partial: [UInt8] = []

@@ -17,6 +17,8 @@ public struct LaunchSpecification: Sendable {
   /// A short name for messages, e.g. "RoomsIntents".
   public var name: String
   public var executable: String
+  /// The child's argv[0]; nil gives it `name`. A script's interpreter gets its own path, as the kernel would give it.
+  public var argumentZero: String? = nil
   public var arguments: [String]
   /// The child's whole environment; nothing is inherited from the host.
   public var environment: [String: String]
@@ -168,7 +170,7 @@ public final class SupervisedProcess: Sendable {
       }
       var options = SpawnOptions(
         executable: specification.executable,
-        arguments: [specification.name] + specification.arguments,
+        arguments: [specification.argumentZero ?? specification.name] + specification.arguments,
         environment: specification.environment, workingDirectory: specification.workingDirectory,
         standardInput: childIn, standardOutput: childOut, standardError: stderrPipe.write)
       var channel: (host: FileDescriptor, child: FileDescriptor)? = nil
