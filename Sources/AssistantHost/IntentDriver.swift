@@ -239,6 +239,9 @@ public struct IntentDriver: Sendable {
         response = confirmation
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
+      try checkObjectShapes(
+        response, spec: spec, session: session,
+        what: confirmation.code == .ready ? "handle of \(intent.name)" : "confirm of \(intent.name)")
       if response.code == .continueInApp {
         history.continuingInApp = true
         try await satisfy(rules, after: history, intent: intent.name, app: app)
@@ -513,6 +516,7 @@ public struct IntentDriver: Sendable {
             + "finish it (answer success, failure or a code of the intent definition)")
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
+      try checkObjectShapes(response, spec: spec, session: session, what: "handle of \(intent.name) in the app")
       await session.shutdown()
       return response
     } catch {

@@ -592,3 +592,36 @@ private func startsWithDateAndTime(_ word: String) -> Bool {
     }
   }
 }
+
+/// The first of `parameters` (a response's) that `declared` types as an object (`Object`, or a custom type of the
+/// definition's `INTypes`) but that is not an object value (an array of them for a parameter with multiple values),
+/// described for a protocol fault; nil when every one fits. A value of another shape would leave the template's
+/// `${order.total}` empty without a word, so it is refused instead (docs/PROTOCOL.md, "Values and intents").
+func objectShapeProblem(in parameters: [String: ParameterValue], declared: [ResponseParameterSpec]) -> String? {
+  for spec in declared where spec.type == "Object" || spec.objectType != nil {
+    guard let value = parameters[spec.name] else { continue }
+    let items: [ParameterValue]
+    if spec.supportsMultipleValues, case .array(let list) = value { items = list } else { items = [value] }
+    guard let wrong = items.first(where: { if case .object = $0 { false } else { true } }) else { continue }
+    let kind = spec.objectType.map { "an object of the custom type \($0)" } ?? "an object"
+    let given =
+      wrong.typeName == "enum" ? "an enum" : (wrong.typeName == "integer" ? "an integer" : "a \(wrong.typeName)")
+    let many = spec.supportsMultipleValues ? " (an array of them: it has multiple values)" : ""
+    return "the response parameter \(spec.name) is \(given), but the intent definition declares it as \(kind)"
+      + "\(many): send {\"type\": \"object\", \"value\": \(ObjectValue.wireShape)}"
+  }
+  return nil
+}
+
+extension IntentDriver {
+  /// Refuses a response whose object parameters have another shape (`objectShapeProblem`) as a protocol fault of
+  /// `session` (exit 70), naming the parameter, the extension and the expected shape.
+  func checkObjectShapes(_ response: IntentResponse, spec: IntentSpec?, session: ExtensionSession, what: String)
+    throws
+  {
+    guard let declared = spec?.response?.parameters,
+      let problem = objectShapeProblem(in: response.parameters, declared: declared)
+    else { return }
+    throw session.violation("answered \(what) with a value of the wrong shape: \(problem)")
+  }
+}

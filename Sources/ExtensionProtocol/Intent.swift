@@ -17,6 +17,52 @@ public struct ObjectValue: Codable, Sendable, Hashable {
     self.displayString = displayString
     self.properties = properties
   }
+
+  private enum CodingKeys: String, CodingKey, CaseIterable { case identifier, displayString, properties }
+
+  /// The shape of an object value on the wire, for error messages.
+  public static let wireShape =
+    #"{"identifier": "…", "displayString": "…", "properties": {"NAME": {"type": …, "value": …}}}"#
+
+  /// Decodes exactly `{"identifier", "displayString", "properties"}`: any other key is an error naming the shape, so
+  /// that a property sent beside them (`{"identifier": …, "displayString": …, "total": …}`) is not silently dropped
+  /// (a template's `${order.total}` would then be said as empty text).
+  public init(from decoder: any Decoder) throws {
+    try checkKeys(
+      of: decoder, allowed: CodingKeys.allCases.map(\.rawValue), shape: "an object value",
+      Self.wireShape + #" ("properties" optional)"#)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    identifier = try container.decode(String.self, forKey: .identifier)
+    displayString = try container.decode(String.self, forKey: .displayString)
+    properties = try container.decodeIfPresent([String: ParameterValue].self, forKey: .properties)
+  }
+}
+
+/// Any key of a JSON object, to list the keys a message has.
+private struct AnyKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}
+
+/// Throws when what `decoder` holds is not a JSON object, or has a key outside `allowed`, saying what `shape` is.
+/// - Throws: `DecodingError.dataCorrupted` at the decoder's coding path.
+private func checkKeys(of decoder: any Decoder, allowed: [String], shape: String, _ wire: String) throws {
+  let keys: [String]
+  do {
+    keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+  } catch {
+    throw DecodingError.dataCorrupted(
+      DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "not a JSON object; \(shape) is \(wire)"))
+  }
+  if let unknown = keys.sorted().first(where: { !allowed.contains($0) }) {
+    let quoted = unknown.count > 40 ? String(unknown.prefix(40)) + "…" : unknown
+    throw DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: decoder.codingPath,
+        debugDescription: "\"\(quoted)\" is not a key of \(shape), which is \(wire)"))
+  }
 }
 
 /// A typed parameter value. On the wire: `{"type":"integer","value":12}`.
@@ -48,7 +94,13 @@ public indirect enum ParameterValue: Sendable, Hashable, Codable, CustomStringCo
 
   private enum CodingKeys: String, CodingKey { case type, value }
 
+  /// The shape of a value on the wire, for error messages.
+  public static let wireShape = #"{"type": TYPE, "value": …}"#
+
+  /// Decodes exactly `{"type", "value"}`: any other key is an error naming the shape (docs/PROTOCOL.md, "Values and
+  /// intents").
   public init(from decoder: Decoder) throws {
+    try checkKeys(of: decoder, allowed: ["type", "value"], shape: "a value", Self.wireShape)
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let type = try container.decode(String.self, forKey: .type)
     switch type {
