@@ -90,10 +90,11 @@ struct PythonExampleTests {
     }
     let scripts = ["notes", "PlugIns/NotesIntents.appex/NotesIntents", "PlugIns/NotesUI.appex/NotesUI"]
     let files = [
-      "Info.plist", "Notes.entitlements", "notebooks.py", "Base.lproj/Intents.intentdefinition",
+      "Info.plist", "Notes.entitlements", "notebooks.py", "appgroup.py", "Base.lproj/Intents.intentdefinition",
       "Base.lproj/AppIntentVocabulary.plist", "PlugIns/NotesIntents.appex/Info.plist",
       "PlugIns/NotesIntents.appex/NotesIntents.entitlements", "PlugIns/NotesIntents.appex/intenthost.py",
-      "PlugIns/NotesIntents.appex/notebooks.py", "PlugIns/NotesUI.appex/Info.plist",
+      "PlugIns/NotesIntents.appex/notebooks.py", "PlugIns/NotesIntents.appex/appgroup.py",
+      "PlugIns/NotesUI.appex/Info.plist",
       "PlugIns/NotesUI.appex/intenthost.py",
     ]
     let folders = ["Base.lproj", "PlugIns", "PlugIns/NotesIntents.appex", "PlugIns/NotesUI.appex"]
@@ -144,6 +145,54 @@ struct PythonExampleTests {
     // The app reads what the extension wrote, through the app group.
     #expect(try await scene.list() == "Home (1 note)\n  - bread\nWork (0 notes)\n")
   }
+
+  /// The extension's profile: the interpreter `install` recorded for `#!/usr/bin/env python3` (the real program of
+  /// /usr/bin/python3) is what the sandbox executes, enforced.
+  @Test func theProfileExecutesTheSystemPython() async throws {
+    guard Self.requirePython() else { return }
+    let scene = try await Scene.installed()
+    defer { scene.host.directory.remove() }
+    let result = try await scene.assistant(["sandbox-profile", "--json", "NotesIntents"])
+    #expect(result.code == 0, "\(result)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+    let profile = try #require((report["profiles"] as? [[String: Any]])?.first, "\(result)")
+    #expect(profile["enforced"] as? Bool == true, "\(result)")
+    let python = URL(fileURLWithPath: Self.python).resolvingSymlinksInPath().path
+    #expect((profile["execute"] as? [String])?.first == python, "\(result)")
+  }
+
+  /// As an ordinary user (the tests' own, or `ordinaryUID` through `setpriv` when they run as root), with no uid of
+  /// its own for the app: the example installs and runs sandboxed, and its app reads what the extension wrote.
+  @Test func itRunsForAnOrdinaryUser() async throws {
+    guard Self.requirePython() else { return }
+    let scene = try await Scene()
+    defer { scene.host.directory.remove() }
+    let user: uid_t? = geteuid() == 0 ? Self.ordinaryUID : nil
+    if let user { give(scene.host.directory.path, to: user) }
+    func assistant(_ arguments: [String]) async throws -> CommandResult {
+      guard let user else { return try await scene.assistant(arguments) }
+      var environment = ProcessInfo.processInfo.environment
+      environment["ASSISTANT_APP_GROUPS"] = scene.host.groups
+      return try await runCommand(
+        "/usr/bin/setpriv",
+        [
+          "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--", PackagePaths.executable("assistant"),
+          "--home", scene.host.home,
+        ] + arguments, environment: environment)
+    }
+    let installed = try await assistant(["install", scene.app.path])
+    #expect(installed.code == 0, "\(installed)")
+    let added = try await assistant(["Add bread to Home with Notes"])
+    #expect(added.code == 0, "\(added)")
+    #expect(added.stdout == "Added “bread” to Home.\n[NotesUI]\n  Home\n  Added: bread\n  Now: 1 note\n", "\(added)")
+    let listed = try await assistant(["open", "Notes", "--", "list"])
+    #expect(listed.code == 0, "\(listed)")
+    #expect(listed.stdout == "Home (1 note)\n  - bread\nWork (0 notes)\n", "\(listed)")
+  }
+
+  /// The uid the ordinary-user test runs the host as when the tests run as root: one no other test uses.
+  static let ordinaryUID: uid_t = 61_237
 
   /// `assistant run` gives the values on the command line, and `--json` returns the outcome with the values the
   /// extension resolved ("work" is the notebook Work), its response's parameters and the card NotesUI drew.
@@ -296,6 +345,9 @@ struct PythonExampleTests {
     guard Self.requirePython() else { return }
     let scene = try await Scene()
     defer { scene.host.directory.remove() }
+    // The control: as assembled, it validates.
+    let clean = try await scene.assistant(["validate", scene.app.path])
+    #expect(clean.code == 0, "\(clean)")
     let interpreter = try await writableInterpreter(in: scene.host.directory)
     try await replaceShebang(
       of: scene.app.path + "/PlugIns/NotesIntents.appex/NotesIntents", with: "#!" + interpreter)
@@ -307,6 +359,48 @@ struct PythonExampleTests {
     #expect(installed.code == 65, "\(installed)")
     #expect(installed.stderr.contains("[script-interpreter]"), "\(installed)")
     #expect(!FileManager.default.fileExists(atPath: scene.installed), "the refused bundle was installed")
+  }
+
+  /// docs/examples/python/README.md's sessions run as shown: every ```console block's `$ ` commands, in order, in a
+  /// fresh folder standing for the repository's root (`Scripts/` is the repository's, `build/` the folder's own) with
+  /// its own home and app groups, each printing exactly the lines under it (stdout and stderr together, in any
+  /// order), the folder's path shown as the page's `/home/you/intenthost`.
+  @Test func theWalkthroughRunsAsShown() async throws {
+    guard Self.requirePython() else { return }
+    let page = try await offThePool { () throws in
+      try String(
+        contentsOf: PackagePaths.root.appendingPathComponent("docs/examples/python/README.md"), encoding: .utf8)
+    }
+    var examples: [(command: String, output: [String])] = []
+    var inConsole = false
+    for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("```") {
+        inConsole = line == "```console"
+      } else if inConsole, line.hasPrefix("$ ") {
+        examples.append((String(line.dropFirst(2)), []))
+      } else if inConsole, !examples.isEmpty {
+        examples[examples.count - 1].output.append(String(line))
+      }
+    }
+    #expect(examples.count >= 10, "the page's sessions were not found")
+    let directory = try TemporaryDirectory("intenthost-python-walkthrough")
+    defer { directory.remove() }
+    var environment = ProcessInfo.processInfo.environment
+    environment["INTENTHOST_NO_BUILD"] = "1"
+    environment["ASSISTANT_HOME"] = directory.file(".assistant-home").path
+    environment["ASSISTANT_APP_GROUPS"] = directory.file("AppGroup").path
+    let scripts = PackagePaths.root.appendingPathComponent("Scripts").path
+    for example in examples {
+      #expect(example.command.hasPrefix("Scripts/"), "\(example.command)")
+      let command = scripts + example.command.dropFirst("Scripts".count)
+      let result = try await runCommand(
+        "/bin/bash", ["-c", "cd \"$1\" && " + command, "bash", directory.path], environment: environment)
+      let printed = (result.stdout + result.stderr).replacingOccurrences(
+        of: directory.path, with: "/home/you/intenthost"
+      )
+      .split(separator: "\n").map(String.init)
+      #expect(printed.sorted() == example.output.sorted(), "$ \(example.command)\n\(result)")
+    }
   }
 
   /// A copy of the system python3 in a folder of the test's (under the temporary folder, which anyone may write):
