@@ -193,10 +193,15 @@ def serve(intents=None, configure_view=None):
             raise RequestError(NO_HANDLER, "no handler for %s" % intent.get("name"))
         return handler
 
+    def field(params, name):
+        if not isinstance(params, dict) or name not in params:
+            raise RequestError(INVALID_PARAMS, "the params have no %s" % name)
+        return params[name]
+
     def answer(method, params):
         nonlocal context, shut_down
         if method == "initialize":
-            if params.get("protocolVersion") != PROTOCOL_VERSION:
+            if field(params, "protocolVersion") != PROTOCOL_VERSION:
                 raise RequestError(UNSUPPORTED_VERSION, "this extension speaks protocol version %d" % PROTOCOL_VERSION)
             context = Context(params)
             return {"protocolVersion": PROTOCOL_VERSION, "implementation": IMPLEMENTATION}
@@ -206,18 +211,20 @@ def serve(intents=None, configure_view=None):
             shut_down = True
             return {}
         if method == "intent/resolve":
-            intent, parameter = params["intent"], params["parameter"]
+            intent, parameter = field(params, "intent"), field(params, "parameter")
             resolve = getattr(handler_for(intent), "resolve_" + parameter, None)
             if resolve is not None:
                 return resolve(intent, context)
             return success() if value(intent, parameter) is not None else not_required()
         if method == "intent/confirm":
-            confirm = getattr(handler_for(params["intent"]), "confirm", None)
-            return confirm(params["intent"], context) if confirm else ready()
+            intent = field(params, "intent")
+            confirm = getattr(handler_for(intent), "confirm", None)
+            return confirm(intent, context) if confirm else ready()
         if method == "intent/handle":
-            return handler_for(params["intent"]).handle(params["intent"], context)
+            intent = field(params, "intent")
+            return handler_for(intent).handle(intent, context)
         if method == "ui/configureView" and configure_view is not None:
-            return configure_view(params["interaction"], params["parameters"], context)
+            return configure_view(field(params, "interaction"), field(params, "parameters"), context)
         raise RequestError(METHOD_NOT_FOUND, "unknown method %s" % method)
 
     while True:
