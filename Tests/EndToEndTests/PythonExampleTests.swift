@@ -310,6 +310,23 @@ struct PythonExampleTests {
     #expect(empty.stderr == "", "\(empty)")
   }
 
+  /// ShowNotebook is answered `continueInApp` with a user activity: the host says so, and launches the app in the
+  /// foreground with the activity (`INTENTHOST_USER_ACTIVITY`), which shows the notebook the activity names. The run's
+  /// status is the intent's (1: continueInApp is not a success of the intent).
+  @Test func showingANotebookContinuesInTheApp() async throws {
+    guard Self.requirePython() else { return }
+    let scene = try await Scene.installed()
+    defer { scene.host.directory.remove() }
+    let added = try await scene.assistant(["open", "Notes", "--", "add", "Work", "call Ada"])
+    #expect(added.code == 0, "\(added)")
+    let shown = try await scene.assistant(["Show the work notebook with Notes"])
+    #expect(shown.code == 1, "\(shown)")
+    #expect(shown.stdout == "Continue in Notes.\nWork (1 note)\n  - call Ada\n", "\(shown)")
+    #expect(shown.stderr == "", "\(shown)")
+    // The control: the app without the activity does not show one notebook but all of them.
+    #expect(try await scene.list() == "Home (0 notes)\nWork (1 note)\n  - call Ada\n")
+  }
+
   /// The installed copy's `#!` line changed to an interpreter in a writable folder (a copy of python3 in the test's
   /// temporary folder): the launch is refused by the sandbox, exit 77, in one line naming the extension, the
   /// interpreter and the rule, and the same line is in the extension's log. The control: the same command before the
