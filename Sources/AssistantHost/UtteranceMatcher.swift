@@ -331,9 +331,9 @@ public struct UtteranceMatcher: Sendable {
   /// manifest order) that reads a whole phrase (title, system phrase or example) and fills every parameter the example
   /// fills and at least one more (`examplesTakeFullerValues`). An example's words are words unless they are a spoken
   /// value or a number (`exampleTokens`), so the example "Add buy milk to Home" (five words) outscores the title `Add
-  /// ${text} to ${notebook}` (four words and slots) on its own words and alone would give no value; a title cut short
-  /// never gives its values to an example ("Add a note" is no note "a note" by `Add ${text} to ${notebook}`), nor
-  /// does a reading that lacks a value the example gives. The cost is one more look at the phrases' best readings.
+  /// ${text} to ${notebook}` (four words and slots) on its own words and alone would give no value. A title cut short
+  /// gives an example nothing (the example "Add a note" gets no `text` "a note" from `Add ${text} to ${notebook}`),
+  /// nor does a reading that lacks a value the example gives. The cost is one more look at the phrases' best readings.
   /// - Parameter written: the text of some of `words` as the user wrote it, for a text slot (`matches`).
   private func bestMatches(
     in app: AppBundle, words rest: [String], original restOriginal: [String], written: (Range<Int>) -> String
@@ -356,7 +356,7 @@ public struct UtteranceMatcher: Sendable {
     let wholeWithout = found.contains { $0.readings.completeWithoutLittleWords }
     var best: [String: (score: Score, typed: Int, match: Match)] = [:]
     var bestIsExample: Set<String> = []
-    // Each intent's readings of a whole phrase (`exampleValues`).
+    // Each intent's readings of a whole phrase (`examplesTakeFullerValues`).
     var whole: [String: [(score: Score, typed: Int, values: [String: ParameterValue], phrase: String)]] = [:]
     for (readings, pattern, phrase) in found {
       // Of each phrase, its best reading (the first of the best: `Readings`) is all that can win.
@@ -389,7 +389,7 @@ public struct UtteranceMatcher: Sendable {
         bestIsExample.remove(phrase.intentClass)
       }
     }
-    // An example that wins gives the values of the intent's best reading of a whole phrase that has more of them.
+    // An example that wins takes the values of the intent's best reading of a whole phrase that has more of them.
     for intentClass in bestIsExample where examplesTakeFullerValues {
       guard let winner = best[intentClass] else { continue }
       let filled = Set(winner.match.values.keys)
