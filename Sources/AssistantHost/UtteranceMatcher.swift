@@ -19,7 +19,10 @@ import Synchronization
 ///    that parameter's type (booleans by their display names and vocabulary synonyms); a text parameter's slot
 ///    takes the user's text between its neighbouring words as written (`writtenValue`), articles, symbols and all.
 ///    A match may stop after any word of the title, so "Book room 12" leaves the rest to be asked for. The match
-///    covering most of the utterance and the title wins.
+///    covering most of the utterance and the title wins. When that is an example's, the intent takes the values of its
+///    best reading of a whole phrase that fills every parameter the example fills and more: the example "Add buy milk
+///    to Home" (all words: free text is no slot of an example) gives the values of the title `Add ${text} to
+///    ${notebook}`.
 /// 3. The user's vocabulary: a slot of a parameter with a vocabulary type whose words are one of the terms the app
 ///    registered for it (`UserVocabulary`) takes the term as spelled, and a reading with more such slots wins over
 ///    every reading with fewer.
@@ -35,6 +38,9 @@ public struct UtteranceMatcher: Sendable {
   /// What reading the apps' phrases costs is paid once per matcher (`Readers`): `PhraseBook.check` says every example
   /// with one matcher.
   let readers = Readers()
+  /// Whether an example that wins for an intent gives the values of a fuller reading of a whole phrase of that intent
+  /// (`bestMatches`). Off only in the control of the tests that show the values an example said as written loses.
+  var examplesTakeFullerValues = true
 
   /// How many `IntentPhrases` examples of an app are phrases: the first 128, in manifest order (vocabulary after
   /// vocabulary, intent after intent as the app supports them). `PhraseBook.check` warns about the rest.
@@ -319,6 +325,15 @@ public struct UtteranceMatcher: Sendable {
   }
 
   /// The best-scoring intents of `app` for `words`, one match each (several when they tie).
+  ///
+  /// An intent whose best reading is an example's keeps that reading's score (so which intent wins does not change)
+  /// but takes the values, and names the phrase, of its best reading (score, then values read by their type, then
+  /// manifest order) that reads a whole phrase (title, system phrase or example) and fills every parameter the example
+  /// fills and at least one more (`examplesTakeFullerValues`). An example's words are words unless they are a spoken
+  /// value or a number (`exampleTokens`), so the example "Add buy milk to Home" (five words) outscores the title `Add
+  /// ${text} to ${notebook}` (four words and slots) on its own words and alone would give no value. A title cut short
+  /// gives an example nothing (the example "Add a note" gets no `text` "a note" from `Add ${text} to ${notebook}`),
+  /// nor does a reading that lacks a value the example gives. The cost is one more look at the phrases' best readings.
   /// - Parameter written: the text of some of `words` as the user wrote it, for a text slot (`matches`).
   private func bestMatches(
     in app: AppBundle, words rest: [String], original restOriginal: [String], written: (Range<Int>) -> String
@@ -341,10 +356,15 @@ public struct UtteranceMatcher: Sendable {
     let wholeWithout = found.contains { $0.readings.completeWithoutLittleWords }
     var best: [String: (score: Score, typed: Int, match: Match)] = [:]
     var bestIsExample: Set<String> = []
+    // Each intent's readings of a whole phrase (`examplesTakeFullerValues`).
+    var whole: [String: [(score: Score, typed: Int, values: [String: ParameterValue], phrase: String)]] = [:]
     for (readings, pattern, phrase) in found {
       // Of each phrase, its best reading (the first of the best: `Readings`) is all that can win.
       guard let candidate = wholeWithout ? readings.bestWithoutLittleWords : readings.best else { continue }
       let score = Self.score(candidate, patternCount: pattern.count)
+      if candidate.consumedPattern == pattern.count {
+        whole[phrase.intentClass, default: []].append((score, candidate.typed, candidate.values, phrase.text))
+      }
       // Each intent keeps its first best reading, except that a title or a system phrase takes a tie from an example:
       // an example read as a template is often a title's twin ("Book a room" is `${isCancellationOfBooking} a
       // room`), and the match names the phrase with the slots.
@@ -367,6 +387,22 @@ public struct UtteranceMatcher: Sendable {
         bestIsExample.insert(phrase.intentClass)
       } else {
         bestIsExample.remove(phrase.intentClass)
+      }
+    }
+    // An example that wins takes the values of the intent's best reading of a whole phrase that has more of them.
+    for intentClass in bestIsExample where examplesTakeFullerValues {
+      guard let winner = best[intentClass] else { continue }
+      let filled = Set(winner.match.values.keys)
+      var fuller: (score: Score, typed: Int, values: [String: ParameterValue], phrase: String)? = nil
+      for reading in whole[intentClass] ?? []
+      where Set(reading.values.keys).isStrictSuperset(of: filled)
+        && fuller.map({ reading.score > $0.score || (reading.score == $0.score && reading.typed > $0.typed) }) ?? true
+      {
+        fuller = reading
+      }
+      if let fuller {
+        best[intentClass]?.match.values = fuller.values
+        best[intentClass]?.match.phrase = fuller.phrase
       }
     }
     guard let top = best.values.map(\.score).max() else {
