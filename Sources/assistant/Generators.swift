@@ -163,6 +163,7 @@ enum ManualPage {
     ("HOME/AppGroup/GROUP-ID/", "App-group containers, unless $ASSISTANT_APP_GROUPS names another folder."),
     ("HOME/State/owners.json", "Which team owns each bundle id and app group."),
     ("HOME/State/identities.json", "The uid of each app and the gid of each group (when the host runs as root)."),
+    ("HOME/State/interpreters.json", "The interpreter recorded at install for each #! script bundle."),
   ]
 
   /// A page being written: requests and text lines.
