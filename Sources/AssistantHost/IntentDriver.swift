@@ -239,7 +239,7 @@ public struct IntentDriver: Sendable {
         response = confirmation
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
-      try checkObjectShapes(
+      try checkResponseValues(
         response, spec: spec, session: session,
         what: confirmation.code == .ready ? "handle of \(intent.name)" : "confirm of \(intent.name)")
       if response.code == .continueInApp {
@@ -516,7 +516,7 @@ public struct IntentDriver: Sendable {
             + "finish it (answer success, failure or a code of the intent definition)")
       }
       try check(response.code, spec: spec, session: session, intent: intent.name)
-      try checkObjectShapes(response, spec: spec, session: session, what: "handle of \(intent.name) in the app")
+      try checkResponseValues(response, spec: spec, session: session, what: "handle of \(intent.name) in the app")
       await session.shutdown()
       return response
     } catch {
@@ -864,8 +864,9 @@ public struct IntentDriver: Sendable {
         throw CancelledByUser()
       }
       if let value = interpreter.parse(answer, for: parameter) { return value }
-      await conversation.explain(
-        "Sorry, \(parameter.label.lowercased()) needs \(interpreter.expectation(for: parameter)).")
+      // The parameter as every other message names it: its display name as written ("Quantity (quantity) for
+      // Pantry is needed", "Room number (Integer) needs a whole number").
+      await conversation.explain("Sorry, \(parameter.label) needs \(interpreter.expectation(for: parameter)).")
     }
     throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
   }
