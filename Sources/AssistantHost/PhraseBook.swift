@@ -20,11 +20,15 @@ public enum PhraseBook {
 
   /// The phrases of `apps`, examples first within each app; under `locale`, the titles translated for it too
   /// (`UtteranceMatcher.phrases(of:locale:)`); of Siri's phrases for a system intent, one of each shape
-  /// (`SystemPhrases.shown`).
+  /// (`SystemPhrases.shown`). A title without slots that, said as written ("Stock Item with Pantry"), reaches its
+  /// intent with a text value read from its own words (item "Item", `readText`) is left out: it does not do what it
+  /// looks like, and the title that reads it is listed (`phrase-reads-text` notes it).
   public static func entries(_ apps: [AppBundle], locale: String? = nil) -> [Entry] {
     apps.map { app in
+      let matcher = UtteranceMatcher(apps: [app], locale: locale)
       let phrases = UtteranceMatcher.phrases(of: app, locale: locale).filter {
-        $0.source != .system || SystemPhrases.isShown($0.text, of: $0.intentClass)
+        ($0.source != .system || SystemPhrases.isShown($0.text, of: $0.intentClass))
+          && !($0.source == .title && titleReadsText($0, app: app, matcher: matcher))
       }
       let ordered = phrases.filter { $0.source == .example } + phrases.filter { $0.source != .example }
       return Entry(
@@ -155,6 +159,11 @@ public enum PhraseBook {
               .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
               "\"\(said)\" reaches \(phrase.intentClass) but loses the value \(lost)",
               fix: "use a combination title with a slot for it"))
+        } else if let read = readText(phrase, found: found[0], app: app),
+          phrase.source == .title || looksLikeNoValue(read.value, parameter: read.parameter, app: app, of: phrase)
+        {
+          diagnostics.append(
+            readsTextNote(phrase, said: said, read: read, found: found[0], matcher: matcher, file: file))
         }
       } catch let error as HostError {
         diagnostics.append(
@@ -167,6 +176,106 @@ public enum PhraseBook {
       }
     }
     return diagnostics
+  }
+
+  /// The `phrase-reads-text` note: `said` reaches its intent with a text value taken from its own words (`readText`).
+  /// The fix offers the phrase without the value's words when that reaches the intent without the value.
+  private static func readsTextNote(
+    _ phrase: UtteranceMatcher.Phrase, said: String, read: (parameter: String, value: String),
+    found: UtteranceMatcher.Match, matcher: UtteranceMatcher, file: String
+  ) -> Diagnostic {
+    let what = phrase.source == .example ? "the example" : "the title"
+    let by = found.phrase == phrase.text ? "" : " (the phrase `\(found.phrase)` reads it)"
+    // The phrase without the value's words, and without a preposition before them ("Book room 12 with Rooms"), or
+    // else with it: the first that reaches the intent without the value. One the matcher does not understand is none.
+    var instead = ""
+    if let range = said.range(of: read.value, options: .caseInsensitive) {
+      var before = said[..<range.lowerBound].split(whereSeparator: \.isWhitespace)
+      let after = said[range.upperBound...].split(whereSeparator: \.isWhitespace)
+      var candidates = [(before + after).joined(separator: " ")]
+      if let last = before.last, ["for", "to", "in", "on", "at", "with", "of"].contains(last.lowercased()) {
+        before.removeLast()
+        candidates.insert((before + after).joined(separator: " "), at: 0)
+      }
+      if let shorter = candidates.first(where: { candidate in
+        guard let match = try? matcher.understand(candidate) else { return false }
+        return match.count == 1 && match[0].intentClass == phrase.intentClass && match[0].values[read.parameter] == nil
+      }) {
+        instead = ", e.g. \"\(shorter)\""
+      }
+    }
+    return Diagnostic(
+      .note, "phrase-reads-text", file: file,
+      keyPath: phrase.source == .example ? "IntentPhrases.\(phrase.intentClass)" : phrase.intentClass,
+      "\"\(said)\" (\(what)) reaches \(phrase.intentClass) with \(read.parameter) = \"\(read.value)\", read from its own "
+        + "words\(by)",
+      fix: "if it means to leave \(read.parameter) to be asked, word "
+        + (phrase.source == .example ? "the example" : "the title")
+        + " so that no phrase reads it whole\(instead); if it means the value, nothing to do")
+  }
+
+  /// The first text value (a `String`-like or `Object` parameter's, in the definition's order) that `found` took from
+  /// the words of `phrase` itself: the value of a parameter that is no slot of the phrase (a title's `${parameter}`, an
+  /// example's spoken values and numbers, `UtteranceMatcher.template(ofExample:intentClass:in:)`). An example said as
+  /// written takes such values from a fuller title (`UtteranceMatcher.examplesTakeFullerValues`), an intent title
+  /// without slots from a combination title that begins with its words ("Stock Item" is `Stock ${item}` with item
+  /// "Item"). Nil when it took none.
+  static func readText(_ phrase: UtteranceMatcher.Phrase, found: UtteranceMatcher.Match, app: AppBundle) -> (
+    parameter: String, value: String
+  )? {
+    guard let (spec, _) = app.runnableSpec(className: phrase.intentClass) else { return nil }
+    let template =
+      phrase.source == .example
+      ? UtteranceMatcher.template(ofExample: phrase.text, intentClass: phrase.intentClass, in: app) ?? ""
+      : phrase.text
+    let slots = Set(renderTemplate(template) { _ in nil }.missing)
+    for parameter in spec.parameters where !slots.contains(parameter.name) {
+      switch found.values[parameter.name] {
+      case .string(let text)?: return (parameter.name, text)
+      case .object(let object)?: return (parameter.name, object.displayString)
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// The words an example's text value begins with when it is likely no value the example means to give: articles,
+  /// possessives, demonstratives and placeholders ("the pantry", "a note", "my usual", "it", "something").
+  static let noValueWords: Set<String> = [
+    "a", "an", "the", "my", "your", "our", "his", "her", "their", "its", "this", "that", "these", "those", "some",
+    "any", "it", "them", "something", "anything", "stuff", "things",
+  ]
+
+  /// Whether `value`, a text value an example takes from its own words (`readText`), looks like none the example
+  /// means to give: it begins with one of `noValueWords`, or it is the parameter's own name or display name (an "s"
+  /// at the end aside: "items"). "Ada", "Work" and "buy milk" look like values, and are not noted.
+  static func looksLikeNoValue(
+    _ value: String, parameter name: String, app: AppBundle, of phrase: UtteranceMatcher.Phrase
+  ) -> Bool {
+    let words = normalizedWords(value)
+    guard let first = words.first else { return false }
+    if noValueWords.contains(first) { return true }
+    guard let parameter = app.runnableSpec(className: phrase.intentClass)?.0.parameter(named: name) else {
+      return false
+    }
+    func singular(_ words: [String]) -> [String] {
+      words.map { $0.count > 2 && $0.hasSuffix("s") ? String($0.dropLast()) : $0 }
+    }
+    return [parameter.label, ParameterSpec.words(of: parameter.name)].contains {
+      singular(normalizedWords($0)) == singular(words)
+    }
+  }
+
+  /// Whether `title`, a title without slots, said as written with "with APP" reaches its own intent with a text value
+  /// read from its own words (`readText`). False for a title with slots, and for one that reaches no intent or
+  /// another (`check` says so).
+  static func titleReadsText(_ title: UtteranceMatcher.Phrase, app: AppBundle, matcher: UtteranceMatcher) -> Bool {
+    guard !title.text.contains("${"),
+      // A title the matcher does not understand is listed; the lint says why.
+      let found = try? matcher.understand("\(title.text) with \(app.name)"), found.count == 1,
+      found[0].intentClass == title.intentClass
+    else { return false }
+    return readText(title, found: found[0], app: app) != nil
   }
 
   /// What `found` lost of what `said` (`phrase` said as the lint says it) names: for an example, the first number in

@@ -67,22 +67,25 @@ struct Phrases: AssistantCommand {
         bundle = try Router(apps: try context.home().installedApps()).app(named: app)
       }
       let diagnostics = PhraseBook.check(bundle)
+      // A note (`phrase-reads-text`) is no failure.
+      let errors = diagnostics.errors.count
+      let notes = diagnostics.count - errors
       if context.json {
         try await context.output(
           json: CheckReport(
-            app: bundle.name, bundleIdentifier: bundle.identifier.rawValue, errors: diagnostics.count,
-            diagnostics: diagnostics))
+            app: bundle.name, bundleIdentifier: bundle.identifier.rawValue, errors: errors, diagnostics: diagnostics))
       } else {
         for diagnostic in diagnostics { try await context.output(diagnostic.shown) }
-        // One diagnostic per failing phrase.
+        // One error per failing phrase.
         let total = PhraseBook.checkedPhraseCount(bundle)
         try await context.output(
           "\(Untrusted.shown(bundle.name)): "
-            + (diagnostics.isEmpty
+            + (errors == 0
               ? "all \(total) phrase\(total == 1 ? "" : "s") reach their intents"
-              : "\(diagnostics.count) of \(total) phrase\(total == 1 ? "" : "s") fail"))
+              : "\(errors) of \(total) phrase\(total == 1 ? "" : "s") fail")
+            + (notes == 0 ? "" : " (\(notes) note\(notes == 1 ? "" : "s"))"))
       }
-      return diagnostics.isEmpty ? ExitStatus.success.rawValue : ExitStatus.dataError.rawValue
+      return errors == 0 ? ExitStatus.success.rawValue : ExitStatus.dataError.rawValue
     }
     try await printPhrases(of: app, locale: locale, in: context)
     return ExitStatus.success.rawValue
