@@ -3,7 +3,8 @@ import ExtensionProtocol
 import Foundation
 
 /// What apps answer to: their phrases for `assistant phrases` and "What can you do?", and the lint of their phrases
-/// (`assistant phrases --check`, `validate`'s `intent-phrase-unreachable` and `intent-phrase-claimed-twice` rules).
+/// (`assistant phrases --check`, `validate`'s `intent-phrase-unreachable` and `intent-phrase-claimed-twice` rules, and
+/// the `phrase-reads-text` note).
 public enum PhraseBook {
   /// One app's phrases, for printing.
   public struct Entry: Encodable, Sendable {
@@ -95,7 +96,9 @@ public enum PhraseBook {
   /// The lint: every `IntentPhrases` example (said as written) and every combination title and intent title of `app`
   /// (said filled with example values, "with APP" added) reaches its own intent with the values it names (each number
   /// in it), and no phrase is claimed by two intents. Siri's phrases for system intents are not checked. One error
-  /// per failing phrase.
+  /// per failing phrase; a note (`phrase-reads-text`) for a phrase that reaches its intent with a text value read
+  /// from its own words it likely does not mean: a title without slots, or an example whose value looks like none
+  /// (`looksLikeNoValue`).
   ///
   /// Examples past the matcher's limits are no phrases (`UtteranceMatcher.maximumExampleWords`, `maximumExamples`):
   /// one error for each too long, one for all those past the count.
