@@ -204,7 +204,11 @@ public enum PhraseBook {
         guard let match = try? matcher.understand(candidate) else { return false }
         return match.count == 1 && match[0].intentClass == phrase.intentClass && match[0].values[read.parameter] == nil
       }) {
-        instead = ", e.g. \"\(shorter)\""
+        // A title is written without the app's name ("Stock"), an example as said ("Stock with Pantry").
+        let ending = " with \(found.app.name)"
+        let written =
+          phrase.source == .title && shorter.hasSuffix(ending) ? String(shorter.dropLast(ending.count)) : shorter
+        instead = ", e.g. \"\(written)\""
       }
     }
     return Diagnostic(

@@ -106,6 +106,7 @@ struct ReviewSixteenTests {
     #expect(example?.fix?.contains("e.g. \"Stock with Pantry\"") == true, "\(notes.map(\.description))")
     #expect(example?.fix?.hasSuffix("if it means the value, nothing to do") == true)
     #expect(title?.keyPath == "StockItemIntent")
+    #expect(title?.fix?.contains("word the title so that no phrase reads it whole, e.g. \"Stock\";") == true)
     #expect(
       title?.message.hasPrefix("\"Stock Item with Pantry\" (the title) reaches StockItemIntent with item = \"Item\"")
         == true, "\(notes.map(\.description))")
