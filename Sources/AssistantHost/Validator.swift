@@ -9,8 +9,14 @@ import UntrustedText
 public struct Validator: Sendable {
   /// Build settings given on the command line (`--setting NAME=VALUE`), over each bundle's own.
   public var settings: [String: String]
+  /// The home whose folders no read-only exception may reach (`entitlement-read-only-path`); nil: the one the
+  /// environment names (`ASSISTANT_HOME`, ...), if any.
+  public var home: AssistantHome?
 
-  public init(settings: [String: String] = [:]) { self.settings = settings }
+  public init(settings: [String: String] = [:], home: AssistantHome? = nil) {
+    self.settings = settings
+    self.home = home
+  }
 
   // MARK: - Entry points
 
@@ -93,6 +99,7 @@ public struct Validator: Sendable {
     for url in [app.executableURL] + app.extensions.map(\.executableURL) where fm.isExecutableFile(atPath: url.path) {
       diagnostics += libraryRules(executable: url.path, app: app.url.path)
     }
+    diagnostics += readOnlyPathRules(app)
     diagnostics += rules(Project(app))
     // The phrases reach their intents (`PhraseBook.check`), once the definitions they use are sound.
     // Warnings here, so install does not refuse an app whose phrases are worded badly; `phrases --check` makes
@@ -117,6 +124,16 @@ public struct Validator: Sendable {
         "\"\(Untrusted.sanitized(problem.value))\" \(problem.reason), so the sandbox would not grant it",
         fix: problem.fix)
     }
+  }
+
+  /// The sandbox's rules for the read-only paths each entitlements file of `app` asks for (docs/SANDBOX.md,
+  /// "Exceptions from entitlements"), checked on this host as a launch checks them again.
+  func readOnlyPathRules(_ app: AppBundle) -> [Diagnostic] {
+    let all = [app.entitlements] + app.extensions.map(\.entitlements)
+    guard all.contains(where: { !$0.readOnlyPaths.isEmpty }) else { return [] }
+    // Without a home named, the rules still protect the user's and root's homes and the system's folders.
+    let rules = ReadOnlyPathRules(home: home ?? (try? AssistantHome()))
+    return all.flatMap { rules.diagnostics(for: $0) }
   }
 
   /// A folder of sources: each app Info.plist in it is checked as a project (app, extensions, definitions,
