@@ -144,13 +144,13 @@ public struct ReadOnlyPathRules: Sendable {
     let subject = real == path ? "" : "resolves to \(real), which "
     if real == "/" { return .refused("\(subject)is / itself, the whole file system") }
     for folder in protected {
-      for protectedPath in folder.paths {
-        if real == protectedPath || real.hasPrefix(protectedPath + "/") {
-          return .refused("\(subject)is \(real == protectedPath ? "" : "inside ")\(folder.what) (\(protectedPath))")
-        }
-        if folder.refuseAncestors, protectedPath.hasPrefix(real + "/") {
-          return .refused("\(subject)contains \(folder.what) (\(protectedPath))")
-        }
+      for protectedPath in folder.paths where real == protectedPath || real.hasPrefix(protectedPath + "/") {
+        return .refused("\(subject)is \(real == protectedPath ? "" : "inside ")\(folder.what) (\(protectedPath))")
+      }
+    }
+    for folder in protected where folder.refuseAncestors {
+      for protectedPath in folder.paths where protectedPath.hasPrefix(real + "/") {
+        return .refused("\(subject)contains \(folder.what) (\(protectedPath))")
       }
     }
     // From / down to the path itself: each owned by root or the host's user, none writable by others (but a

@@ -54,9 +54,11 @@ struct SandboxExceptionTests {
   // MARK: - network.client
 
   /// With network.client the extension connects to a listener the test holds on 127.0.0.1, which reads what it
-  /// sends; without the entitlement the same attempt is refused at `socket` and the listener gets nothing.
-  @Test func networkClientConnectsToTheTestsListener() async throws {
-    let scene = try Scene()
+  /// sends; without the entitlement the same attempt is refused at `socket` and the listener gets nothing. Also with
+  /// the host as an ordinary user (the extension then has the host's uid).
+  @Test(arguments: [false, true])
+  func networkClientConnectsToTheTestsListener(ordinaryUser: Bool) async throws {
+    let scene = try Scene(ordinaryUser: ordinaryUser)
     defer { scene.host.directory.remove() }
     let listener = try Listener(.tcp)
     defer { listener.close() }
@@ -177,9 +179,10 @@ struct SandboxExceptionTests {
   }
 
   /// The entitled folder is readable, its sibling is not; the control: without the entitlement neither is, and
-  /// unconfined the sibling is.
-  @Test func aReadOnlyPathIsReadableAndItsSiblingIsNot() async throws {
-    let scene = try Scene()
+  /// unconfined the sibling is. Also with the host as an ordinary user.
+  @Test(arguments: [false, true])
+  func aReadOnlyPathIsReadableAndItsSiblingIsNot(ordinaryUser: Bool) async throws {
+    let scene = try Scene(ordinaryUser: ordinaryUser)
     defer { scene.host.directory.remove() }
     let outside = try Outside()
     defer { outside.directory.remove() }
