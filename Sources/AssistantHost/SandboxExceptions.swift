@@ -115,9 +115,17 @@ public struct ReadOnlyPathRules: Sendable {
 
   /// The home folder of `uid` in the user database, if any.
   static func homeFolder(of uid: uid_t) -> String? {
-    guard let entry = getpwuid(uid), let directory = entry.pointee.pw_dir else { return nil }
-    let path = String(cString: directory)
-    return path.isEmpty ? nil : path
+    // getpwuid_r, not getpwuid, whose static result another launch's thread may be overwriting.
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let path = buffer.withUnsafeMutableBufferPointer { storage -> String? in
+      var entry = passwd()
+      var found: UnsafeMutablePointer<passwd>? = nil
+      guard getpwuid_r(uid, &entry, storage.baseAddress!, storage.count, &found) == 0, found != nil,
+        let directory = entry.pw_dir
+      else { return nil }
+      return String(cString: directory)
+    }
+    return path?.isEmpty == false ? path : nil
   }
 
   /// What checking one path found.
@@ -133,26 +141,62 @@ public struct ReadOnlyPathRules: Sendable {
   /// Checks `path`, an entry of the read-only exception (see the type's rules).
   public func check(_ path: String) -> Outcome {
     if let problem = Entitlements.readOnlyPathProblem(path) { return .refused(problem) }
-    guard let resolved = Glibc.realpath(path, nil) else {
+    guard let real = Self.resolve(path) else {
       let error = errno
-      if error == ENOENT || error == ENOTDIR { return .missing }
-      return .refused("cannot be resolved: \(String(cString: strerror(error)))")
+      guard error == ENOENT || error == ENOTDIR else {
+        return .refused("cannot be resolved: \(String(cString: strerror(error)))")
+      }
+      // Missing: where it would be (its deepest existing folder resolved) must not be protected either.
+      let (folder, rest) = Self.deepestExisting(path)
+      let would = folder == "/" ? "/" + rest : folder + "/" + rest
+      let subject = would == path ? "" : "would resolve to \(would), which "
+      return protectedProblem(would, subject: subject).map { .refused("does not exist, and " + $0) } ?? .missing
     }
-    let real = String(cString: resolved)
-    free(resolved)
     // "is inside …" or "resolves to /real, which is inside …": what is checked is the real path.
     let subject = real == path ? "" : "resolves to \(real), which "
     if real == "/" { return .refused("\(subject)is / itself, the whole file system") }
+    if let problem = protectedProblem(real, subject: subject) { return .refused(problem) }
+    return ownership(real, subject: subject)
+  }
+
+  /// The canonical path of `path` (links resolved), or nil with `errno` set.
+  static func resolve(_ path: String) -> String? {
+    guard let resolved = Glibc.realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The real path of the deepest folder of `path` that exists, and the components below it.
+  static func deepestExisting(_ path: String) -> (folder: String, rest: String) {
+    var components = path.split(separator: "/").map(String.init)
+    var rest: [String] = []
+    while let last = components.popLast() {
+      rest.insert(last, at: 0)
+      if let folder = resolve("/" + components.joined(separator: "/")) {
+        return (folder, rest.joined(separator: "/"))
+      }
+    }
+    return ("/", rest.joined(separator: "/"))
+  }
+
+  /// Why `real` may not be granted for where it is: `/`, or a protected folder, inside one, or holding one.
+  func protectedProblem(_ real: String, subject: String) -> String? {
+    if real == "/" { return "\(subject)is / itself, the whole file system" }
     for folder in protected {
       for protectedPath in folder.paths where real == protectedPath || real.hasPrefix(protectedPath + "/") {
-        return .refused("\(subject)is \(real == protectedPath ? "" : "inside ")\(folder.what) (\(protectedPath))")
+        return "\(subject)is \(real == protectedPath ? "" : "inside ")\(folder.what) (\(protectedPath))"
       }
     }
     for folder in protected where folder.refuseAncestors {
       for protectedPath in folder.paths where protectedPath.hasPrefix(real + "/") {
-        return .refused("\(subject)contains \(folder.what) (\(protectedPath))")
+        return "\(subject)contains \(folder.what) (\(protectedPath))"
       }
     }
+    return nil
+  }
+
+  /// `real` granted, or refused for who can change it or what it is (missing if it went away since `realpath`).
+  func ownership(_ real: String, subject: String) -> Outcome {
     // From / down to the path itself: each owned by root or the host's user, none writable by others (but a
     // sticky folder of root's above it, as /tmp).
     let components = real.split(separator: "/").map(String.init)

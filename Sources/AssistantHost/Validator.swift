@@ -129,11 +129,14 @@ public struct Validator: Sendable {
   /// The sandbox's rules for the read-only paths each entitlements file of `app` asks for (docs/SANDBOX.md,
   /// "Exceptions from entitlements"), checked on this host as a launch checks them again.
   func readOnlyPathRules(_ app: AppBundle) -> [Diagnostic] {
-    let all = [app.entitlements] + app.extensions.map(\.entitlements)
-    guard all.contains(where: { !$0.readOnlyPaths.isEmpty }) else { return [] }
+    ([app.entitlements] + app.extensions.map(\.entitlements)).flatMap(readOnlyPathRules)
+  }
+
+  /// The same rules for one entitlements file (a source folder's, or a file validated on its own).
+  func readOnlyPathRules(_ entitlements: Entitlements) -> [Diagnostic] {
+    guard !entitlements.readOnlyPaths.isEmpty else { return [] }
     // Without a home named, the rules still protect the user's and root's homes and the system's folders.
-    let rules = ReadOnlyPathRules(home: home ?? (try? AssistantHome()))
-    return all.flatMap { rules.diagnostics(for: $0) }
+    return ReadOnlyPathRules(home: home ?? (try? AssistantHome())).diagnostics(for: entitlements)
   }
 
   /// A folder of sources: each app Info.plist in it is checked as a project (app, extensions, definitions,
@@ -162,7 +165,7 @@ public struct Validator: Sendable {
         case .info(let info): infos.append(info)
         case .entitlements(let entitlements):
           entitlementsByFolder[file.url.deletingLastPathComponent().path] = entitlements
-          diagnostics += entitlements.diagnostics
+          diagnostics += entitlements.diagnostics + readOnlyPathRules(entitlements)
         case .definition(let definition): definitions.append(definition)
         case .vocabulary(let vocabulary): vocabularies.append(vocabulary)
         case .strings(let table): strings.append(table)
@@ -279,7 +282,7 @@ public struct Validator: Sendable {
       }
       switch try load(source) {
       case .info(let info): return info.diagnostics + fileRules(info)
-      case .entitlements(let entitlements): return entitlements.diagnostics
+      case .entitlements(let entitlements): return entitlements.diagnostics + readOnlyPathRules(entitlements)
       case .definition(let definition): return definitionRules(definition)
       case .vocabulary(let vocabulary): return vocabularyFileRules(vocabulary)
       case .strings: return []

@@ -222,6 +222,23 @@ import Testing
     #expect(tree.rules.check(dangling) == .missing)
   }
 
+  /// A missing path is checked for where it would be: inside a protected folder, directly or through a link on the
+  /// way, it is refused, not merely missing.
+  @Test func aMissingPathInAProtectedFolderIsRefused() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let inside = refusal(tree.rules.check(tree.userHome + "/.ssh/id_rsa"))
+    #expect(
+      inside?.hasPrefix("does not exist, and is inside the home of the user") == true, "\(String(describing: inside))")
+    let link = tree.directory.file("to-home").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tree.userHome)
+    let through = refusal(tree.rules.check(link + "/.ssh/id_rsa"))
+    #expect(
+      through?.hasPrefix("does not exist, and would resolve to \(tree.userHome)/.ssh/id_rsa, which is inside") == true,
+      "\(String(describing: through))")
+    #expect(tree.rules.check(tree.good + "/.ssh/id_rsa") == .missing)
+  }
+
   @Test func aFIFOIsRefused() throws {
     let tree = try Tree()
     defer { tree.directory.remove() }
