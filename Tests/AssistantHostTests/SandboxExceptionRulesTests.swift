@@ -292,6 +292,49 @@ import Testing
 
   // MARK: - Network and the spawner
 
+  /// Runs `/usr/bin/cat file` under a sandbox granting it the system libraries and `exceptions` (read-only): its
+  /// exit status (0 when it read the file).
+  /// - Throws: the spawn's `SpawnError`.
+  func cat(_ file: String, exceptions: [String]) async throws -> Termination {
+    var spec = SandboxSpec(
+      landlockABI: IntentHostSystem.landlockABI(),
+      executePaths: ["/usr/bin/cat", "/lib64/ld-linux-x86-64.so.2"],
+      readPaths: ["/lib", "/lib64", "/usr/lib", "/usr/lib64"], writePaths: [])
+    spec.readExceptionPaths = exceptions
+    let null = try FileDescriptor.open("/dev/null", O_RDWR)
+    defer { null.close() }
+    var options = SpawnOptions(
+      executable: "/usr/bin/cat", arguments: ["cat", file], environment: [:], standardInput: null,
+      standardOutput: null, standardError: null)
+    options.sandbox = spec
+    let launch = options
+    let spawned = try await offThePool { () throws(SpawnError) in try spawn(launch) }
+    return try await waitForExit(spawned, timeout: .seconds(60))
+  }
+
+  /// The spawner opens each granted path without following a link, so a link swapped in after the host's check
+  /// fails the launch at the landlock step rather than granting its target; the control: the real path is granted,
+  /// and without the exception the file is not readable.
+  @Test(.enabled(if: IntentHostSystem.landlockABI() > 0, "needs Landlock"))
+  func theSpawnerGrantsRealPathsOnly() async throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let link = tree.directory.file("to-good").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tree.good)
+    let file = tree.good + "/file.txt"
+    #expect(try await cat(file, exceptions: [tree.good]) == .exited(0))
+    #expect(try await cat(file, exceptions: []) == .exited(1))
+    do {
+      let status = try await cat(file, exceptions: [link])
+      Issue.record("a link in the exceptions was opened: cat \(status)")
+    } catch let error as SpawnError {
+      #expect(error.stage == .landlock)
+      #expect(error.error.code == ELOOP)
+    }
+    // A path missing by launch time is skipped, as the optional system paths are.
+    #expect(try await cat(file, exceptions: [tree.good + "/gone", tree.good]) == .exited(0))
+  }
+
   @Test(arguments: [
     (false, false, 1, true), (true, false, 1, true), (false, true, 3, false), (false, true, 4, true),
     (true, true, 1, true),
