@@ -45,7 +45,8 @@ public struct AppLauncher: Sendable {
       specification.environment["INTENTHOST_HOST_FD"] = "3"
       try home.confine(
         &specification, name: app.name, bundleIdentifier: identifier, bundlePath: app.url.path, kind: .app,
-        container: container, appGroups: groups, appIdentifier: identifier, policy: sandbox)
+        container: container, appGroups: groups, entitlements: app.entitlements, appIdentifier: identifier,
+        policy: sandbox)
       return try startProcess(specification, label: "\(app.name) (\(identifier))")
     }
     // Its host channel (fd 3): donations and vocabulary while it runs.

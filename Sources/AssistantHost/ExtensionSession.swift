@@ -162,8 +162,8 @@ struct ProcessLauncher: SessionLauncher {
         workingDirectory: container.path, logPath: home.logFile(for: identifier).path)
       try home.confine(
         &specification, name: target.name, bundleIdentifier: identifier, bundlePath: target.bundlePath,
-        kind: target.kind, container: container, appGroups: groups, appIdentifier: target.appIdentifier,
-        policy: sandbox)
+        kind: target.kind, container: container, appGroups: groups, entitlements: target.entitlements,
+        appIdentifier: target.appIdentifier, policy: sandbox)
       return (try startProcess(specification, label: "\(target.name) (\(identifier))"), container, groups)
     }
     var options = Connection.Options(
@@ -466,8 +466,8 @@ extension AssistantHome {
   ///   or the sandbox is on but cannot be provided.
   func confine(
     _ specification: inout LaunchSpecification, name: String, bundleIdentifier: String, bundlePath: String,
-    kind: SandboxPolicy.Kind, container: URL, appGroups: [AppGroupLocation], appIdentifier: String,
-    policy: SandboxPolicy
+    kind: SandboxPolicy.Kind, container: URL, appGroups: [AppGroupLocation], entitlements: Entitlements,
+    appIdentifier: String, policy: SandboxPolicy
   ) throws {
     // As root the folders belong to the app's uid and the groups' gids whether or not this launch is sandboxed, so
     // that a later sandboxed launch finds them ready.
@@ -480,8 +480,11 @@ extension AssistantHome {
     do {
       profile = try sandboxProfile(
         name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
-        kind: kind, container: container, appGroups: appGroups, appIdentifier: appIdentifier, policy: policy,
-        recordingIdentity: true)
+        kind: kind, container: container, appGroups: appGroups, entitlements: entitlements,
+        appIdentifier: appIdentifier, policy: policy, recordingIdentity: true)
+      if let refusal = profile.network.refusal(abi: abi) {
+        throw HostError(.refused, "\(name) (\(bundleIdentifier)) cannot be sandboxed: \(refusal); it was not run")
+      }
     } catch let error as HostError where error.status == .refused {
       // Refused before anything ran: the same line in its log (best effort, as in `startProcess`).
       if let log = specification.logPath { ExtensionLog.appendHostLine("fault: \(error.message)", toLogAt: log) }

@@ -41,7 +41,7 @@ extension AssistantHome {
     } catch let error as ManifestError {
       throw HostError(.dataError, "cannot install \(source.path):\n" + Diagnostic(error).shown)
     }
-    let diagnostics = Validator().validate(app)
+    let diagnostics = Validator(home: self).validate(app)
     if diagnostics.hasErrors {
       throw HostError(
         .dataError,

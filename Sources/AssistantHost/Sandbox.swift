@@ -64,7 +64,14 @@ public struct SandboxPolicy: Sendable {
       // INTENTHOST_TEST_NO_LANDLOCK=1 makes this host act as on a kernel without Landlock (for the test of the
       // refusal; it can only make the host refuse more).
       let simulatedAbsence = ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_LANDLOCK"] == "1"
-      let abi = simulatedAbsence ? 0 : IntentHostSystem.landlockABI()
+      var abi = simulatedAbsence ? 0 : IntentHostSystem.landlockABI()
+      // INTENTHOST_TEST_LANDLOCK_ABI=N makes it act as on a kernel offering ABI N at most (for the tests of what
+      // needs a newer one; it too can only lower it).
+      if let simulated = ProcessInfo.processInfo.environment["INTENTHOST_TEST_LANDLOCK_ABI"].flatMap({ Int32($0) }),
+        simulated < abi
+      {
+        abi = max(simulated, 0)
+      }
       if abi > 0 { return abi }
       throw HostError(
         .refused,
@@ -101,6 +108,11 @@ public struct SandboxProfile: Sendable {
   /// The interpreter a script runs with, as recorded at install (docs/SANDBOX.md, "Interpreted extensions"); nil
   /// for an ELF executable.
   var interpreter: ScriptInterpreter? = nil
+  /// What its entitlements allow on the network (docs/SANDBOX.md, "Network").
+  public var network = NetworkAccess()
+  /// The paths its entitlements' temporary exception lets it read, by their real paths (docs/SANDBOX.md,
+  /// "Exceptions from entitlements").
+  public var readExceptions: [ReadOnlyException] = []
 
   /// The first container or group over its budget, if any: the launch is refused.
   public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
@@ -113,6 +125,9 @@ public struct SandboxProfile: Sendable {
     spec.dataBytes = limits.data
     spec.fileSizeBytes = limits.fileSize
     spec.umask = 0o007
+    spec.readExceptionPaths = readExceptions.map(\.path)
+    spec.networkClient = network.client
+    spec.networkServer = network.server
     return spec
   }
 
@@ -132,10 +147,14 @@ public struct SandboxProfile: Sendable {
     lines += executePaths.map { "    \(Untrusted.shown($0))" }
     lines.append("  read:")
     lines += readPaths.map { "    \(Untrusted.shown($0))" }
+    lines += readExceptions.map { exception in
+      let written = exception.entitled == exception.path ? "" : ", written \(Untrusted.shown(exception.entitled))"
+      return "    \(Untrusted.shown(exception.path)) (\(Entitlements.readOnlyPathsKey)\(written))"
+    }
     lines.append("  read and write (no execute):")
     lines += writePaths.map { "    \(Untrusted.shown($0))" }
     lines.append("  everything else: denied (Landlock), including the host's home, other containers and $HOME")
-    lines.append("  network: denied (no sockets; TCP bind and connect refused by Landlock)")
+    lines.append("  network: \(network.summary)")
     lines.append("  processes: none (no fork, exec of other programs, ptrace, io_uring; signals only inside)")
     if let identity {
       lines.append(
@@ -189,10 +208,15 @@ extension SandboxProfile {
     public var enforced: Bool
     /// The interpreter of a script; absent (null) for an ELF executable.
     public var interpreter: Interpreter? = nil
+    /// `{"client", "server"}`: the network entitlements it has.
+    public var network: Network = Network(client: false, server: false)
+    /// The paths of `read` that its entitlements' temporary exception grants: `{"entitled", "path"}`, as written and
+    /// as granted (the real path).
+    public var readExceptions: [ReadOnlyException] = []
 
     enum CodingKeys: String, CodingKey {
       case name, bundleIdentifier, kind, execute, read, readWrite, identity, limits, storage, deadlines, enforced
-      case interpreter
+      case interpreter, network, readExceptions
     }
 
     /// Every key, `null` where there is no value (an app has no deadlines; a host that is not root, no identity).
@@ -210,6 +234,8 @@ extension SandboxProfile {
       try container.encode(deadlines, forKey: .deadlines)
       try container.encode(enforced, forKey: .enforced)
       try container.encode(interpreter, forKey: .interpreter)
+      try container.encode(network, forKey: .network)
+      try container.encode(readExceptions, forKey: .readExceptions)
     }
   }
   /// A script's interpreter in `sandbox-profile --json`.
@@ -225,6 +251,10 @@ extension SandboxProfile {
     public var resolvedAtInstall: Bool
     public var libraryFolders: [String]
     public var libraryFiles: [String]
+  }
+  public struct Network: Sendable, Encodable {
+    public var client: Bool
+    public var server: Bool
   }
   public struct Identity: Sendable, Encodable {
     public var uid: UInt32
@@ -251,8 +281,8 @@ extension SandboxProfile {
 
   public func report(deadlines: Deadlines?, sandboxed: Bool) -> Report {
     Report(
-      name: name, bundleIdentifier: bundleIdentifier, kind: kind.rawValue, execute: executePaths, read: readPaths,
-      readWrite: writePaths,
+      name: name, bundleIdentifier: bundleIdentifier, kind: kind.rawValue, execute: executePaths,
+      read: readPaths + readExceptions.map(\.path), readWrite: writePaths,
       identity: identity.map { Identity(uid: $0.uid, gid: $0.gid, groups: $0.groups) },
       limits: Limits(
         memoryBytes: limits.memory, cpuSeconds: limits.cpuSeconds, threads: limits.threads,
@@ -274,7 +304,8 @@ extension SandboxProfile {
         Interpreter(
           shebang: $0.shebang, path: $0.path, realPath: $0.program, argument: $0.argument,
           resolvedAtInstall: $0.resolvedFromEnv, libraryFolders: $0.libraryFolders, libraryFiles: $0.libraryFiles)
-      })
+      },
+      network: Network(client: network.client, server: network.server), readExceptions: readExceptions)
   }
 }
 
@@ -288,8 +319,8 @@ extension AssistantHome {
   ///   sandbox trusts.
   func sandboxProfile(
     name: String, bundleIdentifier: String, bundlePath: String, executable: String, kind: SandboxPolicy.Kind,
-    container: URL, appGroups: [AppGroupLocation], appIdentifier: String, policy: SandboxPolicy,
-    recordingIdentity: Bool
+    container: URL, appGroups: [AppGroupLocation], entitlements: Entitlements, appIdentifier: String,
+    policy: SandboxPolicy, recordingIdentity: Bool
   ) throws -> SandboxProfile {
     // An extension's .appex lies in its app's PlugIns folder; it may load libraries from anywhere in the app.
     let parent = (bundlePath as NSString).deletingLastPathComponent
@@ -336,11 +367,17 @@ extension AssistantHome {
     let storage =
       [StorageUsage.measure("container", path: container.path, budget: policy.storage)]
       + appGroups.map { StorageUsage.measure("app group \($0.identifier)", path: $0.path, budget: policy.storage) }
-    return SandboxProfile(
+    var profile = SandboxProfile(
       kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
       writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
       identityRecorded: recorded, limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage,
       interpreter: script)
+    // The exceptions its entitlements ask for, checked again at each launch: the installed copy or the file system
+    // may have changed since install.
+    profile.network = NetworkAccess(entitlements)
+    profile.readExceptions = try ReadOnlyPathRules(home: self).grants(
+      for: entitlements, launch: "\(name) (\(bundleIdentifier))")
+    return profile
   }
 
   /// Gets a launch's container and app-group folders ready, through descriptors only (`DirectoryDescriptor`):
@@ -606,13 +643,14 @@ extension AssistantHome {
         executable: ext.executableURL.path,
         kind: ext.extensionInfo.point == .intentsUIService ? .intentsUIExtension : .intentsExtension,
         container: container, appGroups: try grantedAppGroups(ext.entitlements, home: self),
-        appIdentifier: app.info.bundleIdentifier, policy: policy, recordingIdentity: false)
+        entitlements: ext.entitlements, appIdentifier: app.info.bundleIdentifier, policy: policy,
+        recordingIdentity: false)
     }
     return try sandboxProfile(
       name: app.name, bundleIdentifier: app.info.bundleIdentifier, bundlePath: app.url.path,
       executable: app.executableURL.path, kind: .app, container: try container(for: app.info.bundleIdentifier),
-      appGroups: try grantedAppGroups(app.entitlements, home: self), appIdentifier: app.info.bundleIdentifier,
-      policy: policy, recordingIdentity: false)
+      appGroups: try grantedAppGroups(app.entitlements, home: self), entitlements: app.entitlements,
+      appIdentifier: app.info.bundleIdentifier, policy: policy, recordingIdentity: false)
   }
 }
 
@@ -635,7 +673,7 @@ extension AssistantHome {
     try confine(
       &specification, name: specification.name, bundleIdentifier: identifier, bundlePath: (ext?.url ?? app.url).path,
       kind: ext == nil ? .app : .intentsExtension, container: container, appGroups: groups,
-      appIdentifier: app.info.bundleIdentifier, policy: policy)
+      entitlements: ext?.entitlements ?? app.entitlements, appIdentifier: app.info.bundleIdentifier, policy: policy)
     return specification
   }
 }

@@ -9,8 +9,14 @@ import UntrustedText
 public struct Validator: Sendable {
   /// Build settings given on the command line (`--setting NAME=VALUE`), over each bundle's own.
   public var settings: [String: String]
+  /// The home whose folders no read-only exception may reach (`entitlement-read-only-path`); nil: the one the
+  /// environment names (`ASSISTANT_HOME`, ...), if any.
+  public var home: AssistantHome?
 
-  public init(settings: [String: String] = [:]) { self.settings = settings }
+  public init(settings: [String: String] = [:], home: AssistantHome? = nil) {
+    self.settings = settings
+    self.home = home
+  }
 
   // MARK: - Entry points
 
@@ -94,6 +100,7 @@ public struct Validator: Sendable {
       diagnostics += libraryRules(executable: url.path, app: app.url.path)
       diagnostics += scriptRules(executable: url.path, app: app.url.path)
     }
+    diagnostics += readOnlyPathRules(app)
     diagnostics += rules(Project(app))
     // The phrases reach their intents (`PhraseBook.check`), once the definitions they use are sound.
     // Warnings here, so install does not refuse an app whose phrases are worded badly; `phrases --check` makes
@@ -133,6 +140,19 @@ public struct Validator: Sendable {
     }
   }
 
+  /// The sandbox's rules for the read-only paths each entitlements file of `app` asks for (docs/SANDBOX.md,
+  /// "Exceptions from entitlements"), checked on this host as a launch checks them again.
+  func readOnlyPathRules(_ app: AppBundle) -> [Diagnostic] {
+    ([app.entitlements] + app.extensions.map(\.entitlements)).flatMap(readOnlyPathRules)
+  }
+
+  /// The same rules for one entitlements file (a source folder's, or a file validated on its own).
+  func readOnlyPathRules(_ entitlements: Entitlements) -> [Diagnostic] {
+    guard !entitlements.readOnlyPaths.isEmpty else { return [] }
+    // Without a home named, the rules still protect the user's and root's homes and the system's folders.
+    return ReadOnlyPathRules(home: home ?? (try? AssistantHome())).diagnostics(for: entitlements)
+  }
+
   /// A folder of sources: each app Info.plist in it is checked as a project (app, extensions, definitions,
   /// vocabularies, entitlements, strings, and the rules between them, but not executables), with the extensions
   /// whose bundle identifiers it prefixes and the other files in its folders; with one app, every file is its own.
@@ -159,7 +179,7 @@ public struct Validator: Sendable {
         case .info(let info): infos.append(info)
         case .entitlements(let entitlements):
           entitlementsByFolder[file.url.deletingLastPathComponent().path] = entitlements
-          diagnostics += entitlements.diagnostics
+          diagnostics += entitlements.diagnostics + readOnlyPathRules(entitlements)
         case .definition(let definition): definitions.append(definition)
         case .vocabulary(let vocabulary): vocabularies.append(vocabulary)
         case .strings(let table): strings.append(table)
@@ -276,7 +296,7 @@ public struct Validator: Sendable {
       }
       switch try load(source) {
       case .info(let info): return info.diagnostics + fileRules(info)
-      case .entitlements(let entitlements): return entitlements.diagnostics
+      case .entitlements(let entitlements): return entitlements.diagnostics + readOnlyPathRules(entitlements)
       case .definition(let definition): return definitionRules(definition)
       case .vocabulary(let vocabulary): return vocabularyFileRules(vocabulary)
       case .strings: return []

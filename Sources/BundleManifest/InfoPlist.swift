@@ -194,7 +194,17 @@ public struct Entitlements: Sendable, Equatable {
   public var siri: Bool
   /// `com.apple.developer.team-identifier`: the team that owns the app's identifiers and groups (`Team`).
   public var teamIdentifier: String?
-  /// Unresolved build settings, and names that break the grammar (`app-group-identifier`, `team-identifier`).
+  /// `com.apple.security.network.client`: outgoing network connections (docs/SANDBOX.md, "Network").
+  public var networkClient = false
+  /// `com.apple.security.network.server`: listening for incoming connections (docs/SANDBOX.md, "Network").
+  public var networkServer = false
+  /// `com.apple.security.temporary-exception.files.absolute-path.read-only`: paths the sandbox lets it read, as
+  /// written. Each is checked here for its form (`readOnlyPathProblem`) and by the host, by its real path, at install
+  /// and at every launch (docs/SANDBOX.md, "Exceptions from entitlements").
+  public var readOnlyPaths: [String] = []
+  /// Unresolved build settings, names that break the grammar (`app-group-identifier`, `team-identifier`), read-only
+  /// paths of the wrong form (`entitlement-read-only-path`), and `com.apple.security.` keys the sandbox does not
+  /// read (`entitlement-unsupported`, `entitlement-unknown`).
   public var diagnostics: [Diagnostic] = []
 
   public init(
@@ -240,6 +250,10 @@ public struct Entitlements: Sendable, Equatable {
       }
       entitlements.applicationGroups.append(value)
     }
+    entitlements.networkClient = try plist.bool(Self.networkClientKey)
+    entitlements.networkServer = try plist.bool(Self.networkServerKey)
+    entitlements.readOnlyPaths = try plist.strings(Self.readOnlyPathsKey)
+    entitlements.diagnostics += Self.sandboxKeyFindings(plist, readOnlyPaths: entitlements.readOnlyPaths)
     if let team = try plist.string("com.apple.developer.team-identifier") {
       let (value, resolved) = expand(team, keyPath: "com.apple.developer.team-identifier", example: "A1B2C3D4E5")
       if resolved, let problem = NameRules.teamSyntax(value, file: plist.file) {
@@ -248,5 +262,116 @@ public struct Entitlements: Sendable, Equatable {
       entitlements.teamIdentifier = value
     }
     self = entitlements
+  }
+}
+
+extension Entitlements {
+  public static let appSandboxKey = "com.apple.security.app-sandbox"
+  public static let applicationGroupsKey = "com.apple.security.application-groups"
+  public static let networkClientKey = "com.apple.security.network.client"
+  public static let networkServerKey = "com.apple.security.network.server"
+  public static let readOnlyPathsKey = "com.apple.security.temporary-exception.files.absolute-path.read-only"
+  /// The most read-only paths one entitlements file may list, and the longest each may be, in bytes.
+  public static let readOnlyPathsLimit = 32
+  public static let readOnlyPathLengthLimit = 1024
+
+  /// The `com.apple.security.` keys the sandbox reads (docs/SANDBOX.md, "Exceptions from entitlements").
+  public static let sandboxKeys: Set<String> = [
+    appSandboxKey, applicationGroupsKey, networkClientKey, networkServerKey, readOnlyPathsKey,
+  ]
+
+  /// Apple's App Sandbox and hardened-runtime keys that mean nothing here: devices, personal data, user-selected
+  /// files, other exceptions. Each gets `entitlement-unsupported` (a warning): the key is ignored.
+  public static let unsupportedKeys: [String: String] = {
+    var keys: [String: String] = [:]
+    for key in [
+      "files.user-selected.read-only", "files.user-selected.read-write", "files.user-selected.executable",
+      "files.downloads.read-only", "files.downloads.read-write", "files.bookmarks.app-scope",
+      "files.bookmarks.document-scope", "assets.movies.read-only", "assets.movies.read-write",
+      "assets.music.read-only", "assets.music.read-write", "assets.pictures.read-only", "assets.pictures.read-write",
+    ] {
+      keys["com.apple.security." + key] = "there is no user-selected file or media library on this host"
+    }
+    for key in [
+      "device.camera", "device.microphone", "device.audio-input", "device.usb", "device.bluetooth", "device.serial",
+      "print", "personal-information.addressbook", "personal-information.calendars",
+      "personal-information.location", "personal-information.photos-library",
+    ] {
+      keys["com.apple.security." + key] = "the sandbox grants no device or personal data"
+    }
+    for key in [
+      "temporary-exception.files.absolute-path.read-write", "temporary-exception.files.home-relative-path.read-only",
+      "temporary-exception.files.home-relative-path.read-write", "temporary-exception.mach-lookup.global-name",
+      "temporary-exception.mach-register.global-name", "temporary-exception.shared-preference.read-only",
+      "temporary-exception.shared-preference.read-write", "temporary-exception.apple-events",
+      "temporary-exception.iokit-user-client-class", "temporary-exception.sbpl",
+    ] {
+      keys["com.apple.security." + key] =
+        "the only exceptions are " + readOnlyPathsKey + " and the network entitlements"
+    }
+    for key in [
+      "cs.allow-jit", "cs.allow-unsigned-executable-memory", "cs.allow-dyld-environment-variables",
+      "cs.disable-library-validation", "cs.disable-executable-page-protection", "cs.debugger", "get-task-allow",
+      "inherit",
+    ] {
+      keys["com.apple.security." + key] = "it is about macOS code signing, which Linux does not have"
+    }
+    return keys
+  }()
+
+  /// Why `path`, an entry of the read-only exception, is not an absolute path the host can check; nil when it is.
+  /// It must be absolute, at most `readOnlyPathLengthLimit` bytes, not `/`, with no empty, `.` or `..` component
+  /// (so no trailing `/`) and no control character.
+  public static func readOnlyPathProblem(_ path: String) -> String? {
+    if path.isEmpty { return "is empty" }
+    if path.utf8.count > readOnlyPathLengthLimit {
+      return "is \(path.utf8.count) bytes long, more than the \(readOnlyPathLengthLimit) a path may have here"
+    }
+    if path.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+      return "contains a control character"
+    }
+    guard path.hasPrefix("/") else { return "is not an absolute path" }
+    if path == "/" { return "is / itself, the whole file system" }
+    let components = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    if components.contains("") { return "has an empty component (a // or a trailing /)" }
+    if components.contains(where: { $0 == "." || $0 == ".." }) { return "has a . or .. component" }
+    return nil
+  }
+
+  /// The findings about the sandbox's keys: each read-only path of the wrong form, too many of them, and every
+  /// `com.apple.security.` key the sandbox does not read.
+  static func sandboxKeyFindings(_ plist: PlistDictionary, readOnlyPaths: [String]) -> [Diagnostic] {
+    var findings: [Diagnostic] = []
+    if readOnlyPaths.count > readOnlyPathsLimit {
+      findings.append(
+        Diagnostic(
+          .error, "entitlement-read-only-path", file: plist.file, keyPath: readOnlyPathsKey,
+          "lists \(readOnlyPaths.count) paths, more than the \(readOnlyPathsLimit) the sandbox takes",
+          fix: "list the folders that hold the files rather than each file"))
+    }
+    for (index, path) in readOnlyPaths.enumerated() {
+      guard let problem = readOnlyPathProblem(path) else { continue }
+      findings.append(
+        Diagnostic(
+          .error, "entitlement-read-only-path", file: plist.file, keyPath: "\(readOnlyPathsKey)[\(index)]",
+          "\"\(path)\" \(problem)",
+          fix: "write the path from / with no . or .. component, no trailing / and no control character"))
+    }
+    for key in plist.values.keys.sorted() where key.hasPrefix("com.apple.security.") && !sandboxKeys.contains(key) {
+      if let reason = unsupportedKeys[key] {
+        findings.append(
+          Diagnostic(
+            .warning, "entitlement-unsupported", file: plist.file, keyPath: key,
+            "is not supported by IntentHost's sandbox on Linux (\(reason)); it is ignored",
+            fix: "remove it, or keep it for macOS: it grants nothing here"))
+      } else {
+        findings.append(
+          Diagnostic(
+            .warning, "entitlement-unknown", file: plist.file, keyPath: key,
+            "is not an entitlement IntentHost knows; it is ignored on Linux",
+            fix: "check its spelling; the sandbox reads " + sandboxKeys.sorted().joined(separator: ", ")))
+      }
+    }
+    return findings
   }
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/in.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -79,10 +81,35 @@ static uint64_t fs_rights_for(int abi) {
 
 static const uint64_t file_rights = LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV;
 
-static int add_paths(int ruleset, const char *const *paths, uint64_t rights, uint64_t handled) {
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+struct ih_open_how {
+  uint64_t flags;
+  uint64_t mode;
+  uint64_t resolve;
+};
+#define IH_RESOLVE_NO_MAGICLINKS 0x02
+#define IH_RESOLVE_NO_SYMLINKS 0x04
+
+// `path` as an O_PATH descriptor; with `no_links`, without following any symbolic link on the way (openat2), so
+// that the file granted is the one the host checked by its real path, not one a link swapped in since.
+static int open_path(const char *path, int no_links) {
+  if (!no_links) return open(path, O_PATH | O_CLOEXEC);
+  struct ih_open_how how;
+  memset(&how, 0, sizeof how);
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = IH_RESOLVE_NO_SYMLINKS | IH_RESOLVE_NO_MAGICLINKS;
+  long fd;
+  do fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  while (fd < 0 && errno == EINTR);
+  return (int)fd;
+}
+
+static int add_paths(int ruleset, const char *const *paths, uint64_t rights, uint64_t handled, int no_links) {
   if (!paths) return 0;
   for (; *paths; paths++) {
-    int fd = open(*paths, O_PATH | O_CLOEXEC);
+    int fd = open_path(*paths, no_links);
     if (fd < 0) {
       if (errno == ENOENT) continue;  // an optional system path this machine lacks
       return errno;
@@ -107,8 +134,10 @@ static int apply_landlock(const ih_sandbox *s) {
   attr.handled_access_fs = fs_rights_for(abi);
   size_t size = sizeof(uint64_t);
   if (abi >= 4) {
-    // Handled but never allowed: no TCP bind or connect at all.
-    attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+    // Handled but never allowed: no TCP bind or connect at all, but what the entitlements ask for, which is then
+    // not handled (Landlock's port rules cannot say "any port"): network.client allows every connect,
+    // network.server every bind (ports below 1024 stay the kernel's, which the child has no capability for).
+    attr.handled_access_net = (s->network_client ? 0 : LL_NET_CONNECT_TCP) | (s->network_server ? 0 : LL_NET_BIND_TCP);
     size = 2 * sizeof(uint64_t);
   }
   if (abi >= 6) {
@@ -122,9 +151,10 @@ static int apply_landlock(const ih_sandbox *s) {
   uint64_t read = LL_FS_READ_FILE | LL_FS_READ_DIR;
   uint64_t write = read | LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_DIR | LL_FS_MAKE_REG |
                    LL_FS_MAKE_SYM | LL_FS_REFER | LL_FS_TRUNCATE;
-  int error = add_paths(ruleset, s->exec_paths, read | LL_FS_EXECUTE, handled);
-  if (!error) error = add_paths(ruleset, s->read_paths, read, handled);
-  if (!error) error = add_paths(ruleset, s->write_paths, write, handled);
+  int error = add_paths(ruleset, s->exec_paths, read | LL_FS_EXECUTE, handled, 0);
+  if (!error) error = add_paths(ruleset, s->read_paths, read, handled, 0);
+  if (!error) error = add_paths(ruleset, s->write_paths, write, handled, 0);
+  if (!error) error = add_paths(ruleset, s->read_exception_paths, read, handled, 1);
   if (!error && syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) error = errno;
   close(ruleset);
   return error;
@@ -161,12 +191,35 @@ static int apply_landlock(const ih_sandbox *s) {
 // `nr` refused when argument 0 is `value` (a prctl option), allowed otherwise.
 #define REFUSE_OPTION(nr, value) IS(nr, 0, 4), LOAD_ARG(0), IS(value, 0, 1), REFUSE, ALLOW
 
+// Matches no call number and no argument value the filter compares it with (call numbers of the native ABI are
+// below 0x40000000; a socket type is masked to 4 bits first): a test that must not match puts it in.
+#define NEVER 0xFFFFFFFFU
+// Refuses with `err`, whatever the call.
+#define REFUSE_WITH(err) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA))
+#if !defined(MSG_FASTOPEN)
+#define MSG_FASTOPEN 0x20000000
+#endif
+// `nr` refused (EACCES) when argument n, the flags of a send, has MSG_FASTOPEN, which connects as it sends;
+// `fastopen` 0 allows every send.
+#define NO_FAST_OPEN(nr, n) \
+  IS(nr, 0, 4), LOAD_ARG(n), BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, fastopen, 0, 1), REFUSE_WITH(EACCES), ALLOW
+
 // `self` is the child's own pid, read before the filter is installed; it stays the same across execve.
-static int apply_seccomp(pid_t self) {
+// `client` and `server`: the network entitlements (docs/SANDBOX.md, "Network").
+static int apply_seccomp(pid_t self, int client, int server) {
 #ifndef IH_AUDIT_ARCH
   (void)self;
+  (void)client;
+  (void)server;
   return ENOSYS;
 #else
+  // Without an entitlement no socket at all; with one, inet families only: stream sockets for either, datagram
+  // sockets for network.client. bind and listen only with network.server. A send that connects (MSG_FASTOPEN)
+  // only with network.client, as connect is (Landlock refuses connect without it).
+  uint32_t inet = client || server ? AF_INET : NEVER, inet6 = client || server ? AF_INET6 : NEVER;
+  uint32_t stream = client || server ? SOCK_STREAM : NEVER, datagram = client ? SOCK_DGRAM : NEVER;
+  uint32_t bind_call = server ? NEVER : SYS_bind, listen_call = server ? NEVER : SYS_listen;
+  uint32_t fastopen = client ? 0 : MSG_FASTOPEN;
   struct sock_filter filter[] = {
     BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
     BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IH_AUDIT_ARCH, 1, 0),
@@ -219,7 +272,19 @@ static int apply_seccomp(pid_t self) {
     DENY(SYS_setpgid, EPERM),
     // clone3's flags sit behind a pointer seccomp cannot read; ENOSYS makes glibc fall back to clone.
     DENY(SYS_clone3, ENOSYS),
-    DENY(SYS_socket, EACCES),
+    // socket: AF_INET or AF_INET6 (else EACCES: unix-domain, netlink, packet, every other family), of an allowed
+    // type (flags masked off), with protocol 0, TCP or UDP (not raw, ICMP, SCTP or MPTCP).
+    IS(SYS_socket, 0, 13),
+    LOAD_ARG(0), IS(inet, 1, 0), IS(inet6, 0, 9),
+    LOAD_ARG(1), BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf), IS(stream, 1, 0), IS(datagram, 0, 5),
+    LOAD_ARG(2), IS(0, 2, 0), IS(IPPROTO_TCP, 1, 0), IS(IPPROTO_UDP, 0, 1),
+    ALLOW,
+    REFUSE_WITH(EACCES),
+    DENY(bind_call, EACCES),
+    DENY(listen_call, EACCES),
+    NO_FAST_OPEN(SYS_sendto, 3),
+    NO_FAST_OPEN(SYS_sendmsg, 2),
+    NO_FAST_OPEN(SYS_sendmmsg, 3),
 #ifdef SYS_fork
     DENY(SYS_fork, EPERM),
 #endif
@@ -379,6 +444,7 @@ int ih_sandbox_confine(const ih_sandbox *s, int *stage) {
   int error = apply_landlock(s);
   if (error) return error;
   *stage = IH_SPAWN_STAGE_SECCOMP;
-  if (s->seccomp && (error = apply_seccomp((pid_t)syscall(SYS_getpid)))) return error;
+  if (s->seccomp && (error = apply_seccomp((pid_t)syscall(SYS_getpid), s->network_client, s->network_server)))
+    return error;
   return 0;
 }

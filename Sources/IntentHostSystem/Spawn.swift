@@ -83,6 +83,14 @@ public struct SandboxSpec: Sendable, Equatable {
   /// refuses unprivileged user namespaces, no limit is set. 0 for no namespace.
   public var namespaceProcesses: Int = 0
   public var umask: Int32 = -1
+  /// Read only, from the entitlements' temporary exception: real paths, each opened without following any link, so
+  /// that what is granted is what the host checked; a missing one is skipped.
+  public var readExceptionPaths: [String] = []
+  /// `com.apple.security.network.client`: inet stream and datagram sockets, TCP connect; bind and listen refused.
+  public var networkClient = false
+  /// `com.apple.security.network.server`: inet stream sockets, bind and listen; without `networkClient`, TCP connect
+  /// refused (by Landlock, ABI 4 and later).
+  public var networkServer = false
 
   public init(landlockABI: Int32, executePaths: [String], readPaths: [String], writePaths: [String]) {
     self.landlockABI = landlockABI
@@ -98,6 +106,8 @@ public struct SandboxSpec: Sendable, Equatable {
       && a.cgroupProcs == b.cgroupProcs && a.cpuSeconds == b.cpuSeconds && a.openFiles == b.openFiles
       && a.dataBytes == b.dataBytes && a.fileSizeBytes == b.fileSizeBytes && a.processes == b.processes
       && a.namespaceProcesses == b.namespaceProcesses && a.umask == b.umask
+      && a.readExceptionPaths == b.readExceptionPaths && a.networkClient == b.networkClient
+      && a.networkServer == b.networkServer
   }
 }
 
@@ -234,8 +244,13 @@ private func withSandbox<R>(_ spec: SandboxSpec?, _ body: (UnsafePointer<ih_sand
               group_count: Int32(groups.count), cgroup_procs: constant(cgroups), cpu_seconds: Int64(spec.cpuSeconds),
               open_files: Int64(spec.openFiles), data_bytes: Int64(spec.dataBytes),
               file_size_bytes: Int64(spec.fileSizeBytes), processes: Int64(spec.processes),
-              namespace_processes: Int64(spec.namespaceProcesses), umask_value: spec.umask)
-            return body(&sandbox)
+              namespace_processes: Int64(spec.namespaceProcesses), umask_value: spec.umask,
+              read_exception_paths: nil, network_client: spec.networkClient ? 1 : 0,
+              network_server: spec.networkServer ? 1 : 0)
+            return withCStringArray(spec.readExceptionPaths) { exceptions in
+              sandbox.read_exception_paths = constant(exceptions)
+              return body(&sandbox)
+            }
           }
         }
       }

@@ -555,7 +555,7 @@ struct Validate: AssistantCommand {
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
-    let validator = Validator(settings: settings)
+    let validator = Validator(settings: settings, home: try? context.home())
     var diagnostics: [Diagnostic] = []
     for path in paths { diagnostics += await offloaded { validator.validate(path: path) } }
     let errors = diagnostics.errors.count

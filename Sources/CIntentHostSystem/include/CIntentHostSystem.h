@@ -29,6 +29,15 @@ typedef struct {
                                    // to themselves), where it counts this process's threads only; best effort:
                                    // where the kernel refuses the namespace, nothing is set; 0 = no namespace
   int umask_value;                 // -1 = unchanged
+  // Exceptions from the app's entitlements (docs/SANDBOX.md, "Exceptions from entitlements"):
+  const char *const *read_exception_paths;  // read only, never execute; each a real path opened without following
+                                             // any link (openat2 RESOLVE_NO_SYMLINKS); missing ones skipped;
+                                             // NULL-terminated or NULL
+  int network_client;              // non-zero: socket() for AF_INET/AF_INET6 stream and datagram, TCP connect
+                                   // (com.apple.security.network.client); bind and listen stay refused
+  int network_server;              // non-zero: socket() for AF_INET/AF_INET6 stream, bind and listen
+                                   // (com.apple.security.network.server); without network_client, TCP connect
+                                   // stays refused (Landlock ABI 4; the host refuses the launch below it)
 } ih_sandbox;
 
 /// What a new child process gets. Every pointer must stay valid for the duration of `ih_spawn`.

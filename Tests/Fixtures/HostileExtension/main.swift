@@ -67,6 +67,61 @@ func sendUDP(_ port: UInt16) -> String {
   return sent < 0 ? failure("sendto 127.0.0.1:\(port)") : "done: sent UDP to 127.0.0.1:\(port)"
 }
 
+/// Listens on 127.0.0.1 (a port the kernel picks). With `wait`, writes the port to `$HOME/listening-port`, accepts
+/// one connection (within 20 s) and reads what it sends; otherwise answers as soon as it listens.
+func listenTCP(_ mode: String) -> String {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  if fd < 0 { return failure("socket") }
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+  }
+  if bound != 0 { return failure("bind 127.0.0.1") }
+  if listen(fd, 4) != 0 { return failure("listen") }
+  _ = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+  }
+  let port = UInt16(bigEndian: address.sin_port)
+  guard mode == "wait" else { return "done: listening on 127.0.0.1:\(port)" }
+  let path = (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/listening-port"
+  let file = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  let text = Array("\(port)".utf8)
+  _ = write(file, text, text.count)
+  close(file)
+  rename(path + ".tmp", path)
+  var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+  if poll(&waiting, 1, 20_000) != 1 { return "refused: nobody connected to 127.0.0.1:\(port)" }
+  let client = accept(fd, nil, nil)
+  if client < 0 { return failure("accept") }
+  defer { close(client) }
+  var buffer = [UInt8](repeating: 0, count: 64)
+  let count = read(client, &buffer, buffer.count)
+  if count < 0 { return failure("read") }
+  return "done: accepted on 127.0.0.1:\(port) and read \"\(String(decoding: buffer[..<count], as: UTF8.self))\""
+}
+
+/// Connects as it sends (TCP Fast Open, `sendto` with MSG_FASTOPEN), without calling connect.
+func fastOpen(_ port: UInt16) -> String {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  if fd < 0 { return failure("socket") }
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = port.bigEndian
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let text = Array("fast open from a hostile extension".utf8)
+  let sent = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      sendto(fd, text, text.count, Int32(MSG_FASTOPEN), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  return sent < 0 ? failure("sendto MSG_FASTOPEN 127.0.0.1:\(port)") : "done: fast-opened 127.0.0.1:\(port)"
+}
+
 /// A pathname socket (`/path`) or an abstract one (`@name`).
 func connectUnix(_ target: String) -> String {
   let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -233,6 +288,8 @@ struct Attack: IntentHandler {
     case "TCPConnect": outcome = connectTCP(UInt16(target) ?? 0)
     case "UDPSend": outcome = sendUDP(UInt16(target) ?? 0)
     case "UnixConnect": outcome = connectUnix(target)
+    case "Listen": outcome = listenTCP(target)
+    case "FastOpen": outcome = fastOpen(UInt16(target) ?? 0)
     case "ForkBomb": outcome = forkMany(1000)
     case "RunShell": outcome = runShell(target)
     case "FileDescriptors": outcome = initialDescriptors

@@ -1,0 +1,367 @@
+import BundleManifest
+import Foundation
+import IntentHostSystem
+import TestSupport
+import Testing
+
+@testable import AssistantHost
+
+/// The sandbox's exceptions from entitlements in-process: how the entitlements are read, the form and the file-system
+/// rules of the read-only paths (each refusal beside a path that passes, its control), and what a profile hands the
+/// spawner.
+@Suite struct SandboxExceptionRulesTests {
+  static let readOnly = Entitlements.readOnlyPathsKey
+
+  func entitlements(_ values: [String: Any]) throws -> Entitlements {
+    try Entitlements(PlistDictionary(values: values, file: "X.entitlements"))
+  }
+
+  // MARK: - Reading the entitlements
+
+  @Test func theSandboxKeysAreRead() throws {
+    let read = try entitlements([
+      Entitlements.networkClientKey: true, Entitlements.networkServerKey: "YES", Self.readOnly: ["/usr/share/dict"],
+      Entitlements.appSandboxKey: true, Entitlements.applicationGroupsKey: ["group.com.example.app"],
+    ])
+    #expect(read.networkClient && read.networkServer)
+    #expect(read.readOnlyPaths == ["/usr/share/dict"])
+    #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
+    let none = try entitlements([:])
+    #expect(!none.networkClient && !none.networkServer && none.readOnlyPaths.isEmpty)
+  }
+
+  @Test func aValueOfTheWrongTypeIsAnError() {
+    #expect(throws: ManifestError.self) { try entitlements([Entitlements.networkClientKey: ["yes"]]) }
+    #expect(throws: ManifestError.self) { try entitlements([Self.readOnly: "/usr/share/dict"]) }
+    #expect(throws: ManifestError.self) { try entitlements([Self.readOnly: [1]]) }
+  }
+
+  @Test(arguments: [
+    ("com.apple.security.made-up", "entitlement-unknown"),
+    ("com.apple.security.network.clients", "entitlement-unknown"),
+    ("com.apple.security.device.camera", "entitlement-unsupported"),
+    ("com.apple.security.files.user-selected.read-only", "entitlement-unsupported"),
+    ("com.apple.security.temporary-exception.files.absolute-path.read-write", "entitlement-unsupported"),
+    ("com.apple.security.cs.allow-jit", "entitlement-unsupported"),
+  ])
+  func otherSecurityKeysAreWarnings(key: String, rule: String) throws {
+    let read = try entitlements([key: true, Entitlements.networkClientKey: true])
+    #expect(read.diagnostics.map(\.rule) == [rule], "\(read.diagnostics)")
+    #expect(read.diagnostics.first?.severity == .warning)
+    #expect(read.diagnostics.first?.keyPath == key)
+    #expect(read.diagnostics.first?.message.contains("ignored") == true)
+  }
+
+  /// Keys outside `com.apple.security.` are not the sandbox's business (the control of the warnings above).
+  @Test func otherAppleKeysAreNotTheSandboxs() throws {
+    let read = try entitlements(["com.apple.developer.siri": true, "com.apple.developer.made-up": true])
+    #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
+  }
+
+  @Test(arguments: [
+    ("", "is empty"), ("usr/share", "is not an absolute path"), ("/", "is / itself"),
+    ("/usr//share", "empty component"), ("/usr/share/", "empty component"), ("/usr/./share", ". or .."),
+    ("/usr/share/..", ". or .."), ("/usr/\u{1B}[2J", "control character"), ("/usr/a\u{85}b", "control character"),
+    ("/" + String(repeating: "a", count: 1024), "bytes long"),
+  ])
+  func aPathOfTheWrongFormIsRefused(path: String, problem: String) throws {
+    #expect(Entitlements.readOnlyPathProblem(path)?.contains(problem) == true)
+    let read = try entitlements([Self.readOnly: ["/usr/share", path]])
+    #expect(read.diagnostics.map(\.rule) == ["entitlement-read-only-path"], "\(read.diagnostics)")
+    #expect(read.diagnostics.first?.keyPath == "\(Self.readOnly)[1]")
+    #expect(read.diagnostics.first?.severity == .error)
+  }
+
+  @Test(arguments: ["/usr/share", "/opt/data/file.txt", "/a", "/" + String(repeating: "a", count: 1023), "/x/...y"])
+  func aPathOfTheRightForm(path: String) {
+    #expect(Entitlements.readOnlyPathProblem(path) == nil)
+  }
+
+  @Test func atMost32Paths() throws {
+    let paths = (0..<33).map { "/usr/share/p\($0)" }
+    #expect(try entitlements([Self.readOnly: paths]).diagnostics.map(\.rule) == ["entitlement-read-only-path"])
+    #expect(try entitlements([Self.readOnly: Array(paths.prefix(32))]).diagnostics.isEmpty)
+  }
+
+  // MARK: - The file-system rules
+
+  /// A tree outside any home: `good` (0755, a file in it 0644), and the places the rules refuse.
+  struct Tree {
+    let directory: TemporaryDirectory
+    let home: AssistantHome
+    var good: String { directory.file("good").path }
+    var userHome: String { directory.file("user").path }
+    var rules: ReadOnlyPathRules { ReadOnlyPathRules(home: home, environment: ["HOME": userHome]) }
+
+    init() throws {
+      directory = try TemporaryDirectory("intenthost-exceptions")
+      chmod(directory.path, 0o755)
+      home = try AssistantHome(
+        root: directory.file("assistant").path, environment: ["ASSISTANT_APP_GROUPS": directory.file("groups").path])
+      for folder in [good, userHome, home.containers.path + "/com.example.other", home.appGroupsRoot.path + "/g"] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      }
+      // Whatever the umask: no folder of the tree is writable by its group.
+      for folder in [
+        good, userHome, home.root.path, home.containers.path, home.containers.path + "/com.example.other",
+        home.appGroupsRoot.path, home.appGroupsRoot.path + "/g",
+      ] {
+        chmod(folder, 0o755)
+      }
+      try "x".write(toFile: good + "/file.txt", atomically: true, encoding: .utf8)
+      chmod(good + "/file.txt", 0o644)
+    }
+
+    func folder(_ name: String, mode: mode_t) throws -> String {
+      let path = directory.file(name).path
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      chmod(path, mode)
+      return path
+    }
+  }
+
+  func refusal(_ outcome: ReadOnlyPathRules.Outcome) -> String? {
+    if case .refused(let reason) = outcome { return reason }
+    return nil
+  }
+
+  @Test func aSystemFolderAndAPrivateFolderAreGranted() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    #expect(tree.rules.check(tree.good) == .granted(tree.good))
+    #expect(tree.rules.check(tree.good + "/file.txt") == .granted(tree.good + "/file.txt"))
+    #expect(tree.rules.check("/usr/share") == .granted("/usr/share"))
+  }
+
+  @Test(arguments: [(0o777, "writable by others (mode 777)"), (0o775, "writable by its group (mode 775)")])
+  func aFolderWritableByOthersIsRefused(mode: Int, reason: String) throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let open = try tree.folder("open", mode: mode_t(mode))
+    try "x".write(toFile: open + "/file.txt", atomically: true, encoding: .utf8)
+    chmod(open + "/file.txt", 0o644)
+    #expect(refusal(tree.rules.check(open))?.contains("is \(reason)") == true)
+    // A file in it: the folder above is the problem.
+    #expect(refusal(tree.rules.check(open + "/file.txt"))?.contains("lies in \(open), which is \(reason)") == true)
+    chmod(open, 0o755)
+    #expect(tree.rules.check(open + "/file.txt") == .granted(open + "/file.txt"))
+  }
+
+  /// /tmp is writable by all, but root's and sticky: a folder in it may be granted, /tmp itself may not.
+  @Test func aStickyFolderOfRootsAboveIsFine() throws {
+    var status = stat()
+    #expect(stat("/tmp", &status) == 0)
+    try #require(status.st_mode & S_ISVTX != 0 && status.st_uid == 0, "this machine's /tmp is not sticky and root's")
+    let folder = "/tmp/intenthost-sticky-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    #expect(mkdir(folder, 0o755) == 0)
+    defer { rmdir(folder) }
+    chmod(folder, 0o755)
+    let rules = ReadOnlyPathRules(home: nil, environment: [:])
+    #expect(rules.check(folder) == .granted(folder))
+    #expect(refusal(rules.check("/tmp"))?.contains("writable by others") == true)
+  }
+
+  @Test func theUsersHomeAndWhatHoldsItAreRefused() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    #expect(refusal(tree.rules.check(tree.userHome))?.contains("is the home of the user running assistant") == true)
+    let inside = try tree.folder("user/notes", mode: 0o755)
+    #expect(refusal(tree.rules.check(inside))?.contains("is inside the home of the user running assistant") == true)
+    #expect(refusal(tree.rules.check(tree.directory.path))?.contains("contains the home of the user") == true)
+    // Root's home, whoever runs the host.
+    let root = ReadOnlyPathRules.homeFolder(of: 0) ?? "/root"
+    #expect(refusal(tree.rules.check(root))?.contains(geteuid() == 0 ? "home of the user" : "root's home") == true)
+    // The control: the same rules with another $HOME grant the folder.
+    let elsewhere = ReadOnlyPathRules(home: tree.home, environment: ["HOME": tree.good])
+    #expect(elsewhere.check(inside) == .granted(inside))
+  }
+
+  @Test func theAssistantsHomeContainersAndGroupsAreRefused() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let container = tree.home.containers.path + "/com.example.other"
+    #expect(refusal(tree.rules.check(container))?.contains("is inside the containers") == true)
+    #expect(refusal(tree.rules.check(tree.home.appGroupsRoot.path + "/g"))?.contains("inside the app groups") == true)
+    #expect(refusal(tree.rules.check(tree.home.root.path))?.contains("the assistant's home") == true)
+    // The control: rules for no home grant the same folder.
+    let noHome = ReadOnlyPathRules(home: nil, environment: ["HOME": tree.userHome])
+    #expect(noHome.check(container) == .granted(container))
+  }
+
+  @Test(arguments: ["/proc/self", "/proc", "/sys/kernel", "/dev/null", "/dev"])
+  func theKernelsFoldersAreRefused(path: String) throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let reason = refusal(tree.rules.check(path))
+    #expect(reason?.contains("which the sandbox grants only as it lists") == true, "\(String(describing: reason))")
+  }
+
+  /// A link is checked and granted as its real path: one to a good folder is granted as that folder, one to the
+  /// user's home is refused.
+  @Test func aLinkIsCheckedByItsRealPath() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let toGood = tree.directory.file("to-good").path
+    let toHome = tree.directory.file("to-home").path
+    try FileManager.default.createSymbolicLink(atPath: toGood, withDestinationPath: tree.good)
+    try FileManager.default.createSymbolicLink(atPath: toHome, withDestinationPath: tree.userHome)
+    #expect(tree.rules.check(toGood) == .granted(tree.good))
+    #expect(refusal(tree.rules.check(toHome))?.hasPrefix("resolves to \(tree.userHome), which is the home") == true)
+    let toRoot = tree.directory.file("to-root").path
+    try FileManager.default.createSymbolicLink(atPath: toRoot, withDestinationPath: "/")
+    #expect(refusal(tree.rules.check(toRoot))?.contains("is / itself") == true)
+  }
+
+  @Test func aMissingPathIsMissing() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    #expect(tree.rules.check(tree.good + "/not-yet") == .missing)
+    #expect(tree.rules.check(tree.good + "/file.txt/below") == .missing)
+    let dangling = tree.directory.file("dangling").path
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: tree.good + "/gone")
+    #expect(tree.rules.check(dangling) == .missing)
+  }
+
+  /// A missing path is checked for where it would be: inside a protected folder, directly or through a link on the
+  /// way, it is refused, not merely missing.
+  @Test func aMissingPathInAProtectedFolderIsRefused() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let inside = refusal(tree.rules.check(tree.userHome + "/.ssh/id_rsa"))
+    #expect(
+      inside?.hasPrefix("does not exist, and is inside the home of the user") == true, "\(String(describing: inside))")
+    let link = tree.directory.file("to-home").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tree.userHome)
+    let through = refusal(tree.rules.check(link + "/.ssh/id_rsa"))
+    #expect(
+      through?.hasPrefix("does not exist, and would resolve to \(tree.userHome)/.ssh/id_rsa, which is inside") == true,
+      "\(String(describing: through))")
+    #expect(tree.rules.check(tree.good + "/.ssh/id_rsa") == .missing)
+  }
+
+  @Test func aFIFOIsRefused() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let fifo = tree.good + "/fifo"
+    #expect(mkfifo(fifo, 0o644) == 0)
+    #expect(refusal(tree.rules.check(fifo))?.contains("is a FIFO, not a file or a folder") == true)
+  }
+
+  @Test(.enabled(if: geteuid() == 0, "giving a folder to another user needs root"))
+  func aFolderOfAnotherUserIsRefused() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let theirs = try tree.folder("theirs", mode: 0o755)
+    #expect(chown(theirs, 4321, 4321) == 0)
+    #expect(refusal(tree.rules.check(theirs))?.contains("belongs to uid 4321") == true)
+    #expect(chown(theirs, 0, 0) == 0)
+    #expect(tree.rules.check(theirs) == .granted(theirs))
+  }
+
+  @Test func installFindingsNameTheRule() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let read = try Entitlements(
+      PlistDictionary(
+        values: [Self.readOnly: [tree.good, tree.good + "/not-yet", tree.userHome, "relative"]], file: "X.entitlements")
+    )
+    let findings = tree.rules.diagnostics(for: read)
+    #expect(findings.map(\.rule) == ["entitlement-read-only-path-missing", "entitlement-read-only-path"])
+    #expect(findings.map(\.severity) == [.warning, .error])
+    #expect(findings.map(\.keyPath) == ["\(Self.readOnly)[1]", "\(Self.readOnly)[2]"])
+    // The form is the model's finding, not repeated here.
+    #expect(read.diagnostics.map(\.keyPath) == ["\(Self.readOnly)[3]"])
+  }
+
+  @Test func aLaunchGetsTheRealPathsAndIsRefusedForARefusedOne() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let link = tree.directory.file("to-good").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tree.good)
+    let good = try entitlements([Self.readOnly: [link, tree.good + "/not-yet"]])
+    #expect(
+      try tree.rules.grants(for: good, launch: "X (com.example.x)") == [
+        ReadOnlyException(entitled: link, path: tree.good)
+      ])
+    let bad = try entitlements([Self.readOnly: [tree.good, tree.userHome]])
+    let error = #expect(throws: HostError.self) { try tree.rules.grants(for: bad, launch: "X (com.example.x)") }
+    #expect(
+      error?.message.hasPrefix("X (com.example.x) cannot be sandboxed: \(Self.readOnly) \"\(tree.userHome)\"") == true)
+    #expect(error?.message.contains("[entitlement-read-only-path]") == true)
+  }
+
+  // MARK: - Network and the spawner
+
+  /// Runs `/usr/bin/cat file` under a sandbox granting it the system libraries and `exceptions` (read-only): its
+  /// exit status (0 when it read the file).
+  /// - Throws: the spawn's `SpawnError`.
+  func cat(_ file: String, exceptions: [String]) async throws -> Termination {
+    var spec = SandboxSpec(
+      landlockABI: IntentHostSystem.landlockABI(),
+      executePaths: ["/usr/bin/cat", "/lib64/ld-linux-x86-64.so.2"],
+      readPaths: ["/lib", "/lib64", "/usr/lib", "/usr/lib64"], writePaths: [])
+    spec.readExceptionPaths = exceptions
+    let null = try FileDescriptor.open("/dev/null", O_RDWR)
+    defer { null.close() }
+    var options = SpawnOptions(
+      executable: "/usr/bin/cat", arguments: ["cat", file], environment: [:], standardInput: null,
+      standardOutput: null, standardError: null)
+    options.sandbox = spec
+    let launch = options
+    let spawned = try await offThePool { () throws(SpawnError) in try spawn(launch) }
+    return try await waitForExit(spawned, timeout: .seconds(60))
+  }
+
+  /// The spawner opens each granted path without following a link, so a link swapped in after the host's check
+  /// fails the launch at the landlock step rather than granting its target; the control: the real path is granted,
+  /// and without the exception the file is not readable.
+  @Test(.enabled(if: IntentHostSystem.landlockABI() > 0, "needs Landlock"))
+  func theSpawnerGrantsRealPathsOnly() async throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let link = tree.directory.file("to-good").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tree.good)
+    let file = tree.good + "/file.txt"
+    #expect(try await cat(file, exceptions: [tree.good]) == .exited(0))
+    #expect(try await cat(file, exceptions: []) == .exited(1))
+    do {
+      let status = try await cat(file, exceptions: [link])
+      Issue.record("a link in the exceptions was opened: cat \(status)")
+    } catch let error as SpawnError {
+      #expect(error.stage == .landlock)
+      #expect(error.error.code == ELOOP)
+    }
+    // A path missing by launch time is skipped, as the optional system paths are.
+    #expect(try await cat(file, exceptions: [tree.good + "/gone", tree.good]) == .exited(0))
+  }
+
+  @Test(arguments: [
+    (false, false, 1, true), (true, false, 1, true), (false, true, 3, false), (false, true, 4, true),
+    (true, true, 1, true),
+  ])
+  func networkServerAloneNeedsABI4(client: Bool, server: Bool, abi: Int32, allowed: Bool) {
+    let access = NetworkAccess(client: client, server: server)
+    #expect((access.refusal(abi: abi) == nil) == allowed)
+  }
+
+  @Test func theProfileHandsTheExceptionsToTheSpawner() {
+    var profile = SandboxProfile(
+      kind: .intentsExtension, name: "X", bundleIdentifier: "com.example.x", executePaths: ["/x"], readPaths: ["/r"],
+      writePaths: ["/w"], identity: nil, limits: SandboxPolicy().limits[.intentsExtension]!)
+    let plain = profile.spec(abi: 6)
+    #expect(!plain.networkClient && !plain.networkServer && plain.readExceptionPaths.isEmpty)
+    profile.network = NetworkAccess(client: true, server: false)
+    profile.readExceptions = [ReadOnlyException(entitled: "/link", path: "/usr/share/dict")]
+    let spec = profile.spec(abi: 6)
+    #expect(spec.networkClient && !spec.networkServer)
+    #expect(spec.readExceptionPaths == ["/usr/share/dict"])
+    #expect(spec.readPaths == ["/r"])
+    #expect(spec != plain)
+    let text = profile.description(deadlines: nil, memoryMechanism: "m")
+    #expect(text.contains("    /usr/share/dict (\(Self.readOnly), written /link)"))
+    #expect(text.contains("  network: outgoing TCP and UDP to any host and port (com.apple.security.network.client)"))
+    let report = profile.report(deadlines: nil, sandboxed: true)
+    #expect(report.read == ["/r", "/usr/share/dict"])
+    #expect(report.network.client && !report.network.server)
+  }
+}
