@@ -493,8 +493,9 @@ extension AssistantHome {
     if let script = profile.interpreter {
       // The interpreter recorded at install runs the script, with the arguments the kernel would give it.
       specification.arguments = script.arguments(script: specification.executable) + specification.arguments
-      specification.argumentZero = script.path
+      specification.argumentZero = script.argumentZero
       specification.executable = script.program
+      specification.environment.merge(script.environment) { _, new in new }
     }
     if profile.identity != nil {
       // The app's uid must reach its folders and its bundle.
