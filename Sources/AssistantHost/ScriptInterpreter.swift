@@ -285,6 +285,13 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
       "use an interpreter installed for the system (root's, in a folder only root can write, reached through "
       + "links and folders only root can change, e.g. /usr/bin/python3 or /bin/sh), not one of the bundle or in a "
       + "writable folder"
+    // The forbidden places first, by the real path as glibc resolves it (the clearer message: "is inside the
+    // bundle"); the walk below decides.
+    if let resolved = realPath(path), let place = forbidden.first(where: { isInside(resolved, [$0]) }) {
+      throw ScriptProblem(
+        value: path,
+        reason: "is inside \(Untrusted.sanitized(place)), where the bundle, an extension or a user can write", fix: fix)
+    }
     let real: String
     let walked: stat
     switch walk(path) {
