@@ -333,7 +333,7 @@ final class ExtensionSession: Sendable {
       let stillRunning = termination == nil
       if stillRunning { termination = await peer.kill() }
       let last = await peer.lastStderrLine()
-      let detail = last.map { "; its last words on stderr: \($0)" } ?? ""
+      let detail = last.map { "; its last words on stderr: \($0)" + forkRefusalHint($0) } ?? ""
       if stillRunning && !peer.wasKilledForMemory {
         message = "\(label) closed its output during \(what) without answering, kept running, and was killed\(detail)"
         peer.appendToLog("fault: \(message)")
@@ -514,3 +514,14 @@ extension AssistantHome {
 
 /// The host's version, shown in `initialize` and `--version`.
 public let hostVersion = "0.1.0"
+
+/// A hint for an extension's last stderr line that says a new process was refused (a shell's `$(...)`, pipe or
+/// command: dash's "Cannot fork", bash's "fork: Operation not permitted"); empty otherwise.
+func forkRefusalHint(_ line: String) -> String {
+  let lower = line.lowercased()
+  guard lower.contains("cannot fork") || (lower.contains("fork") && lower.contains("operation not permitted")) else {
+    return ""
+  }
+  return " (the sandbox refuses new processes: a shell script may use builtins only, no $(...), pipe or command; "
+    + "docs/SANDBOX.md, \"Interpreted extensions\")"
+}

@@ -136,4 +136,19 @@ struct ScriptInterpreterAttackTests {
     let installed = try await scene.host.assistant(["install", app.path])
     #expect(installed.code == 65, "\(installed)")
   }
+
+  /// A shell script that needs a new process (`$(...)`) fails in the sandbox, and the fault says why. The control:
+  /// without the sandbox the same script runs (and ends without answering: a fault with no such hint).
+  @Test func aShellScriptThatForksGetsAHint() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    try await scene.install("ShFork", script: "#!/bin/sh\nnow=$(echo now)\nexit 3\n")
+    let refused = try await scene.host.assistant(["run", "Fixture", "Ping", "value=x"])
+    #expect(refused.code == 70, "\(refused)")
+    #expect(refused.stderr.contains("the sandbox refuses new processes"), "\(refused)")
+    let control = try await scene.host.assistant(["run", "Fixture", "Ping", "value=x", "--no-sandbox"])
+    #expect(control.code == 70, "\(control)")
+    #expect(control.stderr.contains("exited with status 3"), "\(control)")
+    #expect(!control.stderr.contains("the sandbox refuses new processes"), "\(control)")
+  }
 }
