@@ -125,22 +125,37 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     case shell
     /// `python3`, `python3.N`: the folders `sysconfig` names, asked of the interpreter at install.
     case python
+    /// `perl`, `perl5.N.M`: the folders of `@INC`, asked of the interpreter at install.
+    case perl
 
     /// The kind of the program named `name` (the last component of its real path); nil when unknown.
     init?(program name: String) {
+      func version(_ rest: Substring) -> Bool {
+        !rest.isEmpty
+          && rest.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }
+          }
+      }
       if ["sh", "dash", "bash"].contains(name) {
         self = .shell
-      } else if name == "python3"
-        || (name.hasPrefix("python3.") && name.count > 8 && name.dropFirst(8).allSatisfy { $0.isASCII && $0.isNumber })
-      {
+      } else if name == "python3" || (name.hasPrefix("python3.") && version(name.dropFirst(8)) && !name.contains("-")) {
         self = .python
+      } else if name == "perl" || (name.hasPrefix("perl5.") && version(name.dropFirst(6))) {
+        self = .perl
       } else {
         return nil
       }
     }
 
     /// What the sandbox supports, for messages.
-    static let supported = "sh, dash, bash, python3 (python3.N)"
+    static let supported = "sh, dash, bash, python3 (python3.N), perl"
+
+    /// Why an interpreter the sandbox does not run is not supported, when there is more to say than that.
+    static func unsupportedReason(_ name: String) -> String? {
+      guard name == "node" || name.hasPrefix("node") || name == "nodejs" else { return nil }
+      return "node is not supported yet (it has not been tried in the sandbox; docs/SANDBOX.md, \"Interpreted "
+        + "extensions\")"
+    }
   }
 
   /// Where `#!/usr/bin/env NAME` is looked up, in order, at install; never the user's PATH.
@@ -158,10 +173,10 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     (argument.map { [$0] } ?? []) + [script]
   }
 
-  /// argv[0] of a launch: Python's real path (`program`), so that Python finds its home from the checked program,
-  /// never through a link on the written path; a shell's written path, as the kernel gives it (bash started as `sh`
-  /// keeps its POSIX mode).
-  var argumentZero: String { kind == .python ? program : path }
+  /// argv[0] of a launch: Python's (and perl's) real path (`program`), so that Python finds its home from the
+  /// checked program, never through a link on the written path; a shell's written path, as the kernel gives it (bash
+  /// started as `sh` keeps its POSIX mode).
+  var argumentZero: String { kind == .shell ? path : program }
 
   /// What a launch adds to the environment for this interpreter (docs/PROTOCOL.md, "Environment"): for Python, no
   /// user site-packages (`~/.local`, in the writable container: its `.pth` files and `usercustomize` would run
@@ -235,7 +250,7 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
       throw ScriptProblem(
         value: path,
         reason: "is \(Untrusted.sanitized(name)), an interpreter the sandbox does not know how to grant (it "
-          + "supports \(Kind.supported))",
+          + "supports \(Kind.supported))" + (Kind.unsupportedReason(name).map { "; \($0)" } ?? ""),
         fix: "use one of those, or build the extension as an ELF program")
     }
     return ScriptInterpreter(
@@ -441,10 +456,23 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
   /// (`libraryFolderShapeProblem`) and a place of the system. Blocks: call it off the cooperative pool.
   /// - Throws: `ScriptProblem` when it does not answer, or names a folder that breaks the rules.
   func withLibraryFolders(forbidden: [String]) throws(ScriptProblem) -> ScriptInterpreter {
-    guard kind == .python else { return self }
-    let code =
-      "import json, sys, sysconfig; print(json.dumps([sysconfig.get_path('stdlib'), "
-      + "sysconfig.get_path('platstdlib')] + [p for p in sys.path if p.endswith('/lib-dynload')]))"
+    let query: [String]
+    let check: String
+    switch kind {
+    case .shell: return self
+    case .python:
+      let code =
+        "import json, sys, sysconfig; print(json.dumps([sysconfig.get_path('stdlib'), "
+        + "sysconfig.get_path('platstdlib')] + [p for p in sys.path if p.endswith('/lib-dynload')]))"
+      query = ["-I", "-S", "-c", code]
+      check = "\(program) -I -S -c 'import sysconfig' runs"
+    case .perl:
+      // @INC as JSON strings, without loading a module; the environment holds no PERL5LIB or PERL5OPT.
+      let code =
+        #"print "[", join(",", map { my $s = $_; $s =~ s/(["\\])/\\$1/g; "\"$s\"" } grep { !ref } @INC), "]\n""#
+      query = ["-e", code]
+      check = "\(program) -e 'print \"@INC\"' runs"
+    }
     // The program checked again, and run by its descriptor: a link changed since `inspect` changes nothing.
     let (real, descriptor) = try Self.openSystemProgram(program, forbidden: forbidden)
     defer { descriptor.close() }
@@ -455,22 +483,19 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     do {
       // argv[0] is the checked real path: Python finds its home from argv[0], never through a link.
       answer = try Self.ask(
-        program, arguments: [program, "-I", "-S", "-c", code], executable: descriptor,
-        sandbox: Self.querySandbox(program: program))
+        program, arguments: [program] + query, executable: descriptor, sandbox: Self.querySandbox(program: program))
     } catch {
       throw ScriptProblem(
-        value: path, reason: "did not say where its library is (\(error))",
-        fix: "check that \(program) -I -S -c 'import sysconfig' runs")
+        value: path, reason: "did not say where its library is (\(error))", fix: "check that \(check)")
     }
     guard let folders = try? JSONDecoder().decode([String].self, from: Data(answer)) else {
       throw ScriptProblem(
-        value: path, reason: "answered something other than its library folders",
-        fix: "check that \(program) -I -S -c 'import sysconfig' runs")
+        value: path, reason: "answered something other than its library folders", fix: "check that \(check)")
     }
     var result = self
     for folder in folders where folder.hasPrefix("/") {
       guard let real = realPath(folder) else { continue }  // a folder it names but does not have
-      if let reason = Self.libraryFolderShapeProblem(real, program: program)
+      if let reason = Self.libraryFolderShapeProblem(real, program: program, kind: kind)
         ?? Self.systemPlaceProblem(folder, real: real, forbidden: forbidden)
       {
         throw ScriptProblem(
@@ -482,7 +507,16 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     // The extension modules' libraries (from the trusted library folders only), and the files links point to.
     var files: [String] = []
     for folder in result.libraryFolders {
-      let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+      var names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+      if kind == .perl {
+        // Perl's extension modules lie below auto/ (auto/POSIX/POSIX.so); links there are not followed.
+        let below = FileManager.default.enumerator(atPath: folder + "/auto")
+        var count = 0
+        while count < Self.folderEntryLimit, let name = below?.nextObject() as? String {
+          count += 1
+          if name.hasSuffix(".so") { names.append("auto/" + name) }
+        }
+      }
       for name in names.prefix(Self.folderEntryLimit) {
         let entry = folder + "/" + name
         var status = stat()
@@ -504,11 +538,28 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     return result
   }
 
-  /// Why `folder` (a real path) is not shaped like a library folder of the Python `program`, or nil when it is:
-  /// `…/lib/python3.N` or `…/lib64/python3.N`, or `lib-dynload` below one; never `/`, `/usr`, `/usr/lib`, `/etc`
-  /// or a folder above the interpreter.
-  static func libraryFolderShapeProblem(_ folder: String, program: String) -> String? {
+  /// Why `folder` (a real path) is not shaped like a library folder of the interpreter `program`, or nil when it
+  /// is: for Python, `…/lib/python3.N` or `…/lib64/python3.N`, or `lib-dynload` below one; for perl, a folder named
+  /// `perl`, `perl5`, `perl-base` or `site_perl`, or a version (`5.36`, `5.36.0`) below `perl` or `perl5`
+  /// (Debian's `/usr/share/perl/5.36`, `/usr/lib/x86_64-linux-gnu/perl5/5.36`, `/etc/perl`); never `/`, `/usr`,
+  /// `/usr/lib`, `/etc` or a folder above the interpreter.
+  static func libraryFolderShapeProblem(_ folder: String, program: String, kind: Kind = .python) -> String? {
     let parts = folder.split(separator: "/").map(String.init)
+    if kind == .perl {
+      let perlNames = ["perl", "perl5", "perl-base", "site_perl"]
+      let isVersion = { (name: String) in
+        name.hasPrefix("5.") && name.split(separator: ".").allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
+      }
+      let last = parts.last ?? ""
+      let shaped =
+        perlNames.contains(last)
+        || (parts.count >= 2 && isVersion(last) && ["perl", "perl5"].contains(parts[parts.count - 2]))
+      guard shaped, !isInside(program, [folder]) else {
+        return "is not shaped like a library folder of perl (…/perl, …/perl5, …/perl-base, …/site_perl, or a "
+          + "version below perl or perl5; never a folder above the interpreter)"
+      }
+      return nil
+    }
     func isVersion(_ name: String) -> Bool {
       name.hasPrefix("python3.") && name.count > 8 && name.dropFirst(8).allSatisfy { $0.isASCII && $0.isNumber }
     }
@@ -526,8 +577,8 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
   }
 
   /// The confinement of the install-time query of `program`: as root, the uid and gid 65534 (`nobody`), no
-  /// supplementary group; Landlock: execute the program and its loader, read the system library folders and the
-  /// program's prefix (the folder above its `bin`, when that is not `/`), nothing else; seccomp (no new process, no
+  /// supplementary group; Landlock: execute the program and its loader, read the system library folders, the
+  /// program's prefix (the folder above its `bin`, when that is not `/`) and /dev/null, nothing else; seccomp (no new process, no
   /// socket); at most `answerSeconds` of CPU. nil where the kernel has no Landlock (the query then runs unconfined,
   /// as the host, still by its checked descriptor and bounded in time and output).
   static func querySandbox(program: String) -> SandboxSpec? {
@@ -537,7 +588,8 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     let prefix = ((program as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
     var spec = SandboxSpec(
       landlockABI: abi, executePaths: [program] + (grants.interpreter.map { [$0] } ?? []),
-      readPaths: LibraryGrants.systemFolders + grants.libraries + (prefix == "/" || prefix.isEmpty ? [] : [prefix]),
+      readPaths: LibraryGrants.systemFolders + grants.libraries + (prefix == "/" || prefix.isEmpty ? [] : [prefix])
+        + ["/dev/null"],  // perl -e reads its "script" from /dev/null
       writePaths: [])
     spec.cpuSeconds = answerSeconds
     if geteuid() == 0 { spec.identity = (uid: 65534, gid: 65534, groups: []) }
@@ -735,7 +787,8 @@ extension AssistantHome {
           fix: "reinstall it with `assistant install`")
       }
       for folder in recorded.libraryFolders {
-        if let problem = ScriptInterpreter.libraryFolderShapeProblem(folder, program: recorded.program)
+        if let problem = ScriptInterpreter.libraryFolderShapeProblem(
+          folder, program: recorded.program, kind: recorded.kind)
           ?? ScriptInterpreter.systemPlaceProblem(folder, real: realPath(folder) ?? folder, forbidden: places)
         {
           throw ScriptProblem(value: folder, reason: "(its library folder) \(problem)", fix: "reinstall it")

@@ -55,7 +55,7 @@ import Testing
     arguments: [
       ("sh", ScriptInterpreter.Kind.shell), ("dash", .shell), ("bash", .shell), ("python3", .python),
       ("python3.11", .python), ("python3.13", .python), ("python3.11-config", nil), ("python", nil),
-      ("python3.", nil), ("perl", nil), ("node", nil),
+      ("python3.", nil), ("perl", .perl), ("perl5.36.0", .perl), ("perl5.", nil), ("node", nil),
     ] as [(String, ScriptInterpreter.Kind?)])
   func theKnownInterpreters(name: String, kind: ScriptInterpreter.Kind?) {
     #expect(ScriptInterpreter.Kind(program: name) == kind)

@@ -298,7 +298,10 @@ struct ScriptExtensionTests {
       ("#!/usr/bin/env python3 -u", ["not one program name"]),
       ("#!/usr/bin/env no-such-interpreter", ["not in /usr/local/bin:/usr/bin:/bin"]),
       ("#!python3", ["not an absolute path"]),
-      ("#!/usr/bin/perl", ["supports sh, dash, bash, python3"]),
+      (
+        "#!/usr/bin/env node",
+        ["supports sh, dash, bash, python3 (python3.N), perl); node is not supported yet", "not in /usr/local/bin"]
+      ),
       // The kernel passes "-I -S" as one argument, which python refuses.
       ("#!/usr/bin/python3 -I -S", ["as one argument", "(#!/usr/bin/python3 -IS)"]),
       ("#!/usr/bin/python3 -I\u{202E}", ["other than printable ASCII"]),

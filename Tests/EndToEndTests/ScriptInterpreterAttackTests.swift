@@ -151,4 +151,48 @@ struct ScriptInterpreterAttackTests {
     #expect(control.stderr.contains("exited with status 3"), "\(control)")
     #expect(!control.stderr.contains("the sandbox refuses new processes"), "\(control)")
   }
+
+  /// The ping extension in perl, with the core module JSON::PP (from @INC's folders, granted at install).
+  static let perl = #"""
+    #!/usr/bin/perl
+    use strict; use warnings; use JSON::PP;
+    $| = 1;
+    my $json = JSON::PP->new->canonical;
+    while (my $line = <STDIN>) {
+      my $request = $json->decode($line);
+      my $method = $request->{method} // "";
+      exit 0 if $method eq "exit";
+      next unless exists $request->{id};
+      my $result = {};
+      $result = {protocolVersion => 1, implementation => "ping.pl"} if $method eq "initialize";
+      $result = {kind => "success"} if $method eq "intent/resolve";
+      $result = {code => "ready", parameters => {}} if $method eq "intent/confirm";
+      if ($method eq "intent/handle") {
+        my $read = open(my $file, "<", "/etc/hostname") ? "read" : "refused";
+        $result = {code => "success", parameters => {value => {type => "string", value => "perl $read"}}};
+      }
+      print $json->encode({jsonrpc => "2.0", id => $request->{id}, result => $result}), "\n";
+    }
+    """#
+
+  /// A perl extension runs sandboxed: its core modules import from the folders of @INC recorded at install (each
+  /// shaped like a perl library folder), and it cannot read /etc/hostname; the control, without the sandbox, can.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/perl")))
+  func aPerlScriptRunsSandboxed() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    try await scene.install("PlPing", script: Self.perl)
+    let ran = try await scene.host.assistant(["run", "Fixture", "Ping", "value=x"])
+    #expect(ran.code == 0, "\(ran)")
+    #expect(ran.stdout == "Got perl refused.\n", "\(ran)")
+    let control = try await scene.host.assistant(["run", "Fixture", "Ping", "value=x", "--no-sandbox"])
+    #expect(control.stdout == "Got perl read.\n", "\(control)")
+    let profile = try await scene.host.assistant(["sandbox-profile", "PlPing", "--json"])
+    let report = try #require(ScriptExtensionTests.profile(profile), "\(profile)")
+    let interpreter = try #require(report["interpreter"] as? [String: Any], "\(profile)")
+    let folders = try #require(interpreter["libraryFolders"] as? [String], "\(profile)")
+    #expect(!folders.isEmpty, "\(profile)")
+    #expect(
+      folders.allSatisfy { $0.contains("perl") && !["/", "/usr", "/usr/lib", "/etc"].contains($0) }, "\(folders)")
+  }
 }
