@@ -333,7 +333,7 @@ final class ExtensionSession: Sendable {
       let stillRunning = termination == nil
       if stillRunning { termination = await peer.kill() }
       let last = await peer.lastStderrLine()
-      let detail = last.map { "; its last words on stderr: \($0)" } ?? ""
+      let detail = last.map { "; its last words on stderr: \($0)" + forkRefusalHint($0) } ?? ""
       if stillRunning && !peer.wasKilledForMemory {
         message = "\(label) closed its output during \(what) without answering, kept running, and was killed\(detail)"
         peer.appendToLog("fault: \(message)")
@@ -496,8 +496,9 @@ extension AssistantHome {
     if let script = profile.interpreter {
       // The interpreter recorded at install runs the script, with the arguments the kernel would give it.
       specification.arguments = script.arguments(script: specification.executable) + specification.arguments
-      specification.argumentZero = script.path
+      specification.argumentZero = script.argumentZero
       specification.executable = script.program
+      specification.environment.merge(script.environment) { _, new in new }
     }
     if profile.identity != nil {
       // The app's uid must reach its folders and its bundle.
@@ -516,3 +517,14 @@ extension AssistantHome {
 
 /// The host's version, shown in `initialize` and `--version`.
 public let hostVersion = "0.1.0"
+
+/// A hint for an extension's last stderr line that says a new process was refused (a shell's `$(...)`, pipe or
+/// command: dash's "Cannot fork", bash's "fork: Operation not permitted"); empty otherwise.
+func forkRefusalHint(_ line: String) -> String {
+  let lower = line.lowercased()
+  guard lower.contains("cannot fork") || (lower.contains("fork") && lower.contains("operation not permitted")) else {
+    return ""
+  }
+  return " (the sandbox refuses new processes: a shell script may use builtins only, no $(...), pipe or command; "
+    + "docs/SANDBOX.md, \"Interpreted extensions\")"
+}

@@ -36,14 +36,14 @@ struct Shebang: Sendable, Equatable {
         value: Untrusted.sanitized(bytes: body[...], multiline: false), reason: "is not UTF-8",
         fix: "write the #! line in UTF-8")
     }
-    if line.unicodeScalars.contains(where: { $0 != " " && $0 != "\t" && ($0.value < 0x20 || $0.value == 0x7F) }) {
+    if line.unicodeScalars.contains(where: { $0 != " " && $0 != "\t" && ($0.value < 0x20 || $0.value >= 0x7F) }) {
       let crlf = line.hasSuffix("\r")
       throw ScriptProblem(
         value: line,
         reason: crlf
           ? "ends in a carriage return (the file has CRLF line ends), which the kernel takes as part of the name"
-          : "holds a control character",
-        fix: crlf ? "save the script with LF line ends" : "write the #! line without control characters")
+          : "holds a character other than printable ASCII (a control, format or non-ASCII character)",
+        fix: crlf ? "save the script with LF line ends" : "write the #! line in printable ASCII")
     }
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     let interpreter = String(trimmed.prefix { $0 != " " && $0 != "\t" })
@@ -125,22 +125,37 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     case shell
     /// `python3`, `python3.N`: the folders `sysconfig` names, asked of the interpreter at install.
     case python
+    /// `perl`, `perl5.N.M`: the folders of `@INC`, asked of the interpreter at install.
+    case perl
 
     /// The kind of the program named `name` (the last component of its real path); nil when unknown.
     init?(program name: String) {
+      func version(_ rest: Substring) -> Bool {
+        !rest.isEmpty
+          && rest.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }
+          }
+      }
       if ["sh", "dash", "bash"].contains(name) {
         self = .shell
-      } else if name == "python3"
-        || (name.hasPrefix("python3.") && name.count > 8 && name.dropFirst(8).allSatisfy { $0.isASCII && $0.isNumber })
-      {
+      } else if name == "python3" || (name.hasPrefix("python3.") && version(name.dropFirst(8)) && !name.contains("-")) {
         self = .python
+      } else if name == "perl" || (name.hasPrefix("perl5.") && version(name.dropFirst(6))) {
+        self = .perl
       } else {
         return nil
       }
     }
 
     /// What the sandbox supports, for messages.
-    static let supported = "sh, dash, bash, python3 (python3.N)"
+    static let supported = "sh, dash, bash, python3 (python3.N), perl"
+
+    /// Why an interpreter the sandbox does not run is not supported, when there is more to say than that.
+    static func unsupportedReason(_ name: String) -> String? {
+      guard name == "node" || name.hasPrefix("node") || name == "nodejs" else { return nil }
+      return "node is not supported yet (it has not been tried in the sandbox; docs/SANDBOX.md, \"Interpreted "
+        + "extensions\")"
+    }
   }
 
   /// Where `#!/usr/bin/env NAME` is looked up, in order, at install; never the user's PATH.
@@ -153,9 +168,21 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
   }
 
   /// The arguments the launch gives the interpreter before the script's own: the `#!` argument, then the script's
-  /// path, as the kernel would (argv[0] is `path`).
+  /// path, as the kernel would (argv[0] is `argumentZero`).
   func arguments(script: String) -> [String] {
     (argument.map { [$0] } ?? []) + [script]
+  }
+
+  /// argv[0] of a launch: Python's (and perl's) real path (`program`), so that Python finds its home from the
+  /// checked program, never through a link on the written path; a shell's written path, as the kernel gives it (bash
+  /// started as `sh` keeps its POSIX mode).
+  var argumentZero: String { kind == .shell ? path : program }
+
+  /// What a launch adds to the environment for this interpreter (docs/PROTOCOL.md, "Environment"): for Python, no
+  /// user site-packages (`~/.local`, in the writable container: its `.pth` files and `usercustomize` would run
+  /// before the script) and no bytecode written beside the sources.
+  var environment: [String: String] {
+    kind == .python ? ["PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1"] : [:]
   }
 
   /// What the script at `executable` runs with, by the rules above, without asking the interpreter anything (no
@@ -209,12 +236,21 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
       fromEnv = true
       real = try checkSystemProgram(path, forbidden: places)
     }
+    if let argument, argument.contains(where: { $0 == " " || $0 == "\t" }) {
+      let joined = argument.split(whereSeparator: { $0 == " " || $0 == "\t" }).enumerated()
+        .map { $0.offset == 0 ? String($0.element) : String($0.element.drop { $0 == "-" }) }.joined()
+      throw ScriptProblem(
+        value: shebang.line,
+        reason: "gives \"\(argument)\" as one argument (the kernel does not split it), which the interpreter "
+          + "refuses",
+        fix: "give at most one argument without blanks: join options into one word (#!\(path) \(joined))")
+    }
     let name = (real as NSString).lastPathComponent
     guard let kind = Kind(program: name) else {
       throw ScriptProblem(
         value: path,
         reason: "is \(Untrusted.sanitized(name)), an interpreter the sandbox does not know how to grant (it "
-          + "supports \(Kind.supported))",
+          + "supports \(Kind.supported))" + (Kind.unsupportedReason(name).map { "; \($0)" } ?? ""),
         fix: "use one of those, or build the extension as an ELF program")
     }
     return ScriptInterpreter(
@@ -232,24 +268,14 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
   }
 
   /// Checks that `path` is a program of the system: a regular executable ELF file (not a script: one level only),
-  /// owned by root and writable by nobody else, reached through folders (and links) owned by root and writable by
-  /// nobody else, by its written path and its real path, and in none of `forbidden`.
+  /// owned by root and writable by nobody else, reached through folders and links owned by root (each folder
+  /// writable by nobody else), component by component as the kernel resolves it (`walk`), in none of `forbidden`,
+  /// and not under /proc, /sys or /dev.
   /// - Returns: its real path.
   /// - Throws: `ScriptProblem` naming the rule it breaks.
   static func checkSystemProgram(_ path: String, forbidden: [String]) throws(ScriptProblem) -> String {
-    guard let real = realPath(path) else {
-      throw ScriptProblem(
-        value: path, reason: "does not exist", fix: "install it, or name an interpreter of the system")
-    }
-    if let reason = systemPlaceProblem(path, real: real, forbidden: forbidden) {
-      throw ScriptProblem(
-        value: path, reason: reason,
-        fix: "use an interpreter installed for the system (root's, in a folder only root can write, e.g. "
-          + "/usr/bin/python3 or /bin/sh), not one of the bundle or in a writable folder")
-    }
-    guard isExecutableFile(real) else {
-      throw ScriptProblem(value: path, reason: "is not an executable file", fix: "name an executable interpreter")
-    }
+    let (real, descriptor) = try openSystemProgram(path, forbidden: forbidden)
+    descriptor.close()
     if case let head? = try? Shebang.read(real) {
       throw ScriptProblem(
         value: path,
@@ -262,29 +288,152 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     return real
   }
 
-  /// Why `path` (whose real path is `real`) is not a place of the system, or nil when it is: every component of
-  /// the written path and of the real path (the file and each folder above it, links included) is owned by root,
-  /// none but a link is writable by group or others, and the real path is in none of `forbidden`.
+  /// Resolves `path` by the rules of `checkSystemProgram` and opens the file it reaches (`O_PATH`, not following
+  /// a link), checked again on the descriptor (the same file the walk reached: regular, root's, writable by nobody
+  /// else, executable), so that what is run (`ask` executes the descriptor) is what was checked.
+  /// - Returns: the real path and the descriptor (close-on-exec; the caller closes it).
+  /// - Throws: `ScriptProblem` naming the rule it breaks.
+  static func openSystemProgram(_ path: String, forbidden: [String]) throws(ScriptProblem) -> (
+    real: String, descriptor: FileDescriptor
+  ) {
+    let fix =
+      "use an interpreter installed for the system (root's, in a folder only root can write, reached through "
+      + "links and folders only root can change, e.g. /usr/bin/python3 or /bin/sh), not one of the bundle or in a "
+      + "writable folder"
+    // The forbidden places first, by the real path as glibc resolves it (the clearer message: "is inside the
+    // bundle"); the walk below decides.
+    if let resolved = realPath(path), let place = forbidden.first(where: { isInside(resolved, [$0]) }) {
+      throw ScriptProblem(
+        value: path,
+        reason: "is inside \(Untrusted.sanitized(place)), where the bundle, an extension or a user can write", fix: fix)
+    }
+    let real: String
+    let walked: stat
+    switch walk(path) {
+    case .missing:
+      throw ScriptProblem(
+        value: path, reason: "does not exist", fix: "install it, or name an interpreter of the system")
+    case .problem(let reason):
+      throw ScriptProblem(value: path, reason: reason, fix: fix)
+    case .found(let path, let status):
+      real = path
+      walked = status
+    }
+    if let place = forbidden.first(where: { isInside(real, [$0]) }) {
+      throw ScriptProblem(
+        value: path,
+        reason: "is inside \(Untrusted.sanitized(place)), where the bundle, an extension or a user can write",
+        fix: fix)
+    }
+    guard (walked.st_mode & S_IFMT) == S_IFREG, walked.st_mode & 0o111 != 0 else {
+      throw ScriptProblem(
+        value: path,
+        reason: (walked.st_mode & S_IFMT) == S_IFREG ? "is not an executable file" : "is not a regular file",
+        fix: "name an executable interpreter")
+    }
+    // O_PATH (010000000 on Linux; Glibc's module does not export it): a descriptor that names the file only.
+    guard let descriptor = try? FileDescriptor.open(real, 0o10000000 | O_NOFOLLOW) else {
+      throw ScriptProblem(value: path, reason: "changed while it was checked", fix: "try again")
+    }
+    var status = stat()
+    guard fstat(descriptor.rawValue, &status) == 0, status.st_dev == walked.st_dev, status.st_ino == walked.st_ino,
+      (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == 0, status.st_mode & 0o022 == 0,
+      status.st_mode & 0o111 != 0
+    else {
+      descriptor.close()
+      throw ScriptProblem(value: path, reason: "changed while it was checked", fix: "try again")
+    }
+    return (real, descriptor)
+  }
+
+  /// The kernel's file systems, where a path means something else in each process: no interpreter or library
+  /// folder is reached through them.
+  static let kernelFolders = ["/proc", "/sys", "/dev"]
+
+  /// The most links one `walk` follows (the kernel's limit).
+  static let linkLimit = 40
+
+  /// What `walk` found.
+  enum Walk {
+    /// The real path, and the `lstat` of the file there.
+    case found(String, stat)
+    /// A component does not exist (or a folder on the way is not one).
+    case missing
+    /// A rule broken, as a sentence fragment.
+    case problem(String)
+  }
+
+  /// Resolves `path` one component at a time, as the kernel does (a `readlink` at each link, its target's
+  /// components taken next), and checks everything on the way: `/`, each folder visited and each link followed
+  /// belongs to root; no folder (and not the file reached) is writable by group or others; nothing is under
+  /// /proc, /sys or /dev. A link's own mode means nothing (a link is always 0777); who owns it, and the folder it
+  /// is in, decide who can change it.
+  static func walk(_ path: String) -> Walk {
+    func check(_ place: String, _ status: stat) -> String? {
+      if status.st_uid != 0 {
+        return "is reached through \(Untrusted.sanitized(place)), which belongs to uid \(status.st_uid), not root"
+      }
+      if (status.st_mode & S_IFMT) != S_IFLNK && status.st_mode & 0o022 != 0 {
+        return "is reached through \(Untrusted.sanitized(place)), which others can write (mode "
+          + String(status.st_mode & 0o7777, radix: 8) + ")"
+      }
+      return nil
+    }
+    var status = stat()
+    guard lstat("/", &status) == 0 else { return .missing }
+    if let problem = check("/", status) { return .problem(problem) }
+    // The components still to resolve, the next one last.
+    var pending = Array(path.split(separator: "/").map(String.init).reversed())
+    var current = "/"
+    var links = 0
+    while let component = pending.popLast() {
+      if component == "." { continue }
+      if component == ".." {
+        current = (current as NSString).deletingLastPathComponent  // `current` is real: its parent was checked
+        continue
+      }
+      let next = current == "/" ? "/" + component : current + "/" + component
+      if isInside(next, kernelFolders) {
+        return .problem(
+          "is reached through \(Untrusted.sanitized(next)), in a kernel file system (/proc, /sys, /dev), where a "
+            + "path means something else in each process")
+      }
+      guard lstat(next, &status) == 0 else { return .missing }
+      if let problem = check(next, status) { return .problem(problem) }
+      if (status.st_mode & S_IFMT) == S_IFLNK {
+        links += 1
+        guard links <= linkLimit else { return .problem("is reached through more than \(linkLimit) links") }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(next, &buffer, Int(PATH_MAX))
+        guard count > 0 else { return .missing }
+        let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if target.hasPrefix("/") { current = "/" }
+        pending += target.split(separator: "/").map(String.init).reversed()
+        continue
+      }
+      if !pending.isEmpty && (status.st_mode & S_IFMT) != S_IFDIR { return .missing }
+      current = next
+    }
+    guard lstat(current, &status) == 0 else { return .missing }
+    return .found(current, status)
+  }
+
+  /// Why `path` (whose real path is `real`) is not a place of the system, or nil when it is: `walk` finds no
+  /// problem on the way to it and reaches `real`, and `real` is in none of `forbidden`.
   static func systemPlaceProblem(_ path: String, real: String, forbidden: [String]) -> String? {
     if let place = forbidden.first(where: { isInside(real, [$0]) }) {
       return "is inside \(Untrusted.sanitized(place)), where the bundle, an extension or a user can write"
     }
-    for candidate in [normalized(path), real] {
-      var prefix = ""
-      for component in [""] + candidate.split(separator: "/").map(String.init) {
-        prefix = component.isEmpty ? "/" : (prefix == "/" ? "/" : prefix + "/") + component
-        var status = stat()
-        guard lstat(prefix, &status) == 0 else { return "cannot be checked (\(prefix) is missing)" }
-        if status.st_uid != 0 {
-          return "is reached through \(Untrusted.sanitized(prefix)), which belongs to uid \(status.st_uid), not root"
-        }
-        if (status.st_mode & S_IFMT) != S_IFLNK && status.st_mode & 0o022 != 0 {
-          return "is reached through \(Untrusted.sanitized(prefix)), which others can write (mode "
-            + String(status.st_mode & 0o7777, radix: 8) + ")"
-        }
+    switch walk(path) {
+    case .missing: return "cannot be checked (a component of it is missing)"
+    case .problem(let reason): return reason
+    case .found(let walked, _):
+      if walked != real { return "changed while it was checked (it is now \(Untrusted.sanitized(walked)))" }
+      if let place = forbidden.first(where: { isInside(walked, [$0]) }) {
+        return "is inside \(Untrusted.sanitized(place)), where the bundle, an extension or a user can write"
       }
+      return nil
     }
-    return nil
   }
 
   /// Whether `path` is a regular file with an execute bit.
@@ -302,30 +451,53 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
   static let folderEntryLimit = 4096
 
   /// This interpreter with its library folders and files, asked of it (Python: `-I -S -c`, with a fixed
-  /// environment, in `/`, at most `answerSeconds` and `answerLimit` bytes). Blocks: call it off the cooperative pool.
+  /// environment, in `/`, within `answerSeconds` and `answerLimit` bytes, its descriptor executed with argv[0] its
+  /// real path, confined by `querySandbox`). Each folder it names must be shaped like a Python library folder
+  /// (`libraryFolderShapeProblem`) and a place of the system. Blocks: call it off the cooperative pool.
   /// - Throws: `ScriptProblem` when it does not answer, or names a folder that breaks the rules.
   func withLibraryFolders(forbidden: [String]) throws(ScriptProblem) -> ScriptInterpreter {
-    guard kind == .python else { return self }
-    let code =
-      "import json, sys, sysconfig; print(json.dumps([sysconfig.get_path('stdlib'), "
-      + "sysconfig.get_path('platstdlib')] + [p for p in sys.path if p.endswith('/lib-dynload')]))"
+    let query: [String]
+    let check: String
+    switch kind {
+    case .shell: return self
+    case .python:
+      let code =
+        "import json, sys, sysconfig; print(json.dumps([sysconfig.get_path('stdlib'), "
+        + "sysconfig.get_path('platstdlib')] + [p for p in sys.path if p.endswith('/lib-dynload')]))"
+      query = ["-I", "-S", "-c", code]
+      check = "\(program) -I -S -c 'import sysconfig' runs"
+    case .perl:
+      // @INC as JSON strings, without loading a module; the environment holds no PERL5LIB or PERL5OPT.
+      let code =
+        #"print "[", join(",", map { my $s = $_; $s =~ s/(["\\])/\\$1/g; "\"$s\"" } grep { !ref } @INC), "]\n""#
+      query = ["-e", code]
+      check = "\(program) -e 'print \"@INC\"' runs"
+    }
+    // The program checked again, and run by its descriptor: a link changed since `inspect` changes nothing.
+    let (real, descriptor) = try Self.openSystemProgram(program, forbidden: forbidden)
+    defer { descriptor.close() }
+    guard real == program else {
+      throw ScriptProblem(value: path, reason: "is now \(real), not \(program)", fix: "try again")
+    }
     let answer: [UInt8]
     do {
-      answer = try Self.ask(program, arguments: [path, "-I", "-S", "-c", code])
+      // argv[0] is the checked real path: Python finds its home from argv[0], never through a link.
+      answer = try Self.ask(
+        program, arguments: [program] + query, executable: descriptor, sandbox: Self.querySandbox(program: program))
     } catch {
       throw ScriptProblem(
-        value: path, reason: "did not say where its library is (\(error))",
-        fix: "check that \(path) -I -S -c 'import sysconfig' runs")
+        value: path, reason: "did not say where its library is (\(error))", fix: "check that \(check)")
     }
     guard let folders = try? JSONDecoder().decode([String].self, from: Data(answer)) else {
       throw ScriptProblem(
-        value: path, reason: "answered something other than its library folders",
-        fix: "check that \(path) -I -S -c 'import sysconfig' runs")
+        value: path, reason: "answered something other than its library folders", fix: "check that \(check)")
     }
     var result = self
     for folder in folders where folder.hasPrefix("/") {
       guard let real = realPath(folder) else { continue }  // a folder it names but does not have
-      if let reason = Self.systemPlaceProblem(folder, real: real, forbidden: forbidden) {
+      if let reason = Self.libraryFolderShapeProblem(real, program: program, kind: kind)
+        ?? Self.systemPlaceProblem(folder, real: real, forbidden: forbidden)
+      {
         throw ScriptProblem(
           value: folder, reason: "(a library folder of \(path)) \(reason)",
           fix: "use an interpreter installed for the system")
@@ -335,7 +507,16 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     // The extension modules' libraries (from the trusted library folders only), and the files links point to.
     var files: [String] = []
     for folder in result.libraryFolders {
-      let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+      var names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+      if kind == .perl {
+        // Perl's extension modules lie below auto/ (auto/POSIX/POSIX.so); links there are not followed.
+        let below = FileManager.default.enumerator(atPath: folder + "/auto")
+        var count = 0
+        while count < Self.folderEntryLimit, let name = below?.nextObject() as? String {
+          count += 1
+          if name.hasSuffix(".so") { names.append("auto/" + name) }
+        }
+      }
       for name in names.prefix(Self.folderEntryLimit) {
         let entry = folder + "/" + name
         var status = stat()
@@ -357,19 +538,87 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     return result
   }
 
+  /// Why `folder` (a real path) is not shaped like a library folder of the interpreter `program`, or nil when it
+  /// is: for Python, `…/lib/python3.N` or `…/lib64/python3.N`, or `lib-dynload` below one; for perl, a folder named
+  /// `perl`, `perl5`, `perl-base` or `site_perl`, or a version (`5.36`, `5.36.0`) below `perl` or `perl5`
+  /// (Debian's `/usr/share/perl/5.36`, `/usr/lib/x86_64-linux-gnu/perl5/5.36`, `/etc/perl`); never `/`, `/usr`,
+  /// `/usr/lib`, `/etc` or a folder above the interpreter.
+  static func libraryFolderShapeProblem(_ folder: String, program: String, kind: Kind = .python) -> String? {
+    let parts = folder.split(separator: "/").map(String.init)
+    if kind == .perl {
+      let perlNames = ["perl", "perl5", "perl-base", "site_perl"]
+      let isVersion = { (name: String) in
+        name.hasPrefix("5.") && name.split(separator: ".").allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
+      }
+      let last = parts.last ?? ""
+      let shaped =
+        perlNames.contains(last)
+        || (parts.count >= 2 && isVersion(last) && ["perl", "perl5"].contains(parts[parts.count - 2]))
+      guard shaped, !isInside(program, [folder]) else {
+        return "is not shaped like a library folder of perl (…/perl, …/perl5, …/perl-base, …/site_perl, or a "
+          + "version below perl or perl5; never a folder above the interpreter)"
+      }
+      return nil
+    }
+    func isVersion(_ name: String) -> Bool {
+      name.hasPrefix("python3.") && name.count > 8 && name.dropFirst(8).allSatisfy { $0.isASCII && $0.isNumber }
+    }
+    func isLibrary(_ index: Int) -> Bool {
+      index >= 1 && isVersion(parts[index]) && ["lib", "lib64"].contains(parts[index - 1])
+    }
+    let shaped =
+      (parts.count >= 2 && isLibrary(parts.count - 1))
+      || (parts.count >= 3 && parts.last == "lib-dynload" && isLibrary(parts.count - 2))
+    guard shaped, !isInside(program, [folder]) else {
+      return "is not shaped like a library folder of Python (…/lib/python3.N, or lib-dynload below it; never a "
+        + "folder above the interpreter)"
+    }
+    return nil
+  }
+
+  /// The confinement of the install-time query of `program`: as root, the uid and gid 65534 (`nobody`), no
+  /// supplementary group; Landlock: execute the program and its loader, read the system library folders, the
+  /// program's prefix (the folder above its `bin`, when that is not `/`) and /dev/null, nothing else; seccomp (no new process, no
+  /// socket); at most `answerSeconds` of CPU. nil where the kernel has no Landlock (the query then runs unconfined,
+  /// as the host, still by its checked descriptor and bounded in time and output).
+  static func querySandbox(program: String) -> SandboxSpec? {
+    let abi = landlockABI()
+    guard abi > 0 else { return nil }
+    let grants = LibraryGrants.resolve(systemProgram: program)
+    let prefix = ((program as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+    var spec = SandboxSpec(
+      landlockABI: abi, executePaths: [program] + (grants.interpreter.map { [$0] } ?? []),
+      readPaths: LibraryGrants.systemFolders + grants.libraries + (prefix == "/" || prefix.isEmpty ? [] : [prefix])
+        + ["/dev/null"],  // perl -e reads its "script" from /dev/null
+      writePaths: [])
+    spec.cpuSeconds = answerSeconds
+    if geteuid() == 0 { spec.identity = (uid: 65534, gid: 65534, groups: []) }
+    return spec
+  }
+
   /// Runs `program` (a checked system program) with `arguments` (argv[0] first), a fixed environment, in `/`,
-  /// stdin on /dev/null and stderr discarded; returns what it wrote to stdout.
-  /// - Throws: `SystemError` when it cannot run, writes more than `answerLimit` bytes, takes more than
-  ///   `answerSeconds`, or does not exit 0.
-  static func ask(_ program: String, arguments: [String]) throws -> [UInt8] {
+  /// stdin on /dev/null and stderr discarded, in `sandbox` when given; returns what it wrote to stdout. With
+  /// `executable`, that descriptor (of `program`, opened and checked) is what is executed. Its whole life is bounded
+  /// by `seconds`: at the deadline its process group is killed, and it is reaped.
+  /// - Throws: `SystemError` (or `SpawnError`) when it cannot run, writes more than `answerLimit` bytes, does not
+  ///   end within `seconds`, or does not exit 0.
+  static func ask(
+    _ program: String, arguments: [String], executable: FileDescriptor? = nil, sandbox: SandboxSpec? = nil,
+    seconds: Int = answerSeconds
+  ) throws -> [UInt8] {
     let null = try FileDescriptor.open("/dev/null", O_RDWR)
     defer { null.close() }
     let pipe = try FileDescriptor.pipe()
     defer { pipe.read.close() }
+    // The descriptor becomes the child's fd 3, and the kernel executes the file it names (/proc/self/fd/3: the
+    // descriptor, not a path walked again).
     var options = SpawnOptions(
-      executable: program, arguments: arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
-      workingDirectory: "/", standardInput: null, standardOutput: pipe.write, standardError: null)
+      executable: executable == nil ? program : "/proc/self/fd/3", arguments: arguments,
+      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], workingDirectory: "/", standardInput: null,
+      standardOutput: pipe.write, standardError: null)
+    options.extraDescriptor = executable
     options.newSession = true
+    options.sandbox = sandbox
     let process: SpawnedProcess
     do {
       process = try spawn(options)
@@ -379,17 +628,21 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     }
     pipe.write.close()
     defer { process.pidfd.close() }
-    let deadline = ContinuousClock.now + .seconds(answerSeconds)
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    func millisecondsLeft() -> Int32 {
+      let left = (deadline - ContinuousClock.now).components
+      return Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
+    }
+    let timeout = SystemError(
+      code: ETIMEDOUT, operation: "wait", subject: program, detail: "no answer within \(seconds) s")
     var output: [UInt8] = []
     var failure: SystemError? = nil
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
-      let left = (deadline - ContinuousClock.now).components
-      let milliseconds = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
+      let milliseconds = millisecondsLeft()
       let readable = milliseconds > 0 ? try pipe.read.waitReadable(timeoutMilliseconds: milliseconds) : false
       if !readable {
-        failure = SystemError(
-          code: ETIMEDOUT, operation: "wait", subject: program, detail: "no answer within \(answerSeconds) s")
+        failure = timeout
         break
       }
       let count = try pipe.read.read(into: &chunk)
@@ -401,14 +654,25 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
         break
       }
     }
+    // Its output ended: it must end too, by the same deadline.
+    var termination: Termination? = nil
+    while failure == nil, termination == nil {
+      termination = try process.reap()
+      if termination != nil { break }
+      let milliseconds = millisecondsLeft()
+      if milliseconds > 0 { _ = try process.pidfd.waitReadable(timeoutMilliseconds: milliseconds) }
+      if millisecondsLeft() == 0 {
+        termination = try process.reap()
+        if termination == nil { failure = timeout }
+      }
+    }
     if failure != nil {
       process.sendToGroup(SIGKILL)
       process.send(SIGKILL)
-    }
-    var termination: Termination? = nil
-    while termination == nil {
-      termination = try process.reap()
-      if termination == nil { _ = try process.pidfd.waitReadable(timeoutMilliseconds: 1000) }
+      while termination == nil {
+        termination = try process.reap()
+        if termination == nil { _ = try process.pidfd.waitReadable(timeoutMilliseconds: 1000) }
+      }
     }
     if let failure { throw failure }
     guard termination == .exited(0) else {
@@ -523,8 +787,9 @@ extension AssistantHome {
           fix: "reinstall it with `assistant install`")
       }
       for folder in recorded.libraryFolders {
-        if let problem = ScriptInterpreter.systemPlaceProblem(
-          folder, real: realPath(folder) ?? folder, forbidden: places)
+        if let problem = ScriptInterpreter.libraryFolderShapeProblem(
+          folder, program: recorded.program, kind: recorded.kind)
+          ?? ScriptInterpreter.systemPlaceProblem(folder, real: realPath(folder) ?? folder, forbidden: places)
         {
           throw ScriptProblem(value: folder, reason: "(its library folder) \(problem)", fix: "reinstall it")
         }

@@ -75,14 +75,18 @@ public struct Validator: Sendable {
     var diagnostics = app.loadDiagnostics
     let fm = FileManager.default
     for (url, info) in [(app.executableURL, app.info)] + app.extensions.map({ ($0.executableURL, $0.info) })
-    where !info.executable.isEmpty && !fm.isExecutableFile(atPath: url.path) {
+    where !info.executable.isEmpty && !ScriptInterpreter.isExecutableFile(url.path) {
       let exists = fm.fileExists(atPath: url.path)
+      // A folder is "executable" to FileManager (searchable): the kernel refuses to run it.
+      let regular = ((try? fm.attributesOfItem(atPath: url.path)[.type]) as? FileAttributeType) != .typeDirectory
       diagnostics.append(
         Diagnostic(
           .error, exists ? "executable-not-executable" : "executable-missing-file", file: info.file,
           keyPath: "CFBundleExecutable",
-          "names \(url.lastPathComponent), which is \(exists ? "not executable" : "not in the bundle")",
-          fix: exists ? "chmod +x \(url.path)" : "build the executable into \(url.deletingLastPathComponent().path)"))
+          "names \(url.lastPathComponent), which is "
+            + (exists ? (regular ? "not executable" : "a folder, not a file") : "not in the bundle"),
+          fix: exists && regular
+            ? "chmod +x \(url.path)" : "build the executable into \(url.deletingLastPathComponent().path)"))
     }
     if app.info.packageType != nil && app.info.packageType != "APPL" {
       diagnostics.append(
@@ -96,7 +100,8 @@ public struct Validator: Sendable {
           .warning, "package-type", file: ext.info.file, keyPath: "CFBundlePackageType",
           "is \"\(ext.info.packageType!)\"; an extension's is XPC!", fix: "set it to XPC!"))
     }
-    for url in [app.executableURL] + app.extensions.map(\.executableURL) where fm.isExecutableFile(atPath: url.path) {
+    for url in [app.executableURL] + app.extensions.map(\.executableURL)
+    where ScriptInterpreter.isExecutableFile(url.path) {
       diagnostics += libraryRules(executable: url.path, app: app.url.path)
       diagnostics += scriptRules(executable: url.path, app: app.url.path)
     }

@@ -35,7 +35,7 @@ import Testing
       ("#!/bin/sh\r\n", "carriage return"),
       ("#!\n", "names no interpreter"),
       ("#!   \n", "names no interpreter"),
-      ("#!/bin/sh\u{1B}[2J\n", "control character"),
+      ("#!/bin/sh\u{1B}[2J\n", "other than printable ASCII"),
       ("#!/" + String(repeating: "a", count: 300) + "\n", "longer than the 255 bytes"),
     ])
   func aLineTheSandboxDoesNotRunIsAProblem(text: String, reason: String) {
@@ -55,7 +55,7 @@ import Testing
     arguments: [
       ("sh", ScriptInterpreter.Kind.shell), ("dash", .shell), ("bash", .shell), ("python3", .python),
       ("python3.11", .python), ("python3.13", .python), ("python3.11-config", nil), ("python", nil),
-      ("python3.", nil), ("perl", nil), ("node", nil),
+      ("python3.", nil), ("perl", .perl), ("perl5.36.0", .perl), ("perl5.", nil), ("node", nil),
     ] as [(String, ScriptInterpreter.Kind?)])
   func theKnownInterpreters(name: String, kind: ScriptInterpreter.Kind?) {
     #expect(ScriptInterpreter.Kind(program: name) == kind)
@@ -99,5 +99,121 @@ import Testing
     let full = try interpreter.withLibraryFolders(forbidden: [])
     #expect(full.libraryFolders.contains { $0.hasSuffix("/lib-dynload") }, "\(full.libraryFolders)")
     #expect(full.libraryFolders.allSatisfy { $0.hasPrefix("/usr/") || $0.hasPrefix("/lib") }, "\(full)")
+  }
+}
+
+/// The install-time query and the walk to an interpreter, against review 16's attacks, each with its control.
+struct ScriptInterpreterHardeningTests {
+  /// Every link and folder on the way is checked, component by component: a link in a folder others can write (or
+  /// of another user's) is refused though its target is the system's program; the system's own path is the control.
+  @Test func everyLinkOnTheWayIsChecked() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let shell = try #require(realPath("/bin/sh"))
+    guard case .found(let real, _) = ScriptInterpreter.walk("/bin/sh") else {
+      Issue.record("/bin/sh did not pass")
+      return
+    }
+    #expect(real == shell)
+    let link = directory.file("sh").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: shell)
+    guard case .problem(let reason) = ScriptInterpreter.walk(link) else {
+      Issue.record("a link in a writable folder passed")
+      return
+    }
+    #expect(reason.contains("is reached through /tmp"), "\(reason)")
+    #expect(ScriptInterpreter.systemPlaceProblem(link, real: shell, forbidden: []) != nil)
+    #expect(throws: ScriptProblem.self) { try ScriptInterpreter.checkSystemProgram(link, forbidden: []) }
+  }
+
+  /// Paths through /proc, /sys and /dev are refused (they mean something else in each process).
+  @Test(arguments: ["/proc/self/root/usr/bin/python3", "/proc/self/exe", "/dev/fd/0"])
+  func kernelFileSystemsAreRefused(path: String) {
+    guard case .problem(let reason) = ScriptInterpreter.walk(path) else {
+      Issue.record("\(path) passed")
+      return
+    }
+    #expect(reason.contains("kernel file system"), "\(reason)")
+  }
+
+  /// Only folders shaped like Python's library folders are accepted as its answer; never `/`, `/usr`, `/usr/lib`,
+  /// `/etc`, or a folder above the interpreter.
+  @Test(
+    arguments: [
+      ("/usr/lib/python3.11", true), ("/usr/lib/python3.11/lib-dynload", true), ("/usr/lib64/python3.12", true),
+      ("/usr/local/lib/python3.13", true), ("/opt/py/lib/python3.11/lib-dynload", true), ("/", false),
+      ("/usr", false), ("/usr/lib", false), ("/etc", false), ("/usr/lib/python3", false),
+      ("/usr/lib/python3.11/site-packages", false), ("/home/u/python3.11", false), ("/usr/lib/lib-dynload", false),
+    ])
+  func libraryFoldersAreShapedLikePythons(folder: String, accepted: Bool) {
+    let problem = ScriptInterpreter.libraryFolderShapeProblem(folder, program: "/usr/bin/python3.11")
+    #expect((problem == nil) == accepted, "\(folder): \(problem ?? "accepted")")
+  }
+
+  @Test func aFolderAboveTheInterpreterIsRefused() {
+    #expect(
+      ScriptInterpreter.libraryFolderShapeProblem("/opt/lib/python3.11", program: "/opt/lib/python3.11/bin/python3")
+        != nil)
+    #expect(ScriptInterpreter.libraryFolderShapeProblem("/opt/lib/python3.11", program: "/opt/bin/python3") == nil)
+  }
+
+  /// Review 16, finding 5: a program that closes its output and keeps running is killed at the deadline, its wait
+  /// included. The control: one that answers and exits is read.
+  @Test func theQueryIsBoundedAfterItsOutputEnds() throws {
+    #expect(
+      try ScriptInterpreter.ask("/bin/sh", arguments: ["sh", "-c", "echo hi"], seconds: 30) == Array("hi\n".utf8))
+    do {
+      _ = try ScriptInterpreter.ask("/bin/sh", arguments: ["sh", "-c", "exec >&-; sleep 60"], seconds: 1)
+      Issue.record("a program still running was waited for")
+    } catch let error as SystemError {
+      #expect(error.code == ETIMEDOUT, "\(error)")
+    }
+  }
+
+  /// The query executes the checked descriptor, not a path walked again: here the descriptor is /bin/echo's while
+  /// the path given is one that does not exist.
+  @Test func theQueryExecutesTheDescriptor() throws {
+    let echo = try #require(realPath("/bin/echo"))
+    let (_, descriptor) = try ScriptInterpreter.openSystemProgram(echo, forbidden: [])
+    defer { descriptor.close() }
+    let answer = try ScriptInterpreter.ask("/no/such/program", arguments: ["echo", "by", "fd"], executable: descriptor)
+    #expect(answer == Array("by fd\n".utf8))
+  }
+
+  /// The query runs confined (as nobody when the host is root, Landlock on the system's folders): it cannot read
+  /// /etc/passwd; the control, unconfined, can.
+  @Test(.enabled(if: landlockABI() > 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+  func theQueryRunsConfined() throws {
+    let program = try #require(realPath("/usr/bin/python3"))
+    let code =
+      "import os\ntry:\n  open('/etc/passwd').close(); r = 'read'\nexcept OSError:\n  r = 'refused'\n"
+      + "print(os.geteuid(), r)"
+    let arguments = [program, "-I", "-S", "-c", code]
+    let confined = try ScriptInterpreter.ask(
+      program, arguments: arguments, sandbox: ScriptInterpreter.querySandbox(program: program))
+    let uid = geteuid() == 0 ? 65534 : geteuid()
+    #expect(String(decoding: confined, as: UTF8.self) == "\(uid) refused\n")
+    let control = try ScriptInterpreter.ask(program, arguments: arguments)
+    #expect(String(decoding: control, as: UTF8.self) == "\(geteuid()) read\n")
+  }
+
+  /// Review 16, finding 4: an argument with a blank (passed by the kernel as one) is refused, with the joined form
+  /// as the fix; one word is the control.
+  @Test func anArgumentWithABlankIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let app = directory.file("Fixture.app").path
+    try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true)
+    let script = app + "/run"
+    try "#!/bin/sh -e -u\n".write(toFile: script, atomically: true, encoding: .utf8)
+    do {
+      _ = try ScriptInterpreter.inspect(executable: script, appBundle: app)
+      Issue.record("\"-e -u\" passed")
+    } catch {
+      #expect(error.reason.contains("as one argument"), "\(error)")
+      #expect(error.fix.contains("#!/bin/sh -eu"), "\(error)")
+    }
+    try "#!/bin/sh -eu\n".write(toFile: script, atomically: true, encoding: .utf8)
+    #expect(try ScriptInterpreter.inspect(executable: script, appBundle: app)?.argument == "-eu")
   }
 }

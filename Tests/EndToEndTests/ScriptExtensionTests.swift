@@ -171,15 +171,16 @@ struct ScriptExtensionTests {
     #expect(argv.code == 0, "\(argv)")
     let script = scene.installedScript("PyPing")
     let container = scene.host.home + "/Containers/com.example.fixture.PyPing"
-    #expect(argv.stdout == "Got [\"\(script)\", \"/usr/bin/python3\", \"\(container)\"].\n", "\(argv)")
-
-    let profile = try await scene.host.assistant(["sandbox-profile", "PyPing"])
-    #expect(profile.code == 0, "\(profile)")
     let program = try #require(
       realpath("/usr/bin/python3", nil).map { pointer in
         defer { free(pointer) }
         return String(cString: pointer)
       })
+    // argv[0] is the real program checked at install, never the path through a link (sys.executable follows it).
+    #expect(argv.stdout == "Got [\"\(script)\", \"\(program)\", \"\(container)\"].\n", "\(argv)")
+
+    let profile = try await scene.host.assistant(["sandbox-profile", "PyPing"])
+    #expect(profile.code == 0, "\(profile)")
     #expect(
       profile.stdout.contains("  interpreter: \(program) (from #!/usr/bin/env python3, resolved at install)"),
       "\(profile)")
@@ -297,7 +298,17 @@ struct ScriptExtensionTests {
       ("#!/usr/bin/env python3 -u", ["not one program name"]),
       ("#!/usr/bin/env no-such-interpreter", ["not in /usr/local/bin:/usr/bin:/bin"]),
       ("#!python3", ["not an absolute path"]),
-      ("#!/usr/bin/perl", ["supports sh, dash, bash, python3"]),
+      (
+        "#!/usr/bin/env node",
+        ["supports sh, dash, bash, python3 (python3.N), perl); node is not supported yet", "not in /usr/local/bin"]
+      ),
+      // The kernel passes "-I -S" as one argument, which python refuses.
+      ("#!/usr/bin/python3 -I -S", ["as one argument", "(#!/usr/bin/python3 -IS)"]),
+      ("#!/usr/bin/python3 -I\u{202E}", ["other than printable ASCII"]),
+      // A path of the kernel's file systems means something else in each process.
+      ("#!/proc/self/root/usr/bin/python3", ["in a kernel file system"]),
+      // A folder is not a program.
+      ("#!/usr/bin", ["is not a regular file"]),
     ]
     for (line, expected) in cases {
       let app = try scene.bundle("Bad", script: line + "\nexit 0\n")
