@@ -18,25 +18,8 @@ import Testing
   static func app(titles: [String] = [], examples: [String]) throws -> AppBundle {
     let directory = try TemporaryDirectory("assistanthost-jotter")
     defer { directory.remove() }
-    let app = directory.url.appendingPathComponent("Jotter.app")
-    let appex = app.appendingPathComponent("PlugIns/JotterIntents.appex")
-    try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
-    try TestBundles.writeStandInExecutable(to: app.appendingPathComponent("jotter"))
-    try TestBundles.writeStandInExecutable(to: appex.appendingPathComponent("JotterIntents"))
-    try writePlist(
-      [
-        "CFBundleIdentifier": "com.example.jotter", "CFBundleExecutable": "jotter", "CFBundleName": "Jotter",
-        "CFBundlePackageType": "APPL", "NSSiriUsageDescription": "Jotter answers Siri.",
-      ], to: app.appendingPathComponent("Info.plist"))
-    try writePlist(
-      [
-        "CFBundleIdentifier": "com.example.jotter.JotterIntents", "CFBundleExecutable": "JotterIntents",
-        "CFBundlePackageType": "XPC!",
-        "NSExtension": [
-          "NSExtensionPointIdentifier": "com.apple.intents-service",
-          "NSExtensionAttributes": ["IntentsSupported": [add]],
-        ] as [String: Any],
-      ], to: appex.appendingPathComponent("Info.plist"))
+    let (app, _) = try AppSkeleton.write(
+      name: "Jotter", executable: "jotter", identifier: "com.example.jotter", intents: [add], in: directory.url)
     try writePlist(
       ["IntentPhrases": [["IntentName": add, "IntentExamples": examples.map { "\($0) with Jotter" }]]],
       to: app.appendingPathComponent("Base.lproj/AppIntentVocabulary.plist"))

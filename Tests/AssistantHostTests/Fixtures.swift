@@ -157,6 +157,37 @@ enum SmallApp {
   }
 }
 
+/// The skeleton of a test app with one Intents extension: `<Name>.app` with the stand-in executable `executable`
+/// and its Info.plist, and `PlugIns/<Extension>Intents.appex` (`Extension` is `executable` capitalized) listing
+/// `intents`. The callers add definitions, vocabularies and entitlements.
+enum AppSkeleton {
+  static func write(
+    name: String, executable: String, identifier: String, intents: [String], in directory: URL
+  ) throws -> (app: URL, appex: URL) {
+    let extensionName = executable.prefix(1).uppercased() + executable.dropFirst() + "Intents"
+    let app = directory.appendingPathComponent("\(name).app")
+    let appex = app.appendingPathComponent("PlugIns/\(extensionName).appex")
+    try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
+    try TestBundles.writeStandInExecutable(to: app.appendingPathComponent(executable))
+    try TestBundles.writeStandInExecutable(to: appex.appendingPathComponent(extensionName))
+    try writePlist(
+      [
+        "CFBundleIdentifier": identifier, "CFBundleExecutable": executable, "CFBundleName": name,
+        "CFBundlePackageType": "APPL", "NSSiriUsageDescription": "\(name) answers Siri.",
+      ], to: app.appendingPathComponent("Info.plist"))
+    try writePlist(
+      [
+        "CFBundleIdentifier": "\(identifier).\(extensionName)", "CFBundleExecutable": extensionName,
+        "CFBundlePackageType": "XPC!",
+        "NSExtension": [
+          "NSExtensionPointIdentifier": "com.apple.intents-service",
+          "NSExtensionAttributes": ["IntentsSupported": intents],
+        ] as [String: Any],
+      ], to: appex.appendingPathComponent("Info.plist"))
+    return (app, appex)
+  }
+}
+
 /// `Meters.app` (com.example.meters), an app whose titles have slots that are said as one word with punctuation in
 /// it: `LogReadingIntent` with a Decimal `amount`, a Date `at` and a Duration `length`, and the combination titles
 /// "Log ${amount} litres at ${at}" and "Log ${amount} litres over ${length}". With `impossibleTitle`, also
@@ -164,27 +195,9 @@ enum SmallApp {
 /// Xcode's `unknown` case.
 enum Meters {
   static func build(impossibleTitle: Bool = false, in directory: URL) throws -> URL {
-    let app = directory.appendingPathComponent("Meters.app")
-    let appex = app.appendingPathComponent("PlugIns/MetersIntents.appex")
-    try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
-    try TestBundles.writeStandInExecutable(to: app.appendingPathComponent("meters"))
-    try TestBundles.writeStandInExecutable(to: appex.appendingPathComponent("MetersIntents"))
-    try writePlist(
-      [
-        "CFBundleIdentifier": "com.example.meters", "CFBundleExecutable": "meters", "CFBundleName": "Meters",
-        "CFBundlePackageType": "APPL", "NSSiriUsageDescription": "Meters answers Siri.",
-      ], to: app.appendingPathComponent("Info.plist"))
-    try writePlist(
-      [
-        "CFBundleIdentifier": "com.example.meters.MetersIntents", "CFBundleExecutable": "MetersIntents",
-        "CFBundlePackageType": "XPC!",
-        "NSExtension": [
-          "NSExtensionPointIdentifier": "com.apple.intents-service",
-          "NSExtensionAttributes": [
-            "IntentsSupported": ["LogReadingIntent"] + (impossibleTitle ? ["CalibrateIntent"] : [])
-          ],
-        ] as [String: Any],
-      ], to: appex.appendingPathComponent("Info.plist"))
+    let (app, _) = try AppSkeleton.write(
+      name: "Meters", executable: "meters", identifier: "com.example.meters",
+      intents: ["LogReadingIntent"] + (impossibleTitle ? ["CalibrateIntent"] : []), in: directory)
     func parameter(_ name: String, _ type: String, _ more: [String: Any] = [:]) -> [String: Any] {
       ["INIntentParameterName": name, "INIntentParameterType": type].merging(more) { $1 }
     }

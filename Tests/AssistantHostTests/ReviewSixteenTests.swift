@@ -18,25 +18,9 @@ struct ReviewSixteenTests {
   /// `Stock ${item}` reads the example and the intent title whole; without it (the control), only `Put ${item} on the
   /// shelf` and `Stock ${quantity} ${item}` do not.
   static func pantry(readingTitle: Bool, in directory: URL) throws -> AppBundle {
-    let app = directory.appendingPathComponent("Pantry.app")
-    let appex = app.appendingPathComponent("PlugIns/PantryIntents.appex")
-    try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
-    try TestBundles.writeStandInExecutable(to: app.appendingPathComponent("pantry"))
-    try TestBundles.writeStandInExecutable(to: appex.appendingPathComponent("PantryIntents"))
-    try writePlist(
-      [
-        "CFBundleIdentifier": "com.example.pantry", "CFBundleExecutable": "pantry", "CFBundleName": "Pantry",
-        "CFBundlePackageType": "APPL", "NSSiriUsageDescription": "Pantry answers Siri.",
-      ], to: app.appendingPathComponent("Info.plist"))
-    try writePlist(
-      [
-        "CFBundleIdentifier": "com.example.pantry.PantryIntents", "CFBundleExecutable": "PantryIntents",
-        "CFBundlePackageType": "XPC!",
-        "NSExtension": [
-          "NSExtensionPointIdentifier": "com.apple.intents-service",
-          "NSExtensionAttributes": ["IntentsSupported": ["StockItemIntent"]],
-        ] as [String: Any],
-      ], to: appex.appendingPathComponent("Info.plist"))
+    let (app, _) = try AppSkeleton.write(
+      name: "Pantry", executable: "pantry", identifier: "com.example.pantry", intents: ["StockItemIntent"],
+      in: directory)
     try writePlist(
       [
         "IntentPhrases": [
