@@ -375,8 +375,10 @@ extension AssistantHome {
     // The exceptions its entitlements ask for, checked again at each launch: the installed copy or the file system
     // may have changed since install.
     profile.network = NetworkAccess(entitlements)
-    profile.readExceptions = try ReadOnlyPathRules(home: self).grants(
-      for: entitlements, launch: "\(name) (\(bundleIdentifier))")
+    // (The rules read the user database: only when there is something to check.)
+    profile.readExceptions =
+      entitlements.readOnlyPaths.isEmpty
+      ? [] : try ReadOnlyPathRules(home: self).grants(for: entitlements, launch: "\(name) (\(bundleIdentifier))")
     return profile
   }
 

@@ -65,14 +65,17 @@ public struct ReadOnlyException: Sendable, Equatable, Encodable {
 }
 
 /// The rules for `com.apple.security.temporary-exception.files.absolute-path.read-only` (docs/SANDBOX.md,
-/// "Exceptions from entitlements"), checked by `install` and `validate` and again at every launch: each path is
-/// checked by its real path (a link is resolved, and the result is what is checked and granted), which must be a
-/// regular file or a folder, not be, lie inside or contain a protected folder (the user's home, root's home, the
-/// assistant's home, the containers, the app groups; `/proc`, `/sys` and `/dev`, which only they may contain), and
-/// neither it nor a folder above it may belong to anyone but root or the user running the host, nor be writable by
-/// its group or others (a folder above it may be, when it is root's and sticky, as `/tmp` is).
+/// "Exceptions from entitlements"), checked by `install` and `validate` and again at every launch. An exception can
+/// only reach what the system (root) owns. Each path is checked by its real path (a link is resolved, and the result
+/// is what is checked and granted), which must be a regular file or a folder; it must not be, lie inside or contain
+/// a protected folder: the user's home, root's home, every home of the user database (each account from uid 1000,
+/// or whose home is under `/home`) and `/home`, `$XDG_RUNTIME_DIR` and `/run/user`, the assistant's home, its
+/// containers and app groups; nor lie in or be another IntentHost home (a folder with `State/identities.json`,
+/// `State/owners.json`, or `State/` beside `Containers/`), nor hold one directly; not be `/etc` itself or
+/// `/etc/ld.so.cache`, nor `/proc`, `/sys`, `/dev` or anything in them. It and every folder above it must belong to
+/// root and be writable by neither group nor others (so nothing in a sticky world-writable folder such as `/tmp`).
 public struct ReadOnlyPathRules: Sendable {
-  /// A folder no exception may reach.
+  /// A folder (or file) no exception may reach.
   public struct Protected: Sendable, Equatable {
     /// What it is, for messages: "the home of the user running assistant".
     public var what: String
@@ -81,21 +84,38 @@ public struct ReadOnlyPathRules: Sendable {
     /// Whether an exception may contain it (an ancestor, e.g. `/`): false for the folders of the system, which
     /// hold nothing of the host's or another app's.
     public var refuseAncestors: Bool
+    /// Whether an exception inside it is refused: false for `/etc`, whose files may be granted one by one.
+    public var refuseInside = true
   }
 
   public var protected: [Protected]
-  /// Owners besides root whose files may be granted: the user running the host.
-  public var trustedOwners: Set<uid_t>
 
-  /// The rules for a host with `home` (nil when none can be named: the user's and root's homes are still protected)
-  /// run with `environment`.
-  public init(home: AssistantHome?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  /// At most this many accounts of the user database are read (a bound on what one check costs).
+  static let accountsLimit = 10_000
+  /// At most this many entries of a granted folder are looked at for another IntentHost home directly inside.
+  static let childrenLimit = 4_096
+  /// Homes of the user database that are system folders, not a person's: never protected as a home.
+  static let systemHomes: Set<String> = [
+    "/", "/bin", "/sbin", "/usr", "/usr/bin", "/usr/sbin", "/usr/local", "/usr/lib", "/usr/share", "/lib", "/etc",
+    "/var", "/var/lib", "/var/run", "/run", "/tmp", "/dev/null", "/nonexistent", "/proc", "/sys", "/dev",
+  ]
+
+  /// The rules for a host with `home` (nil when none can be named: the homes of the users are still protected)
+  /// run with `environment`, protecting the homes `passwd` (the user database file) lists.
+  /// - Important: it reads the user database (a file): call it off the cooperative pool.
+  public init(
+    home: AssistantHome?, environment: [String: String] = ProcessInfo.processInfo.environment,
+    passwd: String = "/etc/passwd"
+  ) {
     var protected: [Protected] = []
-    func add(_ what: String, _ path: String?, refuseAncestors: Bool = true) {
+    func add(_ what: String, _ path: String?, refuseAncestors: Bool = true, refuseInside: Bool = true) {
       guard let path, path.hasPrefix("/") else { return }
       let named = URL(fileURLWithPath: path).standardizedFileURL.path
+      guard named != "/" else { return }
       let paths = [named] + (realPath(named).map { [$0] } ?? [])
-      protected.append(Protected(what: what, paths: Array(Set(paths)).sorted(), refuseAncestors: refuseAncestors))
+      protected.append(
+        Protected(
+          what: what, paths: Array(Set(paths)).sorted(), refuseAncestors: refuseAncestors, refuseInside: refuseInside))
     }
     add("the home of the user running assistant ($HOME)", environment["HOME"])
     add("the home of the user running assistant", Self.homeFolder(of: geteuid()))
@@ -106,11 +126,36 @@ public struct ReadOnlyPathRules: Sendable {
       add("the app groups", home.appGroupsRoot.path)
       add("the assistant's home", home.root.path)
     }
+    add("the runtime folder of the user running assistant ($XDG_RUNTIME_DIR)", environment["XDG_RUNTIME_DIR"])
+    add("/run/user, the users' runtime folders", "/run/user")
+    for account in Self.accounts(passwd) {
+      add("the home of user \(account.name) (uid \(account.uid))", account.home)
+    }
+    add("/home, the users' homes", "/home")
+    add("/etc/ld.so.cache, which the sandbox keeps unreadable so that the loader does not use it", "/etc/ld.so.cache")
+    add("/etc itself (its files and folders may be granted one by one)", "/etc", refuseInside: false)
     for system in ["/proc", "/sys", "/dev"] {
       add("\(system), which the sandbox grants only as it lists", system, refuseAncestors: false)
     }
     self.protected = protected
-    trustedOwners = [0, geteuid()]
+  }
+
+  /// The accounts of the user database file `passwd` whose homes are protected: each from uid 1000 or whose home is
+  /// under `/home`, with a home that is not a system folder (`systemHomes`). Accounts only a directory service
+  /// (NSS, LDAP) knows are not listed; the running user's home is protected by `getpwuid_r` either way.
+  static func accounts(_ passwd: String) -> [(name: String, uid: UInt32, home: String)] {
+    guard let file = FileHandle(forReadingAtPath: passwd) else { return [] }
+    defer { try? file.close() }
+    guard let data = try? file.read(upToCount: 4 << 20) else { return [] }
+    var accounts: [(name: String, uid: UInt32, home: String)] = []
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n").prefix(accountsLimit) {
+      let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+      guard fields.count >= 7, let uid = UInt32(fields[2]) else { continue }
+      let home = String(fields[5])
+      guard home.hasPrefix("/"), !systemHomes.contains(home) else { continue }
+      if uid >= 1000 || home.hasPrefix("/home/") { accounts.append((String(fields[0]), uid, home)) }
+    }
+    return accounts
   }
 
   /// The home folder of `uid` in the user database, if any.
@@ -150,13 +195,21 @@ public struct ReadOnlyPathRules: Sendable {
       let (folder, rest) = Self.deepestExisting(path)
       let would = folder == "/" ? "/" + rest : folder + "/" + rest
       let subject = would == path ? "" : "would resolve to \(would), which "
-      return protectedProblem(would, subject: subject).map { .refused("does not exist, and " + $0) } ?? .missing
+      // (Another IntentHost home is looked for only where the rest passes: it is the last rule, as for a path that
+      // exists.)
+      let problem =
+        protectedProblem(would, subject: subject)
+        ?? (ownership(folder, subject: subject) == .granted(folder)
+          ? Self.otherHomeProblem(folder, subject: subject) : nil)
+      return problem.map { .refused("does not exist, and " + $0) } ?? .missing
     }
     // "is inside …" or "resolves to /real, which is inside …": what is checked is the real path.
     let subject = real == path ? "" : "resolves to \(real), which "
     if real == "/" { return .refused("\(subject)is / itself, the whole file system") }
     if let problem = protectedProblem(real, subject: subject) { return .refused(problem) }
-    return ownership(real, subject: subject)
+    let owned = ownership(real, subject: subject)
+    guard case .granted = owned else { return owned }
+    return Self.otherHomeProblem(real, subject: subject, children: true).map { .refused($0) } ?? owned
   }
 
   /// The canonical path of `path` (links resolved), or nil with `errno` set.
@@ -183,7 +236,8 @@ public struct ReadOnlyPathRules: Sendable {
   func protectedProblem(_ real: String, subject: String) -> String? {
     if real == "/" { return "\(subject)is / itself, the whole file system" }
     for folder in protected {
-      for protectedPath in folder.paths where real == protectedPath || real.hasPrefix(protectedPath + "/") {
+      for protectedPath in folder.paths
+      where real == protectedPath || (folder.refuseInside && real.hasPrefix(protectedPath + "/")) {
         return "\(subject)is \(real == protectedPath ? "" : "inside ")\(folder.what) (\(protectedPath))"
       }
     }
@@ -197,8 +251,9 @@ public struct ReadOnlyPathRules: Sendable {
 
   /// `real` granted, or refused for who can change it or what it is (missing if it went away since `realpath`).
   func ownership(_ real: String, subject: String) -> Outcome {
-    // From / down to the path itself: each owned by root or the host's user, none writable by others (but a
-    // sticky folder of root's above it, as /tmp).
+    // From / down to the path itself: each owned by root, none writable by its group or others (not even a sticky
+    // folder such as /tmp, where a file of root's may have been made for anyone to find, and where the user's own
+    // files, a Kerberos ticket /tmp/krb5cc_UID, lie).
     let components = real.split(separator: "/").map(String.init)
     for depth in 0...components.count {
       let current = "/" + components.prefix(depth).joined(separator: "/")
@@ -216,20 +271,60 @@ public struct ReadOnlyPathRules: Sendable {
       if !isTarget && kind != S_IFDIR { return .refused("cannot be checked: \(current) is not a folder") }
       // "belongs to …", or "lies in /folder, which belongs to …" for a folder above it.
       let place = isTarget ? subject : "\(subject)lies in \(current), which "
-      if !trustedOwners.contains(status.st_uid) {
+      if status.st_uid != 0 {
         return .refused(
-          "\(place)belongs to uid \(status.st_uid), neither root nor the user running assistant (who could put "
-            + "anything there)")
+          "\(place)belongs to uid \(status.st_uid), not root: an exception only reaches what the system owns")
       }
-      let writable = status.st_mode & (S_IWGRP | S_IWOTH) != 0
-      let stickyRootFolder = !isTarget && status.st_mode & S_ISVTX != 0 && status.st_uid == 0
-      if writable && !stickyRootFolder {
+      if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
         return .refused(
           "\(place)is writable by \(status.st_mode & S_IWOTH != 0 ? "others" : "its group") (mode "
             + "\(String(status.st_mode & 0o7777, radix: 8)))")
       }
     }
     return .granted(real)
+  }
+
+  /// Whether `folder` looks like an IntentHost home (`AssistantHome`): `State/identities.json` or
+  /// `State/owners.json` in it, or `State/` beside `Containers/`. Another home's apps may have the uids this home
+  /// gives its own (each home allocates from the same first uid), so nothing of it may be granted.
+  static func looksLikeAssistantHome(_ folder: String) -> Bool {
+    func exists(_ path: String, folder: Bool) -> Bool {
+      var status = stat()
+      guard lstat(path, &status) == 0 else { return false }
+      return !folder || status.st_mode & S_IFMT == S_IFDIR
+    }
+    let state = folder == "/" ? "/State" : folder + "/State"
+    return exists(state + "/identities.json", folder: false) || exists(state + "/owners.json", folder: false)
+      || (exists(state, folder: true) && exists((folder == "/" ? "" : folder) + "/Containers", folder: true))
+  }
+
+  /// Why `real` may not be granted for another IntentHost home: it is one, lies in one, or (with `children`, when it
+  /// is a folder) holds one directly. A home deeper inside a granted folder is not looked for (docs/SANDBOX.md, "What
+  /// is not covered").
+  static func otherHomeProblem(_ real: String, subject: String, children: Bool = false) -> String? {
+    let components = real.split(separator: "/").map(String.init)
+    for depth in stride(from: components.count, through: 1, by: -1) {
+      let folder = "/" + components.prefix(depth).joined(separator: "/")
+      if looksLikeAssistantHome(folder) {
+        return "\(subject)\(folder == real ? "is" : "is inside") another IntentHost home (\(folder)), whose apps may "
+          + "have the uids of this home's"
+      }
+    }
+    guard children, let directory = opendir(real) else { return nil }
+    defer { closedir(directory) }
+    var seen = 0
+    while seen < childrenLimit, let entry = readdir(directory) {
+      seen += 1
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      let type = entry.pointee.d_type
+      guard name != "." && name != "..", type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
+      let child = real == "/" ? "/" + name : real + "/" + name
+      if looksLikeAssistantHome(child) {
+        return "\(subject)contains another IntentHost home (\(child)), whose apps may have the uids "
+          + "of this home's"
+      }
+    }
+    return nil
   }
 
   /// The findings of `install` and `validate` for one entitlements file: each refused path an error, each missing
@@ -260,8 +355,8 @@ public struct ReadOnlyPathRules: Sendable {
   }
 
   static let fix =
-    "grant a system file or folder owned by root (or you) that no one else can write; an app keeps its own files "
-    + "in its bundle, its container or an app group, which it has already"
+    "grant a system file or folder that root owns and no one else can write (an exception only reaches what the "
+    + "system owns); to give an extension a file of yours, put it in its container or an app group"
 
   /// The exceptions a launch gets: each path that exists, by its real path.
   /// - Throws: `HostError(.refused)` naming the launch, the path, the reason and the rule, for the first path the

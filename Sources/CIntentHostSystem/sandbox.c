@@ -282,6 +282,11 @@ static int apply_seccomp(pid_t self, int client, int server) {
     REFUSE_WITH(EACCES),
     DENY(bind_call, EACCES),
     DENY(listen_call, EACCES),
+    // SO_REUSEPORT never: the kernel lets a socket join a port's reuseport group when the effective uid matches,
+    // and an ordinary user's host runs extensions as that user, so one could take a share of the connections of a
+    // service the user runs with reuseport. setsockopt's level and name are C ints (low 32 bits compared).
+    IS(SYS_setsockopt, 0, 6), LOAD_ARG(1), IS(SOL_SOCKET, 0, 3), LOAD_ARG(2), IS(SO_REUSEPORT, 0, 1),
+    REFUSE_WITH(EPERM), ALLOW,
     NO_FAST_OPEN(SYS_sendto, 3),
     NO_FAST_OPEN(SYS_sendmsg, 2),
     NO_FAST_OPEN(SYS_sendmmsg, 3),

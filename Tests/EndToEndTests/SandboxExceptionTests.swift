@@ -141,6 +141,21 @@ struct SandboxExceptionTests {
     #expect(listener.receivedSomething())
   }
 
+  /// SO_REUSEPORT is refused whatever the entitlements (seccomp): with it an extension running as the host's user
+  /// could join the port group of a service that user runs and take a share of its connections. The controls:
+  /// SO_REUSEADDR on the same socket works, and SO_REUSEPORT works unconfined.
+  @Test func networkServerCannotJoinAReusePortGroup() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let both: [String: Any] = [Self.server: true, Self.client: true]
+    let refused = try await run(scene, "ReuseOption", "reuseport", both)
+    expectRefused(refused, "setsockopt reuseport: Operation not permitted")
+    expectRefused(try await run(scene, "ReuseOption", "reuseport", [Self.server: true]), "setsockopt reuseport")
+    expectDone(try await run(scene, "ReuseOption", "reuseaddr", both), "Got done: set reuseaddr")
+    expectDone(
+      try await run(scene, "ReuseOption", "reuseport", both, options: ["--no-sandbox"]), "Got done: set reuseport")
+  }
+
   /// Below Landlock ABI 4 nothing but Landlock could refuse the connects of a server-only extension: the launch is
   /// refused (exit 77, naming the entitlement and the ABI). The controls: with network.client too, and on this
   /// kernel's own ABI, it runs.
@@ -159,15 +174,15 @@ struct SandboxExceptionTests {
 
   // MARK: - read-only paths
 
-  /// A folder outside the home for the exception's files: mode 0755 (mkdtemp makes 0700), so the app's uid of a
-  /// root host can enter it.
+  /// A folder outside the home for the exception's files, in /run (root's, not writable by others, as an exception
+  /// needs): mode 0755 (mkdtemp makes 0700), so the app's uid of a root host can enter it.
   struct Outside {
     let directory: TemporaryDirectory
     var granted: String { directory.file("granted").path }
     var sibling: String { directory.file("sibling").path }
 
     init() throws {
-      directory = try TemporaryDirectory("intenthost-exception")
+      directory = try TemporaryDirectory("intenthost-exception", under: TemporaryDirectory.systemBase)
       chmod(directory.path, 0o755)
       for folder in [granted, sibling] {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -180,7 +195,9 @@ struct SandboxExceptionTests {
 
   /// The entitled folder is readable, its sibling is not; the control: without the entitlement neither is, and
   /// unconfined the sibling is. Also with the host as an ordinary user.
-  @Test(arguments: [false, true])
+  @Test(
+    .enabled(if: geteuid() == 0, "only root can make a folder an exception may grant (root's, not in /tmp)"),
+    arguments: [false, true])
   func aReadOnlyPathIsReadableAndItsSiblingIsNot(ordinaryUser: Bool) async throws {
     let scene = try Scene(ordinaryUser: ordinaryUser)
     defer { scene.host.directory.remove() }
@@ -195,9 +212,38 @@ struct SandboxExceptionTests {
       "Got done: read 9 bytes")
   }
 
+  /// On an ordinary user's host the extension runs as that user: an exception reaches only root's files, not the
+  /// user's own outside the home (a Kerberos ticket in /tmp, a runtime folder). Refused at install: a folder of the
+  /// user's, a file of root's in /tmp; the control: the same folder given back to root installs and is read.
+  @Test(.enabled(if: geteuid() == 0, "needs root to run the host as an ordinary user"))
+  func theUsersOwnFilesAreRefusedOnAnOrdinaryUsersHost() async throws {
+    let scene = try Scene(ordinaryUser: true)
+    defer { scene.host.directory.remove() }
+    let outside = try Outside()
+    defer { outside.directory.remove() }
+    let user = try #require(scene.user)
+    for path in [outside.granted, outside.granted + "/file.txt"] { #expect(chown(path, user, user) == 0) }
+    let ticket = "/tmp/intenthost-krb5cc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try "TICKET\n".write(toFile: ticket, atomically: true, encoding: .utf8)
+    defer { unlink(ticket) }
+    #expect(chown(ticket, user, user) == 0)
+    for (path, reason) in [
+      (outside.granted, "belongs to uid \(user), not root"), (ticket, "lies in /tmp, which is writable by others"),
+    ] {
+      let refused = try await install(scene, "ReadFile", [Self.readOnly: [path]])
+      #expect(refused.code == 65, "\(refused)")
+      #expect(refused.stderr.contains(reason), "\(refused)")
+    }
+    for path in [outside.granted, outside.granted + "/file.txt"] { #expect(chown(path, 0, 0) == 0) }
+    expectDone(
+      try await run(scene, "ReadFile", outside.granted + "/file.txt", [Self.readOnly: [outside.granted]]),
+      "Got done: read 9 bytes")
+  }
+
   /// A link is resolved at install and launch, and its target is what is granted: `sandbox-profile` shows it with
   /// the path as written.
-  @Test func aLinkIsGrantedAsItsTarget() async throws {
+  @Test(.enabled(if: geteuid() == 0, "only root can make a folder an exception may grant (root's, not in /tmp)"))
+  func aLinkIsGrantedAsItsTarget() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let outside = try Outside()
@@ -221,9 +267,12 @@ struct SandboxExceptionTests {
 
   /// Each place an exception may not reach is refused at install with the rule named (exit 65); a good path in
   /// the same test installs (the control).
-  @Test(arguments: ["home", "container", "group", "writable", "link to home", "proc", "other owner"])
+  @Test(
+    .enabled(if: geteuid() == 0, "only root can make a folder an exception may grant (root's, not in /tmp)"),
+    arguments: [
+      "home", "container", "group", "writable", "link to home", "proc", "other owner", "tmp", "homes", "other home",
+    ])
   func aForbiddenPathIsRefusedAtInstall(place: String) async throws {
-    if place == "other owner" && geteuid() != 0 { return }  // only root can give a folder away
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let outside = try Outside()
@@ -238,6 +287,16 @@ struct SandboxExceptionTests {
     try FileManager.default.createSymbolicLink(
       atPath: outside.directory.file("to-home").path, withDestinationPath: userHome)
     if place == "other owner" { chown(outside.sibling, 4321, 4321) }
+    // A file of root's in /tmp (sticky, writable by all), as a Kerberos ticket /tmp/krb5cc_UID is the user's.
+    let inTmp = "/tmp/intenthost-krb5cc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try "TICKET\n".write(toFile: inTmp, atomically: true, encoding: .utf8)
+    defer { unlink(inTmp) }
+    chmod(inTmp, 0o644)
+    // Another IntentHost home on this host, whose apps may have this home's uids.
+    let otherHome = outside.directory.file("srv/assistant").path
+    try FileManager.default.createDirectory(atPath: otherHome + "/State", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: otherHome + "/Containers/com.example.notes", withIntermediateDirectories: true)
     let path: String
     let reason: String
     switch place {
@@ -247,7 +306,11 @@ struct SandboxExceptionTests {
     case "writable": (path, reason) = (open, "is writable by others (mode 777)")
     case "link to home": (path, reason) = (outside.directory.file("to-home").path, "resolves to \(userHome), which is")
     case "proc": (path, reason) = ("/proc/self", "/proc")
-    default: (path, reason) = (outside.sibling, "belongs to uid 4321")
+    case "tmp": (path, reason) = (inTmp, "lies in /tmp, which is writable by others")
+    case "homes": (path, reason) = ("/home", "is /home, the users' homes")
+    case "other home":
+      (path, reason) = (otherHome + "/Containers/com.example.notes", "is inside another IntentHost home (\(otherHome))")
+    default: (path, reason) = (outside.sibling, "belongs to uid 4321, not root")
     }
     let environment = ["HOME": userHome]
     let app = try TestBundles.fixture(
@@ -275,7 +338,8 @@ struct SandboxExceptionTests {
   }
 
   /// A path that does not exist is a warning at install (which goes on) and is skipped at launch.
-  @Test func aMissingPathIsAWarningAndSkipped() async throws {
+  @Test(.enabled(if: geteuid() == 0, "only root can make a folder an exception may grant (root's, not in /tmp)"))
+  func aMissingPathIsAWarningAndSkipped() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let outside = try Outside()
@@ -291,7 +355,8 @@ struct SandboxExceptionTests {
   /// Every launch checks again: a granted folder made writable by others since install, or an installed copy whose
   /// entitlements now name another container, is refused (exit 77, the rule named); the control is the same launch
   /// before the change.
-  @Test func aLaunchChecksThePathsAgain() async throws {
+  @Test(.enabled(if: geteuid() == 0, "only root can make a folder an exception may grant (root's, not in /tmp)"))
+  func aLaunchChecksThePathsAgain() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
     let outside = try Outside()

@@ -33,8 +33,9 @@ public struct TemporaryDirectory: Sendable {
   public let url: URL
   public var path: String { url.path }
 
-  public init(_ prefix: String = "intenthost-test") throws {
-    var template = Array((NSTemporaryDirectory() + "/\(prefix)-XXXXXX").utf8CString)
+  /// - Parameter base: the folder to make it in (the system's temporary folder by default).
+  public init(_ prefix: String = "intenthost-test", under base: String = NSTemporaryDirectory()) throws {
+    var template = Array((base + "/\(prefix)-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw SystemError.current("mkdtemp") }
     url = URL(fileURLWithPath: String(cString: made)).standardizedFileURL
   }
@@ -42,6 +43,11 @@ public struct TemporaryDirectory: Sendable {
   public func remove() { try? FileManager.default.removeItem(at: url) }
 
   public func file(_ relative: String) -> URL { url.appendingPathComponent(relative) }
+
+  /// Where a test makes files the sandbox's read-only exceptions may grant, which must be root's and in no folder
+  /// writable by others (so not in /tmp): `/run` when the tests run as root; the temporary folder otherwise (where
+  /// nothing can be granted, so such tests need root).
+  public static var systemBase: String { geteuid() == 0 ? "/run" : NSTemporaryDirectory() }
 }
 
 /// What a finished command did.

@@ -104,6 +104,20 @@ func listenTCP(_ mode: String) -> String {
   return "done: accepted on 127.0.0.1:\(port) and read \"\(String(decoding: buffer[..<count], as: UTF8.self))\""
 }
 
+/// Sets a socket option on a fresh TCP socket: `reuseport` (SO_REUSEPORT, which would let it join the port group
+/// of a service running as the same uid) or `reuseaddr` (SO_REUSEADDR, harmless: the control).
+func setReuseOption(_ which: String) -> String {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  if fd < 0 { return failure("socket") }
+  defer { close(fd) }
+  let option = which == "reuseport" ? SO_REUSEPORT : SO_REUSEADDR
+  var on: Int32 = 1
+  if setsockopt(fd, SOL_SOCKET, option, &on, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+    return failure("setsockopt \(which)")
+  }
+  return "done: set \(which)"
+}
+
 /// Connects as it sends (TCP Fast Open, `sendto` with MSG_FASTOPEN), without calling connect.
 func fastOpen(_ port: UInt16) -> String {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -290,6 +304,7 @@ struct Attack: IntentHandler {
     case "UnixConnect": outcome = connectUnix(target)
     case "Listen": outcome = listenTCP(target)
     case "FastOpen": outcome = fastOpen(UInt16(target) ?? 0)
+    case "ReuseOption": outcome = setReuseOption(target)
     case "ForkBomb": outcome = forkMany(1000)
     case "RunShell": outcome = runShell(target)
     case "FileDescriptors": outcome = initialDescriptors
