@@ -144,8 +144,10 @@ public struct ReadOnlyPathRules: Sendable {
   /// under `/home`, with a home that is not a system folder (`systemHomes`). Accounts only a directory service
   /// (NSS, LDAP) knows are not listed; the running user's home is protected by `getpwuid_r` either way.
   static func accounts(_ passwd: String) -> [(name: String, uid: UInt32, home: String)] {
+    // An unreadable database protects no account's home beyond the running user's and root's, which are protected
+    // apart (by `getpwuid_r`); nothing else depends on it, so its error is not the launch's.
     guard let file = FileHandle(forReadingAtPath: passwd) else { return [] }
-    defer { try? file.close() }
+    defer { try? file.close() }  // read-only: closing cannot lose anything
     guard let data = try? file.read(upToCount: 4 << 20) else { return [] }
     var accounts: [(name: String, uid: UInt32, home: String)] = []
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n").prefix(accountsLimit) {
