@@ -106,6 +106,19 @@ struct ExplainEndToEndTests {
   /// `INTENTHOST_CLOCK_OFFSET=offset`: the host's clock `offset` seconds ahead.
   static func clock(_ offset: Int) -> [String: String] { ["INTENTHOST_CLOCK_OFFSET": String(offset)] }
 
+  /// Locks the device; returns the time just after, which `offset(_:after:)` counts from.
+  static func lock(_ host: HostFixture) async throws -> Date {
+    #expect(try await host.assistant(["lock"]).code == 0)
+    return Date()
+  }
+
+  /// The clock offset that puts the host's "now" at least `seconds` after a lock that ended at `lock`, and at most a
+  /// few seconds more (the next command's start): the real time since `lock` is taken off, so a loaded machine that
+  /// is slow between two commands does not leave a window of the device state ("within the 10 s").
+  static func offset(_ seconds: Int, after lock: Date) -> Int {
+    seconds - Int(Date().timeIntervalSince(lock))
+  }
+
   static func explain(_ host: HostFixture, _ intent: String, offset: Int = 0) async throws -> Report {
     let result = try await host.assistant(["explain", "Rooms", intent, "--json"], environment: clock(offset))
     #expect(result.code == 0, "\(result)")
@@ -156,9 +169,10 @@ struct ExplainEndToEndTests {
     }
 
     // Locked now: the up-front rules ask for the passcode (protected data is still there for 10 s).
-    #expect(try await host.assistant(["lock"]).code == 0)
+    let locked = try await Self.lock(host)
     #expect(try await Self.explain(host, "BookRoomIntent").now == "unlockWithPasscode")
-    #expect(try await Self.explain(host, "INSearchForMessagesIntent").now == "allowed")
+    #expect(
+      try await Self.explain(host, "INSearchForMessagesIntent", offset: Self.offset(0, after: locked)).now == "allowed")
     #expect(try await Self.explain(host, "INEndWorkoutIntent").now == "allowed")
 
     // The text form says the same, with each condition.
@@ -175,9 +189,9 @@ struct ExplainEndToEndTests {
   @Test func protectedDataUnavailableAsksThePasscode() async throws {
     let host = try await Self.host()
     defer { host.directory.remove() }
-    #expect(try await host.assistant(["lock"]).code == 0)
+    let locked = try await Self.lock(host)
     for intent in ["INSearchForMessagesIntent", "INSetMessageAttributeIntent"] {
-      #expect(try await Self.explain(host, intent).now == "allowed", "\(intent)")
+      #expect(try await Self.explain(host, intent, offset: Self.offset(0, after: locked)).now == "allowed", "\(intent)")
       let report = try await Self.explain(host, intent, offset: 11)
       #expect(report.now == "protectedDataUnavailable", "\(intent)")
       #expect(report.whenLocked == "protectedDataUnavailable", "\(intent)")
@@ -253,20 +267,22 @@ struct ExplainEndToEndTests {
     let settings = try await host.assistant(
       ["passcode", "settings", "--require-passcode", "60", "--passcode-stdin"], input: "2468\n")
     #expect(settings.code == 0, "\(settings)")
-    #expect(try await host.assistant(["lock"]).code == 0)
-    let within = try await Self.explain(host, "BookRoomIntent", offset: 30)
+    let locked = try await Self.lock(host)
+    let within = try await Self.explain(host, "BookRoomIntent", offset: Self.offset(30, after: locked))
     #expect(within.now == "unlock" && within.whenLocked == "unlockWithPasscode", "\(within)")
-    let text = try await Self.sentences(host, "BookRoomIntent", offset: 30)
+    let text = try await Self.sentences(host, "BookRoomIntent", offset: Self.offset(30, after: locked))
     #expect(text.now.hasPrefix("the device is unlocked without the passcode: it is within its grace period"))
     #expect(text.whenLocked == "the passcode is asked first", "\(text)")
-    #expect(try await Self.explain(host, "INSearchForMessagesIntent", offset: 30).now == "allowed")
+    #expect(
+      try await Self.explain(host, "INSearchForMessagesIntent", offset: Self.offset(30, after: locked)).now
+        == "allowed")
 
     let after = try await Self.explain(host, "BookRoomIntent", offset: 61)
     #expect(after.now == "unlockWithPasscode", "\(after)")
     #expect(try await Self.explain(host, "INSearchForMessagesIntent", offset: 61).now == "protectedDataUnavailable")
 
     // The run within the grace period: unlocked without the passcode (then it stops at the first value it needs).
-    let run = try await Self.run(host, "BookRoomIntent", offset: 30)
+    let run = try await Self.run(host, "BookRoomIntent", offset: Self.offset(30, after: locked))
     #expect((run.stdout + run.stderr).contains("Unlocked without the passcode"), "\(run)")
     let status = try await host.assistant(["status", "--json"], environment: Self.clock(30))
     #expect(status.stdout.contains("\"locked\":false"), "\(status)")
