@@ -178,15 +178,15 @@ public struct DonationStore: Sendable {
 
   /// The donations document of `app` (a bundle identifier the manifest model validated).
   public func donationsFile(for app: String) -> URL {
-    home.state.appendingPathComponent("donations").appendingPathComponent(app + ".json")
+    home.donationsFile(for: app)
   }
 
   public func vocabularyFile(for app: String) -> URL {
-    home.state.appendingPathComponent("vocabulary").appendingPathComponent(app + ".json")
+    home.vocabularyFile(for: app)
   }
 
   public func suggestionsFile(for app: String) -> URL {
-    home.state.appendingPathComponent("suggestions").appendingPathComponent(app + ".json")
+    home.suggestionsFile(for: app)
   }
 
   /// The app's suggested shortcuts, in the app's order.

@@ -133,9 +133,6 @@ struct OwnerTable: DocumentContent {
 }
 
 extension AssistantHome {
-  /// The owner record: `State/owners.json`.
-  public var ownersFile: URL { state.appendingPathComponent("owners.json") }
-
   /// Runs `body` on the owner record under its lock and commits what it changed (nothing when it throws).
   /// Blocks on the lock and the disk: call it off the cooperative pool.
   /// - Precondition: the home is prepared (`prepare()`): `State/` exists.
@@ -147,51 +144,5 @@ extension AssistantHome {
     } catch let error as StoreError {
       throw stateError(error, "cannot use the owner record \(ownersFile.path)", document: ownersFile.path)
     }
-  }
-}
-
-/// A failure to use one of the host's own state documents (`State/owners.json`, `State/identities.json`,
-/// `State/shortcuts.json`, `State/donations/<app>.json` …), the document at `path`: a corrupt or planted one is invalid
-/// data (65) with how to start it again (`stateDocumentAdvice`; `assistant defaults recover` is for app groups, not
-/// for the host's own state), a newer schema 65 too; anything else the host's own I/O failing (74); never a refusal
-/// nor an extension's fault.
-func stateError(_ error: any Error, _ what: String, document path: String) -> HostError {
-  switch error as? StoreError {
-  case .corrupt(let file, let detail)?:
-    return HostError(
-      .dataError, "\(what): \(file) is corrupt (\(detail)); \(stateDocumentAdvice(path, also: file))")
-  case .unsafeFile(let file, let detail)?:
-    return HostError(
-      .dataError,
-      "\(what): \(file) \(detail), and the host never follows a link or opens anything but a regular file there; "
-        + stateDocumentAdvice(path, also: file))
-  case .newerSchema?:
-    return HostError(.dataError, "\(what): \(error)")
-  case .io(let system)? where [EISDIR, ENOTDIR, ELOOP, ENXIO].contains(system.code):
-    return HostError(.dataError, "\(what): \(system); \(stateDocumentAdvice(path, also: system.subject))")
-  default:
-    return HostError(.ioError, "\(what): \(error)")
-  }
-}
-
-/// How to start the host's state document at `path` again, empty: the files to move aside or remove (the document,
-/// its journal and its lock, and `also` when it is something else in the way, such as a folder planted as a link).
-/// What the document held is lost; the host makes it again when it next writes.
-func stateDocumentAdvice(_ path: String, also: String = "") -> String {
-  let url = URL(fileURLWithPath: path)
-  let folder = url.deletingLastPathComponent().path
-  let name = url.lastPathComponent
-  var files = [path, "\(folder)/.\(name).journal", "\(folder)/.\(name).lock"]
-  if !also.isEmpty, !files.contains(also) { files.insert(also, at: 0) }
-  return "it was left as it is; to start it again empty (losing what it held), move aside or remove "
-    + files.joined(separator: ", ")
-}
-
-/// `body`, a use of the host's state document at `path`, with the store's failures as `stateError`s.
-func usingStateDocument<Result>(_ path: String, _ what: String, _ body: () throws -> Result) throws -> Result {
-  do {
-    return try body()
-  } catch let error as StoreError {
-    throw stateError(error, what, document: path)
   }
 }

@@ -691,9 +691,6 @@ struct InterpreterTable: DocumentContent {
 }
 
 extension AssistantHome {
-  /// The record of interpreters, `State/interpreters.json`.
-  var interpretersFile: String { state.appendingPathComponent("interpreters.json").path }
-
   /// The places an interpreter may not be in beside the bundle, `$HOME` and the temporary folders: the home and the
   /// app groups' folder.
   var interpreterForbiddenPlaces: [String] { [root.path, appGroupsRoot.path] }

@@ -247,7 +247,7 @@ public struct ShortcutStore: Sendable {
     self.clock = clock
   }
 
-  public var file: URL { home.state.appendingPathComponent("shortcuts.json") }
+  public var file: URL { home.shortcutsFile }
 
   /// Why `phrase` cannot be a new shortcut's phrase (`ShortcutsRecord.taken`): checked before the apps' phrases, so
   /// that the clash the user can do least about is named first. `add` checks it again under its lock.

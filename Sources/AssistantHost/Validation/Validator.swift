@@ -844,14 +844,3 @@ public struct Validator: Sendable {
     return []
   }
 }
-
-/// The `${name}` placeholders of a template, in order.
-func placeholders(_ template: String) -> [String] {
-  var names: [String] = []
-  var rest = Substring(template)
-  while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
-    names.append(String(rest[start.upperBound..<end]))
-    rest = rest[rest.index(after: end)...]
-  }
-  return names
-}

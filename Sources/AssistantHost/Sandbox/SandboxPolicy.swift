@@ -1,0 +1,92 @@
+import AppGroupStore
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import IntentHostSystem
+import ProcessSupervision
+import UntrustedText
+
+/// How the host confines what it launches. The defaults are documented in docs/SANDBOX.md.
+public struct SandboxPolicy: Sendable {
+  /// The kinds of process, each with its own limits.
+  public enum Kind: String, Sendable, CaseIterable {
+    case intentsExtension = "Intents extension"
+    case intentsUIExtension = "Intents UI extension"
+    case app = "app"
+  }
+
+  /// The limits of one kind.
+  public struct Limits: Sendable, Equatable {
+    /// Memory footprint ceiling in bytes (cgroup, else watchdog); Apple's reported figure for Intents extensions is
+    /// about 30 MB.
+    public var memory: Int
+    /// CPU seconds (RLIMIT_CPU soft; SIGKILL one second later).
+    public var cpuSeconds: Int
+    public var openFiles: Int = 64
+    /// Processes and threads (cgroup pids.max).
+    public var threads: Int = 64
+    public var fileSize: Int = 64 << 20
+    /// RLIMIT_DATA, a backstop behind the memory ceiling.
+    public var data: Int = 256 << 20
+  }
+
+  /// False with `--no-sandbox`: children run unconfined (a warning is printed on every run).
+  public var enabled: Bool
+  public var limits: [Kind: Limits]
+  /// The most each container and app group may hold; a launch is refused while one is over (`--storage-limit`).
+  public var storage = StorageBudget.standard
+
+  public init(enabled: Bool = true) {
+    self.enabled = enabled
+    limits = [
+      .intentsExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
+      .intentsUIExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
+      .app: Limits(memory: 256 << 20, cpuSeconds: 60, openFiles: 256, threads: 256, data: 1 << 30),
+    ]
+  }
+
+  /// Sets the memory ceiling of every extension kind (`--memory-limit MIB`).
+  public mutating func setExtensionMemory(megabytes: Int) {
+    limits[.intentsExtension]?.memory = megabytes << 20
+    limits[.intentsUIExtension]?.memory = megabytes << 20
+  }
+
+  /// Sets the CPU time of every extension kind (`--cpu-limit SECONDS`).
+  public mutating func setExtensionCPU(seconds: Int) {
+    limits[.intentsExtension]?.cpuSeconds = seconds
+    limits[.intentsUIExtension]?.cpuSeconds = seconds
+  }
+
+  /// The Landlock ABI to use.
+  /// - Throws: `HostError(.refused)` when the sandbox is on but the kernel cannot provide it.
+  public func landlockABI() throws -> Int32 {
+    #if os(Linux)
+      // INTENTHOST_TEST_NO_LANDLOCK=1 makes this host act as on a kernel without Landlock (for the test of the
+      // refusal; it can only make the host refuse more).
+      let simulatedAbsence = ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_LANDLOCK"] == "1"
+      var abi = simulatedAbsence ? 0 : IntentHostSystem.landlockABI()
+      // INTENTHOST_TEST_LANDLOCK_ABI=N makes it act as on a kernel offering ABI N at most (for the tests of what
+      // needs a newer one; it too can only lower it).
+      if let simulated = ProcessInfo.processInfo.environment["INTENTHOST_TEST_LANDLOCK_ABI"].flatMap({ Int32($0) }),
+        simulated < abi
+      {
+        abi = max(simulated, 0)
+      }
+      if abi > 0 { return abi }
+      throw HostError(
+        .refused,
+        "this kernel has no Landlock (needed to sandbox extensions; Linux 5.13 or later with landlock in the lsm= "
+          + "boot list); refusing to run extensions unconfined. Pass --no-sandbox to run them anyway, unsafely")
+    #else
+      throw HostError(
+        .refused, "sandboxing needs Linux (Landlock and seccomp); pass --no-sandbox to run extensions unconfined")
+    #endif
+  }
+
+  /// The line `--no-sandbox` prints on every run.
+  public static let warning =
+    "assistant: warning: --no-sandbox: extensions and apps run unconfined, with the host's user and no limits"
+}
+
+extension AssistantHome {
+}

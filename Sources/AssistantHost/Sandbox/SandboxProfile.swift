@@ -1,0 +1,324 @@
+import AppGroupStore
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import IntentHostSystem
+import ProcessSupervision
+import UntrustedText
+
+/// What one launch may do: the files it may read, write and execute, its identity and its limits. Printed by
+/// `assistant sandbox-profile`, and turned into the `SandboxSpec` the spawner applies.
+public struct SandboxProfile: Sendable {
+  public var kind: SandboxPolicy.Kind
+  public var name: String
+  public var bundleIdentifier: String
+  public var executePaths: [String]
+  public var readPaths: [String]
+  public var writePaths: [String]
+  /// uid, gid and supplementary gids (one per app group) when the host runs as root; nil otherwise.
+  public var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
+  /// Whether `identity` is recorded in `State/identities.json`; false when it is what the first launch would
+  /// allocate (a profile shown before any launch, which records nothing).
+  public var identityRecorded = true
+  public var limits: SandboxPolicy.Limits
+  /// What the container and each app group hold now, against the storage budget.
+  public var storage: [StorageUsage] = []
+  /// The interpreter a script runs with, as recorded at install (docs/SANDBOX.md, "Interpreted extensions"); nil
+  /// for an ELF executable.
+  var interpreter: ScriptInterpreter? = nil
+  /// What its entitlements allow on the network (docs/SANDBOX.md, "Network").
+  public var network = NetworkAccess()
+  /// The paths its entitlements' temporary exception lets it read, by their real paths (docs/SANDBOX.md,
+  /// "Exceptions from entitlements").
+  public var readExceptions: [ReadOnlyException] = []
+
+  /// The first container or group over its budget, if any: the launch is refused.
+  public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
+
+  public func spec(abi: Int32) -> SandboxSpec {
+    var spec = SandboxSpec(landlockABI: abi, executePaths: executePaths, readPaths: readPaths, writePaths: writePaths)
+    spec.identity = identity
+    spec.cpuSeconds = limits.cpuSeconds
+    spec.openFiles = limits.openFiles
+    spec.dataBytes = limits.data
+    spec.fileSizeBytes = limits.fileSize
+    spec.umask = 0o007
+    spec.readExceptionPaths = readExceptions.map(\.path)
+    spec.networkClient = network.client
+    spec.networkServer = network.server
+    return spec
+  }
+
+  /// The profile as `assistant sandbox-profile` prints it.
+  public func description(deadlines: Deadlines?, memoryMechanism: String) -> String {
+    func mib(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
+    // Names and paths come from the bundle: each on one line (the whole text is sanitized again on its way out).
+    var lines = ["\(Untrusted.shown(name)) (\(Untrusted.shown(bundleIdentifier))): \(kind.rawValue)"]
+    if let interpreter {
+      lines.append("  interpreter: \(Untrusted.shown(interpreter.summary))")
+      if !interpreter.libraryFolders.isEmpty {
+        lines.append(
+          "    its library folders: \(interpreter.libraryFolders.map(Untrusted.shown).joined(separator: ", "))")
+      }
+    }
+    lines.append("  execute:")
+    lines += executePaths.map { "    \(Untrusted.shown($0))" }
+    lines.append("  read:")
+    lines += readPaths.map { "    \(Untrusted.shown($0))" }
+    lines += readExceptions.map { exception in
+      let written = exception.entitled == exception.path ? "" : ", written \(Untrusted.shown(exception.entitled))"
+      return "    \(Untrusted.shown(exception.path)) (\(Entitlements.readOnlyPathsKey)\(written))"
+    }
+    lines.append("  read and write (no execute):")
+    lines += writePaths.map { "    \(Untrusted.shown($0))" }
+    lines.append("  everything else: denied (Landlock), including the host's home, other containers and $HOME")
+    lines.append("  network: \(network.summary)")
+    lines.append("  processes: none (no fork, exec of other programs, ptrace, io_uring; signals only inside)")
+    if let identity {
+      lines.append(
+        "  runs as: uid \(identity.uid), gid \(identity.gid), groups \(identity.groups.map(String.init).joined(separator: ", "))"
+          + (identityRecorded ? "" : " (not recorded yet: its first launch allocates them, others may come first)"))
+    } else {
+      lines.append("  runs as: the host's user (the host is not root; see docs/SANDBOX.md for what that allows)")
+    }
+    lines.append("  limits:")
+    lines.append("    memory: \(mib(limits.memory)) footprint (\(memoryMechanism)); killed beyond it")
+    lines.append("    CPU time: \(limits.cpuSeconds) s (SIGXCPU, then SIGKILL a second later)")
+    lines.append(
+      "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil))); "
+        + "open files: \(limits.openFiles)")
+    lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
+    if let budget = storage.first?.budget {
+      lines.append(
+        "    storage: \(budget.description) for the container and for each app group (every file, folder and link "
+          + "counts), measured at each launch, which is refused while one is over; now:")
+      lines += storage.map {
+        "      \($0.what): \($0.summary)\($0.isOver ? " (over: the next launch is refused)" : "")"
+      }
+    }
+    if let deadlines {
+      let phases = Phase.allCases.map { "\($0.rawValue) \(deadlines[$0].shortDescription)" }
+      lines.append("  deadlines: " + phases.joined(separator: ", "))
+    }
+    lines.append("  environment: HOME, TMPDIR, PATH, LANG, SWIFT_BACKTRACE and the INTENTHOST_* variables only")
+    lines.append("  file descriptors: 0, 1, 2 only")
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension SandboxProfile {
+  /// The profile as `assistant sandbox-profile --json` prints it: the same facts as `description`, as data.
+  public struct Report: Sendable, Encodable {
+    public var name: String
+    public var bundleIdentifier: String
+    /// "app", "Intents extension" or "Intents UI extension".
+    public var kind: String
+    public var execute: [String]
+    public var read: [String]
+    public var readWrite: [String]
+    /// uid, gid and groups when the host runs as root; absent otherwise (the host's user).
+    public var identity: Identity?
+    public var limits: Limits
+    public var storage: [Storage]
+    /// Seconds per phase; extensions only.
+    public var deadlines: [String: Double]?
+    /// Whether this run applies it (false with --no-sandbox).
+    public var enforced: Bool
+    /// The interpreter of a script; absent (null) for an ELF executable.
+    public var interpreter: Interpreter? = nil
+    /// `{"client", "server"}`: the network entitlements it has.
+    public var network: Network = Network(client: false, server: false)
+    /// The paths of `read` that its entitlements' temporary exception grants: `{"entitled", "path"}`, as written and
+    /// as granted (the real path).
+    public var readExceptions: [ReadOnlyException] = []
+
+    enum CodingKeys: String, CodingKey {
+      case name, bundleIdentifier, kind, execute, read, readWrite, identity, limits, storage, deadlines, enforced
+      case interpreter, network, readExceptions
+    }
+
+    /// Every key, `null` where there is no value (an app has no deadlines; a host that is not root, no identity).
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(name, forKey: .name)
+      try container.encode(bundleIdentifier, forKey: .bundleIdentifier)
+      try container.encode(kind, forKey: .kind)
+      try container.encode(execute, forKey: .execute)
+      try container.encode(read, forKey: .read)
+      try container.encode(readWrite, forKey: .readWrite)
+      try container.encode(identity, forKey: .identity)
+      try container.encode(limits, forKey: .limits)
+      try container.encode(storage, forKey: .storage)
+      try container.encode(deadlines, forKey: .deadlines)
+      try container.encode(enforced, forKey: .enforced)
+      try container.encode(interpreter, forKey: .interpreter)
+      try container.encode(network, forKey: .network)
+      try container.encode(readExceptions, forKey: .readExceptions)
+    }
+  }
+  /// A script's interpreter in `sandbox-profile --json`.
+  public struct Interpreter: Sendable, Encodable {
+    /// The `#!` line, after `#!`.
+    public var shebang: String
+    /// The interpreter as named (or found by `env` at install): argv[0].
+    public var path: String
+    /// The program executed and granted.
+    public var realPath: String
+    public var argument: String?
+    /// Whether `#!/usr/bin/env NAME` was looked up at install.
+    public var resolvedAtInstall: Bool
+    public var libraryFolders: [String]
+    public var libraryFiles: [String]
+  }
+  public struct Network: Sendable, Encodable {
+    public var client: Bool
+    public var server: Bool
+  }
+  public struct Identity: Sendable, Encodable {
+    public var uid: UInt32
+    public var gid: UInt32
+    public var groups: [UInt32]
+  }
+  public struct Limits: Sendable, Encodable {
+    public var memoryBytes: Int
+    public var cpuSeconds: Int
+    public var threads: Int
+    public var openFiles: Int
+    public var fileSizeBytes: Int
+    public var dataBytes: Int
+  }
+  public struct Storage: Sendable, Encodable {
+    public var what: String
+    public var path: String
+    public var bytes: Int?
+    public var entries: Int?
+    public var budgetBytes: Int
+    public var budgetEntries: Int
+    public var over: Bool
+  }
+
+  public func report(deadlines: Deadlines?, sandboxed: Bool) -> Report {
+    Report(
+      name: name, bundleIdentifier: bundleIdentifier, kind: kind.rawValue, execute: executePaths,
+      read: readPaths + readExceptions.map(\.path), readWrite: writePaths,
+      identity: identity.map { Identity(uid: $0.uid, gid: $0.gid, groups: $0.groups) },
+      limits: Limits(
+        memoryBytes: limits.memory, cpuSeconds: limits.cpuSeconds, threads: limits.threads,
+        openFiles: limits.openFiles, fileSizeBytes: limits.fileSize, dataBytes: limits.data),
+      storage: storage.map {
+        Storage(
+          what: $0.what, path: $0.path, bytes: $0.usage?.bytes, entries: $0.usage?.entries,
+          budgetBytes: $0.budget.bytes, budgetEntries: $0.budget.entries, over: $0.isOver)
+      },
+      deadlines: deadlines.map { deadlines in
+        Dictionary(
+          uniqueKeysWithValues: Phase.allCases.map { phase in
+            let (seconds, attoseconds) = deadlines[phase].components
+            return (phase.rawValue, Double(seconds) + Double(attoseconds) / 1e18)
+          })
+      },
+      enforced: sandboxed,
+      interpreter: interpreter.map {
+        Interpreter(
+          shebang: $0.shebang, path: $0.path, realPath: $0.program, argument: $0.argument,
+          resolvedAtInstall: $0.resolvedFromEnv, libraryFolders: $0.libraryFolders, libraryFiles: $0.libraryFiles)
+      },
+      network: Network(client: network.client, server: network.server), readExceptions: readExceptions)
+  }
+}
+
+extension AssistantHome {
+  /// The profile for launching `target` with `policy`: its own bundle (read), its executable and ELF interpreter
+  /// (execute), the library files the loader needs (`LibraryGrants`), `/usr/share/zoneinfo` and `/proc` (read),
+  /// its container and each app group its entitlements list (read and write).
+  /// - Parameter recordingIdentity: as root, allocate and record the app's uid and the groups' gids (a launch);
+  ///   without it, read what is recorded and make nothing (`sandbox-profile`, a read-only command).
+  /// - Throws: `HostError(.refused)` when its ELF headers ask for libraries or a loader outside the folders the
+  ///   sandbox trusts.
+  func sandboxProfile(
+    name: String, bundleIdentifier: String, bundlePath: String, executable: String, kind: SandboxPolicy.Kind,
+    container: URL, appGroups: [AppGroupLocation], entitlements: Entitlements, appIdentifier: String,
+    policy: SandboxPolicy, recordingIdentity: Bool
+  ) throws -> SandboxProfile {
+    // An extension's .appex lies in its app's PlugIns folder; it may load libraries from anywhere in the app.
+    let parent = (bundlePath as NSString).deletingLastPathComponent
+    let appBundle =
+      (parent as NSString).lastPathComponent == "PlugIns" ? (parent as NSString).deletingLastPathComponent : bundlePath
+    let grants = LibraryGrants.resolve(executable: executable, appBundle: appBundle)
+    if let refusal = grants.refusal {
+      throw HostError(.refused, "\(name) (\(bundleIdentifier)) cannot be sandboxed: \(refusal); it was not run")
+    }
+    var read = [bundlePath] + grants.libraries.filter { !isInside($0, [realPath(bundlePath) ?? bundlePath]) }
+    read += ["/usr/share/zoneinfo", "/proc"]
+    var execute = [executable]
+    if let interpreter = grants.interpreter { execute.append(interpreter) }
+    // A script: the interpreter recorded at install (not the script) is executed, with its loader and libraries.
+    let script = try recordedInterpreter(
+      name: name, bundleIdentifier: bundleIdentifier, executable: executable, appBundle: appBundle)
+    if let script {
+      let program = LibraryGrants.resolve(systemProgram: script.program)
+      if let refusal = program.refusal {
+        throw HostError(
+          .refused,
+          "\(name) (\(bundleIdentifier)) was refused by the sandbox: its interpreter \(script.program) is not allowed "
+            + "(rule \(ScriptProblem.rule): \(refusal)); it was not run")
+      }
+      execute = [script.program] + (program.interpreter.map { [$0] } ?? [])
+      for path in program.libraries + script.libraryFolders + script.libraryFiles where !read.contains(path) {
+        read.append(path)
+      }
+    }
+    let writable = [container.path] + appGroups.map(\.path)
+    var identity: (uid_t, gid_t, [gid_t])? = nil
+    var recorded = true
+    if geteuid() == 0 {
+      let groups = appGroups.map(\.identifier)
+      if recordingIdentity {
+        let ids = try identities(app: appIdentifier, groups: groups)
+        identity = (ids.uid, ids.uid, ids.groups)
+      } else {
+        let ids = try expectedIdentities(app: appIdentifier, groups: groups)
+        identity = (ids.uid, ids.uid, ids.groups)
+        recorded = ids.recorded
+      }
+    }
+    let storage =
+      [StorageUsage.measure("container", path: container.path, budget: policy.storage)]
+      + appGroups.map { StorageUsage.measure("app group \($0.identifier)", path: $0.path, budget: policy.storage) }
+    var profile = SandboxProfile(
+      kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
+      writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
+      identityRecorded: recorded, limits: policy.limits[kind] ?? SandboxPolicy().limits[kind]!, storage: storage,
+      interpreter: script)
+    // The exceptions its entitlements ask for, checked again at each launch: the installed copy or the file system
+    // may have changed since install.
+    profile.network = NetworkAccess(entitlements)
+    // (The rules read the user database: only when there is something to check.)
+    profile.readExceptions =
+      entitlements.readOnlyPaths.isEmpty
+      ? [] : try ReadOnlyPathRules(home: self).grants(for: entitlements, launch: "\(name) (\(bundleIdentifier))")
+    return profile
+  }
+}
+
+extension AssistantHome {
+  /// The profile an app (`extensionNamed` nil) or one of its extensions gets. It reads and makes nothing: as root,
+  /// identities not recorded yet are shown as the first launch would allocate them (`identityRecorded` false).
+  public func profile(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws -> SandboxProfile {
+    if let extensionNamed, let ext = app.extensions.first(where: { $0.name == extensionNamed }) {
+      let container = try self.container(for: ext.info.bundleIdentifier)
+      return try sandboxProfile(
+        name: ext.name, bundleIdentifier: ext.info.bundleIdentifier, bundlePath: ext.url.path,
+        executable: ext.executableURL.path,
+        kind: ext.extensionInfo.point == .intentsUIService ? .intentsUIExtension : .intentsExtension,
+        container: container, appGroups: try grantedAppGroups(ext.entitlements, home: self),
+        entitlements: ext.entitlements, appIdentifier: app.info.bundleIdentifier, policy: policy,
+        recordingIdentity: false)
+    }
+    return try sandboxProfile(
+      name: app.name, bundleIdentifier: app.info.bundleIdentifier, bundlePath: app.url.path,
+      executable: app.executableURL.path, kind: .app, container: try container(for: app.info.bundleIdentifier),
+      appGroups: try grantedAppGroups(app.entitlements, home: self), entitlements: app.entitlements,
+      appIdentifier: app.info.bundleIdentifier, policy: policy, recordingIdentity: false)
+  }
+}

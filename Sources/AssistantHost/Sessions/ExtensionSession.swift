@@ -1,0 +1,242 @@
+import AppGroupStore
+import BundleManifest
+import ExtensionProtocol
+import ExtensionTransport
+import Foundation
+import IntentHostSystem
+import ProcessSupervision
+
+/// What an extension (or an app serving `handleInApp`) may send of its own, requests and notifications, per request
+/// of the host's: past it, a protocol violation (exit 70). Version 1 has one request for an extension to send
+/// (`host/requestAuthentication`, during confirm or handle) and `$/cancelRequest`; the budget leaves room for a
+/// handful of those and for a message a newer SDK might add.
+let unsolicitedBudget = Connection.UnsolicitedBudget(messages: 16, bytes: 64 << 10)
+
+/// One running extension (or app serving `handleInApp`): its peer (the supervised process) and the connection to
+/// it.
+final class ExtensionSession: Sendable {
+  let target: SessionTarget
+  let peer: any SessionPeer
+  let connection: Connection
+  let deadlines: Deadlines
+  /// What the peer sends of its own: `host/requestAuthentication` during confirm and handle, errors otherwise.
+  let inbound: InboundRequests
+
+  /// A name for messages: "RoomsIntents (com.example.rooms.RoomsIntents)".
+  var label: String { "\(target.name) (\(target.bundleIdentifier))" }
+
+  private init(
+    target: SessionTarget, peer: any SessionPeer, connection: Connection, deadlines: Deadlines, home: AssistantHome
+  ) {
+    self.target = target
+    self.peer = peer
+    self.connection = connection
+    self.deadlines = deadlines
+    let log: @Sendable (String) -> Void = { [peer] line in peer.appendToLog(line) }
+    inbound = InboundRequests(
+      donations: DonationServer(
+        store: DonationStore(home: home), app: target.appIdentifier,
+        rules: DonationRules(definitions: target.appDefinitions), log: log),
+      log: log)
+    // Taken on the reader thread as they come, in arrival order (docs/PROTOCOL.md, "Requests to the host").
+    connection.start { [weak connection, inbound] message in
+      guard let message, let connection else { return }
+      inbound.receive(message, connection: connection)
+    }
+  }
+
+  /// Starts `target` (confined by `sandbox`) through `launcher` and performs the handshake.
+  /// - Throws: `HostError` (`.extensionFault` when it cannot start or answer, `.refused` when it cannot be
+  ///   sandboxed); whatever was started is gone when this throws.
+  static func start(
+    _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines, sandbox: SandboxPolicy,
+    launcher: any SessionLauncher = ProcessLauncher()
+  ) async throws -> ExtensionSession {
+    let launched = try await launcher.launch(target, home: home, locale: locale, sandbox: sandbox)
+    let session = ExtensionSession(
+      target: target, peer: launched.peer, connection: launched.connection, deadlines: deadlines, home: home)
+    do {
+      let result = try await session.request(
+        InitializeRequest(
+          host: "IntentHost \(hostVersion)", bundleIdentifier: target.bundleIdentifier,
+          extensionPoint: target.extensionPoint, bundlePath: target.bundlePath,
+          containerPath: launched.containerPath, appGroups: launched.appGroups, locale: locale),
+        phase: .handshake, what: "the handshake")
+      if result.protocolVersion != protocolVersion {
+        throw session.violation(
+          "speaks protocol version \(result.protocolVersion); this host speaks \(protocolVersion)")
+      }
+      return session
+    } catch {
+      await session.abort()
+      throw error
+    }
+  }
+
+  /// Whether the session can take another request.
+  var isHealthy: Bool { connection.failure == nil && peer.termination == nil }
+
+  /// Sends a request within the phase's deadline.
+  /// - Parameters:
+  ///   - what: the step for messages, e.g. "resolve of roomNumber".
+  ///   - authenticator: given for confirm and handle: while the request is pending, the peer's
+  ///     `host/requestAuthentication` requests are served with it, one at a time (the user's time does not count
+  ///     against the deadline). Without it they are answered `notAllowedNow`.
+  /// - Throws: `HostError(.extensionFault)` describing what went wrong (the peer is then gone), or
+  ///   `CancellationError` when the calling task was cancelled (the peer is then killed).
+  func request<R: RequestMessage>(
+    _ request: R, phase: Phase, what: String, authenticator: HostAuthenticator? = nil
+  ) async throws -> R.Response {
+    do {
+      guard let authenticator else { return try await connection.send(request, timeout: deadlines[phase]) }
+      return try await servingAuthentications(with: authenticator, during: what) {
+        try await self.connection.send(request, timeout: self.deadlines[phase])
+      }
+    } catch ConnectionError.cancelled {
+      await abort()
+      throw CancellationError()
+    } catch let error as ConnectionError {
+      throw await fault(error, phase: phase, what: what)
+    }
+  }
+
+  /// Runs `body` (the wait for a request's answer) with a child task that serves the peer's authentication requests
+  /// until it ends. When it ends, an authentication still being served is answered `requestCancelled` and its prompt
+  /// ends; the child has ended when this returns.
+  private func servingAuthentications<T: Sendable>(
+    with authenticator: HostAuthenticator, during what: String, _ body: () async throws -> T
+  ) async throws -> T {
+    let authentications = inbound.open(during: what)
+    let result = await withTaskGroup(of: Void.self) { group -> Result<T, any Error> in
+      group.addTask { await self.serve(authentications, with: authenticator, during: what) }
+      let result: Result<T, any Error>
+      do { result = .success(try await body()) } catch { result = .failure(error) }
+      inbound.close(connection: connection)
+      group.cancelAll()
+      return result
+    }
+    return try result.get()
+  }
+
+  /// Serves the authentications taken during `what`, one at a time, until the stream finishes or the task is
+  /// cancelled.
+  private func serve(
+    _ authentications: AsyncStream<InboundRequests.Authentication>, with authenticator: HostAuthenticator,
+    during what: String
+  ) async {
+    for await authentication in authentications {
+      let result: Result<AuthenticationOutcome, ResponseError>
+      do {
+        let name = target.name
+        let outcome = try await authentication.cancelled.racing {
+          try await authenticator.authenticate(reason: authentication.reason, for: name)
+        }
+        result =
+          outcome.map { .success($0) }
+          ?? .failure(ResponseError(.requestCancelled, "cancelled by $/cancelRequest before the user answered"))
+      } catch is CancellationError {
+        result = .failure(
+          ResponseError(.requestCancelled, "the host's \(what) ended before the user answered"))
+      } catch {
+        let message = (error as? HostError)?.message ?? "\(error)"
+        await writeHostMessage("cannot authenticate the user for \(label): \(message)")
+        // The details (the host's paths, what is wrong with its state) go to the user and the log, not to the peer.
+        peer.appendToLog("note: cannot authenticate the user: \(message)")
+        result = .failure(ResponseError(.internalError, "the host could not authenticate the user"))
+      }
+      switch result {
+      case .success(let outcome):
+        peer.appendToLog("note: \(RequestAuthenticationRequest.method) during \(what): \(outcome.rawValue)")
+      case .failure(let error):
+        peer.appendToLog("note: \(RequestAuthenticationRequest.method) during \(what): \(error.code.name)")
+      }
+      inbound.answer(authentication, with: result, connection: connection)
+    }
+  }
+
+  /// Turns a connection failure into a one-line fault, tearing the peer down and logging the fault.
+  private func fault(_ error: ConnectionError, phase: Phase, what: String) async -> HostError {
+    let message: String
+    switch error {
+    case .timedOut:
+      connection.close()
+      await peer.kill()
+      message =
+        "\(label) did not answer \(what) within \(deadlines[phase].shortDescription) "
+        + "(the \(phase.rawValue) deadline; change it with --deadline \(phase.rawValue)=SECONDS) and was killed"
+    case .closed, .io:
+      connection.close()
+      var termination = await peer.waitForExit(timeout: .seconds(2))
+      let stillRunning = termination == nil
+      if stillRunning { termination = await peer.kill() }
+      let last = await peer.lastStderrLine()
+      let detail = last.map { "; its last words on stderr: \($0)" + forkRefusalHint($0) } ?? ""
+      if stillRunning && !peer.wasKilledForMemory {
+        message = "\(label) closed its output during \(what) without answering, kept running, and was killed\(detail)"
+        peer.appendToLog("fault: \(message)")
+        return HostError(.extensionFault, message)
+      }
+      switch termination ?? .signalled(SIGKILL) {
+      case .signalled(let signal):
+        message = "\(label) \(peer.describeKill(signal)) during \(what)\(detail)"
+      case .exited(let code):
+        message = "\(label) exited with status \(code) during \(what) without answering\(detail)"
+      }
+    case .protocolViolation(let what2):
+      connection.close()
+      await peer.kill()
+      message = "\(label) broke the protocol during \(what): \(what2)"
+    case .remote(let remote):
+      // The extension is alive and answered with an error: shut it down cleanly.
+      await shutdown()
+      message = "\(label) failed \(what): \(remote.message) (\(remote.code.name))"
+    case .cancelled:
+      await abort()
+      message = "\(what) was cancelled"
+    }
+    var full = message
+    if target.extensionPoint == appExtensionPoint && phase == .handshake {
+      full +=
+        " (the extension answered handleInApp, so the app was launched to handle the intent; it must serve "
+        + "it with InAppIntentHandling.serve, see docs/PROTOCOL.md, \"Apps\")"
+    }
+    peer.appendToLog("fault: \(full)")
+    return HostError(.extensionFault, full)
+  }
+
+  /// A fault in what the extension answered (valid JSON-RPC, wrong content), logged and ready to throw.
+  func violation(_ what: String) -> HostError {
+    let message = "\(label) \(what)"
+    peer.appendToLog("fault: \(message)")
+    return HostError(.extensionFault, message)
+  }
+
+  /// The orderly end: `shutdown`, `exit`, close stdin, then the timed teardown. It runs to its end even when the
+  /// calling task is cancelled; the peer is gone when it returns.
+  func shutdown() async {
+    await withUncancelledTask { [self] in
+      if case .protocolViolation(let what)? = connection.failure {
+        // Broken between requests (a flood after its last answer): the answers stand, the fault is logged.
+        peer.appendToLog("fault: \(label) broke the protocol after its last answer: \(what)")
+      }
+      if connection.failure == nil {
+        _ = try? await connection.send(ShutdownRequest(), timeout: deadlines.shutdown)
+        try? connection.notify(ExitNotification())
+      }
+      connection.closeOutput()
+      await peer.tearDown(grace: deadlines.shutdown, termGrace: .milliseconds(500))
+      connection.close()
+    }
+  }
+
+  /// Kills the peer at once; it is gone when this returns.
+  func abort() async {
+    connection.close()
+    await peer.kill()
+  }
+
+  /// A line in the extension's log, beside its stderr.
+  func appendToLog(_ line: String) {
+    peer.appendToLog(line)
+  }
+}

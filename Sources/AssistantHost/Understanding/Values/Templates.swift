@@ -1,0 +1,50 @@
+// Templates (`${name}` placeholders) and lists as the assistant says them.
+import AppGroupStore
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import IntentHostSystem
+import Synchronization
+import UntrustedText
+
+/// `items` joined by commas, or "none" when there are none.
+func listOrNone(_ items: [String]) -> String {
+  items.isEmpty ? "none" : items.joined(separator: ", ")
+}
+
+/// The `${name}` placeholders of a template, in order.
+func placeholders(_ template: String) -> [String] {
+  var names: [String] = []
+  var rest = Substring(template)
+  while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+    names.append(String(rest[start.upperBound..<end]))
+    rest = rest[rest.index(after: end)...]
+  }
+  return names
+}
+
+/// Fills `${name}` placeholders from `values`, which gets the whole name (a dotted path such as `${order.total}`
+/// reaches into an object's properties).
+/// Unknown placeholders become empty text and are reported in `missing`.
+func renderTemplate(_ template: String, values: (String) -> String?) -> (text: String, missing: [String]) {
+  var output = ""
+  var missing: [String] = []
+  var rest = Substring(template)
+  while let start = rest.range(of: "${") {
+    output += rest[..<start.lowerBound]
+    guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+      output += rest[start.lowerBound...]
+      rest = ""
+      break
+    }
+    let name = String(rest[start.upperBound..<end])
+    if let value = values(name) {
+      output += value
+    } else {
+      missing.append(name)
+    }
+    rest = rest[rest.index(after: end)...]
+  }
+  output += rest
+  return (output, missing)
+}
