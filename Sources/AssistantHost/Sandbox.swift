@@ -35,6 +35,9 @@ public struct SandboxPolicy: Sendable {
   public var limits: [Kind: Limits]
   /// The most each container and app group may hold; a launch is refused while one is over (`--storage-limit`).
   public var storage = StorageBudget.standard
+  /// What the kernel is taken to lack, for the tests (the hidden `--simulate`): it can only make the host refuse
+  /// more or fall back to a weaker mechanism.
+  public var simulatedKernel = SimulatedKernel()
 
   public init(enabled: Bool = true) {
     self.enabled = enabled
@@ -61,17 +64,10 @@ public struct SandboxPolicy: Sendable {
   /// - Throws: `HostError(.refused)` when the sandbox is on but the kernel cannot provide it.
   public func landlockABI() throws -> Int32 {
     #if os(Linux)
-      // INTENTHOST_TEST_NO_LANDLOCK=1 makes this host act as on a kernel without Landlock (for the test of the
-      // refusal; it can only make the host refuse more).
-      let simulatedAbsence = ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_LANDLOCK"] == "1"
-      var abi = simulatedAbsence ? 0 : IntentHostSystem.landlockABI()
-      // INTENTHOST_TEST_LANDLOCK_ABI=N makes it act as on a kernel offering ABI N at most (for the tests of what
-      // needs a newer one; it too can only lower it).
-      if let simulated = ProcessInfo.processInfo.environment["INTENTHOST_TEST_LANDLOCK_ABI"].flatMap({ Int32($0) }),
-        simulated < abi
-      {
-        abi = max(simulated, 0)
-      }
+      // `--simulate no-landlock` makes this host act as on a kernel without Landlock (for the test of the refusal),
+      // `--simulate landlock-abi=N` as on one offering ABI N at most (for the tests of what needs a newer one):
+      // either can only lower the ABI, so make the host refuse more.
+      let abi = simulatedKernel.landlockABI(offered: IntentHostSystem.landlockABI())
       if abi > 0 { return abi }
       throw HostError(
         .refused,
@@ -113,6 +109,8 @@ public struct SandboxProfile: Sendable {
   /// The paths its entitlements' temporary exception lets it read, by their real paths (docs/SANDBOX.md,
   /// "Exceptions from entitlements").
   public var readExceptions: [ReadOnlyException] = []
+  /// What the kernel is taken to lack (the policy's, `--simulate`), for the mechanisms the profile names.
+  public var simulatedKernel = SimulatedKernel()
 
   /// The first container or group over its budget, if any: the launch is refused.
   public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
@@ -167,7 +165,7 @@ public struct SandboxProfile: Sendable {
     lines.append("    memory: \(mib(limits.memory)) footprint (\(memoryMechanism)); killed beyond it")
     lines.append("    CPU time: \(limits.cpuSeconds) s (SIGXCPU, then SIGKILL a second later)")
     lines.append(
-      "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil))); "
+      "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil, simulating: simulatedKernel))); "
         + "open files: \(limits.openFiles)")
     lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
     if let budget = storage.first?.budget {
@@ -375,6 +373,7 @@ extension AssistantHome {
     // The exceptions its entitlements ask for, checked again at each launch: the installed copy or the file system
     // may have changed since install.
     profile.network = NetworkAccess(entitlements)
+    profile.simulatedKernel = policy.simulatedKernel
     // (The rules read the user database: only when there is something to check.)
     profile.readExceptions =
       entitlements.readOnlyPaths.isEmpty
@@ -614,19 +613,19 @@ struct IdentityTable: DocumentContent {
 /// Facts about this machine's sandbox support, for messages and `sandbox-profile`.
 public enum SandboxReport {
   /// How memory ceilings are enforced here: a cgroup (v1 or v2) when the host can make one, else the watchdog.
-  public static func memoryMechanism() -> String {
-    if geteuid() == 0, let version = ControlGroupProbe.version() { return "cgroup v\(version)" }
+  public static func memoryMechanism(simulating kernel: SimulatedKernel) -> String {
+    if geteuid() == 0, let version = ControlGroupProbe.version(simulating: kernel) { return "cgroup v\(version)" }
     return "footprint watchdog every 10 ms"
   }
 
   /// How the thread cap is enforced here: the cgroup's `pids.max`; else RLIMIT_NPROC, of the app's own uid
   /// (`ownUID`, a root host) or inside a user namespace of the child's own (an ordinary host), with the watchdog
   /// as the backstop; the watchdog alone where the kernel refuses unprivileged user namespaces.
-  public static func threadMechanism(ownUID: Bool) -> String {
-    if geteuid() == 0, ControlGroupProbe.hasPidsController() { return "cgroup pids.max" }
+  public static func threadMechanism(ownUID: Bool, simulating kernel: SimulatedKernel) -> String {
+    if geteuid() == 0, ControlGroupProbe.hasPidsController(simulating: kernel) { return "cgroup pids.max" }
     let watchdog = "the watchdog kills it past the cap, checked every 10 ms"
     if ownUID { return "RLIMIT_NPROC of the app's own uid; \(watchdog)" }
-    if ControlGroupProbe.userNamespacesAllowed() {
+    if ControlGroupProbe.userNamespacesAllowed(simulating: kernel) {
       return "RLIMIT_NPROC in a user namespace of its own, so only its own threads count; \(watchdog)"
     }
     return "\(watchdog) (this kernel refuses unprivileged user namespaces, so RLIMIT_NPROC cannot count its "
