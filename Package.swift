@@ -121,8 +121,8 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["BundleManifest", "IntentHostSystem"], path: "Tests/TestSupport"),
 
     .testTarget(name: "IntentHostSystemTests", dependencies: ["IntentHostSystem", "TestSupport"]),
-    .testTarget(name: "ExtensionProtocolTests", dependencies: ["ExtensionProtocol"]),
-    .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    .testTarget(name: "ExtensionProtocolTests", dependencies: ["ExtensionProtocol", "TestSupport"]),
+    .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText", "TestSupport"]),
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
@@ -136,7 +136,9 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
     // The command model and its parser in-process, and each command's --help against Golden/.
-    .testTarget(name: "CommandLineTests", dependencies: ["assistant", "AssistantHost"], exclude: ["Golden"]),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["assistant", "AssistantHost", "ProcessSupervision", "TestSupport"],
+      exclude: ["Golden"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [

@@ -16,9 +16,9 @@ public struct ControlGroup: Sendable {
   public var procsFiles: [String] { directories.map { $0 + "/cgroup.procs" } }
 
   /// Where IntentHost makes its groups, by controller, or nil when this machine offers none we can use.
-  static func roots() -> (version: Int, memory: String, pids: String?)? {
-    // INTENTHOST_TEST_NO_CGROUP=1 acts as a machine without usable cgroups, so the tests reach the watchdog.
-    if ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_CGROUP"] == "1" { return nil }
+  static func roots(simulating kernel: SimulatedKernel) -> (version: Int, memory: String, pids: String?)? {
+    // `--simulate no-cgroup` acts as a machine without usable cgroups, so the tests reach the watchdog.
+    if kernel.noControlGroups { return nil }
     let fm = FileManager.default
     let unified = "/sys/fs/cgroup"
     if let controllers = try? String(contentsOfFile: unified + "/cgroup.controllers", encoding: .utf8),
@@ -35,9 +35,11 @@ public struct ControlGroup: Sendable {
     return nil
   }
 
-  /// Makes a group named `name` with the limits, or nil when none can be made here.
-  public static func create(name: String, memoryLimit: Int, processLimit: Int) -> ControlGroup? {
-    guard let roots = roots() else { return nil }
+  /// Makes a group named `name` with the limits, or nil when none can be made here (or `kernel` says none can).
+  public static func create(
+    name: String, memoryLimit: Int, processLimit: Int, simulating kernel: SimulatedKernel
+  ) -> ControlGroup? {
+    guard let roots = roots(simulating: kernel) else { return nil }
     let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
     let leaf = "\(safe)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     func make(_ root: String) -> String? {
@@ -161,20 +163,22 @@ public func memoryFootprint(of pid: pid_t) -> Int? { ProcessStatus.read(pid)?.fo
 
 /// Which cgroup version IntentHost would use on this machine, if any.
 public enum ControlGroupProbe {
-  public static func version() -> Int? { ControlGroup.roots()?.version }
+  public static func version(simulating kernel: SimulatedKernel) -> Int? {
+    ControlGroup.roots(simulating: kernel)?.version
+  }
 
   /// Whether the groups IntentHost makes have a `pids.max` (v2 always has the controller with memory; v1 needs the
   /// `pids` hierarchy).
-  public static func hasPidsController() -> Bool {
-    guard let roots = ControlGroup.roots() else { return false }
+  public static func hasPidsController(simulating kernel: SimulatedKernel) -> Bool {
+    guard let roots = ControlGroup.roots(simulating: kernel) else { return false }
     return roots.version == 2 || roots.pids != nil
   }
 
   /// Whether this kernel lets an ordinary user make a user namespace (the `max_user_namespaces`, Debian's
   /// `unprivileged_userns_clone` and Ubuntu's AppArmor restriction switches).
-  public static func userNamespacesAllowed() -> Bool {
-    // INTENTHOST_TEST_NO_USER_NAMESPACE=1 acts as such a kernel, so the tests reach the thread watchdog.
-    if ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_USER_NAMESPACE"] == "1" { return false }
+  public static func userNamespacesAllowed(simulating kernel: SimulatedKernel) -> Bool {
+    // `--simulate no-user-namespace` acts as such a kernel, so the tests reach the thread watchdog.
+    if kernel.noUserNamespaces { return false }
     func value(_ path: String) -> Int? {
       (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
         Int($0.trimmingCharacters(in: .whitespacesAndNewlines))

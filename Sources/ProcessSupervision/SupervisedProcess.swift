@@ -47,6 +47,8 @@ public struct LaunchSpecification: Sendable {
   public var memoryLimit: Int? = nil
   /// The cgroup's process and thread cap.
   public var processLimit: Int = 64
+  /// What the kernel is taken to lack (`--simulate`): no cgroup, no unprivileged user namespaces.
+  public var simulatedKernel = SimulatedKernel()
 
   public enum Stdio: Sendable {
     /// stdin and stdout are pipes to the host (the protocol); stderr goes to the log.
@@ -183,7 +185,8 @@ public final class SupervisedProcess: Sendable {
       if var sandbox = specification.sandbox {
         if let limit = specification.memoryLimit {
           controlGroup = ControlGroup.create(
-            name: specification.name, memoryLimit: limit, processLimit: specification.processLimit)
+            name: specification.name, memoryLimit: limit, processLimit: specification.processLimit,
+            simulating: specification.simulatedKernel)
           if let controlGroup {
             sandbox.cgroupProcs = controlGroup.procsFiles
           } else {
@@ -194,7 +197,9 @@ public final class SupervisedProcess: Sendable {
             // namespace.
             if sandbox.identity != nil {
               if sandbox.processes == 0 { sandbox.processes = specification.processLimit }
-            } else if sandbox.namespaceProcesses == 0 && ControlGroupProbe.userNamespacesAllowed() {
+            } else if sandbox.namespaceProcesses == 0
+              && ControlGroupProbe.userNamespacesAllowed(simulating: specification.simulatedKernel)
+            {
               sandbox.namespaceProcesses = specification.processLimit
             }
           }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Synchronization
 
 extension Untrusted {
   /// JSON text with every unsafe character (`isUnsafe`) inside its strings written as JSON's own escape `\uXXXX`:
@@ -33,16 +27,19 @@ extension Untrusted {
     return result
   }
 
-  /// Test-only: whether `INTENTHOST_TEST_RAW_TEXT=1` was in this process's environment when first asked. Then
-  /// `shown` returns text unchanged, so an end-to-end test can show, as its control, that the raw sequences reach
-  /// the output when the sanitizer is bypassed. Read once; the host never passes it to its children.
+  /// Test-only: whether the sanitizer is bypassed (`bypassForTesting()`, which only the command line calls, for its
+  /// hidden `--raw-untrusted-text`). Then `shown` returns text unchanged, so an end-to-end test can show, as its
+  /// control, that the raw sequences reach the output when the sanitizer is bypassed. Off unless turned on; nothing
+  /// reads it from the environment, and the host never passes it to its children.
   ///
-  /// - Important: For tests only. With it set, extensions and bundles write to the user's terminal and logs
+  /// - Important: For tests only. With it on, extensions and bundles write to the user's terminal and logs
   ///   unchecked (the host warns on every run).
-  public static let isBypassedForTesting: Bool = {
-    guard let value = getenv("INTENTHOST_TEST_RAW_TEXT") else { return false }
-    return String(cString: value) == "1"
-  }()
+  public static var isBypassedForTesting: Bool { bypassed.load(ordering: .relaxed) }
+
+  /// Turns the sanitizer off for the rest of this process (`isBypassedForTesting`); nothing turns it off again.
+  public static func bypassForTesting() { bypassed.store(true, ordering: .relaxed) }
+
+  private static let bypassed = Atomic<Bool>(false)
 
   /// Untrusted text as the host shows it on a terminal or in a log line: `sanitized(_:multiline:)`, unless the
   /// test-only bypass is on. Every output site of the host calls this (or `shown(json:)`), never prints raw text.

@@ -2,6 +2,7 @@
 // `--help`, the usage lines, the man page and the shell completions are all generated from those declarations (the
 // shape of swift-argument-parser's `CommandConfiguration(subcommands:)`, without the package).
 import AssistantHost
+import ProcessSupervision
 
 /// An option or a flag of a command.
 struct Option: Sendable {
@@ -106,12 +107,28 @@ let standardOptions: [Option] = [
   .flag("--version", help: "Show the version."),
 ]
 
+/// The options every command takes that no help, usage line, man page or completion shows, and that no "did you
+/// mean" suggests: the end-to-end tests' controls, given on the command line instead of read from the environment.
+/// They parse like every option (anywhere, `--name=value`).
+let hiddenOptions: [Option] = [
+  .value(
+    "--simulate", value: "FACT",
+    help:
+      "Act as on a kernel without what FACT names (tests only): "
+      + SimulatedKernel.factNames.joined(separator: ", ") + ". Each only makes the host refuse more.",
+    repeatable: true),
+  .flag(
+    "--raw-untrusted-text",
+    help: "Print untrusted text raw, bypassing the sanitizer (tests only, for the controls; warns on every run)."),
+]
+
 extension CommandConfiguration {
-  /// Every option the command accepts: its own, then the standard ones.
+  /// Every option the command accepts and shows: its own, then the standard ones (not `hiddenOptions`).
   var allOptions: [Option] { options + standardOptions }
 
+  /// The option spelled `name`, a hidden one too.
   func option(named name: String) -> Option? {
-    allOptions.first { $0.names.contains(name) }
+    (allOptions + hiddenOptions).first { $0.names.contains(name) }
   }
 }
 

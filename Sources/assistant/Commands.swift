@@ -732,7 +732,7 @@ struct ShowSandboxProfile: AssistantCommand {
           }))
       return 0
     }
-    let mechanism = SandboxReport.memoryMechanism()
+    let mechanism = SandboxReport.memoryMechanism(simulating: policy.simulatedKernel)
     let text = profiles.map {
       $0.description(deadlines: $0.kind == .app ? nil : deadlines, memoryMechanism: mechanism)
     }.joined(separator: "\n\n")

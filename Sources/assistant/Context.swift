@@ -3,6 +3,7 @@
 import AssistantHost
 import Foundation
 import IntentHostSystem
+import ProcessSupervision
 import UntrustedText
 
 /// The options of the commands that talk to the user (`ask`, `run`).
@@ -96,6 +97,22 @@ func jsonText(_ value: some Encodable) throws -> String {
   return Untrusted.shown(json: String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
+extension ParsedCommand {
+  /// The kernel facts of the hidden `--simulate` (for the tests), which only the commands that launch use.
+  /// - Throws: `HostError(.usage)` for a fact it does not know.
+  func simulatedKernel() throws -> SimulatedKernel {
+    var kernel = SimulatedKernel()
+    for fact in values("--simulate") {
+      guard kernel.simulate(fact) else {
+        throw HostError(
+          .usage,
+          "--simulate takes \(SimulatedKernel.factNames.joined(separator: ", ")), not \"\(Untrusted.shown(fact))\"")
+      }
+    }
+    return kernel
+  }
+}
+
 /// What the commands that launch extensions and apps were told.
 struct LaunchOptions: Sendable {
   var answers: [String] = []
@@ -128,6 +145,7 @@ struct LaunchOptions: Sendable {
       self.locale = locale
     }
     if parsed.flag("--no-sandbox") { sandbox.enabled = false }
+    sandbox.simulatedKernel = try parsed.simulatedKernel()
     if let text = parsed.value("--cpu-limit") {
       guard let seconds = Int(text), seconds > 0 else {
         throw HostError(.usage, "--cpu-limit needs a whole number of seconds, not \"\(text)\"")

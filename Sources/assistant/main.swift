@@ -41,9 +41,11 @@ func main() async -> Int32 {
       try await FileDescriptor.standardOutput.writeAll(Array((text + "\n").utf8))
       return 0
     case .run(let type, let parsed):
-      if Untrusted.isBypassedForTesting {
-        await writeHostMessage("warning: INTENTHOST_TEST_RAW_TEXT=1 (test only): untrusted text is printed raw")
+      if parsed.flag("--raw-untrusted-text") {
+        Untrusted.bypassForTesting()
+        await writeHostMessage("warning: --raw-untrusted-text (test only): untrusted text is printed raw")
       }
+      _ = try parsed.simulatedKernel()  // every command checks the facts; those that launch use them
       let command = try type.init(parsed)
       let context = CommandContext(json: json, homeOption: parsed.value("--home"))
       return try await command.run(in: context)

@@ -1,10 +1,12 @@
 import AssistantHost
+import ProcessSupervision
+import TestSupport
 import Testing
 
 @testable import assistant
 
 /// The command model and its parser, in-process: every probe of issue 11 and the rules of the model.
-@Suite struct ParserTests {
+@Suite(.tags(.unit)) struct ParserTests {
   let parser = CommandLineParser(root: Assistant.self)
 
   /// What a command line should come to.
@@ -174,5 +176,84 @@ extension ParserTests {
   @Test(arguments: ["lock the door", "Book room 12 for Ada with Rooms", "hello", "Open my door"])
   func anUtteranceIsOne(_ utterance: String) {
     #expect(parser.notAnUtterance(utterance) == nil)
+  }
+}
+
+extension ParserTests {
+  /// The tests' controls (`--simulate FACT`, `--raw-untrusted-text`) parse like every option, anywhere and with
+  /// `=`, for every command.
+  @Test(arguments: [
+    ["--simulate", "no-cgroup", "run", "Rooms", "BookRoom"], ["run", "Rooms", "--simulate=no-landlock", "BookRoom"],
+    ["--raw-untrusted-text", "list"], ["defaults", "list", "--raw-untrusted-text"],
+    ["Book room 12 with Rooms", "--simulate", "landlock-abi=3", "--simulate", "no-user-namespace"],
+  ])
+  func theHiddenOptionsParseAnywhere(_ arguments: [String]) throws {
+    guard case .run(_, let parsed) = try parser.parse(arguments) else {
+      Issue.record("\(arguments): not a run")
+      return
+    }
+    let simulated = arguments.enumerated().compactMap { index, word -> String? in
+      if word.hasPrefix("--simulate=") { return String(word.dropFirst("--simulate=".count)) }
+      return word == "--simulate" ? arguments[index + 1] : nil
+    }
+    #expect(parsed.values("--simulate") == simulated, "\(arguments)")
+    #expect(parsed.flag("--raw-untrusted-text") == arguments.contains("--raw-untrusted-text"), "\(arguments)")
+  }
+
+  /// Each fact of `--simulate` reaches the sandbox policy as the typed value; an unknown one is a usage error.
+  @Test func theSimulatedFactsReachThePolicy() throws {
+    guard
+      case .run(_, let parsed) = try parser.parse([
+        "run", "Rooms", "BookRoom", "--simulate", "no-landlock", "--simulate", "landlock-abi=3", "--simulate",
+        "no-cgroup", "--simulate", "no-user-namespace",
+      ])
+    else {
+      Issue.record("not a run")
+      return
+    }
+    let kernel = try LaunchOptions(parsed).sandbox.simulatedKernel
+    #expect(kernel.noLandlock && kernel.noControlGroups && kernel.noUserNamespaces)
+    #expect(kernel.landlockABICeiling == 3)
+    // Control: without the option, the real kernel.
+    guard case .run(_, let plain) = try parser.parse(["run", "Rooms", "BookRoom"]) else {
+      Issue.record("not a run")
+      return
+    }
+    #expect(try LaunchOptions(plain).sandbox.simulatedKernel == SimulatedKernel())
+    guard case .run(_, let unknown) = try parser.parse(["list", "--simulate", "no-seccomp"]) else {
+      Issue.record("not a run")
+      return
+    }
+    let error = try #require(throws: HostError.self) { try unknown.simulatedKernel() }
+    #expect(error.status == .usage)
+    #expect(error.message.contains("no-landlock, landlock-abi=N, no-cgroup, no-user-namespace"), "\(error.message)")
+  }
+
+  /// No help, usage line, `help --json`, man page or completion script shows the hidden options, and no "did you
+  /// mean" suggests them; the control: a shown standard option is in each.
+  @Test func theHiddenOptionsAreShownNowhere() throws {
+    let hidden = hiddenOptions.flatMap(\.names)
+    #expect(hidden == ["--simulate", "--raw-untrusted-text"])
+    var texts = [
+      ManualPage.roff(root: Assistant.self), CompletionScript.bash(root: Assistant.self),
+      CompletionScript.zsh(root: Assistant.self), CompletionScript.fish(root: Assistant.self),
+    ]
+    for (path, command) in CommandLineParser.commands(under: Assistant.self) {
+      texts.append(HelpText.help(path, command))
+      texts.append(HelpText.model(path, command).options.flatMap(\.names).joined(separator: " "))
+    }
+    // By the names without their dashes (fish's completions write `-l NAME`) and roff's escapes (`\-`).
+    for text in texts.map({ $0.replacing("\\", with: "") }) {
+      #expect(text.contains("passcode-stdin"), "\(text.prefix(80))")
+      for name in hidden.map({ $0.drop { $0 == "-" } }) {
+        #expect(!text.contains(name), "\(name) in \(text.prefix(80))")
+      }
+    }
+    let near = Result { () throws(UsageError) in try parser.parse(["list", "--simulat"]) }
+    guard case .failure(let error) = near else {
+      Issue.record("--simulat parsed")
+      return
+    }
+    #expect(!error.message.contains("did you mean"), "\(error.message)")
   }
 }

@@ -124,8 +124,7 @@ struct ExitPathTests {
   @Test func refused77StartsNothing() async throws {
     let host = try await fixture("Polite")
     defer { host.directory.remove() }
-    let result = try await host.assistant(
-      ["run", "Fixture", "Ping", "value=x"], environment: ["INTENTHOST_TEST_NO_LANDLOCK": "1"])
+    let result = try await host.assistant(["--simulate", "no-landlock", "run", "Fixture", "Ping", "value=x"])
     #expect(result.code == 77, "\(result)")
     expectAllStopped(host, started: [], result)
   }

@@ -28,13 +28,11 @@ struct SandboxExceptionTests {
 
   /// Installs `attack` with `entitlements` and asks it to handle Ping with `value`.
   func run(
-    _ scene: Scene, _ attack: String, _ value: String, _ entitlements: [String: Any], options: [String] = [],
-    environment: [String: String] = [:]
+    _ scene: Scene, _ attack: String, _ value: String, _ entitlements: [String: Any], options: [String] = []
   ) async throws -> CommandResult {
     let installed = try await install(scene, attack, entitlements)
     #expect(installed.code == 0, "\(installed)")
-    return try await scene.assistant(
-      options + ["run", "Fixture", "Ping", "value=\(value)"], environment: environment)
+    return try await scene.assistant(options + ["run", "Fixture", "Ping", "value=\(value)"])
   }
 
   func expectDone(
@@ -162,13 +160,13 @@ struct SandboxExceptionTests {
   @Test func networkServerAloneNeedsLandlockABI4() async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let old = ["INTENTHOST_TEST_LANDLOCK_ABI": "3"]
-    let refused = try await run(scene, "Listen", "now", [Self.server: true], environment: old)
+    let old = ["--simulate", "landlock-abi=3"]
+    let refused = try await run(scene, "Listen", "now", [Self.server: true], options: old)
     #expect(refused.code == 77, "\(refused)")
     #expect(refused.stderr.contains("Listen (com.example.fixture.Listen) cannot be sandboxed"), "\(refused)")
     #expect(refused.stderr.contains("needs Landlock ABI 4"), "\(refused)")
     #expect(refused.stderr.contains("offers ABI 3"), "\(refused)")
-    expectDone(try await run(scene, "Listen", "now", [Self.server: true, Self.client: true], environment: old))
+    expectDone(try await run(scene, "Listen", "now", [Self.server: true, Self.client: true], options: old))
     expectDone(try await run(scene, "Listen", "now", [Self.server: true]))
   }
 

@@ -5,15 +5,16 @@ import Testing
 /// Text from bundles, extensions, stored documents and file names reaches the terminal and the logs only through
 /// the sanitizer, in every output mode: control characters, escape sequences and bidirectional controls come out
 /// escaped (`\u{1B}`), `--json` stays exact JSON, and an extension cannot forge the host's lines in its log. Each
-/// test's control runs the same with `INTENTHOST_TEST_RAW_TEXT=1` (the test-only bypass of the sanitizer) and sees
-/// the raw sequences arrive, so every check here can fail. No process outlives a test.
+/// test's control runs the same with `--raw-untrusted-text` (the hidden, test-only bypass of the sanitizer) and
+/// sees the raw sequences arrive, so every check here can fail. No process outlives a test.
 @Suite(.serialized)
 struct UntrustedTextEndToEndTests {
   /// What the fixture's Hostile* modes put in every string they send (Tests/Fixtures/FaultyExtension).
   static let hostile = "\u{1B}]0;title\u{07}\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}[2J\u{9B}31m\u{202E}txet\u{202C}"
   /// How the terminal shows it.
   static let escaped = #"\u{1B}]0;title\u{07}\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}[2J\u{9B}31m\u{202E}txet\u{202C}"#
-  static let raw = ["INTENTHOST_TEST_RAW_TEXT": "1"]
+  /// The hidden option that bypasses the sanitizer, for the controls.
+  static let raw = ["--raw-untrusted-text"]
 
   /// The characters a terminal acts on: C0 controls but newline and tab, DEL, C1 controls, bidi controls.
   static func unsafeScalars(in text: String) -> [String] {
@@ -90,7 +91,7 @@ struct UntrustedTextEndToEndTests {
 
     // Control: with the sanitizer bypassed, the same run puts the raw sequences on the terminal and the forged
     // line in the log as if the host had written it.
-    let control = try await host.assistant(arguments, environment: Self.raw)
+    let control = try await host.assistant(Self.raw + arguments)
     #expect(control.code == 0, "\(control)")
     #expect(control.stdout.contains("Got \(Self.hostile)."), "\(control)")
     #expect(control.stdout.contains("  card \(Self.hostile)"), "\(control)")
@@ -122,7 +123,7 @@ struct UntrustedTextEndToEndTests {
     try await expectNoSurvivors(host, ["HostileText", "HostileSnippet"])
 
     // Control: bypassed, the JSON carries the C1 and bidi controls raw (still valid JSON), and stderr the rest.
-    let control = try await host.assistant(arguments, environment: Self.raw)
+    let control = try await host.assistant(Self.raw + arguments)
     #expect(control.code == 0, "\(control)")
     #expect(control.stdout.contains("\u{9B}31m\u{202E}txet"), "\(control)")
     #expect(control.stderr.contains("Got \(Self.hostile)."), "\(control)")
@@ -156,7 +157,7 @@ struct UntrustedTextEndToEndTests {
     try await expectNoSurvivors(host, [mode])
 
     // Control: bypassed, the fault line carries the raw sequences.
-    let control = try await host.assistant(["run", "Fixture", "Ping", "value=x"], environment: Self.raw)
+    let control = try await host.assistant(Self.raw + ["run", "Fixture", "Ping", "value=x"])
     #expect(control.code == 70, "\(control)")
     #expect(control.stderr.contains(Self.hostile), "\(control)")
     try await expectNoSurvivors(host, [mode])
@@ -197,9 +198,9 @@ struct UntrustedTextEndToEndTests {
 
     // Control: bypassed, the stored string and the file name reach stdout raw.
     let rawRead = try await host.assistant(
-      ["defaults", "read", "group.com.example.rooms", "text", "--document", "notes.json"], environment: Self.raw)
+      Self.raw + ["defaults", "read", "group.com.example.rooms", "text", "--document", "notes.json"])
     #expect(rawRead.stdout == "line one\n\(Self.hostile)\n", "\(rawRead)")
-    let rawList = try await host.assistant(["defaults", "list"], environment: Self.raw)
+    let rawList = try await host.assistant(Self.raw + ["defaults", "list"])
     #expect(rawList.stdout.contains("  document: name\u{1B}[2J\u{202E}.json"), "\(rawList)")
   }
 
@@ -224,7 +225,7 @@ struct UntrustedTextEndToEndTests {
     }
 
     // Control: bypassed, the display name reaches stdout raw.
-    let rawList = try await host.assistant(["list"], environment: Self.raw)
+    let rawList = try await host.assistant(Self.raw + ["list"])
     #expect(rawList.stdout.hasPrefix("Fixture \(Self.hostile) (com.example.fixture)\n"), "\(rawList)")
   }
 
@@ -244,7 +245,7 @@ struct UntrustedTextEndToEndTests {
     try await expectNoSurvivors(host, ["fixture"])
 
     // Control: bypassed, the app's sequences reach the terminal raw.
-    let control = try await host.assistant(["open", "Fixture", "--", "hostile"], environment: Self.raw)
+    let control = try await host.assistant(Self.raw + ["open", "Fixture", "--", "hostile"])
     #expect(control.stdout == "app says \(Self.hostile)\n", "\(control)")
     #expect(control.stderr.contains("app complains \(Self.hostile)\n"), "\(control)")
   }
@@ -258,8 +259,7 @@ struct UntrustedTextEndToEndTests {
     #expect(result.code == 0, "\(result)")
     #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("assistant:") }, "\(result)")
     #expect(result.stdout.contains("Got ok\\u{0A}assistant: error: FORGED."), "\(result)")
-    let raw = try await host.assistant(
-      ["run", "Fixture", "Ping", "value=x"], environment: ["INTENTHOST_TEST_RAW_TEXT": "1"])
+    let raw = try await host.assistant(Self.raw + ["run", "Fixture", "Ping", "value=x"])
     #expect(raw.stdout.split(separator: "\n").contains { $0.hasPrefix("assistant: error: FORGED") }, "\(raw)")
     try await expectNoSurvivors(host, ["ForgedLine"])
   }

@@ -62,6 +62,7 @@ extension AssistantHome {
     specification.sandbox = profile.spec(abi: abi)
     specification.memoryLimit = profile.limits.memory
     specification.processLimit = profile.limits.threads
+    specification.simulatedKernel = policy.simulatedKernel
   }
 }
 

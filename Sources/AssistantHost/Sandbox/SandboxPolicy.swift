@@ -35,6 +35,9 @@ public struct SandboxPolicy: Sendable {
   public var limits: [Kind: Limits]
   /// The most each container and app group may hold; a launch is refused while one is over (`--storage-limit`).
   public var storage = StorageBudget.standard
+  /// What the kernel is taken to lack, for the tests (the hidden `--simulate`): it can only make the host refuse
+  /// more or fall back to a weaker mechanism.
+  public var simulatedKernel = SimulatedKernel()
 
   public init(enabled: Bool = true) {
     self.enabled = enabled
@@ -61,17 +64,10 @@ public struct SandboxPolicy: Sendable {
   /// - Throws: `HostError(.refused)` when the sandbox is on but the kernel cannot provide it.
   public func landlockABI() throws -> Int32 {
     #if os(Linux)
-      // INTENTHOST_TEST_NO_LANDLOCK=1 makes this host act as on a kernel without Landlock (for the test of the
-      // refusal; it can only make the host refuse more).
-      let simulatedAbsence = ProcessInfo.processInfo.environment["INTENTHOST_TEST_NO_LANDLOCK"] == "1"
-      var abi = simulatedAbsence ? 0 : IntentHostSystem.landlockABI()
-      // INTENTHOST_TEST_LANDLOCK_ABI=N makes it act as on a kernel offering ABI N at most (for the tests of what
-      // needs a newer one; it too can only lower it).
-      if let simulated = ProcessInfo.processInfo.environment["INTENTHOST_TEST_LANDLOCK_ABI"].flatMap({ Int32($0) }),
-        simulated < abi
-      {
-        abi = max(simulated, 0)
-      }
+      // `--simulate no-landlock` makes this host act as on a kernel without Landlock (for the test of the refusal),
+      // `--simulate landlock-abi=N` as on one offering ABI N at most (for the tests of what needs a newer one):
+      // either can only lower the ABI, so make the host refuse more.
+      let abi = simulatedKernel.landlockABI(offered: IntentHostSystem.landlockABI())
       if abi > 0 { return abi }
       throw HostError(
         .refused,

@@ -31,6 +31,8 @@ public struct SandboxProfile: Sendable {
   /// The paths its entitlements' temporary exception lets it read, by their real paths (docs/SANDBOX.md,
   /// "Exceptions from entitlements").
   public var readExceptions: [ReadOnlyException] = []
+  /// What the kernel is taken to lack (the policy's, `--simulate`), for the mechanisms the profile names.
+  public var simulatedKernel = SimulatedKernel()
 
   /// The first container or group over its budget, if any: the launch is refused.
   public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
@@ -85,7 +87,7 @@ public struct SandboxProfile: Sendable {
     lines.append("    memory: \(mib(limits.memory)) footprint (\(memoryMechanism)); killed beyond it")
     lines.append("    CPU time: \(limits.cpuSeconds) s (SIGXCPU, then SIGKILL a second later)")
     lines.append(
-      "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil))); "
+      "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil, simulating: simulatedKernel))); "
         + "open files: \(limits.openFiles)")
     lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
     if let budget = storage.first?.budget {
@@ -293,6 +295,7 @@ extension AssistantHome {
     // The exceptions its entitlements ask for, checked again at each launch: the installed copy or the file system
     // may have changed since install.
     profile.network = NetworkAccess(entitlements)
+    profile.simulatedKernel = policy.simulatedKernel
     // (The rules read the user database: only when there is something to check.)
     profile.readExceptions =
       entitlements.readOnlyPaths.isEmpty
