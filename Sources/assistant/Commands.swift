@@ -28,7 +28,7 @@ enum UtteranceArgument {
 }
 
 /// `assistant`: the root. Its arguments are an utterance, said as to Siri.
-struct Assistant: AssistantCommand {
+struct RootCommand: AssistantCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "assistant",
@@ -87,80 +87,34 @@ struct Ask: AssistantCommand {
     launch = try LaunchOptions(parsed)
   }
 
-  init(utterance: String, launch: LaunchOptions) {
-    self.utterance = utterance
-    self.launch = launch
-  }
-
   func run(in context: CommandContext) async throws -> Int32 {
     let recorder = launch.record.map { _ in TranscriptRecorder() }
-    recorder?.record("invocation", ["command": "ask", "utterance": utterance] + launch.recorded)
+    recorder?.record(.invocation(launch.recorded(.ask(utterance: utterance))))
     return try await recording(recorder, to: launch.record) {
-      try await run(in: context, recorder: recorder)
+      try await Self.show(launch.assistant(in: context, recorder: recorder).say(utterance), in: context)
     }
   }
 
-  /// Runs the utterance, recording it into `recorder` when there is one (`assistant replay` keeps it in memory).
-  /// - Parameters:
-  ///   - terminal: the conversation to use (`replay`, `shell`); nil makes one for this run.
-  ///   - warm: where extensions are kept running between utterances (`shell`); nil starts and stops them.
-  func run(
-    in context: CommandContext, recorder: TranscriptRecorder?, terminal: TerminalConversation? = nil,
-    warm: WarmExtensions? = nil
-  ) async throws -> Int32 {
-    let home = try context.home()
-    if let app = PhraseBook.capabilityQuestion(utterance) {
-      try await printPhrases(of: app, locale: launch.locale, in: context)
+  /// Prints what saying an utterance came to: the phrases a capability question asks for, or (with `--json`) the
+  /// intent's outcome, whose dialog the conversation has said.
+  /// - Returns: the exit status: 0, or 1 for an intent that failed.
+  static func show(_ answer: Assistant.Answer, in context: CommandContext) async throws -> Int32 {
+    switch answer {
+    case .phrases(let list):
+      try await printPhrases(list, in: context)
       return ExitStatus.success.rawValue
+    case .outcome(let outcome):
+      return try await Run.show(outcome, in: context)
     }
-    // One of the user's shortcuts: before the apps' phrases, no app name needed.
-    if let invocation = try await shortcutInvocation(utterance, home: home, recorder: recorder) {
-      return try await converse(
-        invocation, home: home, launch: launch, context: context, conversation: terminal, recorder: recorder,
-        warm: warm)
-    }
-    // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
-    let apps = try home.installedApps()
-    let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
-    for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
-    // The user's active shortcuts are suggested too when nothing matches.
-    let shortcuts = await activeShortcuts(home: home, apps: apps)
-    let found = try UtteranceMatcher(
-      apps: apps, locale: launch.locale, vocabulary: terms.vocabularies, shortcuts: shortcuts
-    ).understand(utterance)
-    let terminal = terminal ?? makeConversation(launch: launch, context: context)
-    let conversation: any Conversation = recorder.map { RecordingConversation(terminal, recorder: $0) } ?? terminal
-    var match = found[0]
-    if found.count > 1 {
-      // Several apps or intents: the user says which (a number, or scripted with --answer).
-      await conversation.explain("\"\(utterance)\" could mean:")
-      for (index, candidate) in found.enumerated() {
-        await conversation.explain(
-          "  \(index + 1). \(candidate.intentClass) of \(candidate.app.name) (\(candidate.app.identifier))")
-      }
-      let answer = try await conversation.ask("Which one? (1-\(found.count))", need: "which one")
-      guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) else {
-        throw HostError(.usage, "\"\(answer)\" is not one of 1-\(found.count)")
-      }
-      match = found[number - 1]
-    }
-    return try await converse(
-      IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values), home: home,
-      launch: launch, context: context, conversation: terminal, recorder: recorder, warm: warm)
   }
 }
 
 extension LaunchOptions {
-  /// What the invocation line of a transcript keeps of these options: what changes the conversation.
-  var recorded: [String: Any] {
-    var fields: [String: Any] = ["locale": locale]
-    if voice { fields["voice"] = true }
-    return fields
+  /// The invocation line of a transcript for `command`: what changes the conversation of these options (the locale,
+  /// and the voice when it is on).
+  func recorded(_ command: TranscriptEntry.Invocation.Command) -> TranscriptEntry.Invocation {
+    TranscriptEntry.Invocation(command: command, locale: locale, voice: voice ? true : nil)
   }
-}
-
-func + (lhs: [String: Any], rhs: [String: Any]) -> [String: Any] {
-  lhs.merging(rhs) { first, _ in first }
 }
 
 /// Runs `body` and, with a recorder, records its outcome (the exit status, or the error that ended it) and writes the
@@ -173,13 +127,13 @@ func recording(
   try await offloaded { () throws in try TranscriptFile.checkWritable(path, action: "record to") }
   do {
     let status = try await body()
-    recorder.record("outcome", ["exit": Int(status)])
+    recorder.record(.outcome(exit: Int(status), error: nil))
     try await recorder.write(to: path)
     return status
   } catch is CancellationError {
     // Interrupted: the host exits with 128 + the signal (main.swift), and so says the transcript.
     let status = 128 + (ProcessRegistry.shared.interruptSignal ?? SIGINT)
-    recorder.record("outcome", ["exit": Int(status), "error": "interrupted"])
+    recorder.record(.outcome(exit: Int(status), error: "interrupted"))
     try await recorder.write(to: path)
     throw CancellationError()
   } catch {
@@ -187,67 +141,10 @@ func recording(
       if let error = error as? SystemError, error.code == EPIPE { 128 + SIGPIPE } else {
         HostFailure(error).error.status.rawValue
       }
-    recorder.record("outcome", ["exit": Int(status), "error": "\(error)"])
+    recorder.record(.outcome(exit: Int(status), error: "\(error)"))
     try await recorder.write(to: path)
     throw error
   }
-}
-
-/// The terminal conversation of a run: scripted answers, the terminal when there is one.
-func makeConversation(launch: LaunchOptions, context: CommandContext) -> TerminalConversation {
-  TerminalConversation(
-    answers: launch.answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json,
-    passcodesFromStandardInput: launch.passcodesFromStandardInput,
-    authenticationFromStandardInput: launch.authenticationFromStandardInput)
-}
-
-/// Runs an invocation to its answer and prints it (`--json`: the outcome). The device's lock rules are checked for
-/// this run (`IntentDriver.device`), whether its extension is started or kept warm.
-/// - Parameter warm: where extensions are kept running between intents (`shell`); nil starts and stops them.
-/// - Throws: `HostError(.usage)` (64) naming the scripted answers nobody used, after the run.
-func converse(
-  _ invocation: IntentInvocation, home: AssistantHome, launch: LaunchOptions, context: CommandContext,
-  conversation: TerminalConversation? = nil, recorder: TranscriptRecorder? = nil, warm: WarmExtensions? = nil
-) async throws -> Int32 {
-  await launch.warnIfUnconfined()
-  try await home.prepare()
-  let conversation = conversation ?? makeConversation(launch: launch, context: context)
-  var driver = IntentDriver(
-    home: home, conversation: recorder.map { RecordingConversation(conversation, recorder: $0) } ?? conversation)
-  driver.recorder = recorder
-  driver.appOutputToStandardError = context.json
-  driver.speaksVoiceDialog = launch.voice
-  driver.deadlines = launch.deadlines
-  driver.locale = launch.locale
-  driver.sandbox = launch.sandbox
-  driver.device = try deviceState(context)
-  driver.warm = warm
-  let outcome: IntentOutcome
-  do {
-    outcome = try await driver.run(invocation)
-  } catch {
-    // The reader of the dialog went away: the run ends quietly with 141, as SIGPIPE would have ended it.
-    if !context.json, let lost = conversation.dialogWriteFailure, lost.code == EPIPE { throw lost.onStandardOutput }
-    throw error
-  }
-  // The dialog could not be written: the run went to its end, and the command ends as its output failed.
-  if !context.json, let lost = conversation.dialogWriteFailure { throw lost.onStandardOutput }
-  recorder?.record(
-    "assistant",
-    ["code": "\(outcome.code)", "success": outcome.isSuccess, "dialog": outcome.dialog]
-      + (outcome.voiceDialog.map { ["voiceDialog": $0] } ?? [:]))
-  // A scripted answer nobody asked for means the script expected another conversation: it may have answered the
-  // wrong question. An error, so it cannot pass silently.
-  let unused = conversation.unusedAnswers
-  if !unused.isEmpty {
-    throw HostError(
-      .usage,
-      "\(unused.count == 1 ? "an answer was" : "\(unused.count) answers were") not used (no question was asked for "
-        + unused.map { "--answer \"\($0)\"" }.joined(separator: ", ")
-        + "); the intent ended with \(outcome.code); remove the extra --answer or check which questions were asked")
-  }
-  if context.json { try await context.output(outcome.json()) }
-  return outcome.isSuccess ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
 }
 
 /// `assistant run APP INTENT [NAME=VALUE...]`.
@@ -286,34 +183,20 @@ struct Run: AssistantCommand {
     launch = try LaunchOptions(parsed)
   }
 
-  init(app: String, intent: String, values: [String], launch: LaunchOptions) {
-    self.app = app
-    self.intent = intent
-    self.values = values
-    self.launch = launch
-  }
-
   func run(in context: CommandContext) async throws -> Int32 {
     let recorder = launch.record.map { _ in TranscriptRecorder() }
-    recorder?.record(
-      "invocation", ["command": "run", "app": app, "intent": intent, "values": values] + launch.recorded)
+    recorder?.record(.invocation(launch.recorded(.run(app: app, intent: intent, values: values))))
     return try await recording(recorder, to: launch.record) {
-      try await run(in: context, recorder: recorder)
+      try await Self.show(
+        launch.assistant(in: context, recorder: recorder).run(app: app, intent: intent, values: values), in: context)
     }
   }
 
-  /// Runs the intent, recording it into `recorder` when there is one.
-  func run(
-    in context: CommandContext, recorder: TranscriptRecorder?, terminal: TerminalConversation? = nil
-  ) async throws -> Int32 {
-    let home = try context.home()
-    let router = Router(apps: try home.installedApps())
-    let app = try router.app(named: self.app)
-    let intentClass = try router.intentClass(named: intent, in: app)
-    let values = try router.values(values, intentClass: intentClass, in: app)
-    return try await converse(
-      IntentInvocation(app: app, intentClass: intentClass, values: values), home: home, launch: launch,
-      context: context, conversation: terminal, recorder: recorder)
+  /// Prints how an intent ended (its dialog has been said): with `--json`, the outcome.
+  /// - Returns: the exit status: 0, or 1 for a failure response.
+  static func show(_ outcome: IntentOutcome, in context: CommandContext) async throws -> Int32 {
+    if context.json { try await context.output(outcome.json()) }
+    return outcome.isSuccess ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
   }
 }
 

@@ -81,15 +81,6 @@ struct CommandContext: Sendable {
   }
 }
 
-extension SystemError {
-  /// This error as a failed write of stdout: main.swift ends with 141 (quietly) for `EPIPE`, and reports any other
-  /// as "cannot write to stdout: REASON" with 74.
-  var onStandardOutput: SystemError { SystemError(code: code, operation: "write", subject: "stdout", detail: detail) }
-
-  /// Whether this is a failed write of stdout (`onStandardOutput`).
-  var isStandardOutput: Bool { operation == "write" && subject == "stdout" }
-}
-
 /// `value` as compact JSON with sorted keys, safe for a terminal and exact.
 func jsonText(_ value: some Encodable) throws -> String {
   let encoder = JSONEncoder()
@@ -174,6 +165,35 @@ struct LaunchOptions: Sendable {
   static func isLocale(_ text: String) -> Bool {
     (1...64).contains(text.count)
       && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) }
+  }
+
+  /// The engine configured by these options, for a command run in `context`: the home, the locale, the voice, the
+  /// deadlines, the sandbox, this process's device, and `--json` (`Assistant.Configuration.standardOutputIsJSON`).
+  /// - Parameters:
+  ///   - conversation: the conversation to use (`replay`, `shell`); nil makes the terminal's, with the scripted
+  ///     answers (`--answer`), the terminal when stdin is one, and the dialog on stdout (on stderr with `--json`).
+  ///   - recorder: where the run is recorded (`--record`, `replay`).
+  ///   - warm: where extensions are kept running between utterances (`shell`); nil starts and stops them.
+  /// - Throws: `HostError(.usage)` for an empty `--home=`.
+  func assistant(
+    in context: CommandContext, conversation: TerminalConversation? = nil, recorder: TranscriptRecorder? = nil,
+    warm: WarmExtensions? = nil
+  ) throws -> Assistant {
+    let conversation =
+      conversation
+      ?? TerminalConversation(
+        answers: answers, interactive: FileDescriptor.standardInput.isTerminal, quiet: context.json,
+        passcodesFromStandardInput: passcodesFromStandardInput,
+        authenticationFromStandardInput: authenticationFromStandardInput)
+    var configuration = Assistant.Configuration(home: try context.home(), conversation: conversation)
+    configuration.locale = locale
+    configuration.voice = voice
+    configuration.deadlines = deadlines
+    configuration.sandbox = sandbox
+    configuration.warm = warm
+    configuration.recorder = recorder
+    configuration.standardOutputIsJSON = context.json
+    return Assistant(configuration)
   }
 
   /// The `--no-sandbox` warning, on every run that launches something unconfined.

@@ -178,7 +178,7 @@ struct Help: AssistantCommand {
         Argument(
           name: "COMMAND", help: "A command, and a subcommand of it.", isOptional: true, isRepeating: true,
           completion: .words(
-            Assistant.configuration.subcommands.filter { ObjectIdentifier($0) != ObjectIdentifier(Help.self) }
+            RootCommand.configuration.subcommands.filter { ObjectIdentifier($0) != ObjectIdentifier(Help.self) }
               .map { $0.configuration.name } + ["help"]))
       ],
       examples: ["assistant help defaults write"])

@@ -87,7 +87,7 @@ struct Phrases: AssistantCommand {
       }
       return errors == 0 ? ExitStatus.success.rawValue : ExitStatus.dataError.rawValue
     }
-    try await printPhrases(of: app, locale: locale, in: context)
+    try await printPhrases(PhraseList.of(app, in: context.home(), locale: locale), in: context)
     return ExitStatus.success.rawValue
   }
 }
@@ -100,46 +100,12 @@ private struct CheckReport: Encodable {
   var diagnostics: [Diagnostic]
 }
 
-/// What `phrases --json` prints.
-private struct PhraseList: Encodable {
-  var apps: [PhraseBook.Entry]
-  /// The user's active shortcuts of those apps, oldest first.
-  var shortcuts: [ShortcutPhrase]
-}
-
-/// A shortcut as `phrases` lists it: said as it is, no app name needed.
-private struct ShortcutPhrase: Encodable {
-  var identifier: String
-  var phrase: String
-  var bundleIdentifier: String
-  var intent: String
-}
-
-/// Prints the phrases of the installed apps (or of the app called `name`), as `assistant phrases` does; under
-/// `locale`, with the titles translated for it, and `name` may be a translated name.
-func printPhrases(of name: String?, locale: String?, in context: CommandContext) async throws {
-  let installed = try context.home().installedApps()
-  let apps = try name.map { [try Router(apps: installed, locale: locale).app(named: $0)] } ?? installed
-  let entries = PhraseBook.entries(apps, locale: locale)
-  // The user's own phrases come first when said (docs/CONVERSATION.md, "Shortcuts"); only those that can run now.
-  let home = try context.home()
-  let saved: [Shortcut]
-  do {
-    saved = try await offloaded { try ShortcutStore(home: home).shortcuts() }
-  } catch let error as HostError {
-    // A corrupt or planted shortcuts document hides the shortcuts, not the apps' phrases.
-    await FileDescriptor.standardError.write(
-      Untrusted.shown("assistant: warning: \(error.message); only the apps' phrases are listed") + "\n")
-    saved = []
-  }
-  let shortcuts = saved.filter { shortcut in
-    apps.contains { $0.identifier.rawValue == shortcut.app }
-      && ShortcutState.of(shortcut, among: installed).reason == nil
-  }.map {
-    ShortcutPhrase(identifier: $0.identifier, phrase: $0.phrase, bundleIdentifier: $0.app, intent: $0.intentClass)
-  }
+/// Prints `list` as `assistant phrases` does: each app's examples, then its titles and Siri's phrases, then the
+/// user's shortcuts of it; with `--json`, the list as it is.
+func printPhrases(_ list: PhraseList, in context: CommandContext) async throws {
+  let (entries, shortcuts) = (list.apps, list.shortcuts)
   if context.json {
-    try await context.output(json: PhraseList(apps: entries, shortcuts: shortcuts))
+    try await context.output(json: list)
     return
   }
   if entries.isEmpty { try await context.output("No app is installed.") }

@@ -47,39 +47,37 @@ struct Replay: AssistantCommand {
     // Read and checked whole before anything runs: a transcript that is not one runs nothing.
     let text = try await offloaded { () throws -> String in try TranscriptFile.read(path) }
     let recorded = text.split(separator: "\n").map(String.init)
-    let entries = try Transcript.parse(text, file: path)
-    let invocation = try Self.invocation(of: entries, file: path)
+    let lines = try Transcript.parse(text, file: path)
+    let invocation = try Self.invocation(of: lines, file: path)
     if update { try await offloaded { () throws in try TranscriptFile.checkWritable(path, action: "update") } }
     var launch = self.launch
     launch.record = nil
-    launch.answers = try Self.answers(of: entries, file: path)
-    launch.locale = invocation.locale
-    launch.voice = invocation.voice
+    launch.answers = try Self.answers(of: lines, file: path)
+    launch.locale = invocation.locale ?? LaunchOptions().locale
+    launch.voice = invocation.voice ?? false
 
     let recorder = TranscriptRecorder()
-    recorder.record("invocation", entries[0].filter { $0.key != "kind" && $0.key != "t" })
+    recorder.record(.invocation(invocation))
     // The run's dialog and questions go to stderr: stdout is the diff.
     let terminal = TerminalConversation(
       answers: launch.answers, interactive: false, quiet: true, prompts: .descriptor(.standardError),
       passcodesFromStandardInput: launch.passcodesFromStandardInput,
       authenticationFromStandardInput: launch.authenticationFromStandardInput)
     let quiet = CommandContext(json: false, homeOption: context.homeOption)
-    let run: () async throws -> Int32
-    switch invocation.command {
-    case .ask(let utterance):
-      let ask = Ask(utterance: utterance, launch: launch)
-      run = { try await ask.run(in: quiet, recorder: recorder, terminal: terminal) }
-    case .run(let app, let intent, let values):
-      let command = Run(app: app, intent: intent, values: values, launch: launch)
-      run = { try await command.run(in: quiet, recorder: recorder, terminal: terminal) }
-    }
     do {
-      recorder.record("outcome", ["exit": Int(try await run())])
+      let assistant = try launch.assistant(in: quiet, conversation: terminal, recorder: recorder)
+      let status =
+        switch invocation.command {
+        case .ask(let utterance): try await Ask.show(assistant.say(utterance), in: quiet)
+        case .run(let app, let intent, let values):
+          try await Run.show(assistant.run(app: app, intent: intent, values: values), in: quiet)
+        }
+      recorder.record(.outcome(exit: Int(status), error: nil))
     } catch is CancellationError {
       throw CancellationError()
     } catch {
       let status = (error as? HostError)?.status.rawValue ?? ExitStatus.extensionFault.rawValue
-      recorder.record("outcome", ["exit": Int(status), "error": "\(error)"])
+      recorder.record(.outcome(exit: Int(status), error: "\(error)"))
     }
 
     let home = try context.home().root.path
@@ -104,90 +102,38 @@ struct Replay: AssistantCommand {
     return difference.isEmpty || update ? ExitStatus.success.rawValue : ExitStatus.failureResponse.rawValue
   }
 
-  /// What a transcript's invocation line runs.
-  struct Invocation {
-    enum Command {
-      case ask(utterance: String)
-      case run(app: String, intent: String, values: [String])
-    }
-    var command: Command
-    var locale: String
-    var voice: Bool
-  }
-
   /// The invocation of a transcript, checked as the command line checks its arguments: exactly one invocation line,
   /// the first; `command` "ask" with an `utterance` string (at most `UtteranceArgument.limit` bytes) or "run" with
   /// `app` and `intent` strings and `values` an array of strings; `locale`, if there, a locale `--locale` takes;
-  /// `voice`, if there, a boolean.
+  /// `voice`, if there, a boolean (`TranscriptEntry.Invocation`).
   /// - Throws: `HostError(.dataError)` (65) naming the field and what it should be.
-  static func invocation(of entries: [[String: Any]], file: String) throws -> Invocation {
+  static func invocation(of lines: [Transcript.Line], file: String) throws -> TranscriptEntry.Invocation {
     func refuse(_ problem: String) -> HostError {
       HostError(.dataError, "\(file): \(problem); is it a transcript of --record?")
     }
-    guard let first = entries.first else { throw refuse("the file is empty") }
-    guard first["kind"] as? String == "invocation" else {
+    guard let first = lines.first else { throw refuse("the file is empty") }
+    guard first.kind == .invocation else {
       throw refuse("the first line is not the invocation of a transcript (\"kind\": \"invocation\")")
     }
-    if let index = entries.indices.dropFirst().first(where: { entries[$0]["kind"] as? String == "invocation" }) {
-      throw refuse("line \(index + 1) is a second invocation; a transcript has one, on its first line")
+    if let second = lines.dropFirst().first(where: { $0.kind == .invocation }) {
+      throw refuse("line \(second.number) is a second invocation; a transcript has one, on its first line")
     }
-    func string(_ field: String) throws -> String {
-      guard let value = first[field] as? String else {
-        throw refuse("the invocation's \"\(field)\" should be a string\(first[field] == nil ? ", and is missing" : "")")
-      }
-      return value
+    guard case .invocation(let invocation) = try first.entry(file: file) else {
+      throw refuse("the first line is not the invocation of a transcript (\"kind\": \"invocation\")")
     }
-    let command: Invocation.Command
-    switch first["command"] as? String {
-    case "ask":
-      let utterance = try string("utterance")
-      if let problem = UtteranceArgument.problem(utterance) { throw refuse("in the invocation, \(problem)") }
-      command = .ask(utterance: utterance)
-    case "run":
-      let app = try string("app")
-      let intent = try string("intent")
-      guard let values = first["values"] as? [Any], let strings = values as? [String], strings.count == values.count
-      else {
-        throw refuse("the invocation's \"values\" should be an array of strings (NAME=VALUE)")
-      }
-      command = .run(app: app, intent: intent, values: strings)
-    default:
-      throw refuse("the invocation's \"command\" should be \"ask\" or \"run\"")
+    if case .ask(let utterance) = invocation.command, let problem = UtteranceArgument.problem(utterance) {
+      throw refuse("in the invocation, \(problem)")
     }
-    var locale = LaunchOptions().locale
-    if first["locale"] != nil {
-      let text = try string("locale")
-      guard LaunchOptions.isLocale(text) else {
-        throw refuse("the invocation's \"locale\" should be a locale such as en_US or fr_FR, not \"\(text)\"")
-      }
-      locale = text
+    if let locale = invocation.locale, !LaunchOptions.isLocale(locale) {
+      throw refuse("the invocation's \"locale\" should be a locale such as en_US or fr_FR, not \"\(locale)\"")
     }
-    var voice = false
-    if let value = first["voice"] {
-      guard let flag = Self.boolean(value) else { throw refuse("the invocation's \"voice\" should be true or false") }
-      voice = flag
-    }
-    return Invocation(command: command, locale: locale, voice: voice)
+    return invocation
   }
 
-  /// The recorded answers (`Transcript.answers`), each of which must be a string.
-  /// - Throws: `HostError(.dataError)` naming the line whose answer is not one.
-  static func answers(of entries: [[String: Any]], file: String) throws -> [String] {
-    for (index, entry) in entries.enumerated() where entry["kind"] as? String == "user" {
-      if let answer = entry["answer"], !(answer is String) {
-        throw HostError(
-          .dataError,
-          "\(file): line \(index + 1): the user's \"answer\" should be a string; is it a transcript of --record?")
-      }
-    }
-    return Transcript.answers(entries)
-  }
-
-  /// A JSON boolean, and not a number: JSONSerialization gives both as NSNumber (and `as? Bool` takes 0 and 1), a
-  /// boolean with the type of a C `char`, which no JSON number parses to.
-  static func boolean(_ value: Any) -> Bool? {
-    guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else { return nil }
-    return number.boolValue
+  /// The recorded answers (`Transcript.answers`): each user line is decoded, its answer a string.
+  /// - Throws: `HostError(.dataError)` naming the line and the field that is not what `--record` writes.
+  static func answers(of lines: [Transcript.Line], file: String) throws -> [String] {
+    Transcript.answers(try lines.filter { $0.kind == .user }.map { try $0.entry(file: file) })
   }
 
   /// What `replay --json` prints.

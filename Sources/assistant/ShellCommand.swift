@@ -178,16 +178,16 @@ struct ShellSession: Sendable {
 
   /// Runs one utterance as `assistant "UTTERANCE"` does, and prints how it ended when it failed.
   private func say(_ utterance: String) async throws {
-    let ask = Ask(utterance: utterance, launch: shell.launch)
     let conversation = TerminalConversation(
       answers: [], interactive: interactive, quiet: context.json, input: reader,
       passcodesFromStandardInput: shell.launch.passcodesFromStandardInput,
       authenticationFromStandardInput: shell.launch.authenticationFromStandardInput,
       takesAnswerOptions: false)
     let running = CancellableRun<Result<Int32, any Error>>()
-    let outcome = await steps.run(running, escalates: true) { [context, warm] in
+    let outcome = await steps.run(running, escalates: true) { [context, warm, launch = shell.launch] in
       do {
-        return .success(try await ask.run(in: context, recorder: nil, terminal: conversation, warm: warm))
+        let assistant = try launch.assistant(in: context, conversation: conversation, warm: warm)
+        return .success(try await Ask.show(assistant.say(utterance), in: context))
       } catch {
         return .failure(error)
       }

@@ -1,5 +1,5 @@
 // `assistant shortcuts`: the user's shortcuts, made from the apps' donations and suggested shortcuts ("Shortcuts from
-// Your Apps", "Add to Siri") or from an intent; and saying one (`shortcutInvocation`). The rules are AssistantHost's
+// Your Apps", "Add to Siri") or from an intent. Saying one is AssistantHost's `Assistant.say`; the rules are its
 // `ShortcutRules`, the store its `ShortcutStore`.
 import AssistantHost
 import BundleManifest
@@ -302,7 +302,7 @@ struct ShortcutsAdd: AssistantCommand {
     try ShortcutRules.checkAsks(asks, set: values, intentClass: intentClass, app: app)
     let presets = ShortcutRules.presets(from: origin, keepValues: keepValues, set: values, asks: asks)
     // A phrase the command line takes for a command (or a typo of one) could never be said as `assistant "PHRASE"`.
-    let parser = CommandLineParser(root: Assistant.self)
+    let parser = CommandLineParser(root: RootCommand.self)
     let words = ShortcutPhrase.words(phrase)
     if let command = parser.notAnUtterance(phrase) ?? (words.count == 1 ? parser.notAnUtterance(words[0]) : nil) {
       throw HostError(
@@ -461,56 +461,4 @@ struct ShortcutsRemove: AssistantCommand {
     }
     return ExitStatus.success.rawValue
   }
-}
-
-/// The invocation an utterance runs when it is the phrase of one of the user's shortcuts (`ShortcutStore`), or nil:
-/// the shortcut's intent with its presets, asking its "ask each time" parameters. The transcript, if any, gets a
-/// `shortcut` line.
-/// When the shortcuts cannot be read (a corrupt or planted `State/shortcuts.json`, a failing disk), the utterance is
-/// not stopped: one warning on stderr, then nil (the apps' phrases are matched as without shortcuts); the `shortcuts`
-/// commands report the error.
-/// - Throws: `HostError(.noMatch)` (69) naming the shortcut and why when it is inactive.
-func shortcutInvocation(_ utterance: String, home: AssistantHome, recorder: TranscriptRecorder?) async throws
-  -> IntentInvocation?
-{
-  let found: Shortcut?
-  do {
-    found = try await offloaded({ () throws -> Shortcut? in
-      try ShortcutStore(home: home).shortcut(saying: utterance)
-    })
-  } catch let error as HostError {
-    await FileDescriptor.standardError.write(
-      Untrusted.shown("assistant: warning: \(error.message); only the apps' phrases are understood") + "\n")
-    return nil
-  }
-  guard let shortcut = found else { return nil }
-  let state = ShortcutState.of(shortcut, among: try home.installedApps())
-  guard case .active(let app) = state else {
-    throw HostError(
-      .noMatch,
-      "\"\(utterance)\" is shortcut \(shortcut.identifier) (\"\(shortcut.phrase)\"), which is inactive: "
-        + "\(state.reason ?? ""); reinstall the app, or remove the shortcut (`assistant shortcuts remove "
-        + "\(shortcut.identifier)`)")
-  }
-  if let recorder {
-    let presets = try JSONSerialization.jsonObject(with: JSONEncoder().encode(shortcut.presets))
-    recorder.record(
-      "shortcut",
-      [
-        "identifier": shortcut.identifier, "phrase": shortcut.phrase, "app": shortcut.app,
-        "intent": shortcut.intentClass, "presets": presets, "asks": shortcut.asks,
-      ])
-  }
-  var invocation = IntentInvocation(app: app, intentClass: shortcut.intentClass, values: shortcut.presets)
-  invocation.askedEachTime = shortcut.asks
-  invocation.shortcut = shortcut
-  return invocation
-}
-
-/// The user's shortcuts that can run with `apps` (`ShortcutState.active`), as candidates of the closest phrases
-/// (`ClosestPhrases`); none when they cannot be read (`shortcutInvocation` has warned already).
-func activeShortcuts(home: AssistantHome, apps: [AppBundle]) async -> [ClosestPhrases.ShortcutCandidate] {
-  let shortcuts = await offloaded { (try? ShortcutStore(home: home).shortcuts()) ?? [] }
-  return shortcuts.filter { ShortcutState.of($0, among: apps).reason == nil }
-    .map(ClosestPhrases.ShortcutCandidate.init)
 }

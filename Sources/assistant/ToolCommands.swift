@@ -45,9 +45,9 @@ struct Completions: AssistantCommand {
   /// The script for `shell`.
   var script: String {
     switch shell {
-    case .bash: CompletionScript.bash(root: Assistant.self)
-    case .zsh: CompletionScript.zsh(root: Assistant.self)
-    case .fish: CompletionScript.fish(root: Assistant.self)
+    case .bash: CompletionScript.bash(root: RootCommand.self)
+    case .zsh: CompletionScript.zsh(root: RootCommand.self)
+    case .fish: CompletionScript.fish(root: RootCommand.self)
     }
   }
 
@@ -81,7 +81,7 @@ struct Manual: AssistantCommand {
   init(_ parsed: ParsedCommand) throws {}
 
   func run(in context: CommandContext) async throws -> Int32 {
-    let page = ManualPage.roff(root: Assistant.self)
+    let page = ManualPage.roff(root: RootCommand.self)
     if context.json {
       struct Report: Encodable { var manual: String }
       try await context.output(json: Report(manual: page))

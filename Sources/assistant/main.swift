@@ -19,7 +19,7 @@ func main() async -> Int32 {
   let arguments = Array(CommandLine.arguments.dropFirst())
   let json = wantsJSON(arguments)
   do {
-    let parser = CommandLineParser(root: Assistant.self)
+    let parser = CommandLineParser(root: RootCommand.self)
     if arguments.isEmpty {
       throw UsageError(
         "nothing to do: say something (assistant \"Book room 12 for Ada with Rooms\") or give a command "
@@ -36,7 +36,7 @@ func main() async -> Int32 {
       }
       return 0
     case .help(let path):
-      let command = CommandLineParser.command(at: path, under: Assistant.self)!
+      let command = CommandLineParser.command(at: path, under: RootCommand.self)!
       let text = json ? try jsonText(HelpText.model(path, command)) : HelpText.help(path, command)
       try await FileDescriptor.standardOutput.writeAll(Array((text + "\n").utf8))
       return 0

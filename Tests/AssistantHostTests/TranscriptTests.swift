@@ -75,7 +75,7 @@ import Testing
       let left = Mutex(threads)
       for thread in 0..<threads {
         detachThread {
-          for index in 0..<each { recorder.record("send", ["peer": "P\(thread)", "message": ["id": index]]) }
+          for index in 0..<each { recorder.record(.send(peer: "P\(thread)", message: .object(["id": JSON(index)]))) }
           if left.withLock({ left in
             left -= 1
             return left

@@ -15,11 +15,11 @@ import Testing
     folder.appendingPathComponent((["help"] + path).joined(separator: "-") + ".txt")
   }
 
-  static var paths: [[String]] { CommandLineParser.commands(under: Assistant.self).map(\.path) }
+  static var paths: [[String]] { CommandLineParser.commands(under: RootCommand.self).map(\.path) }
 
   @Test(arguments: paths)
   func helpMatchesTheGoldenText(_ path: [String]) throws {
-    let command = try #require(CommandLineParser.command(at: path, under: Assistant.self))
+    let command = try #require(CommandLineParser.command(at: path, under: RootCommand.self))
     let text = HelpText.help(path, command) + "\n"
     let file = Self.file(for: path)
     if ProcessInfo.processInfo.environment["INTENTHOST_UPDATE_GOLDEN"] == "1" {

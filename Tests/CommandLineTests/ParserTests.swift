@@ -7,7 +7,7 @@ import Testing
 
 /// The command model and its parser, in-process: every probe of issue 11 and the rules of the model.
 @Suite(.tags(.unit)) struct ParserTests {
-  let parser = CommandLineParser(root: Assistant.self)
+  let parser = CommandLineParser(root: RootCommand.self)
 
   /// What a command line should come to.
   enum Expected: Sendable, CustomStringConvertible {
@@ -124,7 +124,7 @@ import Testing
   @Test func eachOptionNameHasOneMeaning() {
     // The parser decides whether an option takes a value before it knows the command: one arity per name.
     var arity: [String: Bool] = [:]
-    for (path, command) in CommandLineParser.commands(under: Assistant.self) {
+    for (path, command) in CommandLineParser.commands(under: RootCommand.self) {
       for option in command.configuration.allOptions {
         for name in option.names {
           if let known = arity[name] {
@@ -137,7 +137,7 @@ import Testing
   }
 
   @Test func everyCommandHasAnAbstractAndUsage() {
-    for (path, command) in CommandLineParser.commands(under: Assistant.self) {
+    for (path, command) in CommandLineParser.commands(under: RootCommand.self) {
       let configuration = command.configuration
       #expect(!configuration.abstract.isEmpty, "\(path)")
       #expect(!configuration.abstract.contains("\n"), "\(path)")

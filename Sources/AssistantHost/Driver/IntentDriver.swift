@@ -25,7 +25,7 @@ public struct IntentInvocation: Sendable {
 }
 
 /// How an intent ended.
-public struct IntentOutcome: Sendable {
+public struct IntentOutcome: Sendable, Encodable {
   public var app: String
   public var intent: String
   public var parameters: [String: ParameterValue]
@@ -45,40 +45,55 @@ public struct IntentOutcome: Sendable {
   public var responseParameters: [String: ParameterValue] = [:]
 
   /// `{"app","intent","parameters","code","success","dialog","voiceDialog"}` (and `"views"` when a UI extension drew
-  /// some, `"responseParameters"` when the response carried some), parameters as plain JSON values.
-  public func json() -> String {
-    func plain(_ value: ParameterValue) -> Any {
+  /// some, `"responseParameters"` when the response carried some, `"shortcut": {"identifier","phrase"}` when a
+  /// shortcut ran), parameters as plain JSON values; nil when a number has no JSON form (not finite).
+  package var report: JSON? {
+    func plain(_ value: ParameterValue) -> JSON? {
       switch value {
-      case .string(let s): return s
-      case .integer(let i): return i
-      case .decimal(let d): return d
-      case .boolean(let b): return b
-      case .date(let d): return ParameterValue.formatDate(d)
-      case .enumCase(let e): return e
-      case .object(let o): return ["identifier": o.identifier, "displayString": o.displayString]
-      case .array(let a): return a.map(plain)
+      case .string(let s): return .string(s)
+      case .integer(let i): return JSON(i)
+      case .decimal(let d): return JSONNumber(d).map(JSON.number)
+      case .boolean(let b): return .bool(b)
+      case .date(let d): return .string(ParameterValue.formatDate(d))
+      case .enumCase(let e): return .string(e)
+      case .object(let o):
+        return .object(["identifier": .string(o.identifier), "displayString": .string(o.displayString)])
+      case .array(let a):
+        let items = a.compactMap(plain)
+        return items.count == a.count ? .array(items) : nil
       }
     }
-    var object: [String: Any] = [
-      "app": app, "intent": intent, "parameters": parameters.mapValues(plain), "code": code.rawValue,
-      "success": isSuccess, "dialog": dialog, "voiceDialog": voiceDialog ?? dialog,
+    func plain(_ values: [String: ParameterValue]) -> JSON? {
+      let members = values.compactMapValues(plain)
+      return members.count == values.count ? .object(members) : nil
+    }
+    guard let parameters = plain(parameters) else { return nil }
+    var object: [String: JSON] = [
+      "app": .string(app), "intent": .string(intent), "parameters": parameters, "code": .string(code.rawValue),
+      "success": .bool(isSuccess), "dialog": .string(dialog), "voiceDialog": .string(voiceDialog ?? dialog),
     ]
     if !responseParameters.isEmpty {
-      object["responseParameters"] = responseParameters.mapValues(plain)
+      guard let responseParameters = plain(responseParameters) else { return nil }
+      object["responseParameters"] = responseParameters
     }
     if let shortcut {
-      object["shortcut"] = ["identifier": shortcut.identifier, "phrase": shortcut.phrase]
+      object["shortcut"] = .object(["identifier": .string(shortcut.identifier), "phrase": .string(shortcut.phrase)])
     }
-    if !views.isEmpty, let data = try? JSONEncoder().encode(views),
-      let encoded = try? JSONSerialization.jsonObject(with: data)
-    {
+    if !views.isEmpty, let encoded = try? JSON(encoding: views) {
       object["views"] = encoded
     }
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-      ?? Data("{}".utf8)
-    // JSON's own escapes for what the encoder leaves raw (C1 and bidirectional controls): the same values, exact.
-    return Untrusted.shown(json: String(decoding: data, as: UTF8.self))
+    return .object(object)
+  }
+
+  /// `report` as one line of JSON, keys sorted, with JSON's own escapes for what the encoder leaves raw (C1 and
+  /// bidirectional controls): the same values, exact. `{}` when there is no report.
+  public func json() -> String {
+    Untrusted.shown(json: report?.text ?? "{}")
+  }
+
+  /// `report`, through any encoder (`json()` is its exact text).
+  public func encode(to encoder: any Encoder) throws {
+    try (report ?? .object([:])).encode(to: encoder)
   }
 }
 

@@ -5,7 +5,8 @@ import IntentHostSystem
 import Synchronization
 
 /// A transcript of a run (`--record FILE`): JSON lines, one object each, with `kind` (invocation, shortcut, user,
-/// assistant, send, receive, outcome), `t` (seconds since the start) and, for messages, `peer` (the extension's name).
+/// assistant, send, receive, outcome: `TranscriptEntry` has the fields of each), `t` (seconds since the start) and,
+/// for messages, `peer` (the extension's name).
 /// A `shortcut` line says which of the user's shortcuts the utterance ran (its identifier, phrase, app, intent,
 /// presets and asked parameters), so that a replay against a home whose shortcut changed or went shows the difference.
 ///
@@ -23,27 +24,23 @@ public final class TranscriptRecorder: Sendable {
 
   public init() {}
 
-  /// Appends an entry; `t` is added. Values must be JSON (dictionaries, arrays, strings, numbers, booleans, NSNull).
-  public func record(_ kind: String, _ fields: [String: Any]) {
-    var object = fields
-    object["kind"] = kind
+  /// Appends an entry, with `t` (the seconds since the start, to the millisecond).
+  package func record(_ entry: TranscriptEntry) {
     // The place and the time in one step; the encoding (a message may be large) outside the lock.
     let (index, elapsed) = entries.withLock { entries in
       entries.append(nil)
       return (entries.count - 1, ContinuousClock.now - start)
     }
-    object["t"] = (elapsed.timeInterval * 1000).rounded() / 1000
-    let line = Transcript.encode(object)
+    let line = Transcript.line(entry, time: (elapsed.timeInterval * 1000).rounded() / 1000)
     entries.withLock { $0[index] = line }
   }
 
-  /// A tap for the connection to `peer` (`Connection.Options.tap`).
+  /// A tap for the connection to `peer` (`Connection.Options.tap`): each message as its JSON, or as its text when it
+  /// is not JSON.
   public func tap(peer: String) -> @Sendable (Connection.TapDirection, [UInt8]) -> Void {
     { [self] direction, bytes in
-      let message: Any =
-        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
-        ?? String(decoding: bytes, as: UTF8.self)
-      record(direction == .sent ? "send" : "receive", ["peer": peer, "message": message])
+      let message = (try? JSON(parsing: Data(bytes))) ?? .string(String(decoding: bytes, as: UTF8.self))
+      record(direction == .sent ? .send(peer: peer, message: message) : .receive(peer: peer, message: message))
     }
   }
 
@@ -87,17 +84,17 @@ public struct RecordingConversation: Conversation {
   }
 
   public func say(_ text: String) async {
-    recorder.record("assistant", ["say": text])
+    recorder.record(.assistant(.say(text)))
     await inner.say(text)
   }
 
   public func explain(_ text: String) async {
-    recorder.record("assistant", ["explain": text])
+    recorder.record(.assistant(.explain(text)))
     await inner.explain(text)
   }
 
   public func show(_ view: ConfiguredView, from extensionName: String) async {
-    recorder.record("assistant", ["show": view.snippet?.lines ?? [], "from": extensionName])
+    recorder.record(.assistant(.show(lines: view.snippet?.lines ?? [], from: extensionName)))
     await inner.show(view, from: extensionName)
   }
 
@@ -108,61 +105,78 @@ public struct RecordingConversation: Conversation {
   public func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
     do {
       let answer = try await inner.ask(prompt, need: need, kind: kind)
-      recorder.record("user", ["question": prompt, "answer": answer])
+      recorder.record(.user(.init(question: prompt, reply: .answer(answer))))
       return answer
     } catch {
-      recorder.record("user", ["question": prompt, "unanswered": Self.why(error)])
+      recorder.record(.user(.init(question: prompt, reply: .unanswered(Self.why(error)))))
       throw error
     }
   }
 
   public func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
     let answer = try await inner.askPasscode(prompt, for: purpose)
-    recorder.record(
-      "user",
-      ["question": prompt, "passcode": purpose == .unlock ? "unlock" : "authentication", "answer": shown(answer)])
+    recorder.record(.user(.init(question: prompt, reply: .passcode(purpose, shown(answer)))))
     return answer
   }
 
   public func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
     let answer = try await inner.askApproval(prompt)
-    recorder.record("user", ["question": prompt, "approval": true, "answer": shown(answer)])
+    recorder.record(.user(.init(question: prompt, reply: .approval(shown(answer)))))
     return answer
   }
 
   public func progress(_ text: String?) async { await inner.progress(text) }
 
   /// A passcode answer as recorded: never the passcode itself.
-  private func shown(_ answer: PasscodeAnswer) -> String {
+  private func shown(_ answer: PasscodeAnswer) -> TranscriptEntry.UserTurn.Passcode {
     switch answer {
-    case .entered: "[passcode]"
-    case .cancelled: "[cancelled]"
-    case .unavailable: "[unavailable]"
+    case .entered: .entered
+    case .cancelled: .cancelled
+    case .unavailable: .unavailable
     }
   }
 }
 
-/// Reading, normalising and comparing transcripts (`assistant replay`).
+/// Writing, reading, normalising and comparing transcripts (`assistant replay`).
 public enum Transcript {
-  /// One line of JSON, keys sorted.
-  public static func encode(_ object: Any) -> String {
-    guard JSONSerialization.isValidJSONObject(object),
-      let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    else { return "\"\(object)\"" }
-    return String(decoding: data, as: UTF8.self)
+  /// The line of `entry` recorded `time` seconds after the start: its JSON object with `t`, keys sorted as
+  /// JSONSerialization sorts them (`JSON.text`).
+  package static func line(_ entry: TranscriptEntry, time: Double) -> String {
+    guard case .object(var fields) = entry.json else { return entry.json.text }
+    fields["t"] = JSONNumber(time).map(JSON.number) ?? JSON(0)
+    return JSON.object(fields).text
   }
 
   /// The most lines a transcript may have.
   public static let maximumLines = 10_000
 
-  /// What a transcript's line may be.
-  static let kinds = ["invocation", "shortcut", "user", "assistant", "send", "receive", "outcome"]
+  /// One line of a transcript file: where it is, its kind, and its JSON object, which `entry(file:)` decodes. Replay
+  /// decodes the lines it acts on (the invocation, the user's turns); the others are what the diff compares.
+  package struct Line: Sendable {
+    /// Its number among the transcript's lines, from 1; blank lines are not counted (`parse` skips them).
+    package var number: Int
+    package var kind: TranscriptEntry.Kind
+    package var json: JSON
 
-  /// The lines of a transcript file, parsed. Blank lines are skipped; lines are numbered as in the file.
+    /// The entry the line holds.
+    /// - Throws: `HostError(.dataError)` naming the file, the line (but for the invocation, which a transcript has
+    ///   once) and the field that is not what `--record` writes.
+    package func entry(file: String) throws -> TranscriptEntry {
+      do {
+        return try TranscriptEntry(json)
+      } catch {
+        throw HostError(
+          .dataError,
+          "\(file): \(kind == .invocation ? "" : "line \(number): ")\(error); is it a transcript of --record?")
+      }
+    }
+  }
+
+  /// The lines of a transcript file, parsed. Blank lines are skipped; the errors here number lines as in the file.
   /// - Throws: `HostError(.dataError)` naming the line that is not valid JSON (and why the parser refused it: nested
-  ///   too deep, a syntax error), or that is JSON but not an object.
-  public static func parse(_ text: String, file: String) throws -> [[String: Any]] {
-    var result: [[String: Any]] = []
+  ///   too deep, a syntax error), that is JSON but not an object, or whose `kind` is none of a transcript's.
+  package static func parse(_ text: String, file: String) throws -> [Line] {
+    var result: [Line] = []
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     // A run's transcript has a few hundred lines; the comparison's cost grows with the square of the count.
     let count = lines.count { !$0.allSatisfy(\.isWhitespace) }
@@ -172,35 +186,36 @@ public enum Transcript {
       )
     }
     for (index, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
-      let value: Any
+      let value: JSON
       do {
-        value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+        value = try JSON(parsing: Data(line.utf8))
       } catch {
         let why = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "it does not parse"
         throw HostError(
           .dataError, "\(file): line \(index + 1) is not valid JSON (\(why)); is it a transcript of --record?")
       }
-      guard let object = value as? [String: Any] else {
+      guard case .object = value else {
         throw HostError(
           .dataError, "\(file): line \(index + 1) is not a JSON object; is it a transcript of --record?")
       }
-      guard let kind = object["kind"] as? String, kinds.contains(kind) else {
+      guard case .string(let name)? = value["kind"], let kind = TranscriptEntry.Kind(rawValue: name) else {
         throw HostError(
           .dataError,
           "\(file): line \(index + 1) has no \"kind\" of a transcript's line ("
-            + kinds.joined(separator: ", ") + "); is it a transcript of --record?")
+            + TranscriptEntry.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            + "); is it a transcript of --record?")
       }
-      result.append(object)
+      result.append(Line(number: result.count + 1, kind: kind, json: value))
     }
     return result
   }
 
-  /// The scripted answers of a transcript: the answers of its user turns, in order (passcodes are not recorded and
-  /// not replayed).
-  public static func answers(_ entries: [[String: Any]]) -> [String] {
+  /// The scripted answers of a transcript: the answers of its user turns, in order (passcodes and approvals are not
+  /// recorded and not replayed).
+  package static func answers(_ entries: [TranscriptEntry]) -> [String] {
     entries.compactMap { entry in
-      guard entry["kind"] as? String == "user", entry["passcode"] == nil, entry["approval"] == nil else { return nil }
-      return entry["answer"] as? String
+      guard case .user(let turn) = entry, case .answer(let answer) = turn.reply else { return nil }
+      return answer
     }
   }
 
@@ -210,15 +225,19 @@ public enum Transcript {
   /// conversation keep their order, and so do each extension's; the extensions' streams follow the conversation's,
   /// by peer name, since an Intents extension and its UI extension run side by side and interleave at random.
   public static func normalised(_ lines: [String], home: String? = nil) -> [String] {
-    let entries = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    let entries = lines.compactMap { line -> [String: JSON]? in
+      guard case .object(let object)? = try? JSON(parsing: Data(line.utf8)) else { return nil }
+      return object
+    }
     let normal = entries.map { entry -> (String, String) in
       var entry = entry
       entry["t"] = nil
-      if var message = entry["message"] as? [String: Any], message["id"] != nil {
-        message["id"] = "<id>"
-        entry["message"] = message
+      if case .object(var message)? = entry["message"], message["id"] != nil {
+        message["id"] = .string("<id>")
+        entry["message"] = .object(message)
       }
-      return (entry["peer"] as? String ?? "", encode(scrub(entry, home: home)))
+      let peer: String = if case .string(let peer)? = entry["peer"] { peer } else { "" }
+      return (peer, scrub(.object(entry), home: home).text)
     }
     let order = normal.enumerated().sorted { a, b in
       a.element.0 != b.element.0 ? a.element.0 < b.element.0 : a.offset < b.offset
@@ -228,26 +247,28 @@ public enum Transcript {
 
   private static let pathKeys: Set<String> = ["bundlePath", "containerPath", "path", "home"]
 
-  private static func scrub(_ value: Any, home: String?, key: String? = nil) -> Any {
+  private static func scrub(_ value: JSON, home: String?, key: String? = nil) -> JSON {
     switch value {
-    case let object as [String: Any]:
-      var result: [String: Any] = [:]
+    case .object(let object):
+      var result: [String: JSON] = [:]
       let isIntent = object["name"] != nil && object["displayString"] == nil
       for (name, inner) in object {
-        if name == "identifier" && isIntent && inner is String {
-          result[name] = "<identifier>"
+        if name == "identifier" && isIntent, case .string = inner {
+          result[name] = .string("<identifier>")
         } else {
           result[name] = scrub(inner, home: home, key: name)
         }
       }
-      return result
-    case let array as [Any]:
-      return array.map { scrub($0, home: home, key: key) }
-    case let text as String:
-      if let key, pathKeys.contains(key), text.hasPrefix("/") { return "<path>" }
-      if let home, !home.isEmpty, text.contains(home) { return text.replacingOccurrences(of: home, with: "<home>") }
-      if looksLikeDate(text) { return "<date>" }
-      return text
+      return .object(result)
+    case .array(let array):
+      return .array(array.map { scrub($0, home: home, key: key) })
+    case .string(let text):
+      if let key, pathKeys.contains(key), text.hasPrefix("/") { return .string("<path>") }
+      if let home, !home.isEmpty, text.contains(home) {
+        return .string(text.replacingOccurrences(of: home, with: "<home>"))
+      }
+      if looksLikeDate(text) { return .string("<date>") }
+      return value
     default:
       return value
     }

@@ -13,7 +13,8 @@ import IntentHostSystem
 import ProcessSupervision
 import UntrustedText
 
-struct Silent: Conversation {
+/// Says nothing and answers nothing: every value is given.
+struct Silent: CheckedConversation {
   func say(_ text: String) {}
   func ask(_ prompt: String, need: String) throws -> String {
     throw HostError(.valueNeeded, "the benchmark cannot answer \"\(prompt)\" (\(need)); give every value")
@@ -101,13 +102,11 @@ func main() async -> Int32 {
     return 64
   }
   do {
-    let home = try AssistantHome(root: arguments[1])
-    let router = Router(apps: try home.installedApps())
-    let app = try router.app(named: arguments[3])
-    let intentClass = try router.intentClass(named: arguments[4], in: app)
-    var driver = IntentDriver(home: home, conversation: Silent())
+    var configuration = Assistant.Configuration(home: try AssistantHome(root: arguments[1]), conversation: Silent())
     let warm = WarmExtensions()
-    driver.warm = warm
+    configuration.warm = warm
+    configuration.device = .unchecked
+    let assistant = Assistant(configuration)
     var samples: [Double] = []
     var afterFirst = ""
     let clock = ContinuousClock()
@@ -117,10 +116,10 @@ func main() async -> Int32 {
         $0.replacingOccurrences(of: "{n}", with: String(1 + k % 300))
           .replacingOccurrences(of: "{cancel}", with: (k / 300) % 2 == 1 ? "true" : "false")
       }
-      let invocation = IntentInvocation(
-        app: app, intentClass: intentClass, values: try router.values(values, intentClass: intentClass, in: app))
+      // Resolved before the clock starts: the installed apps are read, and the values typed, outside the timing.
+      let invocation = try assistant.invocation(app: arguments[3], intent: arguments[4], values: values)
       let start = clock.now
-      let outcome = try await driver.run(invocation)
+      let outcome = try await assistant.run(invocation)
       let elapsed = clock.now - start
       guard outcome.isSuccess else { throw HostError(.failureResponse, "run \(k) failed: \(outcome.dialog)") }
       if k == 0, let pid = warm.processIDs.first { afterFirst = memoryLine(pid) }

@@ -1,0 +1,283 @@
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import IntentHostSystem
+import UntrustedText
+
+/// The assistant's use cases, one call each: say an utterance (`say`), run an intent (`run`). The command line
+/// (`assistant "UTTERANCE"`, `ask`, `run`), `shell`, `replay`, the benchmark and the tests all call these; the engine
+/// decides, and the caller prints what comes back.
+///
+/// A use case understands, asks and answers through `Configuration.conversation`, records into
+/// `Configuration.recorder` when there is one, and starts what it runs in the sandbox of `Configuration.sandbox`;
+/// whatever it starts is stopped before it returns (or kept in `Configuration.warm`).
+package struct Assistant: Sendable {
+  /// What the use cases run with: the command line's options, as values.
+  package struct Configuration: Sendable {
+    /// The host home. A use case that runs an intent prepares it (`AssistantHome.prepare()`).
+    package var home: AssistantHome
+    /// How the assistant talks to the user; checked after each intent (`CheckedConversation`).
+    package var conversation: any CheckedConversation
+    /// The user's locale (`--locale`).
+    package var locale = "en_US"
+    /// Say the voice dialog instead of the printed one (`--voice`).
+    package var voice = false
+    /// The deadlines of each phase (`--deadline`).
+    package var deadlines = Deadlines()
+    /// How extensions and apps are confined (`--no-sandbox`, `--cpu-limit`, `--memory-limit`, `--storage-limit`).
+    package var sandbox = SandboxPolicy()
+    /// Whose lock rules an intent respects.
+    package var device = Device.ofThisProcess
+    /// Where extensions are kept running between intents (`shell`); nil starts and stops them for each intent.
+    package var warm: WarmExtensions? = nil
+    /// Where the run is recorded (`--record`, `replay`): the conversation, the messages and the intent's answer.
+    package var recorder: TranscriptRecorder? = nil
+    /// Whether stdout carries one JSON document (`--json`): then an app's own output goes to stderr, and the dialog
+    /// (which a quiet `TerminalConversation` writes to stderr) is not the output, so a failed write of it does not end
+    /// the use case. Otherwise the dialog is the output: when it cannot be written, the use case ends as a failed
+    /// write of stdout (`SystemError.onStandardOutput`).
+    package var standardOutputIsJSON = false
+    /// How sessions are started; nil: sandboxed child processes (tests serve them in-process).
+    var launcher: (any SessionLauncher)? = nil
+
+    package init(home: AssistantHome, conversation: any CheckedConversation) {
+      self.home = home
+      self.conversation = conversation
+    }
+  }
+
+  /// Whose lock rules a run respects (`IntentDriver.device`).
+  package enum Device: Sendable {
+    /// None: no lock rule is checked and every authentication is answered `cancelled` (the benchmark).
+    case unchecked
+    /// This device (a test's, on a clock of its own).
+    case state(DeviceState)
+    /// The home's device on this process's clock (`INTENTHOST_CLOCK_OFFSET`), read as an intent is about to run:
+    /// a malformed clock fails the use cases that run one (64), not a capability question.
+    case ofThisProcess
+  }
+
+  /// What saying an utterance came to.
+  package enum Answer: Sendable {
+    /// A capability question ("What can you do?", "What can I say to Rooms?"): what the apps answer to, to be
+    /// listed as `assistant phrases` lists it.
+    case phrases(PhraseList)
+    /// An intent ran (its dialog was said through the conversation) and ended so.
+    case outcome(IntentOutcome)
+  }
+
+  package var configuration: Configuration
+
+  package init(_ configuration: Configuration) { self.configuration = configuration }
+
+  /// Says `utterance`, as to Siri: a capability question is answered with the apps' phrases; one of the user's
+  /// shortcuts runs its intent (before the apps' phrases, no app name needed); otherwise the utterance is
+  /// understood against the installed apps' phrases, with the user's vocabulary (`host/setVocabulary`) counting in
+  /// their slots, and when it could mean several intents the user says which one ("Which one? (1-N)"). The intent
+  /// then runs (`run(_:)`).
+  /// - Throws: `HostError(.noMatch)` (69) when nothing matches, or the shortcut said is inactive;
+  ///   `HostError(.usage)` for an answer to "which one?" that is not one of the numbers; what `run(_:)` throws.
+  package func say(_ utterance: String) async throws -> Answer {
+    let home = configuration.home
+    if let app = PhraseBook.capabilityQuestion(utterance) {
+      return .phrases(try await PhraseList.of(app, in: home, locale: configuration.locale))
+    }
+    // One of the user's shortcuts: before the apps' phrases, no app name needed.
+    if let invocation = try await shortcutInvocation(utterance) { return .outcome(try await run(invocation)) }
+    // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
+    let apps = try home.installedApps()
+    let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
+    for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
+    // The user's active shortcuts are suggested too when nothing matches.
+    let shortcuts = await activeShortcuts(apps: apps)
+    let found = try UtteranceMatcher(
+      apps: apps, locale: configuration.locale, vocabulary: terms.vocabularies, shortcuts: shortcuts
+    ).understand(utterance)
+    var match = found[0]
+    if found.count > 1 {
+      // Several apps or intents: the user says which (a number, or scripted with --answer).
+      let conversation = recorded(configuration.conversation)
+      await conversation.explain("\"\(utterance)\" could mean:")
+      for (index, candidate) in found.enumerated() {
+        await conversation.explain(
+          "  \(index + 1). \(candidate.intentClass) of \(candidate.app.name) (\(candidate.app.identifier))")
+      }
+      let answer = try await conversation.ask("Which one? (1-\(found.count))", need: "which one")
+      guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) else {
+        throw HostError(.usage, "\"\(answer)\" is not one of 1-\(found.count)")
+      }
+      match = found[number - 1]
+    }
+    return .outcome(
+      try await run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)))
+  }
+
+  /// Runs the intent `intent` of the installed app `app` with `values`, like a Shortcuts action (`run(_:)`).
+  /// - Parameters:
+  ///   - app: an installed app's name or bundle id.
+  ///   - intent: its class (BookRoomIntent), definition name (BookRoom) or title ("Book Room").
+  ///   - values: `NAME=VALUE` each, typed by the intent definition.
+  /// - Throws: `HostError` naming what is not installed, defined or a value of its type (`Router`); what `run(_:)`
+  ///   throws.
+  package func run(app: String, intent: String, values: [String]) async throws -> IntentOutcome {
+    try await run(invocation(app: app, intent: intent, values: values))
+  }
+
+  /// The invocation `run(app:intent:values:)` runs.
+  package func invocation(app: String, intent: String, values: [String]) throws -> IntentInvocation {
+    let router = Router(apps: try configuration.home.installedApps())
+    let app = try router.app(named: app)
+    let intentClass = try router.intentClass(named: intent, in: app)
+    let values = try router.values(values, intentClass: intentClass, in: app)
+    return IntentInvocation(app: app, intentClass: intentClass, values: values)
+  }
+
+  /// Runs `invocation` to its answer (resolve, confirm, handle; `IntentDriver`), the dialog said through the
+  /// conversation. The device's lock rules are checked for this run, whether its extension is started or kept warm;
+  /// with the sandbox off, a warning goes to stderr first. The answer is recorded (an `assistant` line with its code
+  /// and dialog) when there is a recorder.
+  /// - Throws: what the run throws (`HostError` with the README's statuses); a `SystemError` for stdout
+  ///   (`onStandardOutput`) when the dialog, being the output, could not be written (after the run went to its
+  ///   end); `HostError(.usage)` (64) naming the scripted answers nobody asked for, after the run.
+  package func run(_ invocation: IntentInvocation) async throws -> IntentOutcome {
+    let configuration = configuration
+    if !configuration.sandbox.enabled { await FileDescriptor.standardError.write(SandboxPolicy.warning + "\n") }
+    try await configuration.home.prepare()
+    let conversation = configuration.conversation
+    var driver = IntentDriver(home: configuration.home, conversation: recorded(conversation))
+    if let launcher = configuration.launcher { driver.launcher = launcher }
+    driver.recorder = configuration.recorder
+    driver.appOutputToStandardError = configuration.standardOutputIsJSON
+    driver.speaksVoiceDialog = configuration.voice
+    driver.deadlines = configuration.deadlines
+    driver.locale = configuration.locale
+    driver.sandbox = configuration.sandbox
+    driver.device = try configuration.device.state(home: configuration.home)
+    driver.warm = configuration.warm
+    let dialogIsOutput = !configuration.standardOutputIsJSON
+    let outcome: IntentOutcome
+    do {
+      outcome = try await driver.run(invocation)
+    } catch {
+      // The reader of the dialog went away: the run ends quietly with 141, as SIGPIPE would have ended it.
+      if dialogIsOutput, let lost = conversation.dialogWriteFailure, lost.code == EPIPE {
+        throw lost.onStandardOutput
+      }
+      throw error
+    }
+    // The dialog could not be written: the run went to its end, and the use case ends as its output failed.
+    if dialogIsOutput, let lost = conversation.dialogWriteFailure { throw lost.onStandardOutput }
+    configuration.recorder?.record(
+      .assistant(
+        .answer(
+          code: "\(outcome.code)", success: outcome.isSuccess, dialog: outcome.dialog,
+          voiceDialog: outcome.voiceDialog)))
+    // A scripted answer nobody asked for means the script expected another conversation: it may have answered the
+    // wrong question. An error, so it cannot pass silently.
+    let unused = conversation.unusedAnswers
+    if !unused.isEmpty {
+      throw HostError(
+        .usage,
+        "\(unused.count == 1 ? "an answer was" : "\(unused.count) answers were") not used (no question was asked "
+          + "for " + unused.map { "--answer \"\($0)\"" }.joined(separator: ", ")
+          + "); the intent ended with \(outcome.code); remove the extra --answer or check which questions were asked")
+    }
+    return outcome
+  }
+
+  /// The conversation, recorded into the recorder when there is one.
+  private func recorded(_ conversation: any Conversation) -> any Conversation {
+    configuration.recorder.map { RecordingConversation(conversation, recorder: $0) } ?? conversation
+  }
+
+  /// The invocation `utterance` runs when it is the phrase of one of the user's shortcuts (`ShortcutStore`), or nil:
+  /// the shortcut's intent with its presets, asking its "ask each time" parameters. The transcript, if any, gets a
+  /// `shortcut` line.
+  /// When the shortcuts cannot be read (a corrupt or planted `State/shortcuts.json`, a failing disk), the utterance
+  /// is not stopped: one warning on stderr, then nil (the apps' phrases are matched as without shortcuts); the
+  /// `shortcuts` commands report the error.
+  /// - Throws: `HostError(.noMatch)` (69) naming the shortcut and why when it is inactive.
+  private func shortcutInvocation(_ utterance: String) async throws -> IntentInvocation? {
+    let home = configuration.home
+    let found: Shortcut?
+    do {
+      found = try await offloaded({ () throws -> Shortcut? in
+        try ShortcutStore(home: home).shortcut(saying: utterance)
+      })
+    } catch let error as HostError {
+      await FileDescriptor.standardError.write(
+        Untrusted.shown("assistant: warning: \(error.message); only the apps' phrases are understood") + "\n")
+      return nil
+    }
+    guard let shortcut = found else { return nil }
+    let state = ShortcutState.of(shortcut, among: try home.installedApps())
+    guard case .active(let app) = state else {
+      throw HostError(
+        .noMatch,
+        "\"\(utterance)\" is shortcut \(shortcut.identifier) (\"\(shortcut.phrase)\"), which is inactive: "
+          + "\(state.reason ?? ""); reinstall the app, or remove the shortcut (`assistant shortcuts remove "
+          + "\(shortcut.identifier)`)")
+    }
+    if let recorder = configuration.recorder {
+      recorder.record(
+        .shortcut(
+          .init(
+            identifier: shortcut.identifier, phrase: shortcut.phrase, app: shortcut.app,
+            intent: shortcut.intentClass, presets: try JSON(encoding: shortcut.presets), asks: shortcut.asks)))
+    }
+    var invocation = IntentInvocation(app: app, intentClass: shortcut.intentClass, values: shortcut.presets)
+    invocation.askedEachTime = shortcut.asks
+    invocation.shortcut = shortcut
+    return invocation
+  }
+
+  /// The user's shortcuts that can run with `apps` (`ShortcutState.active`), as candidates of the closest phrases
+  /// (`ClosestPhrases`); none when they cannot be read (`shortcutInvocation` has warned already).
+  private func activeShortcuts(apps: [AppBundle]) async -> [ClosestPhrases.ShortcutCandidate] {
+    let home = configuration.home
+    let shortcuts = await offloaded { (try? ShortcutStore(home: home).shortcuts()) ?? [] }
+    return shortcuts.filter { ShortcutState.of($0, among: apps).reason == nil }
+      .map(ClosestPhrases.ShortcutCandidate.init)
+  }
+}
+
+extension Assistant.Device {
+  /// The device a run respects, or nil for none.
+  /// - Throws: `HostError(.usage)` for a malformed `INTENTHOST_CLOCK_OFFSET` (`ofThisProcess`).
+  func state(home: AssistantHome) throws -> DeviceState? {
+    switch self {
+    case .unchecked: nil
+    case .state(let device): device
+    case .ofThisProcess:
+      DeviceState(home: home, clock: try HostClock(environment: ProcessInfo.processInfo.environment))
+    }
+  }
+}
+
+/// A conversation that the assistant checks once an intent has run: the scripted answers nobody asked for (an
+/// error: the script expected another conversation), and a dialog that could not be written (the use case ends as
+/// its output failed). A conversation that scripts nothing and writes nowhere has neither (the defaults).
+package protocol CheckedConversation: Conversation {
+  /// The scripted answers not used, in order.
+  var unusedAnswers: [String] { get }
+  /// The first write of the dialog that failed, if one did.
+  var dialogWriteFailure: SystemError? { get }
+}
+
+extension CheckedConversation {
+  package var unusedAnswers: [String] { [] }
+  package var dialogWriteFailure: SystemError? { nil }
+}
+
+extension TerminalConversation: CheckedConversation {}
+
+extension SystemError {
+  /// This error as a failed write of stdout: the command line ends with 141 (quietly) for `EPIPE`, and reports any
+  /// other as "cannot write to stdout: REASON" with 74.
+  package var onStandardOutput: SystemError {
+    SystemError(code: code, operation: "write", subject: "stdout", detail: detail)
+  }
+
+  /// Whether this is a failed write of stdout (`onStandardOutput`).
+  package var isStandardOutput: Bool { operation == "write" && subject == "stdout" }
+}
