@@ -206,9 +206,7 @@ public final class BlockingThreads: Sendable {
         return true
       }
       guard parked else { return }
-      let timeout = idleTimeout.components
-      let waited = worker.wake.wait(
-        timeout: .now() + .nanoseconds(Int(timeout.seconds) * 1_000_000_000 + Int(timeout.attoseconds / 1_000_000_000)))
+      let waited = worker.wake.wait(timeout: .now() + .nanoseconds(Int(idleTimeout.wholeNanoseconds)))
       if waited == .timedOut {
         // Leave the idle list, unless `run` took this worker in the meantime (then its job is on the way).
         let left = idle.withLock { idle -> Bool in
@@ -266,8 +264,7 @@ extension FileDescriptor {
       if let deadline {
         let left = deadline - ContinuousClock.now
         if left <= .zero { return written }
-        timeout = Int32(
-          clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        timeout = left.pollTimeout(waitingPastTheEnd: true)
       }
       var entries = [pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)]
       if let wake { entries.append(pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0)) }

@@ -32,7 +32,7 @@ public final class TranscriptRecorder: Sendable {
       entries.append(nil)
       return (entries.count - 1, ContinuousClock.now - start)
     }
-    object["t"] = (elapsed.timeInterval * 1000).rounded() / 1000
+    object["t"] = (elapsed.inSeconds * 1000).rounded() / 1000
     let line = Transcript.encode(object)
     entries.withLock { $0[index] = line }
   }
@@ -57,12 +57,6 @@ public final class TranscriptRecorder: Sendable {
   public func write(to path: String, action: String = "record to") async throws {
     let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
     try await offloaded { () throws in try TranscriptFile.write(bytes, to: path, action: action) }
-  }
-}
-
-extension Duration {
-  fileprivate var timeInterval: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
 
