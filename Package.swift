@@ -23,7 +23,7 @@ let package = Package(
     .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
     // purpose: the device passcode's salted hash by libcrypt (yescrypt); the host's alone, so no extension links libcrypt.
     .target(name: "CPasscode", path: "Sources/CPasscode", linkerSettings: [.linkedLibrary("crypt")]),
-    // purpose: typed Swift wrappers over CIntentHostSystem: file and directory descriptors, errno, spawning, termination, threads for blocking calls.
+    // purpose: typed Swift wrappers over CIntentHostSystem: file and directory descriptors, errno, spawning, termination, threads and cancellable waits for blocking calls.
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
     // purpose: the one sanitizer that makes untrusted text safe for a terminal or a log line.
     .target(name: "UntrustedText", path: "Sources/UntrustedText"),

@@ -141,8 +141,7 @@ public final class DocumentWatch<Content: DocumentContent> {
         if left <= .zero { return nil }
         wait = min(wait, left)
       }
-      let milliseconds = Int32(
-        clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+      let milliseconds = wait.pollTimeout(waitingPastTheEnd: true)
       let watched = (notifications.map { [$0] } ?? []) + [stopper.wakeDescriptor]
       let ready = (try? pollReadable(watched, timeoutMilliseconds: milliseconds)) ?? []
       if let notifications, ready.first == true { drain(notifications) }

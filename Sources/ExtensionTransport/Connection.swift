@@ -252,17 +252,6 @@ public final class Connection: Sendable {
   }
 }
 
-extension Duration {
-  var timeInterval: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-
-  /// Whole milliseconds, rounded down.
-  var milliseconds: Int {
-    Int(clamping: components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
-  }
-}
-
 /// The first 80 characters of a line, printable.
 func preview(_ bytes: [UInt8]) -> String {
   let text = String(decoding: bytes.prefix(80), as: UTF8.self)

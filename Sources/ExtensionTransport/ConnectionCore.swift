@@ -396,7 +396,7 @@ final class ConnectionCore: Sendable {
     }
     for pending in overdue {
       pending.continuation.resume(
-        throwing: ConnectionError.timedOut(method: pending.method, seconds: pending.timeout?.timeInterval ?? 0))
+        throwing: ConnectionError.timedOut(method: pending.method, seconds: pending.timeout?.inSeconds ?? 0))
     }
     return next.map { $0 - now }
   }
@@ -455,9 +455,9 @@ final class ConnectionCore: Sendable {
           let waited = ContinuousClock.now - lastProgress
           if waited >= timeout {
             return .failed(
-              .protocolViolation("it stopped reading its input (a write waited \(timeout.milliseconds) ms)"))
+              .protocolViolation("it stopped reading its input (a write waited \(timeout.wholeMilliseconds) ms)"))
           }
-          if let failure = waitWritable(milliseconds: max(1, min(50, (timeout - waited).milliseconds + 1))) {
+          if let failure = waitWritable(milliseconds: max(1, min(50, Int((timeout - waited).wholeMilliseconds) + 1))) {
             return .failed(.io(failure))
           }
         case EPIPE:
@@ -492,7 +492,7 @@ final class ConnectionCore: Sendable {
       do {
         let untilDeadline = expireOverdue()
         var wait = 50
-        if let untilDeadline { wait = max(1, min(50, untilDeadline.milliseconds + 1)) }
+        if let untilDeadline { wait = max(1, min(50, Int(untilDeadline.wholeMilliseconds) + 1)) }
         guard try input.waitReadable(timeoutMilliseconds: Int32(wait)) else { continue }
         let count = try input.read(into: &buffer)
         if count == 0 {

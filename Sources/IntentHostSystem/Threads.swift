@@ -59,21 +59,12 @@ extension FileDescriptor {
   /// returns early, without an answer, when the calling task is cancelled.
   /// - Returns: true when the reader went away, false when cancelled (or the descriptor cannot be polled).
   public func readerGone() async -> Bool {
-    guard let (wake, waker) = try? FileDescriptor.pipe() else { return false }
-    let wakerOpen = Mutex(true)
-    defer {
-      wakerOpen.withLock { open in
-        if open { waker.close() }
-        open = false
-      }
-      wake.close()
-    }
     let watched = self
-    return await withTaskCancellationHandler {
-      await offloaded { () -> Bool in
+    do {
+      return try await cancellableBlockingWait { cancellation in
         var entries = [
           pollfd(fd: watched.rawValue, events: 0, revents: 0),
-          pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
+          pollfd(fd: cancellation.rawValue, events: Int16(POLLIN), revents: 0),
         ]
         while true {
           let result = poll(&entries, nfds_t(entries.count), -1)
@@ -82,8 +73,9 @@ extension FileDescriptor {
           return entries[0].revents & Int16(POLLERR | POLLHUP) != 0
         }
       }
-    } onCancel: {
-      wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
+    } catch {
+      // No pipe for the cancellation could be made: no answer, as documented.
+      return false
     }
   }
 }
@@ -111,6 +103,46 @@ public func offloaded<T: Sendable, E: Error>(_ body: @escaping @Sendable () thro
       }()
       continuation.resume(returning: result)
     }
+  }
+  return try result.get()
+}
+
+/// Runs `body` on a dedicated thread, as `offloaded` does, and lets the calling task's cancellation end its wait:
+/// `body` is given `cancellation`, the read end of a pipe that becomes readable when the calling task is cancelled (at
+/// once when it already is). `body` waits on it beside what it waits for, e.g.
+/// `pollReadable([fd, cancellation], timeoutMilliseconds: -1)`, and returns when it is readable. This is the one
+/// way a blocking read, `poll` or wait of ours is made cancellable.
+///
+/// The pipe is made for the call and closed when it returns; no thread of Swift's cooperative pool blocks.
+///
+/// - Parameter body: the blocking work. It must not close `cancellation`, read from it, or keep it past its return.
+/// - Returns: what `body` returns, after a cancellation too: `body` decides what a cancelled wait returns (or the
+///   caller does, asking `Task.isCancelled`).
+/// - Throws: what `body` throws; `SystemError` from `pipe` when the pipe cannot be made (then `body` is not run).
+/// - Important: cancellation does not interrupt `body`; it only makes `cancellation` readable. A body that does not
+///   wait on it runs to its end, as under `offloaded`.
+public func cancellableBlockingWait<T: Sendable>(
+  _ body: @escaping @Sendable (_ cancellation: FileDescriptor) throws(SystemError) -> T
+) async throws(SystemError) -> T {
+  let (cancellation, canceller) = try FileDescriptor.pipe()
+  // The write end is closed once, by whoever is last: the cancellation handler may run at any time, even after the
+  // wait ended.
+  let cancellerOpen = Mutex(true)
+  defer {
+    cancellerOpen.withLock { open in
+      if open { canceller.close() }
+      open = false
+    }
+    cancellation.close()
+  }
+  // `withTaskCancellationHandler` does not carry a typed error: the result comes through as a `Result`.
+  let result = await withTaskCancellationHandler {
+    await offloaded { () -> Result<T, SystemError> in
+      do throws(SystemError) { return .success(try body(cancellation)) } catch { return .failure(error) }
+    }
+  } onCancel: {
+    // One byte makes the read end readable until it is closed (the pipe is empty: no other byte is ever written).
+    cancellerOpen.withLock { open in if open { _ = try? canceller.writeAll([1]) } }
   }
   return try result.get()
 }
@@ -174,9 +206,7 @@ public final class BlockingThreads: Sendable {
         return true
       }
       guard parked else { return }
-      let timeout = idleTimeout.components
-      let waited = worker.wake.wait(
-        timeout: .now() + .nanoseconds(Int(timeout.seconds) * 1_000_000_000 + Int(timeout.attoseconds / 1_000_000_000)))
+      let waited = worker.wake.wait(timeout: .now() + .nanoseconds(Int(idleTimeout.wholeNanoseconds)))
       if waited == .timedOut {
         // Leave the idle list, unless `run` took this worker in the meantime (then its job is on the way).
         let left = idle.withLock { idle -> Bool in
@@ -234,8 +264,7 @@ extension FileDescriptor {
       if let deadline {
         let left = deadline - ContinuousClock.now
         if left <= .zero { return written }
-        timeout = Int32(
-          clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        timeout = left.pollTimeout(waitingPastTheEnd: true)
       }
       var entries = [pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)]
       if let wake { entries.append(pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0)) }

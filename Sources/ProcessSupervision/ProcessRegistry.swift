@@ -87,9 +87,7 @@ public final class ProcessRegistry: Sendable {
       signalled.withLock { $0 = first }
       onInterrupt(first)
       // Wait for the orderly end; a second signal, or the grace period's end, forces it.
-      let milliseconds = Int32(
-        clamping: grace.components.seconds * 1000 + grace.components.attoseconds / 1_000_000_000_000_000)
-      _ = try? pollReadable([signals], timeoutMilliseconds: milliseconds)
+      _ = try? pollReadable([signals], timeoutMilliseconds: grace.pollTimeout())
       killAll()
       exit(128 + first, message: forcedMessage)
     }

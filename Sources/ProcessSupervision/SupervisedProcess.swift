@@ -646,10 +646,6 @@ public final class SupervisedProcess: Sendable {
   }
 }
 
-extension Duration {
-  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 /// UTC timestamps for log lines.
 enum ParameterFreeClock {
   static func timestamp() -> String {

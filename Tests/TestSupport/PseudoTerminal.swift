@@ -156,9 +156,7 @@ public final class PseudoTerminal: Sendable {
   /// Waits up to `limit` for the master to be readable and reads what it has. Blocks: runs off the pool only.
   /// - Returns: whether anything was read.
   private func readAvailable(waiting limit: Duration) throws(SystemError) -> Bool {
-    let milliseconds = Int32(
-      clamping: limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000)
-    guard try master.waitReadable(timeoutMilliseconds: max(milliseconds, 0)) else { return false }
+    guard try master.waitReadable(timeoutMilliseconds: max(limit.pollTimeout(), 0)) else { return false }
     var buffer = [UInt8](repeating: 0, count: 4096)
     let count: Int
     do throws(SystemError) {

@@ -61,10 +61,8 @@ public struct Deadlines: Sendable, Equatable {
 }
 
 extension Duration {
-  var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-
   var shortDescription: String {
-    let s = secondsValue
+    let s = inSeconds
     return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
   }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import IntentHostSystem
-import Synchronization
 
 /// Where passcodes come from: one line each from stdin (`--passcode-stdin`), else the terminal, without echo.
 public struct PasscodeReader: Sendable {
@@ -52,19 +51,8 @@ public struct PasscodeReader: Sendable {
 
   /// The line, and whether a newline ended it (else end of input did: Ctrl-D after some characters).
   static func lineAndEnd(from fd: FileDescriptor) async throws -> (text: String, newline: Bool)? {
-    let (wake, waker) = try FileDescriptor.pipe()
-    let wakerOpen = Mutex(true)
-    defer {
-      wakerOpen.withLock { open in
-        if open { waker.close() }
-        open = false
-      }
-      wake.close()
-    }
-    let read = try await withTaskCancellationHandler {
-      try await offloaded { () throws(SystemError) in try line(from: fd, wake: wake) }
-    } onCancel: {
-      wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
+    let read = try await cancellableBlockingWait { cancellation throws(SystemError) in
+      try line(from: fd, cancellation: cancellation)
     }
     switch read {
     case .line(let line, let newline): return (line, newline)
@@ -79,12 +67,12 @@ public struct PasscodeReader: Sendable {
     case woken
   }
 
-  /// Blocks until a line, end of input, or a byte on `wake`.
-  private static func line(from fd: FileDescriptor, wake: FileDescriptor) throws(SystemError) -> LineRead {
+  /// Blocks until a line, end of input, or the task's cancellation.
+  private static func line(from fd: FileDescriptor, cancellation: FileDescriptor) throws(SystemError) -> LineRead {
     var bytes: [UInt8] = []
     var byte = [UInt8](repeating: 0, count: 1)
     while true {
-      let ready = try pollReadable([fd, wake], timeoutMilliseconds: -1)
+      let ready = try pollReadable([fd, cancellation], timeoutMilliseconds: -1)
       if ready[1] { return .woken }
       let count = try fd.read(into: &byte)
       if count == 0 { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self), newline: false) }

@@ -214,10 +214,7 @@ extension SandboxProfile {
       },
       deadlines: deadlines.map { deadlines in
         Dictionary(
-          uniqueKeysWithValues: Phase.allCases.map { phase in
-            let (seconds, attoseconds) = deadlines[phase].components
-            return (phase.rawValue, Double(seconds) + Double(attoseconds) / 1e18)
-          })
+          uniqueKeysWithValues: Phase.allCases.map { phase in (phase.rawValue, deadlines[phase].inSeconds) })
       },
       enforced: sandboxed,
       interpreter: interpreter.map {

@@ -630,8 +630,7 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     defer { process.pidfd.close() }
     let deadline = ContinuousClock.now + .seconds(seconds)
     func millisecondsLeft() -> Int32 {
-      let left = (deadline - ContinuousClock.now).components
-      return Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
+      max(0, (deadline - ContinuousClock.now).pollTimeout())
     }
     let timeout = SystemError(
       code: ETIMEDOUT, operation: "wait", subject: program, detail: "no answer within \(seconds) s")

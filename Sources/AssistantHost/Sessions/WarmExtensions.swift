@@ -1,3 +1,4 @@
+import IntentHostSystem
 import Synchronization
 
 /// Extensions kept running between intents within one host process, as Siri keeps an extension alive for a while
@@ -119,8 +120,7 @@ public final class WarmExtensions: Sendable {
 
   /// "60 s", "1.5 s".
   static func seconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    if attoseconds == 0 { return "\(seconds) s" }
-    return "\(Double(seconds) + Double(attoseconds) / 1e18) s"
+    if duration.components.attoseconds == 0 { return "\(duration.components.seconds) s" }
+    return "\(duration.inSeconds) s"
   }
 }

@@ -31,7 +31,7 @@ public final class TranscriptRecorder: Sendable {
       entries.append(nil)
       return (entries.count - 1, ContinuousClock.now - start)
     }
-    let line = Transcript.line(entry, time: (elapsed.timeInterval * 1000).rounded() / 1000)
+    let line = Transcript.line(entry, time: (elapsed.inSeconds * 1000).rounded() / 1000)
     entries.withLock { $0[index] = line }
   }
 
@@ -54,12 +54,6 @@ public final class TranscriptRecorder: Sendable {
   public func write(to path: String, action: String = "record to") async throws {
     let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
     try await offloaded { () throws in try TranscriptFile.write(bytes, to: path, action: action) }
-  }
-}
-
-extension Duration {
-  fileprivate var timeInterval: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
 

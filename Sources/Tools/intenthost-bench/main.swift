@@ -71,7 +71,7 @@ func spawnBench(home: AssistantHome, count: Int, app name: String, extension ext
       let elapsed = clock.now - start
       process.standardOutput?.close()
       if round >= 10 {
-        samples[index].append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+        samples[index].append(elapsed.inMilliseconds)
       }
     }
   }
@@ -124,7 +124,7 @@ func main() async -> Int32 {
       guard outcome.isSuccess else { throw HostError(.failureResponse, "run \(k) failed: \(outcome.dialog)") }
       if k == 0, let pid = warm.processIDs.first { afterFirst = memoryLine(pid) }
       if i >= 0 {
-        samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+        samples.append(elapsed.inMilliseconds)
       }
     }
     row("warm: one intent, kept-alive extension", samples)

@@ -1,18 +1,8 @@
-import ExtensionProtocol
-import Foundation
-import IntentHostSystem
 import Synchronization
-import UntrustedText
 
-/// A line longer than a `LineReader` takes: it was read to its end and dropped, none of it used.
-public struct LineTooLong: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The line's length in bytes, its newline not counted.
-  public var bytes: Int
-  /// The reader's limit.
-  public var limit: Int
-
-  public var description: String { "the line is \(bytes) bytes; a line is at most \(limit)" }
-}
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Reads lines from a descriptor (a terminal or a pipe) on a dedicated thread, one call at a time; a call ends
 /// early, with `CancellationError`, when its task is cancelled. Bytes after a line are kept for the next call.
@@ -38,7 +28,8 @@ public final class LineReader: Sendable {
 
   /// Drops what was read but not yet taken, and what is waiting in the terminal's input queue (a terminal only):
   /// typed before a question was shown, it is not its answer.
-  func discardTypeAhead() async {
+  /// The corresponding C function is `tcflush`.
+  public func discardTypeAhead() async {
     state.withLock { $0.buffer.removeAll() }
     _ = try? await offloaded { () throws(SystemError) in
       if self.fd.isTerminal { _ = tcflush(self.fd.rawValue, TCIFLUSH) }
@@ -56,19 +47,8 @@ public final class LineReader: Sendable {
   /// The next line as `nextLine()` reads it, and whether a newline ended it (else end of input did: on a terminal,
   /// Ctrl-D after some characters, which leaves the cursor after them).
   public func nextLineAndEnd() async throws -> (text: String, newline: Bool)? {
-    let (wake, waker) = try FileDescriptor.pipe()
-    let wakerOpen = Mutex(true)
-    defer {
-      wakerOpen.withLock { open in
-        if open { waker.close() }
-        open = false
-      }
-      wake.close()
-    }
-    let read = try await withTaskCancellationHandler {
-      try await offloaded { () throws(SystemError) in try self.readLine(wake: wake) }
-    } onCancel: {
-      wakerOpen.withLock { open in if open { _ = try? waker.writeAll([1]) } }
+    let read = try await cancellableBlockingWait { cancellation throws(SystemError) in
+      try self.readLine(cancellation: cancellation)
     }
     switch read {
     case .line(let line, let newline): return (String(decoding: line, as: UTF8.self), newline)
@@ -84,8 +64,8 @@ public final class LineReader: Sendable {
     case tooLong(Int)
   }
 
-  /// Blocks until a whole line, an over-long line's end, end of input (nil), or a byte on `wake` (nil).
-  private func readLine(wake: FileDescriptor) throws(SystemError) -> Read? {
+  /// Blocks until a whole line, an over-long line's end, end of input (nil), or the task's cancellation (nil).
+  private func readLine(cancellation: FileDescriptor) throws(SystemError) -> Read? {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
       let taken = state.withLock { state -> Read? in
@@ -106,7 +86,7 @@ public final class LineReader: Sendable {
         return nil
       }
       if let taken { return taken }
-      let ready = try pollReadable([fd, wake], timeoutMilliseconds: -1)
+      let ready = try pollReadable([fd, cancellation], timeoutMilliseconds: -1)
       if ready[1] { return nil }
       let count = try fd.read(into: &chunk)
       if count == 0 {

@@ -1,11 +1,8 @@
-import ExtensionProtocol
-import ExtensionTransport
-import IntentHostSystem
 import Synchronization
-import UntrustedText
 
-/// Fired at most once; a task can wait for it.
-final class Signal: Sendable {
+/// A one-shot event between tasks (not a POSIX signal): fired at most once, and a task can wait for it, or race work
+/// against it.
+public final class Signal: Sendable {
   private struct State {
     var fired = false
     var waiter: CheckedContinuation<Void, Never>?
@@ -14,9 +11,14 @@ final class Signal: Sendable {
   }
   private let state = Mutex(State())
 
-  var isFired: Bool { state.withLock { $0.fired } }
+  /// An event not fired yet.
+  public init() {}
 
-  func fire() {
+  /// Whether `fire()` was called.
+  public var isFired: Bool { state.withLock { $0.fired } }
+
+  /// Fires the event: wakes the waiter, if any, and every later `wait()` returns at once. Firing again does nothing.
+  public func fire() {
     state.withLock { state -> CheckedContinuation<Void, Never>? in
       state.fired = true
       defer { state.waiter = nil }
@@ -25,7 +27,7 @@ final class Signal: Sendable {
   }
 
   /// Returns once the signal has fired, or the calling task is cancelled. One waiter at a time.
-  func wait() async {
+  public func wait() async {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let now = state.withLock { state -> Bool in
@@ -47,7 +49,7 @@ final class Signal: Sendable {
   /// Runs `body` until it ends or the signal fires, whichever is first; nil when the signal was first (`body` is then
   /// cancelled).
   /// - Throws: what `body` throws; `CancellationError` when the calling task is cancelled.
-  func racing<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+  public func racing<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T? {
     let first = try await withThrowingTaskGroup(of: T?.self) { group in
       group.addTask { try await body() }
       group.addTask {

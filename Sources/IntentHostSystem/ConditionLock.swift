@@ -8,18 +8,19 @@
 
 /// A value guarded by a mutex, with a condition variable a dedicated thread can sleep on until the value changes.
 ///
-/// `Synchronization.Mutex` has no condition variable, and the connection's writer thread must sleep without polling
-/// until there is something to write. The corresponding C types are `pthread_mutex_t` and `pthread_cond_t`.
+/// `Synchronization.Mutex` has no condition variable, and a dedicated thread (a connection's writer) must sleep without
+/// polling until there is something to do. The corresponding C types are `pthread_mutex_t` and `pthread_cond_t`.
 ///
 /// - Important: `wait(until:then:)` blocks its thread: call it only from a dedicated thread, never from async code.
-final class ConditionLock<Value: Sendable>: @unchecked Sendable {
+public final class ConditionLock<Value: Sendable>: @unchecked Sendable {
   // @unchecked Sendable: `value` is read and written only between `pthread_mutex_lock(mutex)` and its unlock, and the
   // two pointers are set once in init and freed in deinit, when no other reference exists.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
   private var value: Value
 
-  init(_ value: Value) {
+  /// A lock guarding `value`.
+  public init(_ value: Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -37,14 +38,14 @@ final class ConditionLock<Value: Sendable>: @unchecked Sendable {
   }
 
   /// Runs `body` with the value, holding the lock. `body` must not block.
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)
   }
 
   /// Like `withLock`, then wakes every thread in `wait(until:then:)` so it checks its condition again.
-  func withLockAndSignal<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  public func withLockAndSignal<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer {
       pthread_cond_broadcast(condition)
@@ -56,7 +57,7 @@ final class ConditionLock<Value: Sendable>: @unchecked Sendable {
   /// Sleeps until `ready` holds, then runs `body` with the value, all under the lock.
   ///
   /// Threads that change what `ready` looks at must use `withLockAndSignal`.
-  func wait<Result>(until ready: (Value) -> Bool, then body: (inout Value) -> Result) -> Result {
+  public func wait<Result>(until ready: (Value) -> Bool, then body: (inout Value) -> Result) -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     while !ready(value) { pthread_cond_wait(condition, mutex) }
