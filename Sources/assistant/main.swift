@@ -45,7 +45,7 @@ func main() async -> Int32 {
         await writeHostMessage("warning: INTENTHOST_TEST_RAW_TEXT=1 (test only): untrusted text is printed raw")
       }
       let command = try type.init(parsed)
-      let context = CommandContext(json: json, homeOption: parsed.value("--home"))
+      let context = CommandContext(json: json, homeOption: parsed.value(homeOption))
       return try await command.run(in: context)
     }
   } catch is CancellationError {
