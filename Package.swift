@@ -135,9 +135,10 @@ let package = Package(
       name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
-    // The command model and its parser in-process, and each command's --help against Golden/.
+    // The command model and its parser in-process, each command's --help against Golden/, and how values are spelt.
     .testTarget(
-      name: "CommandLineTests", dependencies: ["assistant", "AssistantHost", "ProcessSupervision", "TestSupport"],
+      name: "CommandLineTests",
+      dependencies: ["assistant", "AppGroupStore", "AssistantHost", "ProcessSupervision", "TestSupport"],
       exclude: ["Golden"]),
     .testTarget(
       name: "AssistantHostTests",

@@ -39,6 +39,16 @@ package struct JSONNumber: Sendable, Hashable {
   /// A number JSONSerialization parsed (an integer, a `Double`, or a `Decimal` for what neither holds), as it writes
   /// it; nil for what it cannot write.
   fileprivate init?(parsed number: NSNumber) {
+    // An integer (ids, the common case) is its digits; anything else is written by JSONSerialization itself.
+    switch String(cString: number.objCType) {
+    case "q", "l", "i", "s":
+      text = String(number.int64Value)
+      return
+    case "Q", "L", "I", "S":
+      text = String(number.uint64Value)
+      return
+    default: break
+    }
     guard let data = try? JSONSerialization.data(withJSONObject: number, options: [.fragmentsAllowed]) else {
       return nil
     }

@@ -5,7 +5,7 @@ import UntrustedText
 // What the host prints goes through `Untrusted` (the one sanitizer) at these choke points: the conversation's
 // `say`, `ask` and `show` (dialog, prompts, snippets), `hostMessage` (every error and warning line on stderr),
 // `Diagnostic.shown` (validator findings), `IntentOutcome.json()` and the other JSON printers (`Untrusted.shown(json:)`),
-// `AppGroupDefaults.text(of:)` and `json(of:)`, and in ProcessSupervision the extension's log lines and the relayed output of `open`.
+// the command line's `DefaultsText`, and in ProcessSupervision the extension's log lines and the relayed output of `open`.
 
 extension HostError {
   /// Whether the message is one line by contract: every error but a usage error (which may carry a usage text), a

@@ -94,33 +94,32 @@ protocol AssistantCommand: Sendable {
 }
 
 /// The options every command takes (`--passcode-stdin` too: any command may need the passcode).
-let standardOptions: [Option] = [
-  .value(
-    "--home", value: "DIR",
-    help:
-      "The host home (else $ASSISTANT_HOME, else $XDG_DATA_HOME/intenthost, else ~/.local/share/intenthost); app "
-      + "groups live in DIR/AppGroup unless $ASSISTANT_APP_GROUPS names another folder.",
-    completion: .directory),
-  .flag("--json", help: "Print one JSON document on stdout (errors too, as {\"error\": {...}})."),
-  passcodeStdinOption,
-  .flag("-h", "--help", help: "Show help for this command."),
-  .flag("--version", help: "Show the version."),
-]
+let standardOptions: [Option] = [homeOption, jsonOption, passcodeStdinOption, helpOption, versionOption]
+
+let homeOption = Option.value(
+  "--home", value: "DIR",
+  help:
+    "The host home (else $ASSISTANT_HOME, else $XDG_DATA_HOME/intenthost, else ~/.local/share/intenthost); app "
+    + "groups live in DIR/AppGroup unless $ASSISTANT_APP_GROUPS names another folder.",
+  completion: .directory)
+let jsonOption = Option.flag("--json", help: "Print one JSON document on stdout (errors too, as {\"error\": {...}}).")
+let helpOption = Option.flag("-h", "--help", help: "Show help for this command.")
+let versionOption = Option.flag("--version", help: "Show the version.")
 
 /// The options every command takes that no help, usage line, man page or completion shows, and that no "did you
 /// mean" suggests: the end-to-end tests' controls, given on the command line instead of read from the environment.
 /// They parse like every option (anywhere, `--name=value`).
-let hiddenOptions: [Option] = [
-  .value(
-    "--simulate", value: "FACT",
-    help:
-      "Act as on a kernel without what FACT names (tests only): "
-      + SimulatedKernel.factNames.joined(separator: ", ") + ". Each only makes the host refuse more.",
-    repeatable: true),
-  .flag(
-    "--raw-untrusted-text",
-    help: "Print untrusted text raw, bypassing the sanitizer (tests only, for the controls; warns on every run)."),
-]
+let hiddenOptions: [Option] = [simulateOption, rawUntrustedTextOption]
+
+let simulateOption = Option.value(
+  "--simulate", value: "FACT",
+  help:
+    "Act as on a kernel without what FACT names (tests only): "
+    + SimulatedKernel.factNames.joined(separator: ", ") + ". Each only makes the host refuse more.",
+  repeatable: true)
+let rawUntrustedTextOption = Option.flag(
+  "--raw-untrusted-text",
+  help: "Print untrusted text raw, bypassing the sanitizer (tests only, for the controls; warns on every run).")
 
 extension CommandConfiguration {
   /// Every option the command accepts and shows: its own, then the standard ones (not `hiddenOptions`).
@@ -141,11 +140,14 @@ struct ParsedCommand: Sendable {
   /// Positional arguments by `Argument.name`.
   private(set) var arguments: [String: [String]] = [:]
 
-  func flag(_ key: String) -> Bool { values[key] != nil }
-  func value(_ key: String) -> String? { values[key]?.last }
-  func values(_ key: String) -> [String] { values[key] ?? [] }
-  func argument(_ name: String) -> String? { arguments[name]?.first }
-  func arguments(_ name: String) -> [String] { arguments[name] ?? [] }
+  /// Whether the flag `option` was given.
+  func flag(_ option: Option) -> Bool { values[option.key] != nil }
+  /// The value of `option`, the last one given.
+  func value(_ option: Option) -> String? { values[option.key]?.last }
+  /// Every value of a repeatable `option`, in order.
+  func values(_ option: Option) -> [String] { values[option.key] ?? [] }
+  /// The words bound to `argument`, if any (read through its `Positional`).
+  func words(of argument: Argument) -> [String]? { arguments[argument.name] }
 
   mutating func add(option: Option, value: String?) throws(UsageError) {
     if values[option.key] != nil && !option.repeatable {

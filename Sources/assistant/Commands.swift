@@ -11,9 +11,8 @@ import UntrustedText
 /// The utterance argument of `assistant` and `assistant ask`.
 enum UtteranceArgument {
   static let name = "UTTERANCE"
-  static let argument = Argument(
-    name: name, help: "What to say, e.g. \"Book room 12 for Ada with Rooms\" (the words are joined by spaces).",
-    isRepeating: true)
+  static let words = Positional.repeating(
+    name, help: "What to say, e.g. \"Book room 12 for Ada with Rooms\" (the words are joined by spaces).")
 
   /// The longest utterance, in bytes of UTF-8: understanding one takes time in proportion to its length, and errors
   /// quote it.
@@ -38,7 +37,7 @@ struct RootCommand: AssistantCommand {
         before or after the arguments; `--` ends them. A word that is close to a command's name is taken for a \
         typo of it; to say such a word, put the utterance after `--`.
         """,
-      arguments: [UtteranceArgument.argument],
+      arguments: [UtteranceArgument.words.argument],
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
         Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, Install.self, Uninstall.self,
@@ -71,7 +70,7 @@ struct Ask: AssistantCommand {
         Missing values are asked for at the terminal, or taken from --answer in order; with neither, the command \
         exits 75.
         """,
-      arguments: [UtteranceArgument.argument],
+      arguments: [UtteranceArgument.words.argument],
       options: conversationOptions + [localeOption] + confinementOptions,
       examples: ["assistant ask Book room 12 for Ada with Rooms"])
   }
@@ -80,7 +79,7 @@ struct Ask: AssistantCommand {
   var launch: LaunchOptions
 
   init(_ parsed: ParsedCommand) throws {
-    utterance = parsed.arguments(UtteranceArgument.name).joined(separator: " ")
+    utterance = parsed[UtteranceArgument.words].joined(separator: " ")
     if let problem = UtteranceArgument.problem(utterance) {
       throw HostError(.usage, problem + "; say it in fewer words")
     }
@@ -158,12 +157,7 @@ struct Run: AssistantCommand {
         or title ("Book Room"). Each NAME=VALUE gives a parameter, typed by the intent definition. Values not \
         given are resolved and asked for as in a conversation.
         """,
-      arguments: [
-        Argument(name: "APP", help: "An installed app: its name or bundle id.", completion: .apps),
-        Argument(name: "INTENT", help: "The intent: its class, definition name or title."),
-        Argument(
-          name: "NAME=VALUE", help: "A parameter's value, e.g. roomNumber=12.", isOptional: true, isRepeating: true),
-      ],
+      arguments: [Self.app.argument, Self.intent.argument, Self.values.argument],
       options: conversationOptions + [localeOption] + confinementOptions,
       examples: [
         "assistant run Rooms BookRoom roomNumber=12 bookedBy=Ada",
@@ -171,15 +165,20 @@ struct Run: AssistantCommand {
       ])
   }
 
+  static let app = Positional("APP", help: "An installed app: its name or bundle id.", completion: .apps)
+  static let intent = Positional("INTENT", help: "The intent: its class, definition name or title.")
+  static let values = Positional.repeating(
+    "NAME=VALUE", help: "A parameter's value, e.g. roomNumber=12.", isOptional: true)
+
   var app: String
   var intent: String
   var values: [String]
   var launch: LaunchOptions
 
   init(_ parsed: ParsedCommand) throws {
-    app = parsed.argument("APP")!
-    intent = parsed.argument("INTENT")!
-    values = parsed.arguments("NAME=VALUE")
+    app = parsed[Self.app]
+    intent = parsed[Self.intent]
+    values = parsed[Self.values]
     launch = try LaunchOptions(parsed)
   }
 
@@ -215,23 +214,22 @@ struct List: AssistantCommand {
         "path", "appGroups", "extensions": [{"name", "bundleIdentifier", "kind", "intents": [{"className", \
         "title", "parameters", "restrictedWhileLocked", "restrictedWhileProtectedDataUnavailable"}]}]}]}.
         """,
-      options: [
-        localeOption,
-        .flag(
-          "--names",
-          help:
-            "Print only the apps' names, one a line (a name several apps share: their bundle ids), for scripts and "
-            + "shell completion."),
-      ],
+      options: [localeOption, Self.names],
       examples: ["assistant list", "assistant list --json"])
   }
+
+  static let names = Option.flag(
+    "--names",
+    help:
+      "Print only the apps' names, one a line (a name several apps share: their bundle ids), for scripts and shell "
+      + "completion.")
 
   var locale: String
   var namesOnly: Bool
 
   init(_ parsed: ParsedCommand) throws {
     locale = try LaunchOptions(parsed).locale
-    namesOnly = parsed.flag("--names")
+    namesOnly = parsed.flag(Self.names)
   }
 
   struct Report: Encodable {
@@ -351,22 +349,22 @@ struct Open: AssistantCommand {
         ARGS go to the app; put them after `--` when one starts with `-`. The command exits with the app's own \
         status. With --json, the app's output goes to stderr and stdout gets {"app", "bundleIdentifier", "status"}.
         """,
-      arguments: [
-        Argument(name: "APP", help: "An installed app: its name or bundle id.", completion: .apps),
-        Argument(
-          name: "ARGS", help: "The app's arguments.", isOptional: true, isRepeating: true, isPassthrough: true),
-      ],
-      options: [localeOption] + confinementOptions.filter { ["--storage-limit", "--no-sandbox"].contains($0.key) },
+      arguments: [Self.app.argument, Self.arguments.argument],
+      options: [localeOption, storageLimitOption, noSandboxOption],
       examples: ["assistant open Rooms -- book 15 --by Ada", "assistant open Rooms list"])
   }
+
+  static let app = Positional("APP", help: "An installed app: its name or bundle id.", completion: .apps)
+  static let arguments = Positional.repeating(
+    "ARGS", help: "The app's arguments.", isOptional: true, isPassthrough: true)
 
   var app: String
   var arguments: [String]
   var launch: LaunchOptions
 
   init(_ parsed: ParsedCommand) throws {
-    app = parsed.argument("APP")!
-    arguments = parsed.arguments("ARGS")
+    app = parsed[Self.app]
+    arguments = parsed[Self.arguments]
     launch = try LaunchOptions(parsed)
   }
 
@@ -401,14 +399,8 @@ struct Validate: AssistantCommand {
       discussion: """
         Exits 65 when there is an error, 66 when a PATH does not exist. docs/VALIDATION.md lists every rule.
         """,
-      arguments: [
-        Argument(name: "PATH", help: "A bundle, a folder of sources, or a file.", isRepeating: true, completion: .file)
-      ],
-      options: [
-        .value(
-          "--setting", value: "NAME=VALUE",
-          help: "A build setting for the $(NAME) references of Info.plists (repeatable).", repeatable: true)
-      ],
+      arguments: [Self.paths.argument],
+      options: [Self.setting],
       examples: [
         "assistant validate Sources/Examples",
         "assistant validate My.app --json",
@@ -416,12 +408,18 @@ struct Validate: AssistantCommand {
       ])
   }
 
+  static let paths = Positional.repeating(
+    "PATH", help: "A bundle, a folder of sources, or a file.", completion: .file)
+  static let setting = Option.value(
+    "--setting", value: "NAME=VALUE", help: "A build setting for the $(NAME) references of Info.plists (repeatable).",
+    repeatable: true)
+
   var paths: [String]
   var settings: [String: String] = [:]
 
   init(_ parsed: ParsedCommand) throws {
-    paths = parsed.arguments("PATH")
-    for setting in parsed.values("--setting") {
+    paths = parsed[Self.paths]
+    for setting in parsed.values(Self.setting) {
       guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
         throw HostError(
           .usage, "--setting needs NAME=VALUE, e.g. --setting PRODUCT_BUNDLE_IDENTIFIER=com.example.app")
@@ -468,21 +466,22 @@ struct Install: AssistantCommand {
         A bundle that breaks a rule is refused (exit 65); one whose bundle id or app group belongs to another team \
         is refused (exit 77) unless the group is shared with --share-group.
         """,
-      arguments: [Argument(name: "BUNDLE.app", help: "A bundle folder.", isRepeating: true, completion: .directory)],
-      options: [
-        .value(
-          "--share-group", value: "GROUP",
-          help: "Let the bundle use app group GROUP although another team owns it (repeatable).", repeatable: true)
-      ],
+      arguments: [Self.bundles.argument],
+      options: [Self.shareGroup],
       examples: ["assistant install My.app", "assistant install --share-group group.com.example.rooms Spy.app"])
   }
+
+  static let bundles = Positional.repeating("BUNDLE.app", help: "A bundle folder.", completion: .directory)
+  static let shareGroup = Option.value(
+    "--share-group", value: "GROUP",
+    help: "Let the bundle use app group GROUP although another team owns it (repeatable).", repeatable: true)
 
   var bundles: [String]
   var sharedGroups: Set<String> = []
 
   init(_ parsed: ParsedCommand) throws {
-    bundles = parsed.arguments("BUNDLE.app")
-    for group in parsed.values("--share-group") {
+    bundles = parsed[Self.bundles]
+    for group in parsed.values(Self.shareGroup) {
       if let problem = AppGroupIdentifier.problem(group) { throw HostError(.usage, "--share-group: \(problem)") }
       sharedGroups.insert(group)
     }
@@ -538,13 +537,15 @@ struct Uninstall: AssistantCommand {
     CommandConfiguration(
       name: "uninstall",
       abstract: "Remove an installed app; its containers, app groups and logs are kept.",
-      arguments: [Argument(name: "APP", help: "An installed app: its name, bundle id or folder.", completion: .apps)],
+      arguments: [Self.app.argument],
       examples: ["assistant uninstall Rooms", "assistant uninstall com.example.rooms"])
   }
 
+  static let app = Positional("APP", help: "An installed app: its name, bundle id or folder.", completion: .apps)
+
   var app: String
 
-  init(_ parsed: ParsedCommand) throws { app = parsed.argument("APP")! }
+  init(_ parsed: ParsedCommand) throws { app = parsed[Self.app] }
 
   func run(in context: CommandContext) async throws -> Int32 {
     let home = try context.home()
@@ -585,19 +586,19 @@ struct ShowSandboxProfile: AssistantCommand {
     CommandConfiguration(
       name: "sandbox-profile",
       abstract: "Show what an app or extension may read, write and run, its limits and deadlines.",
-      arguments: [
-        Argument(
-          name: "APP|EXTENSION", help: "An installed app or extension: its name or bundle id.", completion: .apps)
-      ],
-      options: [conversationOptions[1]] + confinementOptions,
+      arguments: [Self.name.argument],
+      options: [deadlineOption] + confinementOptions,
       examples: ["assistant sandbox-profile RoomsIntents", "assistant sandbox-profile Rooms --json"])
   }
+
+  static let name = Positional(
+    "APP|EXTENSION", help: "An installed app or extension: its name or bundle id.", completion: .apps)
 
   var name: String
   var launch: LaunchOptions
 
   init(_ parsed: ParsedCommand) throws {
-    name = parsed.argument("APP|EXTENSION")!
+    name = parsed[Self.name]
     launch = try LaunchOptions(parsed)
   }
 

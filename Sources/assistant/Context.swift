@@ -8,32 +8,34 @@ import UntrustedText
 
 /// The options of the commands that talk to the user (`ask`, `run`).
 let conversationOptions: [Option] = [
-  .value(
-    "--answer", value: "TEXT",
-    help: "Answer the next question with TEXT (repeatable, used in order, before asking the terminal).",
-    repeatable: true),
-  .value(
-    "--deadline", value: "PHASE=SECS",
-    help:
-      "The deadline of handshake, resolve, confirm, handle, ui or shutdown (or all); defaults 5, 5, 5, 10, 3, 2 "
-      + "seconds.", repeatable: true,
-    completion: .words(Phase.allCases.map { "\($0.rawValue)=" } + ["all="])),
-  .flag(
-    "--voice",
-    help:
-      "Say the voice dialog (the response's concise wording, where the intent definition has one) instead of the "
-      + "printed one."),
-  .flag(
-    "--authentication-stdin",
-    help:
-      "Answer an extension's request to authenticate the user with the next line of stdin (the passcode; with none "
-      + "set, yes or no) instead of asking the terminal. --passcode-stdin lines only ever unlock the device."),
-  .value(
-    "--record", value: "FILE",
-    help:
-      "Write a transcript of the run to FILE (JSON lines: the invocation, each question and answer, each message to "
-      + "and from each extension, the outcome; never a passcode), for `assistant replay`."),
+  answerOption, deadlineOption, voiceOption, authenticationStdinOption, recordOption,
 ]
+
+let answerOption = Option.value(
+  "--answer", value: "TEXT",
+  help: "Answer the next question with TEXT (repeatable, used in order, before asking the terminal).",
+  repeatable: true)
+let deadlineOption = Option.value(
+  "--deadline", value: "PHASE=SECS",
+  help:
+    "The deadline of handshake, resolve, confirm, handle, ui or shutdown (or all); defaults 5, 5, 5, 10, 3, 2 "
+    + "seconds.", repeatable: true,
+  completion: .words(Phase.allCases.map { "\($0.rawValue)=" } + ["all="]))
+let voiceOption = Option.flag(
+  "--voice",
+  help:
+    "Say the voice dialog (the response's concise wording, where the intent definition has one) instead of the "
+    + "printed one.")
+let authenticationStdinOption = Option.flag(
+  "--authentication-stdin",
+  help:
+    "Answer an extension's request to authenticate the user with the next line of stdin (the passcode; with none "
+    + "set, yes or no) instead of asking the terminal. --passcode-stdin lines only ever unlock the device.")
+let recordOption = Option.value(
+  "--record", value: "FILE",
+  help:
+    "Write a transcript of the run to FILE (JSON lines: the invocation, each question and answer, each message to "
+    + "and from each extension, the outcome; never a passcode), for `assistant replay`.")
 
 /// The user's locale.
 let localeOption = Option.value(
@@ -41,14 +43,17 @@ let localeOption = Option.value(
 
 /// The options that confine what the command launches (`ask`, `run`, `open`, and `sandbox-profile`, which shows
 /// them).
-let confinementOptions: [Option] = [
-  .value("--memory-limit", value: "MIB", help: "The memory ceiling of each extension (default 30)."),
-  .value("--cpu-limit", value: "SECONDS", help: "The CPU time of each extension process (default 10)."),
-  .value(
-    "--storage-limit", value: "MIB[,FILES]",
-    help: "What each container and app group may hold before launches are refused (default 128,10000)."),
-  .flag("--no-sandbox", help: "Run extensions and apps unconfined (unsafe; warns on every run)."),
-]
+let confinementOptions: [Option] = [memoryLimitOption, cpuLimitOption, storageLimitOption, noSandboxOption]
+
+let memoryLimitOption = Option.value(
+  "--memory-limit", value: "MIB", help: "The memory ceiling of each extension (default 30).")
+let cpuLimitOption = Option.value(
+  "--cpu-limit", value: "SECONDS", help: "The CPU time of each extension process (default 10).")
+let storageLimitOption = Option.value(
+  "--storage-limit", value: "MIB[,FILES]",
+  help: "What each container and app group may hold before launches are refused (default 128,10000).")
+let noSandboxOption = Option.flag(
+  "--no-sandbox", help: "Run extensions and apps unconfined (unsafe; warns on every run).")
 
 /// What a command runs with.
 struct CommandContext: Sendable {
@@ -93,7 +98,7 @@ extension ParsedCommand {
   /// - Throws: `HostError(.usage)` for a fact it does not know.
   func simulatedKernel() throws -> SimulatedKernel {
     var kernel = SimulatedKernel()
-    for fact in values("--simulate") {
+    for fact in values(simulateOption) {
       guard kernel.simulate(fact) else {
         throw HostError(
           .usage,
@@ -123,33 +128,33 @@ struct LaunchOptions: Sendable {
   init() {}
 
   init(_ parsed: ParsedCommand) throws {
-    record = parsed.value("--record")
-    answers = parsed.values("--answer")
-    passcodesFromStandardInput = parsed.flag("--passcode-stdin")
-    authenticationFromStandardInput = parsed.flag("--authentication-stdin")
-    voice = parsed.flag("--voice")
-    for text in parsed.values("--deadline") { try deadlines.set(text) }
-    if let locale = parsed.value("--locale") {
+    record = parsed.value(recordOption)
+    answers = parsed.values(answerOption)
+    passcodesFromStandardInput = parsed.flag(passcodeStdinOption)
+    authenticationFromStandardInput = parsed.flag(authenticationStdinOption)
+    voice = parsed.flag(voiceOption)
+    for text in parsed.values(deadlineOption) { try deadlines.set(text) }
+    if let locale = parsed.value(localeOption) {
       guard Self.isLocale(locale) else {
         throw HostError(.usage, "--locale needs a locale such as en_US or fr_FR, not \"\(locale)\"")
       }
       self.locale = locale
     }
-    if parsed.flag("--no-sandbox") { sandbox.enabled = false }
+    if parsed.flag(noSandboxOption) { sandbox.enabled = false }
     sandbox.simulatedKernel = try parsed.simulatedKernel()
-    if let text = parsed.value("--cpu-limit") {
+    if let text = parsed.value(cpuLimitOption) {
       guard let seconds = Int(text), seconds > 0 else {
         throw HostError(.usage, "--cpu-limit needs a whole number of seconds, not \"\(text)\"")
       }
       sandbox.setExtensionCPU(seconds: seconds)
     }
-    if let text = parsed.value("--memory-limit") {
+    if let text = parsed.value(memoryLimitOption) {
       guard let megabytes = Int(text), megabytes > 0 else {
         throw HostError(.usage, "--memory-limit needs a number of MiB, not \"\(text)\"")
       }
       sandbox.setExtensionMemory(megabytes: megabytes)
     }
-    if let text = parsed.value("--storage-limit") {
+    if let text = parsed.value(storageLimitOption) {
       let parts = text.split(separator: ",", omittingEmptySubsequences: false)
       guard (1...2).contains(parts.count), let megabytes = Int(parts[0]), megabytes > 0,
         parts.count == 1 || Int(parts[1]).map({ $0 > 0 }) == true

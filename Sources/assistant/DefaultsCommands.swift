@@ -1,5 +1,5 @@
 // `assistant defaults`: app-group data, modelled on macOS `defaults`. The command line is parsed here, by the command
-// model; the store operations and how values are shown are AssistantHost's `AppGroupDefaults`.
+// model, and values are spelt and shown by `DefaultsText`; the store operations are AssistantHost's `AppGroupDefaults`.
 import AppGroupStore
 import AssistantHost
 import Foundation
@@ -33,13 +33,13 @@ struct Defaults: AssistantCommand {
   func run(in context: CommandContext) async throws -> Int32 { ExitStatus.usage.rawValue }  // the parser refuses it
 }
 
-private let groupArgument = Argument(name: "GROUP", help: "An app group, e.g. group.com.example.rooms.")
+private let groupArgument = Positional("GROUP", help: "An app group, e.g. group.com.example.rooms.")
 private let documentOption = Option.value(
   "--document", value: "NAME", help: "A document of the group (e.g. bookings.json) instead of its shared defaults.")
 
 extension DefaultsTarget {
   init(_ parsed: ParsedCommand) {
-    self.init(group: parsed.argument("GROUP")!, document: parsed.value("--document"))
+    self.init(group: parsed[groupArgument], document: parsed.value(documentOption))
   }
 }
 
@@ -48,17 +48,22 @@ struct DefaultsList: AssistantCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "list", abstract: "List the app groups that hold data, and their documents; it makes nothing.",
-      arguments: [Argument(name: "GROUP", help: "Only this app group.", isOptional: true)])
+      arguments: [Self.group.argument])
   }
+
+  static let group = Positional.optional("GROUP", help: "Only this app group.")
 
   var group: String?
 
-  init(_ parsed: ParsedCommand) throws { group = parsed.argument("GROUP") }
+  init(_ parsed: ParsedCommand) throws { group = parsed[Self.group] }
 
   func run(in context: CommandContext) async throws -> Int32 {
-    let defaults = AppGroupDefaults(home: try context.home())
-    let listings = try await defaults.list(group: group)
-    try await context.output(context.json ? defaults.json(of: listings) : defaults.text(of: listings))
+    let home = try context.home()
+    let listings = try await AppGroupDefaults(home: home).list(group: group)
+    let root = home.appGroupsRoot.path
+    try await context.output(
+      context.json
+        ? DefaultsText.json(of: listings, appGroupsRoot: root) : DefaultsText.text(of: listings, appGroupsRoot: root))
     return 0
   }
 }
@@ -73,46 +78,41 @@ struct DefaultsRead: AssistantCommand {
         A string is printed as it is; any other value as JSON. A string that would read as another JSON value \
         (true, 12, null, [..]) is printed quoted, so "true" and true differ. With --json: {"type", "value"}.
         """,
-      arguments: [groupArgument, Argument(name: "KEY", help: "One key.", isOptional: true)],
+      arguments: [groupArgument.argument, Self.key.argument],
       options: [documentOption])
   }
+
+  static let key = Positional.optional("KEY", help: "One key.")
 
   var target: DefaultsTarget
   var key: String?
 
   init(_ parsed: ParsedCommand) throws {
     target = DefaultsTarget(parsed)
-    key = parsed.argument("KEY")
+    key = parsed[Self.key]
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
     let value = try await AppGroupDefaults(home: try context.home()).read(target, key: key)
-    try await context.output(context.json ? AppGroupDefaults.json(of: value) : AppGroupDefaults.text(of: value))
+    try await context.output(context.json ? DefaultsText.json(of: value) : DefaultsText.text(of: value))
     return 0
   }
 }
 
 /// `assistant defaults write GROUP KEY [-TYPE] VALUE [--document NAME]`.
 struct DefaultsWrite: AssistantCommand {
-  static let types: [Option] = [
-    .flag("-string", help: "VALUE is a string (the default)."),
-    .flag("-int", "-integer", help: "VALUE is a whole number."),
-    .flag("-float", "-double", help: "VALUE is a number."),
-    .flag("-bool", "-boolean", help: "VALUE is true, false, yes, no, 1 or 0."),
-    .flag("-json", help: "VALUE is JSON (an object, array or any value)."),
-  ]
-
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "write", abstract: "Set a key to a value (a string unless a type flag says otherwise).",
       discussion: "A VALUE that starts with - goes after `--`: assistant defaults write GROUP KEY -int -- -3 works "
         + "too, as negative numbers are never taken for options.",
-      arguments: [
-        groupArgument, Argument(name: "KEY", help: "The key."), Argument(name: "VALUE", help: "The value."),
-      ],
-      options: types + [documentOption],
+      arguments: [groupArgument.argument, Self.key.argument, Self.value.argument],
+      options: DefaultsText.ValueType.allCases.map(\.option) + [documentOption],
       examples: ["assistant defaults write group.com.example.rooms launches -int 3"])
   }
+
+  static let key = Positional("KEY", help: "The key.")
+  static let value = Positional("VALUE", help: "The value.")
 
   var target: DefaultsTarget
   var key: String
@@ -120,17 +120,17 @@ struct DefaultsWrite: AssistantCommand {
 
   init(_ parsed: ParsedCommand) throws {
     target = DefaultsTarget(parsed)
-    key = parsed.argument("KEY")!
-    let given = Self.types.filter { parsed.flag($0.key) }
+    key = parsed[Self.key]
+    let given = DefaultsText.ValueType.allCases.filter { parsed.flag($0.option) }
     guard given.count <= 1 else {
-      throw HostError(.usage, "give one type, not " + given.map(\.key).joined(separator: " and "))
+      throw HostError(.usage, "give one type, not " + given.map(\.option.key).joined(separator: " and "))
     }
-    value = try AppGroupDefaults.value(type: given.first?.key ?? "-string", text: parsed.argument("VALUE")!)
+    value = try (given.first ?? .string).value(parsed[Self.value])
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
     try await AppGroupDefaults(home: try context.home()).write(target, key: key, value: value)
-    if context.json { try await context.output(AppGroupDefaults.json(of: value)) }
+    if context.json { try await context.output(DefaultsText.json(of: value)) }
     return 0
   }
 }
@@ -140,16 +140,18 @@ struct DefaultsDelete: AssistantCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "delete", abstract: "Remove a key, or every key; exits 69 when there was nothing to remove.",
-      arguments: [groupArgument, Argument(name: "KEY", help: "One key (else every key).", isOptional: true)],
+      arguments: [groupArgument.argument, Self.key.argument],
       options: [documentOption])
   }
+
+  static let key = Positional.optional("KEY", help: "One key (else every key).")
 
   var target: DefaultsTarget
   var key: String?
 
   init(_ parsed: ParsedCommand) throws {
     target = DefaultsTarget(parsed)
-    key = parsed.argument("KEY")
+    key = parsed[Self.key]
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
@@ -187,14 +189,14 @@ struct DefaultsWatch: AssistantCommand {
         printed changes (several quick writes may arrive as one), --timeout, or its reader goes away (`| head -1`: \
         exit 141, as SIGPIPE would). It sleeps on inotify; --poll checks every 200 ms instead.
         """,
-      arguments: [groupArgument, Argument(name: "KEY", help: "One key (else the whole document).", isOptional: true)],
-      options: [
-        documentOption,
-        .value("--count", value: "N", help: "Stop after N changes."),
-        .value("--timeout", value: "SECONDS", help: "Stop after SECONDS."),
-        .flag("--poll", help: "Check every 200 ms instead of sleeping on inotify."),
-      ])
+      arguments: [groupArgument.argument, Self.key.argument],
+      options: [documentOption, Self.count, Self.timeout, Self.poll])
   }
+
+  static let key = Positional.optional("KEY", help: "One key (else the whole document).")
+  static let count = Option.value("--count", value: "N", help: "Stop after N changes.")
+  static let timeout = Option.value("--timeout", value: "SECONDS", help: "Stop after SECONDS.")
+  static let poll = Option.flag("--poll", help: "Check every 200 ms instead of sleeping on inotify.")
 
   var target: DefaultsTarget
   var key: String?
@@ -204,15 +206,15 @@ struct DefaultsWatch: AssistantCommand {
 
   init(_ parsed: ParsedCommand) throws {
     target = DefaultsTarget(parsed)
-    key = parsed.argument("KEY")
-    polling = parsed.flag("--poll")
-    if let text = parsed.value("--count") {
+    key = parsed[Self.key]
+    polling = parsed.flag(Self.poll)
+    if let text = parsed.value(Self.count) {
       guard let n = Int(text), n > 0 else {
         throw HostError(.usage, "--count needs a positive number, not \"\(text)\"")
       }
       count = n
     }
-    if let text = parsed.value("--timeout") {
+    if let text = parsed.value(Self.timeout) {
       guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
         throw HostError(.usage, "--timeout needs a positive number of seconds, not \"\(text)\"")
       }
@@ -229,7 +231,7 @@ struct DefaultsWatch: AssistantCommand {
       group.addTask {
         try await defaults.watch(target, key: key, polling: polling, count: count, timeout: timeout) { value in
           // Called on a dedicated thread; unbuffered, so each change reaches a pipe as it happens.
-          let line = json ? AppGroupDefaults.json(of: value) : AppGroupDefaults.line(of: value)
+          let line = json ? DefaultsText.json(of: value) : DefaultsText.line(of: value)
           try FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8), timeoutMilliseconds: -1)
         }
       }
@@ -253,7 +255,7 @@ struct DefaultsRecover: AssistantCommand {
       name: "recover",
       abstract: "Move an unreadable document (or what was planted in its place) aside and start again from what is "
         + "readable.",
-      arguments: [groupArgument], options: [documentOption])
+      arguments: [groupArgument.argument], options: [documentOption])
   }
 
   var target: DefaultsTarget

@@ -12,7 +12,7 @@ let passcodeStdinOption = Option.flag(
     + "one) instead of asking the terminal.")
 
 extension PasscodeReader {
-  init(_ parsed: ParsedCommand) { self.init(fromStandardInput: parsed.flag("--passcode-stdin")) }
+  init(_ parsed: ParsedCommand) { self.init(fromStandardInput: parsed.flag(passcodeStdinOption)) }
 }
 
 /// What the device commands share: the state of the home, on the host's clock.
@@ -155,18 +155,17 @@ struct PasscodeSettings: AssistantCommand {
         Without options it shows both (as `assistant status` does). Changing them needs the current passcode when \
         one is set. The defaults are immediately and 300 seconds (5 minutes).
         """,
-      options: [
-        .value(
-          "--require-passcode", value: "WHEN",
-          help: "immediately, or a number of seconds after locking during which unlocking needs no passcode.",
-          completion: .words(["immediately", "60", "300", "900", "3600"])),
-        .value(
-          "--auto-lock", value: "WHEN",
-          help: "A number of seconds of idle time after which the device locks, or never.",
-          completion: .words(["30", "60", "300", "never"])),
-      ],
+      options: [Self.requirePasscode, Self.autoLock],
       examples: ["assistant passcode settings --require-passcode 60 --auto-lock never --passcode-stdin"])
   }
+
+  static let requirePasscode = Option.value(
+    "--require-passcode", value: "WHEN",
+    help: "immediately, or a number of seconds after locking during which unlocking needs no passcode.",
+    completion: .words(["immediately", "60", "300", "900", "3600"]))
+  static let autoLock = Option.value(
+    "--auto-lock", value: "WHEN", help: "A number of seconds of idle time after which the device locks, or never.",
+    completion: .words(["30", "60", "300", "never"]))
 
   var settings = DeviceState.Settings()
   var reader: PasscodeReader
@@ -175,7 +174,7 @@ struct PasscodeSettings: AssistantCommand {
     reader = PasscodeReader(parsed)
     let longestGrace = Int(DeviceRecord.maximumGracePeriod)
     let longestAutoLock = Int(DeviceRecord.maximumAutoLock)
-    if let text = parsed.value("--require-passcode") {
+    if let text = parsed.value(Self.requirePasscode) {
       guard text == "immediately" || (Int(text).map { (0...longestGrace).contains($0) } ?? false) else {
         throw HostError(
           .usage,
@@ -184,7 +183,7 @@ struct PasscodeSettings: AssistantCommand {
       }
       settings.gracePeriod = Double(text == "immediately" ? 0 : Int(text)!)
     }
-    if let text = parsed.value("--auto-lock") {
+    if let text = parsed.value(Self.autoLock) {
       guard text == "never" || (Int(text).map { (1...longestAutoLock).contains($0) } ?? false) else {
         throw HostError(
           .usage,

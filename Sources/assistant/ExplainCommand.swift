@@ -27,19 +27,19 @@ struct Explain: AssistantCommand {
         "rules": [{"need", "name", "source", "condition", "knownUpFront"}], "now", "whenLocked"}, a need being \
         "unlockedDevice" or "protectedData" and a condition "always", "afterQuestions" or "continueInApp".
         """,
-      arguments: [
-        Argument(name: "APP", help: "An installed app: its name or bundle id.", completion: .apps),
-        Argument(name: "INTENT", help: "The intent: its class, definition name or title."),
-      ],
+      arguments: [Self.app.argument, Self.intent.argument],
       examples: ["assistant explain Rooms BookRoom"])
   }
+
+  static let app = Positional("APP", help: "An installed app: its name or bundle id.", completion: .apps)
+  static let intent = Positional("INTENT", help: "The intent: its class, definition name or title.")
 
   var app: String
   var intent: String
 
   init(_ parsed: ParsedCommand) throws {
-    app = parsed.argument("APP")!
-    intent = parsed.argument("INTENT")!
+    app = parsed[Self.app]
+    intent = parsed[Self.intent]
   }
 
   struct Report: Encodable {

@@ -75,14 +75,14 @@ struct CommandLineParser: Sendable {
     let parsed = try parse(
       before.enumerated().filter { !consumed.contains($0.offset) }.map(\.element), after: after, for: command,
       path: path)
-    if path.isEmpty, let first = parsed.arguments(UtteranceArgument.name).first,
+    if path.isEmpty, let first = parsed[UtteranceArgument.words].first,
       before.contains(first)
     {
       // A bare word close to a command is a typo, not something to say.
       if let near = commandTypo(first) {
         throw UsageError(
           "\"\(first)\" is not a command; did you mean \"\(near)\"? (to say it, quote the whole utterance after "
-            + "`--`: assistant -- \"\(parsed.arguments(UtteranceArgument.name).joined(separator: " "))\")")
+            + "`--`: assistant -- \"\(parsed[UtteranceArgument.words].joined(separator: " "))\")")
       }
     }
     return .run(command, parsed)
@@ -111,7 +111,7 @@ struct CommandLineParser: Sendable {
     }
     switch invocation {
     case .run(let command, let parsed):
-      if ObjectIdentifier(command) == ObjectIdentifier(root), parsed.arguments(UtteranceArgument.name) == [utterance] {
+      if ObjectIdentifier(command) == ObjectIdentifier(root), parsed[UtteranceArgument.words] == [utterance] {
         return nil
       }
       if parsed.path.isEmpty { return "options, not an utterance" }

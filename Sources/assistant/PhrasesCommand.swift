@@ -26,13 +26,14 @@ struct Phrases: AssistantCommand {
         app); with --check --json: {"app", "bundleIdentifier", \
         "errors", "diagnostics": [DIAGNOSTIC...]}, a diagnostic as validate prints it.
         """,
-      arguments: [Argument(name: "APP", help: "An installed app, or with --check a bundle.", isOptional: true)],
-      options: [
-        localeOption,
-        .flag("--check", help: "Check that the phrases reach their intents (exit 65 when one does not)."),
-      ],
+      arguments: [Self.app.argument],
+      options: [localeOption, Self.check],
       examples: ["assistant phrases", "assistant phrases Rooms --json", "assistant phrases --check Rooms.app"])
   }
+
+  static let app = Positional.optional("APP", help: "An installed app, or with --check a bundle.")
+  static let check = Option.flag(
+    "--check", help: "Check that the phrases reach their intents (exit 65 when one does not).")
 
   var app: String?
   var check: Bool
@@ -40,9 +41,9 @@ struct Phrases: AssistantCommand {
   var locale: String?
 
   init(_ parsed: ParsedCommand) throws {
-    app = parsed.argument("APP")
-    check = parsed.flag("--check")
-    locale = parsed.value("--locale")
+    app = parsed[Self.app]
+    check = parsed.flag(Self.check)
+    locale = parsed.value(localeOption)
   }
 
   func run(in context: CommandContext) async throws -> Int32 {

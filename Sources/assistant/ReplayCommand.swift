@@ -21,24 +21,26 @@ struct Replay: AssistantCommand {
         anything runs. With --json: {"file", "clean", "updated", "diff": [LINE...]}, the diff's lines as they \
         would print (empty when clean), with --update too.
         """,
-      arguments: [Argument(name: "FILE", help: "A transcript written by --record.")],
+      arguments: [Self.file.argument],
       options: [
-        .flag("--update", help: "Rewrite FILE with the new transcript."),
-        .flag("--passcode-stdin", help: "A passcode the run needs to unlock the device is the next line of stdin."),
-        .flag(
-          "--authentication-stdin",
+        Self.update,
+        passcodeStdinOption.with(help: "A passcode the run needs to unlock the device is the next line of stdin."),
+        authenticationStdinOption.with(
           help: "An extension's request to authenticate the user is answered with the next line of stdin."),
       ] + confinementOptions,
       examples: ["assistant replay booking.jsonl", "assistant replay booking.jsonl --update"])
   }
+
+  static let file = Positional("FILE", help: "A transcript written by --record.")
+  static let update = Option.flag("--update", help: "Rewrite FILE with the new transcript.")
 
   var file: String
   var update: Bool
   var launch: LaunchOptions
 
   init(_ parsed: ParsedCommand) throws {
-    file = parsed.argument("FILE")!
-    update = parsed.flag("--update")
+    file = parsed[Self.file]
+    update = parsed.flag(Self.update)
     launch = try LaunchOptions(parsed)
   }
 

@@ -39,12 +39,8 @@ struct Shell: AssistantCommand {
         "UTTERANCE"` prints, or {"error": {"message", "status", "kind"}}). --record and --answer apply to a single \
         utterance (`assistant --record FILE "UTTERANCE"`), not to a session.
         """,
-      options: [
-        .value(
-          "--idle", value: "SECONDS",
-          help: "Shut down an extension not used for SECONDS (default 60; more than 0, at most 86400)."),
-        conversationOptions[1], conversationOptions[2], conversationOptions[3], localeOption,
-      ] + confinementOptions,
+      options: [Self.idleOption, deadlineOption, voiceOption, authenticationStdinOption, localeOption]
+        + confinementOptions,
       examples: [
         "assistant shell",
         "assistant shell --idle 300 --json",
@@ -59,13 +55,17 @@ struct Shell: AssistantCommand {
       ])
   }
 
+  static let idleOption = Option.value(
+    "--idle", value: "SECONDS",
+    help: "Shut down an extension not used for SECONDS (default 60; more than 0, at most 86400).")
+
   /// How long an extension may stay unused before it is shut down.
   var idle: Duration
   var launch: LaunchOptions
 
   init(_ parsed: ParsedCommand) throws {
     launch = try LaunchOptions(parsed)
-    idle = try Self.idleTime(parsed.value("--idle"))
+    idle = try Self.idleTime(parsed.value(Self.idleOption))
   }
 
   /// The default idle time, as Siri keeps an extension for a while after a request.

@@ -51,15 +51,15 @@ struct ShortcutsSuggested: AssistantCommand {
         "donatedAt", "shortcuts"}], "suggestions": [{"identifier", "phrase", "intent", "description", \
         "parameters", "shortcuts"}]}]}, values in the protocol's typed form.
         """,
-      arguments: [
-        Argument(name: "APP", help: "An installed app: its name or bundle id.", isOptional: true, completion: .apps)
-      ],
+      arguments: [Self.app.argument],
       examples: ["assistant shortcuts suggested", "assistant shortcuts suggested Rooms --json"])
   }
 
+  static let app = Positional.optional("APP", help: "An installed app: its name or bundle id.", completion: .apps)
+
   var app: String?
 
-  init(_ parsed: ParsedCommand) throws { app = parsed.argument("APP") }
+  init(_ parsed: ParsedCommand) throws { app = parsed[Self.app] }
 
   struct Report: Encodable {
     var apps: [App]
@@ -207,33 +207,31 @@ struct ShortcutsAdd: AssistantCommand {
         another value; in any language the apps have strings for) is refused (exit 65) naming the clash. With \
         --json: the shortcut as `list --json` shows it.
         """,
-      arguments: [
-        Argument(name: "PHRASE", help: "What you will say, e.g. \"Book room with Rooms\".", isOptional: true),
-        Argument(
-          name: "INTENT", help: "With --intent APP: the intent, by class, definition name or title.",
-          isOptional: true),
-      ],
-      options: [
-        .value(
-          "--from", value: "ID",
-          help: "A donation or a suggested shortcut: [APP:][donation:|suggestion:]ID, e.g. d1, s1."),
-        .value(
-          "--intent", value: "APP",
-          help: "Make it from an intent of APP (its name or bundle id); the intent follows the phrase.",
-          completion: .apps),
-        .value(
-          "--set", value: "NAME=VALUE", help: "Preset a parameter's value (repeatable).", repeatable: true),
-        .value(
-          "--ask", value: "NAME", help: "Ask for this parameter each time, do not preset it (repeatable).",
-          repeatable: true),
-        .flag("--keep-values", help: "From a donation: preset the donation's own values too."),
-      ],
+      arguments: [Self.phrase.argument, Self.intent.argument],
+      options: [Self.from, Self.intentApp, Self.set, Self.ask, Self.keepValues],
       examples: [
         "assistant shortcuts add \"Book room with Rooms\" --from d1 --set isCancellationOfBooking=false",
         "assistant shortcuts add --from s1",
         "assistant shortcuts add \"Open my door\" --intent Rooms OpenDoor --set roomNumber=12",
       ])
   }
+
+  static let phrase = Positional.optional("PHRASE", help: "What you will say, e.g. \"Book room with Rooms\".")
+  static let intent = Positional.optional(
+    "INTENT", help: "With --intent APP: the intent, by class, definition name or title.")
+  static let from = Option.value(
+    "--from", value: "ID", help: "A donation or a suggested shortcut: [APP:][donation:|suggestion:]ID, e.g. d1, s1.")
+  static let intentApp = Option.value(
+    "--intent", value: "APP",
+    help: "Make it from an intent of APP (its name or bundle id); the intent follows the phrase.",
+    completion: .apps)
+  static let set = Option.value(
+    "--set", value: "NAME=VALUE", help: "Preset a parameter's value (repeatable).", repeatable: true)
+  static let ask = Option.value(
+    "--ask", value: "NAME", help: "Ask for this parameter each time, do not preset it (repeatable).",
+    repeatable: true)
+  static let keepValues = Option.flag(
+    "--keep-values", help: "From a donation: preset the donation's own values too.")
 
   var phrase: String?
   var intent: String?
@@ -244,13 +242,13 @@ struct ShortcutsAdd: AssistantCommand {
   var keepValues: Bool
 
   init(_ parsed: ParsedCommand) throws {
-    phrase = parsed.argument("PHRASE")
-    intent = parsed.argument("INTENT")
-    from = parsed.value("--from")
-    intentApp = parsed.value("--intent")
-    set = parsed.values("--set")
-    asks = parsed.values("--ask")
-    keepValues = parsed.flag("--keep-values")
+    phrase = parsed[Self.phrase]
+    intent = parsed[Self.intent]
+    from = parsed.value(Self.from)
+    intentApp = parsed.value(Self.intentApp)
+    set = parsed.values(Self.set)
+    asks = parsed.values(Self.ask)
+    keepValues = parsed.flag(Self.keepValues)
     func usage(_ message: String) -> HostError { UsageError(message, path: ["shortcuts", "add"]).hostError }
     switch (from, intentApp) {
     case (nil, nil): throw usage("say what the shortcut runs: --from ID or --intent APP INTENT")
@@ -440,13 +438,15 @@ struct ShortcutsRemove: AssistantCommand {
         An identifier (k1) is looked for first, then a phrase (case, punctuation and spacing aside). None: exit \
         69. With --json: the removed shortcut as `list --json` shows it.
         """,
-      arguments: [Argument(name: "PHRASE|ID", help: "The shortcut's identifier or phrase.")],
+      arguments: [Self.name.argument],
       examples: ["assistant shortcuts remove k1", "assistant shortcuts remove \"Book room with Rooms\""])
   }
 
   var name: String
 
-  init(_ parsed: ParsedCommand) throws { name = parsed.argument("PHRASE|ID")! }
+  static let name = Positional("PHRASE|ID", help: "The shortcut's identifier or phrase.")
+
+  init(_ parsed: ParsedCommand) throws { name = parsed[Self.name] }
 
   func run(in context: CommandContext) async throws -> Int32 {
     let home = try context.home()

@@ -41,30 +41,31 @@ struct StringsExportCommand: AssistantCommand {
         stays NEW on the next export; change its text to translate it. With --json, one document: {"tables": \
         [{"file", "locale", "keys", "new", "stale", "translated", "xliff", "seededFrom"}, ...]}.
         """,
-      arguments: [
-        Argument(name: "PATH", help: "A bundle, a source folder or an .intentdefinition file.", completion: .file)
-      ],
-      options: [
-        .value("--locale", value: "LANG", help: "The language to export for, e.g. fr, pt-BR, zh-Hans."),
-        .flag("--xliff", help: "Also write an XLIFF 1.2 file beside the table."),
-      ],
+      arguments: [Self.path.argument],
+      options: [Self.locale, Self.xliff],
       examples: [
         "assistant strings export Sources/Examples/Rooms --locale fr",
         "assistant strings export Rooms/Base.lproj/Intents.intentdefinition --locale de --xliff --json",
       ])
   }
 
+  static let path = Positional(
+    "PATH", help: "A bundle, a source folder or an .intentdefinition file.", completion: .file)
+  static let locale = Option.value(
+    "--locale", value: "LANG", help: "The language to export for, e.g. fr, pt-BR, zh-Hans.")
+  static let xliff = Option.flag("--xliff", help: "Also write an XLIFF 1.2 file beside the table.")
+
   var path: String
   var locale: String
   var xliff: Bool
 
   init(_ parsed: ParsedCommand) throws {
-    path = parsed.argument("PATH")!
-    guard let locale = parsed.value("--locale") else {
+    path = parsed[Self.path]
+    guard let locale = parsed.value(Self.locale) else {
       throw UsageError("strings export needs --locale LANG", path: ["strings", "export"]).hostError
     }
     self.locale = locale
-    xliff = parsed.flag("--xliff")
+    xliff = parsed.flag(Self.xliff)
   }
 
   func run(in context: CommandContext) async throws -> Int32 {

@@ -18,10 +18,7 @@ struct Completions: AssistantCommand {
         --names`, with the line's --home) and files after `--`. Scripts/install installs all three; to load one \
         yourself, see the examples.
         """,
-      arguments: [
-        Argument(
-          name: "SHELL", help: "The shell: bash, zsh or fish.", completion: .words(Shell.allCases.map(\.rawValue)))
-      ],
+      arguments: [Self.name.argument],
       examples: [
         "source <(assistant completions bash)",
         "assistant completions zsh > ~/.zsh/completions/_assistant",
@@ -29,10 +26,13 @@ struct Completions: AssistantCommand {
       ])
   }
 
+  static let name = Positional(
+    "SHELL", help: "The shell: bash, zsh or fish.", completion: .words(Shell.allCases.map(\.rawValue)))
+
   var shell: Shell
 
   init(_ parsed: ParsedCommand) throws {
-    let name = parsed.argument("SHELL")!
+    let name = parsed[Self.name]
     guard let shell = Shell(rawValue: name) else {
       let names = Shell.allCases.map(\.rawValue)
       throw UsageError(

@@ -17,14 +17,16 @@ struct Vocabulary: AssistantCommand {
         app takes a term, as spelled, in a slot of that type (docs/CONVERSATION.md, "The user's vocabulary"). \
         With --json: {"app", "bundleIdentifier", "types": [{"type", "terms": [TERM...]}]}.
         """,
-      arguments: [Argument(name: "APP", help: "An installed app: its name or bundle id.")],
+      arguments: [Self.app.argument],
       examples: ["assistant vocabulary Rooms", "assistant vocabulary com.example.rooms --json"])
   }
+
+  static let app = Positional("APP", help: "An installed app: its name or bundle id.")
 
   var app: String
 
   init(_ parsed: ParsedCommand) throws {
-    app = parsed.argument("APP") ?? ""
+    app = parsed[Self.app]
   }
 
   func run(in context: CommandContext) async throws -> Int32 {

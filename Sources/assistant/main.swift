@@ -41,13 +41,13 @@ func main() async -> Int32 {
       try await FileDescriptor.standardOutput.writeAll(Array((text + "\n").utf8))
       return 0
     case .run(let type, let parsed):
-      if parsed.flag("--raw-untrusted-text") {
+      if parsed.flag(rawUntrustedTextOption) {
         Untrusted.bypassForTesting()
         await writeHostMessage("warning: --raw-untrusted-text (test only): untrusted text is printed raw")
       }
       _ = try parsed.simulatedKernel()  // every command checks the facts; those that launch use them
       let command = try type.init(parsed)
-      let context = CommandContext(json: json, homeOption: parsed.value("--home"))
+      let context = CommandContext(json: json, homeOption: parsed.value(homeOption))
       return try await command.run(in: context)
     }
   } catch is CancellationError {

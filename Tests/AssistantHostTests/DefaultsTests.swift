@@ -304,7 +304,7 @@ import Testing
 
   /// `list`: each group with its shared defaults and documents, a folder with an invalid name reported as such,
   /// and a `Library` planted as a link reported (not followed: nothing is made where it leads), beside the groups
-  /// that are fine; the text and JSON renderings.
+  /// that are fine (the command line's text and JSON renderings: `DefaultsTextTests`).
   @Test func listShowsGroupsAndProblems() async throws {
     let scene = try Scene()
     defer { scene.remove() }
@@ -334,18 +334,6 @@ import Testing
           documents: ["bookings.json"], problems: []))
     #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     #expect(try await defaults.list(group: Self.group) == [listings[2]])
-
-    let text = defaults.text(of: listings)
-    #expect(text.contains("\(Self.group) (\(scene.groupPath))\n  defaults: Library/Preferences/\(Self.group).json"))
-    #expect(text.contains("  document: bookings.json"))
-    #expect(text.contains("  refused: "))
-    #expect(defaults.text(of: []) == "No app group has data in \(scene.home.appGroupsRoot.path) yet.")
-    let json = try JSONSerialization.jsonObject(with: Data(defaults.json(of: listings).utf8)) as? [String: Any]
-    #expect(json?["appGroupsRoot"] as? String == scene.home.appGroupsRoot.path)
-    let groups = json?["groups"] as? [[String: Any]]
-    #expect(groups?.count == 3)
-    #expect(groups?[2]["defaults"] as? String == "Library/Preferences/\(Self.group).json")
-    #expect(groups?[1]["defaults"] == nil)
   }
 
   /// A corrupt document is 65 naming the recovery command; `recover` moves it aside and the document is usable
@@ -468,79 +456,6 @@ import Testing
     try await scene.defaults.write(target, key: "k", value: .null)
     #expect(scene.exists(scene.groupPath + "/Library/Preferences"))
     #expect(try await scene.defaults.read(target, key: nil) == .object(["k": .null]))
-  }
-
-  // MARK: - Values in and out
-
-  /// `value(type:text:)`: each type's accepted spellings, and 64 naming the type for a bad value or type.
-  @Test func typedValues() throws {
-    #expect(try AppGroupDefaults.value(type: "-string", text: "true") == .string("true"))
-    #expect(try AppGroupDefaults.value(type: "-int", text: "-12") == .integer(-12))
-    #expect(try AppGroupDefaults.value(type: "-integer", text: "7") == .integer(7))
-    #expect(try AppGroupDefaults.value(type: "-float", text: "1.5") == .double(1.5))
-    #expect(try AppGroupDefaults.value(type: "-double", text: "2") == .double(2))
-    for text in ["true", "YES", "1"] { #expect(try AppGroupDefaults.value(type: "-bool", text: text) == .bool(true)) }
-    for text in ["false", "no", "0"] {
-      #expect(try AppGroupDefaults.value(type: "-boolean", text: text) == .bool(false))
-    }
-    #expect(
-      try AppGroupDefaults.value(type: "-json", text: #"{"a":[1,"b"]}"#)
-        == .object(["a": .array([.integer(1), .string("b")])]))
-    for (type, text, expected) in [
-      ("-int", "1.5", "-int needs a whole number"), ("-int", "99999999999999999999", "-int needs a whole number"),
-      ("-float", "x", "-float needs a finite number"), ("-float", "nan", "-float needs a finite number"),
-      ("-float", "inf", "-float needs a finite number"), ("-bool", "maybe", "-bool needs true, false"),
-      ("-json", "{", "-json needs JSON"), ("-date", "x", "unknown value type -date"),
-    ] {
-      let error = #expect(throws: HostError.self) { try AppGroupDefaults.value(type: type, text: text) }
-      #expect(error?.status == .usage)
-      #expect(error?.message.hasPrefix(expected) == true, "\(String(describing: error))")
-    }
-  }
-
-  /// `text(of:)`: a string as it is unless it could be taken for another value, then quoted; the boolean `true`
-  /// and the string "true" print differently. Controls and bidirectional characters never reach the terminal raw.
-  @Test(arguments: [
-    (JSONValue.string("Ada"), "Ada"), (.string("true"), #""true""#), (.bool(true), "true"),
-    (.string("12"), #""12""#), (.integer(12), "12"), (.string("-1.5e3"), #""-1.5e3""#), (.double(1.5), "1.5"),
-    (.string("null"), #""null""#), (.null, "null"), (.string(""), #""""#), (.string(" padded"), #"" padded""#),
-    (.string("[1]"), #""[1]""#), (.string("{}"), #""{}""#), (.string(#""q""#), #""\"q\"""#),
-    (.string("two\nlines"), "two\nlines"), (.string("True"), "True"), (.string("inf"), #""inf""#),
-    (.string("a\u{1B}[31mred"), "a\\u{1B}[31mred"), (.array([.integer(1)]), "[\n  1\n]"),
-    (.object(["b": .bool(false), "a": .string("x")]), "{\n  \"a\" : \"x\",\n  \"b\" : false\n}"),
-  ])
-  func textRendering(value: JSONValue, expected: String) {
-    #expect(AppGroupDefaults.text(of: value) == expected)
-  }
-
-  /// `line(of:)`: `text(of:)` on exactly one line, for `watch`.
-  @Test(arguments: [
-    (JSONValue.string("Ada"), "Ada"), (.string("true"), #""true""#), (.bool(true), "true"),
-    (.string("two\nlines"), #""two\nlines""#), (.string("a\tb"), #""a\tb""#),
-    (.string("a\u{1B}b"), "a\\u{1B}b"), (.string("a\u{2028}b"), "a\\u{2028}b"),
-    (.object(["b": .array([.integer(1)]), "a": .string("x")]), #"{"a":"x","b":[1]}"#),
-  ])
-  func lineRendering(value: JSONValue, expected: String) {
-    let line = AppGroupDefaults.line(of: value)
-    #expect(line == expected)
-    #expect(!line.contains("\n"))
-  }
-
-  /// `json(of:)`: one line naming the type beside the value, which decodes back exactly; the string "true" and the
-  /// boolean are told apart. An escape sequence in a string stays JSON's own escape.
-  @Test(arguments: [
-    (JSONValue.string("true"), #"{"type":"string","value":"true"}"#),
-    (.bool(true), #"{"type":"boolean","value":true}"#),
-    (.integer(12), #"{"type":"number","value":12}"#), (.double(1.5), #"{"type":"number","value":1.5}"#),
-    (.null, #"{"type":"null","value":null}"#), (.array([.string("a")]), #"{"type":"array","value":["a"]}"#),
-    (.object(["k": .integer(1)]), #"{"type":"object","value":{"k":1}}"#),
-    (.string("a\u{1B}b\u{202E}"), #"{"type":"string","value":"a\u001bb\u202e"}"#),
-  ])
-  func jsonRendering(value: JSONValue, expected: String) throws {
-    let json = AppGroupDefaults.json(of: value)
-    #expect(json == expected)
-    #expect(
-      try JSONValue(parsing: json) == .object(["type": .string(AppGroupDefaults.typeName(of: value)), "value": value]))
   }
 
   /// The recovery command quotes a document name for a shell when it needs it.

@@ -42,7 +42,7 @@ import Testing
     #expect(PhraseBook.capabilityQuestion(utterance) == nil)
   }
 
-  /// The name a question gives names the app for `printPhrases` (`Router.app(named:)`): a bundle id, a fullwidth
+  /// The name a question gives names the app for `PhraseList.of` (`Router.app(named:)`): a bundle id, a fullwidth
   /// name, an app named first or asked. The control: an unknown name is refused.
   @Test(arguments: [
     "What can I say to com.example.rooms?", "What can com.example.rooms do?", "Rooms, what can you do?",

@@ -102,9 +102,9 @@ import Testing
       Issue.record("not a run")
       return
     }
-    #expect(parsed.values("--answer") == ["Ada", "Grace"])
-    #expect(parsed.argument("APP") == "Rooms")
-    #expect(parsed.argument("INTENT") == "Book")
+    #expect(parsed.values(answerOption) == ["Ada", "Grace"])
+    #expect(parsed[Run.app] == "Rooms")
+    #expect(parsed[Run.intent] == "Book")
   }
 
   @Test func theTerminatorEndsOptions() throws {
@@ -112,13 +112,13 @@ import Testing
       Issue.record("not a run")
       return
     }
-    #expect(parsed.flag("--json"))
-    #expect(parsed.arguments("ARGS") == ["--json", "-x"])
+    #expect(parsed.flag(jsonOption))
+    #expect(parsed[Open.arguments] == ["--json", "-x"])
     guard case .run(_, let said) = try parser.parse(["--", "--help", "me"]) else {
       Issue.record("not an utterance")
       return
     }
-    #expect(said.arguments(UtteranceArgument.name) == ["--help", "me"])
+    #expect(said[UtteranceArgument.words] == ["--help", "me"])
   }
 
   @Test func eachOptionNameHasOneMeaning() {

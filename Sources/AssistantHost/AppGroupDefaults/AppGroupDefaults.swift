@@ -1,7 +1,6 @@
 import AppGroupStore
 import Foundation
 import IntentHostSystem
-import UntrustedText
 
 /// What a `defaults` operation acts on: an app group's shared defaults (`SharedDefaults`,
 /// `Library/Preferences/GROUP.json`), or with `document` the top-level keys of another document in the group, such
@@ -19,7 +18,7 @@ public struct DefaultsTarget: Sendable, Equatable {
 }
 
 /// One app group as `defaults list` shows it. Every string but `path` comes from names in the group's folder, which
-/// every member may write: print them through `Untrusted` (as `AppGroupDefaults.text(of:)` and `json(of:)` do).
+/// every member may write: print them through `Untrusted` (as the command line does).
 public struct GroupListing: Sendable, Encodable, Equatable {
   /// The group's identifier (its folder's name).
   public var identifier: String
@@ -44,7 +43,8 @@ public struct GroupListing: Sendable, Encodable, Equatable {
 }
 
 /// The store operations behind `assistant defaults`: list, read, write, delete, watch and recover what app groups
-/// hold, modelled on macOS `defaults` (the command line parses the arguments; this is the library side).
+/// hold, modelled on macOS `defaults` (the command line parses the arguments, spells the values and prints them;
+/// this is the library side).
 ///
 /// Every operation is async, with its blocking work (file locks, syncs, waiting for a change) off the cooperative
 /// pool, and throws only `HostError`, with the README's statuses: 64 for an invalid group identifier or document
@@ -292,127 +292,6 @@ public struct AppGroupDefaults: Sendable {
     "assistant defaults recover \(target.group)" + (target.document.map { " --document \(shellQuoted($0))" } ?? "")
   }
 
-  // MARK: - Values in and out
-
-  /// The value types `value(type:text:)` takes, as the command line spells them.
-  public static let valueTypes = ["-string", "-int", "-float", "-bool", "-json"]
-
-  /// A typed value from `defaults write`'s arguments: `-string` (the text as it is), `-int`/`-integer` (a whole
-  /// number), `-float`/`-double` (a finite number), `-bool`/`-boolean` (true, false, yes, no, 1 or 0, any case),
-  /// `-json` (any JSON value).
-  /// - Throws: `HostError(.usage)` naming the type and the text when `text` is not such a value, or the type is
-  ///   unknown.
-  public static func value(type: String, text: String) throws -> JSONValue {
-    switch type {
-    case "-string": return .string(text)
-    case "-int", "-integer":
-      guard let value = Int(text) else { throw HostError(.usage, "-int needs a whole number, not \"\(text)\"") }
-      return .integer(value)
-    case "-float", "-double":
-      guard let value = Double(text), value.isFinite else {
-        throw HostError(.usage, "-float needs a finite number, not \"\(text)\"")
-      }
-      return .double(value)
-    case "-bool", "-boolean":
-      switch text.lowercased() {
-      case "true", "yes", "1": return .bool(true)
-      case "false", "no", "0": return .bool(false)
-      default: throw HostError(.usage, "-bool needs true, false, yes, no, 1 or 0, not \"\(text)\"")
-      }
-    case "-json":
-      do {
-        return try JSONValue(parsing: text)
-      } catch {
-        throw HostError(.usage, "-json needs JSON, and \(text) is not: \(describeDecoding(error))")
-      }
-    default:
-      throw HostError(.usage, "unknown value type \(type); use -string, -int, -float, -bool or -json")
-    }
-  }
-
-  /// A value as `defaults read` prints it (without `--json`), safe for a terminal:
-  ///
-  /// - A string is printed as it is (newlines and tabs kept, other controls escaped by `Untrusted.shown`), as macOS
-  ///   `defaults read` prints one, unless it could be taken for something else; then it is printed as a JSON string,
-  ///   in double quotes. It could be when it is empty, begins or ends with white space, is `true`, `false` or
-  ///   `null`, reads as a number (`42`, `-1.5e3`, `inf`), or begins with `"`, `[` or `{`. So the string `true`
-  ///   prints `"true"` and the boolean prints `true`; the string `12` prints `"12"`, the number `12`.
-  /// - Anything else is printed as JSON (objects and arrays pretty-printed with sorted keys), with JSON's own
-  ///   escapes for control and bidirectional characters (`Untrusted.shown(json:)`).
-  ///
-  /// Without a final newline. For the type spelt out, use `json(of:)`.
-  public static func text(of value: JSONValue) -> String {
-    if case .string(let string) = value, !isAmbiguous(string) {
-      return Untrusted.shown(string, multiline: true)
-    }
-    return Untrusted.shown(json: value.jsonText(pretty: true))
-  }
-
-  /// A value on one line, as `defaults watch` prints each value (without `--json`): `text(of:)`, except that objects
-  /// and arrays are compact JSON and a string holding a line break or a tab is JSON-quoted too, so that every value
-  /// is exactly one line (`watch ... | head -1` gets one whole value). Without a final newline.
-  public static func line(of value: JSONValue) -> String {
-    if case .string(let string) = value, !isAmbiguous(string),
-      !string.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" })
-    {
-      return Untrusted.shown(string)
-    }
-    return Untrusted.shown(json: value.jsonText())
-  }
-
-  /// A value as `defaults read --json` (and `watch --json`, one per line) prints it: one compact JSON object on one
-  /// line that names the type beside the value, `{"type":TYPE,"value":VALUE}`, keys sorted. TYPE is one of
-  /// `"string"`, `"number"`, `"boolean"`, `"null"`, `"array"`, `"object"` (JSON's own types: a number written with
-  /// `-int` or `-float` is a `"number"`, as JSON keeps no difference between `1` and `1.0`); VALUE is the value
-  /// itself. So the string `"true"` is `{"type":"string","value":"true"}` and the boolean is
-  /// `{"type":"boolean","value":true}`. Escaped for a terminal (`Untrusted.shown(json:)`), decoded exactly as
-  /// written.
-  public static func json(of value: JSONValue) -> String {
-    Untrusted.shown(json: JSONValue.object(["type": .string(typeName(of: value)), "value": value]).jsonText())
-  }
-
-  /// The JSON type of `value`, as `json(of:)` names it.
-  public static func typeName(of value: JSONValue) -> String {
-    switch value {
-    case .null: return "null"
-    case .bool: return "boolean"
-    case .integer, .double: return "number"
-    case .string: return "string"
-    case .array: return "array"
-    case .object: return "object"
-    }
-  }
-
-  /// `defaults list` as text, safe for a terminal: per group `IDENTIFIER (PATH)`, then `  defaults: ...`,
-  /// `  document: NAME` and `  refused: PROBLEM` lines; with no group, one line saying the root has none. Without a
-  /// final newline.
-  public func text(of listings: [GroupListing]) -> String {
-    if listings.isEmpty { return Untrusted.shown("No app group has data in \(home.appGroupsRoot.path) yet.") }
-    var lines: [String] = []
-    for listing in listings {
-      lines.append("\(Untrusted.shown(listing.identifier)) (\(Untrusted.shown(listing.path)))")
-      if let defaults = listing.defaults { lines.append("  defaults: \(Untrusted.shown(defaults))") }
-      lines += listing.documents.map { "  document: \(Untrusted.shown($0))" }
-      lines += listing.problems.map { "  refused: \(Untrusted.shown($0))" }
-    }
-    return lines.joined(separator: "\n")
-  }
-
-  /// `defaults list --json`: one compact JSON object, `{"appGroupsRoot": PATH, "groups": [GroupListing...]}` (each
-  /// listing with `identifier`, `path`, `defaults` (absent when none), `documents` and `problems`), keys sorted,
-  /// escaped for a terminal.
-  public func json(of listings: [GroupListing]) -> String {
-    struct Report: Encodable {
-      var appGroupsRoot: String
-      var groups: [GroupListing]
-    }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    // Strings and arrays of strings only: encoding cannot fail.
-    let data = (try? encoder.encode(Report(appGroupsRoot: home.appGroupsRoot.path, groups: listings))) ?? Data()
-    return Untrusted.shown(json: String(decoding: data, as: UTF8.self))
-  }
-
   // MARK: - Helpers
 
   /// Checks the group identifier and the document name where they are parsed, before any path is built from them.
@@ -547,14 +426,6 @@ public struct AppGroupDefaults: Sendable {
     return listing
   }
 
-  /// Whether `text(of:)` prints `string` in quotes (see there).
-  static func isAmbiguous(_ string: String) -> Bool {
-    guard let first = string.unicodeScalars.first, let last = string.unicodeScalars.last else { return true }
-    if first.properties.isWhitespace || last.properties.isWhitespace { return true }
-    if ["true", "false", "null"].contains(string) || Double(string) != nil || Int(string) != nil { return true }
-    return first == "\"" || first == "[" || first == "{"
-  }
-
   static func kind(_ value: JSONValue) -> String {
     switch value {
     case .object: return "an object"
@@ -574,13 +445,5 @@ public struct AppGroupDefaults: Sendable {
           .contains($0)
     }
     return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-  }
-
-  private static func describeDecoding(_ error: any Error) -> String {
-    if case DecodingError.dataCorrupted(let context) = error {
-      return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-        ?? context.debugDescription
-    }
-    return "\(error)"
   }
 }
