@@ -45,7 +45,7 @@ let package = Package(
     .target(
       name: "ExtensionSDK", dependencies: ["ExtensionProtocol", "ExtensionTransport", "AppGroupStore"],
       path: "Sources/ExtensionSDK"),
-    // purpose: the assistant engine: installed bundles, understanding utterances, routing, the resolve-confirm-handle driver, dialog, transcripts, warm extensions, donations, shortcuts and the user's vocabulary, strings export.
+    // purpose: the assistant engine: the use cases of `Assistant`, each concern in a folder of its own (docs/ARCHITECTURE.md).
     .target(
       name: "AssistantHost",
       dependencies: [
