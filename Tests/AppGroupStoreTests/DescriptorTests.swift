@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// A document keeps its lock and journal open between operations; dropping it closes them.
+@Suite(.tags(.process))
 struct DescriptorTests {
   /// Descriptors of this process open on files under `directory` (other tests run beside this one).
   static func openDescriptors(under directory: String) -> Int {
@@ -25,6 +26,7 @@ struct DescriptorTests {
   }
 }
 
+@Suite(.tags(.process))
 struct AsyncDescriptorTests {
   func work(_ path: String) async throws {
     let document = Document<Counter>(path: path)

@@ -9,6 +9,7 @@ struct Counter: DocumentContent, Equatable {
   init() {}
 }
 
+@Suite(.tags(.process))
 struct DocumentTests {
   @Test func updateThenRead() async throws {
     let dir = try TemporaryDirectory()

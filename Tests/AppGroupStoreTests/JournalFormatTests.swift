@@ -7,7 +7,7 @@ import Testing
 /// alone: docs/examples/python/appgroup.py, run with the system's /usr/bin/python3 (not sandboxed). Python writes and
 /// Swift reads, Swift writes and Python reads, through journal records, checkpoints, records written over older ones
 /// and a torn tail; and the two take the same lock.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.process))
 struct JournalFormatTests {
   static let python = "/usr/bin/python3"
   static let script = PackagePaths.root.appendingPathComponent("docs/examples/python/appgroup.py").path

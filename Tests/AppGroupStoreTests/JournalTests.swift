@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// The on-disk format: journal records, compaction, torn tails, leftovers, recovery.
+@Suite(.tags(.process))
 struct JournalTests {
   func counter(_ dir: TemporaryDirectory, compactEvery: Int = 64) -> Document<Counter> {
     var document = Document<Counter>(path: dir.file("counter.json").path)

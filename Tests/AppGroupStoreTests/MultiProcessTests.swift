@@ -6,7 +6,7 @@ import Testing
 
 /// Many processes on one document, through the real `store-stress` helper. Every wait (for a process, a lock, a
 /// sync, a watch) is off the cooperative pool.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.process))
 struct MultiProcessTests {
   let helper = PackagePaths.executable("store-stress")
 

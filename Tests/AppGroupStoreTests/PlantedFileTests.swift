@@ -10,6 +10,7 @@ import Testing
 /// refuses with `StoreError.unsafeFile` naming the file, nothing outside the folder is created, truncated or read, and
 /// `recover()` moves the planted file aside. Each test has a control in which a plain `open(2)` or `FileManager` call
 /// through the same planted name reaches outside, as the store did before.
+@Suite(.tags(.process))
 struct PlantedFileTests {
   /// A group folder beside `outside.txt` (what the attacker wants overwritten) and `created.txt` (where the
   /// attacker wants a file made; it must never appear).

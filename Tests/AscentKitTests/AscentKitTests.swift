@@ -6,6 +6,7 @@ import Testing
 
 /// AscentKit in-process: the obstacle a spoken workout name names (seed 003's `Workout.Obstacle(intentWorkoutName:)`),
 /// and the shared history's state machine with the catalog's failure codes.
+@Suite(.tags(.unit))
 struct AscentKitTests {
   func history(_ directory: TemporaryDirectory) throws -> WorkoutHistory {
     WorkoutHistory(

@@ -1,9 +1,11 @@
 import AscentKit
 import ExtensionProtocol
+import TestSupport
 import Testing
 
 /// The card AscentUI draws, from the interaction alone: the obstacle, the goal, the location and the state at the
 /// confirmation step, after a success (read from the app's answer) and after a failure (read from what was asked).
+@Suite(.tags(.unit))
 struct WorkoutCardTests {
   func interaction(
     _ intent: String = "INStartWorkoutIntent", parameters: [String: ParameterValue] = [:], status: String?,

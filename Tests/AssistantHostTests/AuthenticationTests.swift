@@ -23,7 +23,8 @@ func requestAuthentication(_ connection: Connection, reason: String = "Pay 20 â‚
 
 /// `host/requestAuthentication` in-process: the extension is a server in this process that asks the host to
 /// authenticate the user during handle, the user a scripted conversation, the device state a temporary home's.
-@Suite(.serialized, .timeLimit(.minutes(1)))  // a request left unanswered must fail a test, not hang the run
+// A request left unanswered must fail a test, not hang the run.
+@Suite(.serialized, .timeLimit(.minutes(1)), .tags(.process))
 struct AuthenticationTests {
   /// One row of the outcome table.
   struct Case: Sendable, CustomTestStringConvertible {
@@ -308,7 +309,7 @@ struct AuthenticationTests {
 /// answered, so the user's time does not count against it. Deterministic, without sleeping: a request with a
 /// deadline of zero is overdue at once, and two round trips on the same connection make its reader check the
 /// deadlines after that.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .tags(.process))
 struct InboundRequestsTests {
   /// Two connections joined by pipes; the host's messages of its own go to `inbound`, the peer's to its stream.
   static func pair(_ inbound: InboundRequests) throws -> (host: Connection, peer: Connection) {

@@ -7,7 +7,7 @@ import UntrustedText
 @testable import AssistantHost
 
 /// `ClosestPhrases`: what is suggested when an utterance matches nothing. In-process.
-@Suite struct ClosestPhrasesTests {
+@Suite(.tags(.unit)) struct ClosestPhrasesTests {
   static func words(_ text: String) -> [String] { ClosestPhrases.words(normalizedWords(text)) }
 
   /// Numbers, in digits or words, are one `#` each, however many words they take.

@@ -10,6 +10,7 @@ import Testing
 /// and hands over one made by an earlier host without following a link or touching a file with a second name. The
 /// ownership tests need root (only root can give a folder away). Each has a control in which the path-following
 /// call (`chown(2)`, `chmod(2)`) changes the file outside.
+@Suite(.tags(.unit))
 struct ContainerTests {
   struct Scene {
     let directory: TemporaryDirectory

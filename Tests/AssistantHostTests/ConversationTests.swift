@@ -9,7 +9,7 @@ import Testing
 
 /// `TerminalConversation` on pipes: questions on the prompts' stream, dialog on its own, answers read from input.
 /// The end-to-end counterpart, on a real pseudo-terminal, is EndToEndTests/TerminalEndToEndTests.swift.
-@Suite
+@Suite(.tags(.process))
 struct ConversationTests {
   /// A conversation whose three streams are pipes held by the test.
   final class Rig: Sendable {

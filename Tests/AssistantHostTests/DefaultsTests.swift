@@ -11,7 +11,7 @@ import Testing
 /// make, and every operation's statuses. Each "makes nothing" check compares the whole temporary folder before and
 /// after, and has a control in which a writer (or the old path, `appGroupContainer`) does make the folder, so the
 /// check can fail.
-@Suite struct DefaultsTests {
+@Suite(.tags(.unit)) struct DefaultsTests {
   static let group = "group.com.example.rooms"
 
   /// A temporary folder holding a home (`home`, not made) and its app groups' root (`home/AppGroup`).

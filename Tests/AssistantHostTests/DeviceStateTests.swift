@@ -9,6 +9,7 @@ import Testing
 
 /// The device's lock state: the derived facts as pure functions of (record, now), the escalation of lockouts, and the
 /// record and passcode file in a home, shared by every `DeviceState` that opens it.
+@Suite(.tags(.unit))
 struct DeviceStateTests {
   /// A record locked at t = 1000 with a passcode.
   static func locked(grace: Double = 0, autoLock: Double? = 300) -> DeviceRecord {

@@ -1,6 +1,7 @@
 import AppGroupStore
 import ExtensionProtocol
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -8,6 +9,7 @@ import Testing
 
 /// Donations and vocabulary as the host keeps them: de-duplication, the bound, deletion, replacement of terms, and
 /// the checks on what an untrusted sender asks to keep.
+@Suite(.tags(.unit))
 struct DonationTests {
   static func booking(_ room: Int, by name: String = "Ada", cancel: Bool = false, request: String = "R")
     -> DonatedInteraction
@@ -202,5 +204,63 @@ struct DonationTests {
     #expect(DonationRules.problem(.identifiers([])) == "identifiers is empty")
     #expect(DonationRules.problem(.identifiers(["a"])) == nil)
     #expect(DonationRules.problem(.identifiers(Array(repeating: "a", count: 101))) != nil)
+  }
+}
+
+/// What a sender of donations is told and what the host keeps: never the host's paths in an answer, no integer that is
+/// not one, and forgetting an app goes on past a document that cannot be used; each with its control.
+extension DonationTests {
+  @Test func theSenderIsNeverToldTheHostsPaths() throws {
+    let logged = Mutex<[String]>([])
+    let error = #expect(throws: ResponseError.self) {
+      try DonationServer.keeping(DonateRequest.method, log: { line in logged.withLock { $0.append(line) } }) {
+        () -> Int in
+        throw HostError(.cannotCreate, "cannot create /secret/home/State/donations: Permission denied")
+      }
+    }
+    #expect(error?.code == .internalError)
+    #expect(error?.message == "host/donate: the host could not keep it")
+    #expect(logged.withLock { $0 }.first?.contains("/secret/home/State/donations") == true)  // the host logs it
+    // Control: what is kept is answered.
+    #expect(try DonationServer.keeping(DonateRequest.method, log: { _ in }) { 7 } == 7)
+  }
+
+  @Test(arguments: ["1.5", "1e300", "-1e300"])
+  func anIntegerThatIsNotOneIsSaidSo(_ number: String) throws {
+    let text = "{\"type\":\"integer\",\"value\":\(number)}"
+    let error = try #require(throws: DecodingError.self) {
+      try JSONDecoder().decode(ParameterValue.self, from: Data(text.utf8))
+    }
+    guard case .dataCorrupted(let context) = error else { Issue.record("\(error)"); return }
+    #expect(context.debugDescription.contains("not an integer"), "\(context.debugDescription)")
+    // Control: an integer is one.
+    #expect(
+      try JSONDecoder().decode(ParameterValue.self, from: Data("{\"type\":\"integer\",\"value\":12}".utf8))
+        == .integer(12))
+  }
+
+  @Test func forgettingGoesOnPastADocumentThatCannotBeUsed() async throws {
+    let directory = try TemporaryDirectory("forget-corrupt")
+    defer { directory.remove() }
+    try await offThePool { () throws in
+      let home = try AssistantHome(root: directory.file("home").path, environment: [:])
+      let store = DonationStore(home: home)
+      let booking = DonatedInteraction(
+        intent: Intent(name: "BookRoomIntent", identifier: "x", parameters: ["roomNumber": .integer(12)]))
+      try store.donate(DonateRequest(interaction: booking), for: "com.example.rooms")
+      try store.setVocabulary(["Ada"], of: .contactName, for: "com.example.rooms")
+      try store.setSuggestions(
+        [ShortcutSuggestion(intent: booking.intent, phrase: "Book my room")], for: "com.example.rooms")
+      #expect(store.forget("com.example.other").isEmpty)  // control: nothing to forget, nothing wrong
+      let donations = store.donationsFile(for: "com.example.rooms")
+      try Data("garbage".utf8).write(to: donations)
+      let problems = store.forget("com.example.rooms")
+      #expect(problems.count == 1, "\(problems)")
+      #expect(problems.first?.contains("the donations of com.example.rooms could not be forgotten") == true)
+      #expect(problems.first?.contains("move aside or remove \(donations.path)") == true, "\(problems)")
+      // The others were forgotten all the same.
+      #expect(try store.vocabulary(of: "com.example.rooms").isEmpty)
+      #expect(try store.suggestions(of: "com.example.rooms").isEmpty)
+    }
   }
 }

@@ -11,7 +11,7 @@ import Testing
 
 /// The resolve-confirm-handle driver, in-process: its extensions are servers in this process, each at the far end of
 /// a pair of pipes with a real `Connection` on both sides, and the user is a scripted conversation.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.process))
 struct DriverTests {
   @Test func aBookingAsksForTheMissingNameAndTheUIDraws() async throws {
     let rig = try await Rig()

@@ -9,7 +9,7 @@ import Testing
 /// `IntentPhrases` examples are templates for their own intent: a value of one of the intent's parameters in them (a
 /// vocabulary synonym of it, a case of one of its enums, a number) is a slot, so the seed's "Start a 30 minute
 /// outdoor wall climb with Ascent" fills four values, and other goals, locations and workouts said the same way do.
-@Suite struct ExampleTemplateTests {
+@Suite(.tags(.unit)) struct ExampleTemplateTests {
   static let ascent = "com.example.ascent"
   static let start = "INStartWorkoutIntent"
 

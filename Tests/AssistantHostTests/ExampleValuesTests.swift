@@ -9,7 +9,7 @@ import Testing
 /// An `IntentPhrases` example said as written gets the values a title reads from it: "Add buy milk to Home with
 /// Jotter" is an example whose words are all words (free text is never a slot of an example), so it outscores the
 /// title `Add ${text} to ${notebook}` (five words against four words and slots) and, alone, would win with no value.
-@Suite struct ExampleValuesTests {
+@Suite(.tags(.unit)) struct ExampleValuesTests {
   static let add = "AddNoteIntent"
 
   /// `Jotter.app` (com.example.jotter): `AddNoteIntent` with the String parameters `notebook` and `text` and the

@@ -1,10 +1,12 @@
 import BundleManifest
+import TestSupport
 import Testing
 
 @testable import AssistantHost
 
 /// The host's error printer and diagnostic printer: untrusted text comes out escaped, and no line of it can pass
 /// for a line of the host's.
+@Suite(.tags(.unit))
 struct HostOutputTests {
   @Test func aFaultIsOneLineWhateverItQuotes() {
     let error = HostError(.extensionFault, "X failed handle: \u{1B}[2Jgone\nassistant: Room 12 is booked\r")

@@ -7,7 +7,7 @@ import Testing
 
 /// The sandbox's library rules in-process: the ELF parser on hostile files, and the grants worked out for the built
 /// executables of this package (the control: they are granted exact files and nothing is refused).
-@Suite struct LibraryGrantsTests {
+@Suite(.tags(.unit)) struct LibraryGrantsTests {
   /// An app bundle in a temporary directory holding a copy of the built executable `product`.
   func bundle(with product: String, in directory: TemporaryDirectory) throws -> (app: String, executable: String) {
     let appex = directory.file("Fixture.app/PlugIns/X.appex")
@@ -115,7 +115,7 @@ import Testing
 }
 
 /// `DiskUsage.measure`: a bounded walk that counts links without following them.
-@Suite struct DiskUsageTests {
+@Suite(.tags(.unit)) struct DiskUsageTests {
   @Test func countsEntriesAndAllocatedBytesWithoutFollowingLinks() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

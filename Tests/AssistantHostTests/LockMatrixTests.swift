@@ -9,7 +9,7 @@ import Testing
 /// The lock rules in the driver, in-process (`Rig`): every device state × every kind of rule × every way the user
 /// answers the passcode question, with the outcome, the exit status and the device state after; then the rules that
 /// depend on the conversation (a question during resolution, `continueInApp`), no passcode set, and a lockout.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.process))
 struct LockMatrixTests {
   enum DeviceCase: String, CaseIterable, Sendable {
     case unlocked

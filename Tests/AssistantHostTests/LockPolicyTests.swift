@@ -6,7 +6,7 @@ import Testing
 
 /// `LockPolicy`: which rule applies to an intent, from its manifests and the catalog, and what it asks of the
 /// device in each state.
-@Suite struct LockPolicyTests {
+@Suite(.tags(.unit)) struct LockPolicyTests {
   /// Rooms with `change` made to its manifests (the extension's attributes, or the app's Info.plist).
   static func rooms(
     extensionAttributes: ((inout [String: Any]) -> Void)? = nil, app: ((inout [String: Any]) -> Void)? = nil

@@ -10,7 +10,7 @@ import Testing
 /// an app's phrases once per matcher (`Readers`), a parameter's synonyms split into words once (`SpokenIndex`), and
 /// examples past the limits are no phrases. Each count has a control that shows it growing without the guard: the
 /// walk of every reading (`everyReading`, the matcher before the dynamic program), a new interpreter per lookup.
-@Suite struct MatcherCostTests {
+@Suite(.tags(.unit)) struct MatcherCostTests {
   /// Ascent with its vocabulary replaced by `examples` (for INPauseWorkoutIntent unless given) and `synonyms` of
   /// INStartWorkoutIntent.workoutName ("zq0 xk0", "zq1 xk1", ...).
   static func ascent(
@@ -234,7 +234,7 @@ import Testing
 
 /// Review 15 finding 1b: an app that answers to a name an installed app answers to (here its executable's name,
 /// "ascent") is installed with a warning naming the other app; the control: an app with names of its own gets none.
-@Suite struct SharedNameTests {
+@Suite(.tags(.unit)) struct SharedNameTests {
   @Test func anAppAnsweringToAnInstalledAppsNameIsWarnedAbout() throws {
     let directory = try TemporaryDirectory("assistanthost-shared")
     defer { directory.remove() }

@@ -9,6 +9,7 @@ import Testing
 /// titles of at most 32 words and slots (a title of 1,300 "a"s made the reader recurse until the stack overflowed,
 /// crashing every utterance to the app), a name in the middle that never loses to an app named by the words after
 /// it, and names never measured against words of a very different length.
+@Suite(.tags(.unit))
 struct MatcherLimitsTests {
   @Test func anUtteranceOfMoreThan64WordsIsRefusedAndOneOf64IsRead() throws {
     let directory = try TemporaryDirectory("assistanthost-limits")

@@ -1,11 +1,12 @@
 import AppGroupStore
 import BundleManifest
+import TestSupport
 import Testing
 
 /// The grammar of names (`NameGrammar`, docs/VALIDATION.md): one table per kind of name, every valid shape and
 /// every kind of invalid one, with the words the problem must contain. The app-group table also holds the store's
 /// own check (`AppGroupContainer.identifierProblem`, which the SDK uses) to the same grammar.
-@Suite struct NameGrammarTests {
+@Suite(.tags(.unit)) struct NameGrammarTests {
   struct Name: Sendable, CustomTestStringConvertible {
     var text: String
     /// nil when valid; else words the problem contains.

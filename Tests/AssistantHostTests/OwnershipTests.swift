@@ -8,7 +8,7 @@ import Testing
 
 /// Identities belong to their owner (`OwnerTable`, `State/owners.json`): in-process installs into a temporary home,
 /// each refusal beside the install that is allowed (the control). End-to-end: IdentityEndToEndTests.
-@Suite struct OwnershipTests {
+@Suite(.tags(.unit)) struct OwnershipTests {
   /// A temporary home and a folder to build bundles in.
   struct Scene {
     let directory: TemporaryDirectory

@@ -1,9 +1,11 @@
 import IntentHostSystem
+import TestSupport
 import Testing
 
 @testable import AssistantHost
 
 /// The passcode hash is libcrypt's yescrypt: salted, and only the right passcode verifies.
+@Suite(.tags(.unit))
 struct PasscodeHashTests {
   @Test func hashIsYescrypt() throws {
     let hash = try PasscodeHash.make("123456")

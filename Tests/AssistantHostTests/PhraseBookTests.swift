@@ -7,7 +7,7 @@ import Testing
 @testable import AssistantHost
 
 /// `PhraseBook`: the capability questions ("What can you do?") and the phrase lint (`check`).
-@Suite struct PhraseBookTests {
+@Suite(.tags(.unit)) struct PhraseBookTests {
   /// Each question, and the app it names (nil: all apps).
   @Test(
     arguments: [

@@ -7,7 +7,7 @@ import Testing
 @testable import AssistantHost
 
 /// Understanding an utterance (`UtteranceMatcher`) against the installed example Rooms app.
-@Suite struct UtteranceMatcherTests {
+@Suite(.tags(.unit)) struct UtteranceMatcherTests {
   struct Understood: Sendable, CustomTestStringConvertible {
     var utterance: String
     var values: [String: ParameterValue]
@@ -277,7 +277,7 @@ import Testing
 }
 
 /// `assistant run APP INTENT name=value...`: finding the app and the intent by name, and typing the values.
-@Suite struct RouterTests {
+@Suite(.tags(.unit)) struct RouterTests {
   @Test(arguments: ["Rooms", "rooms", "ROOMS", "Room Booking", "room booking", "com.example.rooms"])
   func findsTheAppByAnyOfItsNames(_ name: String) throws {
     let router = Router(apps: [try Rooms.app()])

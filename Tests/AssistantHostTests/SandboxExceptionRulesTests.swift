@@ -9,7 +9,7 @@ import Testing
 /// The sandbox's exceptions from entitlements in-process: how the entitlements are read, the form and the file-system
 /// rules of the read-only paths (each refusal beside a path that passes, its control), and what a profile hands the
 /// spawner.
-@Suite struct SandboxExceptionRulesTests {
+@Suite(.tags(.process)) struct SandboxExceptionRulesTests {
   static let readOnly = Entitlements.readOnlyPathsKey
 
   func entitlements(_ values: [String: Any]) throws -> Entitlements {
@@ -86,8 +86,9 @@ import Testing
   // MARK: - The file-system rules
 
   /// Whether the tests run as root, who alone can make files an exception may grant (root's, outside /tmp): the
-  /// controls that expect a grant of the test's own tree run only then.
+  /// controls that expect a grant of the test's own tree run only then, and say so otherwise.
   static let asRoot = geteuid() == 0
+  static let needsRoot: Comment = "only root can make a folder an exception may grant"
 
   /// A tree outside any home (in /run as root): `good` (0755, a file in it 0644), and the places the rules refuse.
   struct Tree {
@@ -129,12 +130,17 @@ import Testing
     return nil
   }
 
-  @Test func aSystemFolderAndAPrivateFolderAreGranted() throws {
+  @Test func aSystemFolderIsGranted() throws {
     let tree = try Tree()
     defer { tree.directory.remove() }
     #expect(tree.rules.check("/usr/share") == .granted("/usr/share"))
     #expect(tree.rules.check("/etc/passwd") == .granted("/etc/passwd"))
-    guard Self.asRoot else { return }
+  }
+
+  @Test(.enabled(if: asRoot, needsRoot))
+  func aPrivateFolderIsGranted() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
     #expect(tree.rules.check(tree.good) == .granted(tree.good))
     #expect(tree.rules.check(tree.good + "/file.txt") == .granted(tree.good + "/file.txt"))
   }
@@ -157,27 +163,33 @@ import Testing
 
   /// /tmp is root's and sticky, but writable by all: nothing in it may be granted, not even a folder or a file of
   /// root's (one made there for anyone to find, or the user's own, a Kerberos ticket /tmp/krb5cc_UID); the control
-  /// is the same folder in /run (root only).
+  /// is `theSameFolderInRunIsGranted`.
   @Test func nothingInAStickyFolderIsGranted() throws {
     var status = stat()
     #expect(stat("/tmp", &status) == 0)
     try #require(status.st_mode & S_ISVTX != 0 && status.st_mode & S_IWOTH != 0, "this machine's /tmp is not sticky")
-    let name = "intenthost-sticky-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let rules = ReadOnlyPathRules(home: nil, environment: [:])
-    for base in ["/tmp"] + (Self.asRoot ? ["/run"] : []) {
-      let folder = base + "/" + name
-      #expect(mkdir(folder, 0o755) == 0)
-      defer { rmdir(folder) }
-      chmod(folder, 0o755)
-      if base == "/tmp" {
-        let reason = refusal(rules.check(folder))
-        #expect(reason?.contains("lies in /tmp, which is writable by others") == true, "\(String(describing: reason))")
-      } else {
-        #expect(rules.check(folder) == .granted(folder))
-      }
-    }
+    let folder = "/tmp/" + Self.stickyName()
+    #expect(mkdir(folder, 0o755) == 0)
+    defer { rmdir(folder) }
+    chmod(folder, 0o755)
+    let reason = refusal(rules.check(folder))
+    #expect(reason?.contains("lies in /tmp, which is writable by others") == true, "\(String(describing: reason))")
     #expect(refusal(rules.check("/tmp"))?.contains("writable by others") == true)
   }
+
+  /// The control of `nothingInAStickyFolderIsGranted`: the same folder in /run (root only) is granted.
+  @Test(.enabled(if: asRoot, needsRoot))
+  func theSameFolderInRunIsGranted() throws {
+    let rules = ReadOnlyPathRules(home: nil, environment: [:])
+    let folder = "/run/" + Self.stickyName()
+    #expect(mkdir(folder, 0o755) == 0)
+    defer { rmdir(folder) }
+    chmod(folder, 0o755)
+    #expect(rules.check(folder) == .granted(folder))
+  }
+
+  static func stickyName() -> String { "intenthost-sticky-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
 
   /// An exception reaches only what root owns: a folder of an ordinary uid (the user running the host or another) is
   /// refused. The control: the same folder given back to root. (The ordinary user's host itself:
@@ -194,8 +206,8 @@ import Testing
     #expect(tree.rules.check(mine) == .granted(mine))
   }
 
-  /// The user's runtime folder ($XDG_RUNTIME_DIR) and /run/user are refused; the control: the same folder with no
-  /// $XDG_RUNTIME_DIR naming it (root only).
+  /// The user's runtime folder ($XDG_RUNTIME_DIR) and /run/user are refused; the control is
+  /// `aFolderNotNamedByXDGRuntimeDirIsGranted`.
   @Test func theRuntimeFoldersAreRefused() throws {
     let tree = try Tree()
     defer { tree.directory.remove() }
@@ -205,7 +217,15 @@ import Testing
     #expect(refusal(rules.check("/run/user"))?.contains("/run/user, the users' runtime folders") == true)
     #expect(refusal(rules.check("/run/user/1000/containers/auth.json"))?.contains("/run/user") == true)
     #expect(refusal(rules.check("/run"))?.hasPrefix("contains ") == true)
-    guard Self.asRoot else { return }
+  }
+
+  /// The control of `theRuntimeFoldersAreRefused`: the same folder with no $XDG_RUNTIME_DIR naming it is granted
+  /// (root only).
+  @Test(.enabled(if: asRoot, needsRoot))
+  func aFolderNotNamedByXDGRuntimeDirIsGranted() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let runtime = try tree.folder("runtime", mode: 0o700)
     chmod(runtime, 0o755)
     #expect(tree.rules.check(runtime) == .granted(runtime))
   }
@@ -216,6 +236,31 @@ import Testing
   @Test func theHomesOfTheUserDatabaseAreRefused() throws {
     let tree = try Tree()
     defer { tree.directory.remove() }
+    let (people, alice, _, rules) = try userDatabase(tree)
+    #expect(refusal(rules.check(alice))?.contains("is the home of user alice (uid 1234)") == true)
+    #expect(refusal(rules.check(alice + "/.bashrc"))?.contains("is inside the home of user alice") == true)
+    #expect(refusal(rules.check(people))?.contains("contains the home of user alice") == true)
+    #expect(refusal(rules.check("/home"))?.contains("/home, the users' homes") == true)
+    #expect(rules.check("/usr/share") == .granted("/usr/share"))
+  }
+
+  /// The control of `theHomesOfTheUserDatabaseAreRefused` (root only): a system account's home is granted, and so,
+  /// with a database without alice, is the folder that holds hers.
+  @Test(.enabled(if: asRoot, needsRoot))
+  func whatTheUserDatabaseDoesNotNameAHomeIsGranted() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let (people, _, service, rules) = try userDatabase(tree)
+    #expect(rules.check(service) == .granted(service))
+    // The control: a database without alice grants her folder.
+    #expect(tree.rules.check(people) == .granted(people))
+  }
+
+  /// The folders of `theHomesOfTheUserDatabaseAreRefused` in `tree`, and rules reading a database that makes
+  /// alice's folder a home (uid 1234) and service's a system account's.
+  func userDatabase(_ tree: Tree) throws -> (
+    people: String, alice: String, service: String, rules: ReadOnlyPathRules
+  ) {
     let people = try tree.folder("people", mode: 0o755)
     let alice = try tree.folder("people/alice", mode: 0o755)
     let service = try tree.folder("service", mode: 0o755)
@@ -230,15 +275,7 @@ import Testing
     """.write(toFile: passwd, atomically: true, encoding: .utf8)
     #expect(ReadOnlyPathRules.accounts(passwd).map(\.name) == ["alice"])
     let rules = ReadOnlyPathRules(home: tree.home, environment: ["HOME": tree.userHome], passwd: passwd)
-    #expect(refusal(rules.check(alice))?.contains("is the home of user alice (uid 1234)") == true)
-    #expect(refusal(rules.check(alice + "/.bashrc"))?.contains("is inside the home of user alice") == true)
-    #expect(refusal(rules.check(people))?.contains("contains the home of user alice") == true)
-    #expect(refusal(rules.check("/home"))?.contains("/home, the users' homes") == true)
-    #expect(rules.check("/usr/share") == .granted("/usr/share"))
-    guard Self.asRoot else { return }
-    #expect(rules.check(service) == .granted(service))
-    // The control: a database without alice grants her folder.
-    #expect(tree.rules.check(people) == .granted(people))
+    return (people, alice, service, rules)
   }
 
   /// /etc itself and /etc/ld.so.cache (which the sandbox keeps unreadable so that the loader does not use it) are
@@ -287,9 +324,17 @@ import Testing
     // Root's home, whoever runs the host.
     let root = ReadOnlyPathRules.homeFolder(of: 0) ?? "/root"
     #expect(refusal(tree.rules.check(root))?.contains(geteuid() == 0 ? "home of the user" : "root's home") == true)
-    // The control: the same rules with another $HOME grant the folder.
+  }
+
+  /// The control of `theUsersHomeAndWhatHoldsItAreRefused` (root only): the same rules with another $HOME grant the
+  /// folder.
+  @Test(.enabled(if: asRoot, needsRoot))
+  func theFolderUnderAnotherHomeIsGranted() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let inside = try tree.folder("user/notes", mode: 0o755)
     let elsewhere = ReadOnlyPathRules(home: tree.home, environment: ["HOME": tree.good])
-    if Self.asRoot { #expect(elsewhere.check(inside) == .granted(inside)) }
+    #expect(elsewhere.check(inside) == .granted(inside))
   }
 
   @Test func theAssistantsHomeContainersAndGroupsAreRefused() throws {
@@ -299,9 +344,17 @@ import Testing
     #expect(refusal(tree.rules.check(container))?.contains("is inside the containers") == true)
     #expect(refusal(tree.rules.check(tree.home.appGroupsRoot.path + "/g"))?.contains("inside the app groups") == true)
     #expect(refusal(tree.rules.check(tree.home.root.path))?.contains("the assistant's home") == true)
-    // The control: rules for no home grant the same folder.
+  }
+
+  /// The control of `theAssistantsHomeContainersAndGroupsAreRefused` (root only): rules for no home grant the same
+  /// folder.
+  @Test(.enabled(if: asRoot, needsRoot))
+  func aContainerIsGrantedByRulesForNoHome() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let container = tree.home.containers.path + "/com.example.other"
     let noHome = ReadOnlyPathRules(home: nil, environment: ["HOME": tree.userHome])
-    if Self.asRoot { #expect(noHome.check(container) == .granted(container)) }
+    #expect(noHome.check(container) == .granted(container))
   }
 
   @Test(arguments: ["/proc/self", "/proc", "/sys/kernel", "/dev/null", "/dev"])
@@ -312,20 +365,27 @@ import Testing
     #expect(reason?.contains("which the sandbox grants only as it lists") == true, "\(String(describing: reason))")
   }
 
-  /// A link is checked and granted as its real path: one to a good folder is granted as that folder, one to the
-  /// user's home is refused.
+  /// A link is checked as its real path: one to the user's home is refused, one to `/` too; the control (one to a
+  /// good folder is granted as that folder) is `aLinkToAGoodFolderIsGrantedAsThatFolder`.
   @Test func aLinkIsCheckedByItsRealPath() throws {
     let tree = try Tree()
     defer { tree.directory.remove() }
-    let toGood = tree.directory.file("to-good").path
     let toHome = tree.directory.file("to-home").path
-    try FileManager.default.createSymbolicLink(atPath: toGood, withDestinationPath: tree.good)
     try FileManager.default.createSymbolicLink(atPath: toHome, withDestinationPath: tree.userHome)
-    if Self.asRoot { #expect(tree.rules.check(toGood) == .granted(tree.good)) }
     #expect(refusal(tree.rules.check(toHome))?.hasPrefix("resolves to \(tree.userHome), which is the home") == true)
     let toRoot = tree.directory.file("to-root").path
     try FileManager.default.createSymbolicLink(atPath: toRoot, withDestinationPath: "/")
     #expect(refusal(tree.rules.check(toRoot))?.contains("is / itself") == true)
+  }
+
+  /// The control of `aLinkIsCheckedByItsRealPath` (root only): a link to a good folder is granted as that folder.
+  @Test(.enabled(if: asRoot, needsRoot))
+  func aLinkToAGoodFolderIsGrantedAsThatFolder() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let toGood = tree.directory.file("to-good").path
+    try FileManager.default.createSymbolicLink(atPath: toGood, withDestinationPath: tree.good)
+    #expect(tree.rules.check(toGood) == .granted(tree.good))
   }
 
   @Test func aMissingPathIsMissing() throws {

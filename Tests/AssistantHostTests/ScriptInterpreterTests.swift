@@ -7,7 +7,7 @@ import Testing
 
 /// The `#!` line as the kernel reads it, and the interpreter rules, in-process (the end-to-end side is
 /// ScriptExtensionTests).
-@Suite struct ScriptInterpreterTests {
+@Suite(.tags(.process)) struct ScriptInterpreterTests {
   @Test(
     arguments: [
       ("#!/bin/sh\n", "/bin/sh", nil),
@@ -103,6 +103,7 @@ import Testing
 }
 
 /// The install-time query and the walk to an interpreter, against review 16's attacks, each with its control.
+@Suite(.tags(.process))
 struct ScriptInterpreterHardeningTests {
   /// Every link and folder on the way is checked, component by component: a link in a folder others can write (or
   /// of another user's) is refused though its target is the system's program; the system's own path is the control.

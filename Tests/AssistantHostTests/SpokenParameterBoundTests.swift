@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AssistantHost
@@ -8,6 +9,7 @@ import Testing
 /// `UtteranceMatcher.maximumSpokenParameters` (32) parameters with words of their own, in the definition's order, and
 /// no further (an intent of 1,000 such parameters made every utterance to its app take 47 s). Work is counted, never
 /// timed: how many parameters' spoken values were split into words (`ValueInterpreter.normalizations`).
+@Suite(.tags(.unit))
 struct SpokenParameterBoundTests {
   /// A word of letters only for `index` ("xab"), never a number word: digits in an example would be read as numbers.
   static func tag(_ index: Int) -> String {

@@ -8,6 +8,7 @@ import Testing
 
 /// Suggested shortcuts ("Add to Siri") as the host keeps them: a new list replaces the old one, an equal suggestion
 /// keeps its identifier, the list is bounded; and the checks on what an untrusted app publishes.
+@Suite(.tags(.unit))
 struct SuggestionTests {
   static func usual(_ room: Int, phrase: String = "Book my usual room", request: String = "R") -> ShortcutSuggestion {
     ShortcutSuggestion(

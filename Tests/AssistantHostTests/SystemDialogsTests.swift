@@ -1,11 +1,13 @@
 import BundleManifest
 import ExtensionProtocol
+import TestSupport
 import Testing
 
 @testable import AssistantHost
 
 /// Siri's sentences for the response codes of system intents (`SystemDialogs`), and how the driver chooses the
 /// answer's dialog (`IntentDriver.answer`): a definition's template, else Siri's sentence, else the generic one.
+@Suite(.tags(.unit))
 struct SystemDialogsTests {
   /// The answer the driver gives for `code` of a catalog intent (or of `spec`, when given), as Ascent.
   static func answer(

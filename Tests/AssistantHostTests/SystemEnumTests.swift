@@ -8,7 +8,7 @@ import Testing
 
 /// Apple's enums of the system intents (`SystemEnum`): each Enum parameter of the catalog names one, and a value is
 /// read, spoken and typed as a definition's enum case is.
-@Suite struct SystemEnumTests {
+@Suite(.tags(.unit)) struct SystemEnumTests {
   static let start = "INStartWorkoutIntent"
 
   static func parameter(_ name: String, of intentClass: String = start) throws -> ParameterSpec {

@@ -1,11 +1,12 @@
 import Foundation
 import IntentHostSystem
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import AssistantHost
 
-@Suite struct TranscriptTests {
+@Suite(.tags(.unit)) struct TranscriptTests {
   @Test func normalisingTakesOutWhatChangesFromRunToRun() {
     let first = [
       #"{"kind":"send","peer":"RoomsIntents","t":0.01,"message":{"id":4,"method":"intent/handle","params":{"intent":{"identifier":"1F52","name":"BookRoomIntent","parameters":{}},"containerPath":"/tmp/a/Containers/x"}}}"#,

@@ -9,7 +9,7 @@ import Testing
 /// The table of utterances issue 13 asks for: each said to the example Rooms app and Apple's SoupChef sample (its
 /// manifests from ../shared/corpus, with a small vocabulary of ours) installed together, with the app, intent and
 /// values it must reach, or for one that must not match, what the answer suggests. In-process: nothing runs.
-@Suite struct UtteranceTableTests {
+@Suite(.tags(.unit)) struct UtteranceTableTests {
   static let present = FileManager.default.fileExists(
     atPath: PackagePaths.corpus.appendingPathComponent("SOURCES.md").path)
   static let skipped: Comment = "../shared/corpus/real-xcode is not beside this clone: SoupChef rows skipped"

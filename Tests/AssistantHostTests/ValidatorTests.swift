@@ -7,7 +7,7 @@ import Testing
 
 /// One case per rule of docs/VALIDATION.md, in-process: the example Rooms.app (or its sources), which validates
 /// clean (the control), with one mistake made in it, checked by `Validator.validate(path:)`.
-@Suite struct ValidatorTests {
+@Suite(.tags(.unit)) struct ValidatorTests {
   /// What is validated: the assembled bundle, the folder of sources (a copy of `Sources/Examples`), or one file of
   /// that folder.
   enum Subject: Sendable, CustomStringConvertible {
@@ -882,7 +882,7 @@ import Testing
 }
 
 /// What `validate(path:)` does with each kind of path, and the rules' edges.
-@Suite struct ValidatorPathTests {
+@Suite(.tags(.unit)) struct ValidatorPathTests {
   @Test func aMissingPathIsOneError() {
     let diagnostics = Validator().validate(path: "/nonexistent/intenthost/My.app")
     #expect(diagnostics.map(\.rule) == ["file-missing"])
@@ -1017,7 +1017,7 @@ enum MacOSOnlyTools {
 /// A manifest whose name does not say what it is (Xcode's `INFOPLIST_FILE` allows any name) is recognised by its
 /// content; one whose content does not say either is `unknown-file`. Content is read with a size limit, from regular
 /// files only, never through a link.
-@Suite struct ManifestRecognitionTests {
+@Suite(.tags(.unit)) struct ManifestRecognitionTests {
   static let examples = PackagePaths.root.appendingPathComponent("Sources/Examples")
 
   struct Case: Sendable, CustomTestStringConvertible {

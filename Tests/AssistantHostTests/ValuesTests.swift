@@ -1,6 +1,7 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AssistantHost
@@ -109,7 +110,7 @@ enum Soup {
 }
 
 /// `ValueInterpreter`: what a user typed or said, as a typed value of a parameter; and values back into words.
-@Suite struct ValueInterpreterTests {
+@Suite(.tags(.unit)) struct ValueInterpreterTests {
   struct Parsed: Sendable, CustomTestStringConvertible {
     var parameter: String
     var text: String
@@ -392,7 +393,7 @@ enum Soup {
 }
 
 /// `renderTemplate`: `${name}` placeholders filled by a lookup that gets the whole (possibly dotted) name.
-@Suite struct TemplateTests {
+@Suite(.tags(.unit)) struct TemplateTests {
   static let values: [String: String] = ["roomNumber": "12", "bookedBy": "Ada"]
 
   @Test(arguments: [
@@ -454,7 +455,7 @@ enum Soup {
 }
 
 /// The words of speech: what the matcher compares.
-@Suite struct SpokenWordsTests {
+@Suite(.tags(.unit)) struct SpokenWordsTests {
   @Test(arguments: [
     ("Book room 12, for Ada!", ["Book", "room", "12", "for", "Ada"]),
     // An apostrophe inside a word is dropped; a hyphen or a slash between letters separates words (issue 14).
@@ -506,6 +507,7 @@ enum Soup {
 
 /// A vocabulary item whose identifier is also one of its phrases (Ascent's "wall climb"): the identifier is parsed
 /// without the synonyms, once, instead of being looked up again for ever (install crashed on the stack).
+@Suite(.tags(.unit))
 struct SelfNamedSynonymTests {
   @Test func anIdentifierThatIsItsOwnPhraseIsParsedOnce() throws {
     let vocabulary = try Vocabulary(

@@ -9,6 +9,7 @@ import Testing
 /// The user's vocabulary in the matcher: a slot of a parameter with a vocabulary type takes the app's term as
 /// spelled, a reading with a term beats one without, a term lets a slot reach further than eight words; each test
 /// with its control, the same utterance without the terms. In-process: nothing runs.
+@Suite(.tags(.unit))
 struct VocabularyMatchTests {
   /// Ascent (start and end a workout), Stride (start a workout, another app), Pay (payments and messages) and Cards
   /// (its own SendCardIntent whose `value` is a Person), in a directory gone when this returns.

@@ -16,7 +16,7 @@ import Testing
 /// fault (exit 70) naming the extension, the parameter and the expected shape, where it used to fill the template's
 /// `${order.total}` with empty text. Each extension here is a server in this process that answers `intent/handle`
 /// with a raw JSON line.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.process))
 struct WireShapeTests {
   /// BookRoomIntent's response with an `order` of the custom type Order (a `total` property), said in the success
   /// template.

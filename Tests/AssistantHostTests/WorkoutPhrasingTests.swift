@@ -11,7 +11,7 @@ import Testing
 /// app's name. Each value lands in its own parameter, and the workout's name never takes the rest of the phrase: the
 /// generic noun "workout" is no name, nor the last word of one, and a number starts none (`SystemPhrases.mayName`).
 /// In-process: nothing runs.
-@Suite struct WorkoutPhrasingTests {
+@Suite(.tags(.unit)) struct WorkoutPhrasingTests {
   static let start = "INStartWorkoutIntent"
 
   static let apps: [AppBundle] = {

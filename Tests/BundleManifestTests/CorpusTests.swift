@@ -12,6 +12,7 @@ enum Corpus {
   static let skipped: Comment = "../shared/corpus/real-xcode is not beside this clone: corpus tests skipped"
 }
 
+@Suite(.tags(.unit))
 struct CorpusTests {
   @Test func theCorpusIsThereOnCI() {
     if ProcessInfo.processInfo.environment["CI"] != nil {

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@Suite(.tags(.unit))
 struct ManifestTests {
   static let rooms = PackagePaths.root.appendingPathComponent("Sources/Examples")
 
@@ -83,6 +84,7 @@ struct ManifestTests {
 
 /// A system intent's parameters are asked for in Siri's words, from the catalog, never from a class or parameter
 /// name ("What's the workoutname?").
+@Suite(.tags(.unit))
 struct SystemIntentWordingTests {
   @Test func everyCatalogParameterHasALabelAndAPrompt() {
     for (className, intent) in SystemIntent.catalog {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import assistant
@@ -8,7 +9,7 @@ import Testing
 ///
 /// A change to the command model changes the help: review the difference, then rewrite the files with
 /// `INTENTHOST_UPDATE_GOLDEN=1 swift test --filter HelpGoldenTests` and commit them with the change.
-@Suite struct HelpGoldenTests {
+@Suite(.tags(.unit)) struct HelpGoldenTests {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
   static func file(for path: [String]) -> URL {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The app group through the real binaries: concurrent `rooms` processes, `assistant defaults`, entitlements.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct AppGroupEndToEndTests {
   /// Runs the installed `rooms` app directly, with the environment the host gives it. Waits off the cooperative pool
   /// (`runCommand`).

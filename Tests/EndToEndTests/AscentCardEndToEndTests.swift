@@ -7,7 +7,7 @@ import Testing
 ///
 /// The dialog line between the cards belongs to the host (its system-intent dialogs), so these tests compare the
 /// cards, not the dialog. The values are given with `run`, not by voice.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct AscentCardEndToEndTests {
   /// Assembles the example bundles and installs Ascent.app.
   func installAscent(_ host: HostFixture) async throws {

@@ -5,7 +5,7 @@ import Testing
 /// Ascent's answers, through the real binaries (the assistant, the AscentIntents extension and the Ascent app, which
 /// handles every workout intent in the background): Siri's sentence for each workout intent's failure code, its
 /// exit status and `--json`, and the history the extension and the app share.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct AscentDialogEndToEndTests {
   /// A fresh home with the example Ascent.app installed (assembled beside Rooms by Scripts/assemble-bundles).
   static func ascent() async throws -> HostFixture {

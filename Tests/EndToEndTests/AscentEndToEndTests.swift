@@ -6,7 +6,7 @@ import Testing
 /// name exactly as the seed's `resolveWorkoutName`, confirms against the history the app keeps in the app group, and
 /// answers handleInApp, so the ascent app, launched in the background, starts, pauses, resumes, ends or cancels the
 /// workout. Starting and resuming always need an unlocked device (Apple's rule for those two system intents).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct AscentEndToEndTests {
   func ascentHost() async throws -> HostFixture { try await HostFixture.withAscent() }
 

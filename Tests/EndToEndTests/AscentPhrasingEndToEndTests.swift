@@ -5,7 +5,7 @@ import Testing
 /// The ways people vary the seed's workout phrases (review 15, item 2), said to the real binaries with `--json`: each
 /// value reaches the AscentIntents extension in its own parameter, and the workout's name never takes the rest of the
 /// phrase. Starting a workout is confirmed ("Ready to start ...?"): each start answers yes.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct AscentPhrasingEndToEndTests {
   typealias Outcome = WorkoutOutcome
 

@@ -5,7 +5,7 @@ import Testing
 /// `host/requestAuthentication` through the real binaries: the AuthExtension fixture (an SDK extension) calls
 /// `context.requestAuthentication(reason:)` and its dialog names the outcome ("Got approved.", "Not done: denied.");
 /// approvals come on stdin with `--authentication-stdin`, and `INTENTHOST_CLOCK_OFFSET` steps past a lockout.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct AuthenticationEndToEndTests {
   struct Status: Decodable {
     var locked: Bool

@@ -4,7 +4,7 @@ import Testing
 
 /// A bundle holds only regular files and folders: install refuses a link (which could change a manifest after install
 /// or read a file outside the bundle) and a FIFO (which would hang the copy), naming the entry, and leaves nothing.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct BundleTreeTests {
   /// Entitlements that are a link to a file the installer does not own: after install, whoever writes that file would
   /// choose the app's groups. Refused; the control shows a plain copy keeps the link, so the manifest would follow it.

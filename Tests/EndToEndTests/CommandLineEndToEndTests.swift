@@ -5,7 +5,7 @@ import Testing
 
 /// The command line as a user meets it: every probe of issue 11 through the real binary, with its exit status and
 /// the stream its message goes to.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct CommandLineEndToEndTests {
   enum Stream: Sendable {
     case stdout, stderr

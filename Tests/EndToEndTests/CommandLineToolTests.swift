@@ -5,7 +5,7 @@ import Testing
 /// What the built `assistant` generates from its command model — the man page and the bash, zsh and fish completion
 /// scripts — covers every command of the model (walked with `help --json`), the bash script completes as a user
 /// sees it, and `Scripts/install` installs the tool.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct CommandLineToolTests {
   static let assistant = PackagePaths.executable("assistant")
 

@@ -13,7 +13,7 @@ import Testing
 /// configureView of a drawing with a parameter), or handle reached after a "no". Each was checked by breaking
 /// IntentDriver.converse / presentCustomUI locally. Moving the drawing after the question leaves stdout as it was
 /// (the question is on stderr, a stream of its own): only the transcript's order catches it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ConfirmationStepEndToEndTests {
   /// Installs Fixture with the confirmation step (or without) and UIRecorder, and runs Ping with `value` and `note`
   /// recorded into a transcript.

@@ -4,7 +4,7 @@ import Testing
 
 /// The answers that send the user to the app (`continueInApp`, `failureRequiringAppLaunch`) and `inProgress`, with
 /// the real host, extension and app.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ContinueInAppEndToEndTests {
   func run(extensionMode: String, _ extra: [String] = []) async throws -> (CommandResult, HostFixture) {
     let host = try HostFixture()
@@ -63,7 +63,7 @@ struct ContinueInAppEndToEndTests {
 /// covered elsewhere: needsValue and unsupported with a reason (RoomsEndToEndTests), disambiguation and unsupported
 /// with a message, shown escaped (UntrustedTextEndToEndTests). The response codes are in ResponseCodeEndToEndTests,
 /// the confirmation step in ConfirmationStepEndToEndTests.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ResolutionEndToEndTests {
   func run(_ mode: String, _ arguments: [String]) async throws -> (CommandResult, HostFixture) {
     let host = try HostFixture()

@@ -79,7 +79,7 @@ struct DeviceModel: Hashable, CustomStringConvertible {
 /// command is one locked update of `State/device.json`, so what they did has a serial order (`DeviceModel`). The
 /// control, in-process, runs the same race with the record's lock off and a window held open, and loses an update
 /// that the same check catches.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct DeviceConcurrencyTests {
   static let passcode = "2468"
 

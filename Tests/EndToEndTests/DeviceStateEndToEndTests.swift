@@ -4,6 +4,7 @@ import Testing
 
 /// The device's lock state through the real binary: `passcode`, `lock`, `unlock` and `status` with
 /// `--passcode-stdin`, and `INTENTHOST_CLOCK_OFFSET` to step past lockouts without sleeping.
+@Suite(.tags(.endToEnd))
 struct DeviceStateEndToEndTests {
   struct Status: Decodable, Equatable {
     var locked: Bool

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What the answer says: the printed and the voice dialog, and scripted answers that were never asked for.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct DialogEndToEndTests {
   func host() async throws -> HostFixture {
     let host = try HostFixture()

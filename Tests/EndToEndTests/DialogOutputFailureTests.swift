@@ -6,7 +6,7 @@ import Testing
 /// The dialog of an utterance, `run` or `shell` on a stdout that cannot take it: the run goes to its end (the
 /// booking made, every extension shut down in order), then the host exits 141 when the reader went away (quietly, as
 /// SIGPIPE would) or 74 with one line naming stdout for any other failure. A session stops before its next line.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct DialogOutputFailureTests {
   /// What `assistant` printed on stderr, and how it ended.
   struct Ended: CustomStringConvertible {
@@ -77,7 +77,7 @@ struct DialogOutputFailureTests {
   }
 
   /// A character device that is always full (1,7, as /dev/full), made in the test's folder; nil when it cannot be
-  /// made (not root).
+  /// made (only root can: the tests that need it are enabled only there).
   func fullDevice(_ host: HostFixture) -> String? {
     let path = host.directory.file("full").path
     return mknod(path, S_IFCHR | 0o666, dev_t(1 << 8 | 7)) == 0 ? path : nil
@@ -85,11 +85,12 @@ struct DialogOutputFailureTests {
 
   /// A full device: the booking is made, and the host exits 74 with one line naming stdout and the reason; the
   /// control, stdout a file, exits 0.
-  @Test func aFullDeviceEnds74NamingStdout() async throws {
+  @Test(.enabled(if: geteuid() == 0, "only root can make the full device (mknod)"))
+  func aFullDeviceEnds74NamingStdout() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     try await host.installRooms()
-    guard let full = fullDevice(host) else { return }
+    let full = try #require(fullDevice(host), "mknod of a full device failed")
     let device = try FileDescriptor.open(full, O_WRONLY)
     defer { device.close() }
     let ended = try await run(host, ["Book room 254 for Ada with Rooms"], output: device)
@@ -121,11 +122,12 @@ struct DialogOutputFailureTests {
 
   /// `assistant shell` on a full device stops at the first utterance, whose dialog failed: the second line is not
   /// run.
-  @Test func aShellOnAFullDeviceStopsAtTheFirstFailedWrite() async throws {
+  @Test(.enabled(if: geteuid() == 0, "only root can make the full device (mknod)"))
+  func aShellOnAFullDeviceStopsAtTheFirstFailedWrite() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }
     try await host.installRooms()
-    guard let full = fullDevice(host) else { return }
+    let full = try #require(fullDevice(host), "mknod of a full device failed")
     let device = try FileDescriptor.open(full, O_WRONLY)
     defer { device.close() }
     let script = host.directory.file("in")

@@ -6,6 +6,7 @@ import Testing
 /// Donations through the real binaries: RoomsKit donates through `IntentDonating` when a booking succeeds, in the
 /// Rooms Intents extension (on its protocol connection) and in the Rooms app (on its host channel, fd 3); the host
 /// keeps them in its own state.
+@Suite(.tags(.endToEnd))
 struct DonationEndToEndTests {
   func donations(_ host: HostFixture) async throws -> [StoredDonation] {
     try await offThePool {
@@ -81,6 +82,7 @@ extension DonationEndToEndTests {
 /// An app that writes its own lines on its host channel: what breaks the rules is refused and nothing of it is kept;
 /// the well-formed donation beside them (the control) is kept; a line past the channel's limit closes the channel
 /// while the app runs on.
+@Suite(.tags(.endToEnd))
 struct HostileDonationEndToEndTests {
   static func donation(_ parameters: String, name: String = "PingIntent", id: Int = 1) -> String {
     #"{"jsonrpc":"2.0","id":\#(id),"method":"host/donate","params":{"interaction":{"intent":{"name":"\#(name)","identifier":"x","parameters":{\#(parameters)}}}}}"#

@@ -6,7 +6,7 @@ import Testing
 
 /// Whatever path `assistant run` ends by, every extension it started is shut down and reaped before it exits, and
 /// each one's log ends with its end line.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ExitPathTests {
   /// One launch recorded in a log: its pid, whether the log has its end line ("--- NAME exited with status N" or
   /// "--- NAME killed by signal N (...)") after the start line, and whether anything but the host's own lines

@@ -4,7 +4,7 @@ import Testing
 
 /// `assistant explain`: for each lock rule, the rule that applies to an intent (named with its file), its condition,
 /// and what a run asks now and when locked. One Rooms bundle carries every rule, each on an intent of its own.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ExplainEndToEndTests {
   struct Report: Decodable {
     struct Rule: Decodable, Equatable {

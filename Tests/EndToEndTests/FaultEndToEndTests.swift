@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Each fault gets its own fixture extension; the host must name it, say what happened, exit 70, and leave no child.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct FaultEndToEndTests {
   /// Installs a fixture whose extension runs `mode` and asks it to handle Ping; waits off the cooperative pool.
   func run(_ mode: String, _ extra: [String] = []) async throws -> (CommandResult, HostFixture) {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `handleInApp`: the extension hands the intent to its containing app, which the host launches in the background.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct HandleInAppEndToEndTests {
   /// Installs a fixture with these modes and asks it to handle Ping (JSON output); waits off the cooperative pool.
   func run(extensionMode: String, appMode: String?) async throws -> (CommandResult, HostFixture) {

@@ -7,7 +7,7 @@ import Testing
 /// Hostile extensions run through the real host. Each attack is refused under the sandbox, and the same fixture
 /// with `--no-sandbox` is the control that shows the attack working, so every test can fail. The other app's
 /// group, the host's state and the user's files are checked unchanged, and no child outlives a test.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct HostileExtensionTests {
   /// A host with the secrets an attacker wants: another app's group document, a host state file, a user's key.
   struct Scene {

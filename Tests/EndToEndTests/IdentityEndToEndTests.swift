@@ -10,7 +10,7 @@ import Testing
 /// loaded without the name checks (a test-only hook) gives the host a path outside `Containers/`; the impostor
 /// planted where the installer refuses to put it runs with Rooms' bookings; the two apps called Rooms run different
 /// code. No process of the test outlives it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct IdentityEndToEndTests {
   static let appex = "PlugIns/RoomsIntents.appex"
 

@@ -8,7 +8,9 @@ import Testing
 /// relative RUNPATH, an executable that is a link out of its bundle) is refused by `validate`, by `install`, and by a
 /// launch of an installed copy changed afterwards. The control shows what the grant it asked for would have given:
 /// under Landlock with read on its RUNPATH folder, the same binary reads the user's key.
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"), "needs a C compiler"))
+@Suite(
+  .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"), "needs a C compiler"),
+  .tags(.endToEnd))
 struct LibraryGrantTests {
   /// A test directory with the user's secret, and ELF files built with `cc` to ask for what they should not get.
   struct Scene {

@@ -5,7 +5,7 @@ import Testing
 /// A bundle's log is capped: the host rotates `<bundle id>.log` to `.log.1` at a launch once it holds 1 MiB, and
 /// each launch logs at most 1 MiB of stderr, so a bundle keeps two files of at most about 2 MiB each however often
 /// it runs.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct LogRotationEndToEndTests {
   /// The launches a log records: the pids of its start lines.
   static func launches(_ log: String) -> [String] {

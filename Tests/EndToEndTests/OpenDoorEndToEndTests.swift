@@ -5,7 +5,7 @@ import Testing
 /// Rooms' restricted intent through the real binaries: OpenDoorIntent is in RoomsIntents' IntentsRestrictedWhileLocked
 /// (opening a door is physical access), BookRoomIntent is not. On a locked device the door needs the passcode, and
 /// booking does not (the control: the rule is per intent).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct OpenDoorEndToEndTests {
   static let rule = "OpenDoorIntent is listed in IntentsRestrictedWhileLocked of RoomsIntents.appex/Info.plist"
   static let opened = "The door of room 12 is open.\n"

@@ -11,7 +11,7 @@ import Testing
 /// What is checked: the passcode never appears on the terminal (no echo) while the newline does (ECHONL); the
 /// terminal's echo is back after every ending (a wrong passcode, Ctrl-C, Ctrl-D); the exit statuses. The control of
 /// the no-echo check is the same terminal once the host ended: text typed then, with echo on, does appear.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct PasscodeTerminalEndToEndTests {
   struct Status: Decodable {
     var locked: Bool

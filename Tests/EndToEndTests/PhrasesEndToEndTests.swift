@@ -4,7 +4,7 @@ import Testing
 
 /// What the apps answer to, through the real binary (issue 13): `assistant phrases`, "What can you do?", the phrase
 /// lint (`phrases --check`: 65 on a broken bundle, 0 on the clean one) and the numbered question when two apps answer.
-@Suite struct PhrasesEndToEndTests {
+@Suite(.tags(.endToEnd)) struct PhrasesEndToEndTests {
   @Test func phrasesListsTheAppsAndWhatCanYouDoPrintsTheSame() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }

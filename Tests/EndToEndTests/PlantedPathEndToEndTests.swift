@@ -9,7 +9,7 @@ import Testing
 /// what an app leaves in its own container, through the real `assistant`, the Rooms app and its extensions. Every
 /// test has a control in which the test itself follows the same planted path with a plain `open`, `FileManager` or
 /// `cat` and reaches outside, and checks that no process outlives it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct PlantedPathEndToEndTests {
   static let group = "group.com.example.rooms"
 

@@ -9,7 +9,7 @@ import Testing
 ///
 /// The machine's /usr/bin/python3 runs the scripts (the `#!/usr/bin/env python3` is looked up in the host's fixed
 /// PATH, never the user's): a machine without it fails these tests, saying so, rather than skipping them.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct PythonExampleTests {
   /// The interpreter `#!/usr/bin/env python3` finds in the host's fixed PATH on the machines the suite runs on.
   static let python = "/usr/bin/python3"

@@ -5,7 +5,7 @@ import Testing
 /// The README's sessions run as shown: every ```console block's `$ ` commands, in order, on a fresh home (as on a
 /// fresh clone), each printing exactly the lines under it (stdout and stderr together, in any interleaving: a
 /// question goes to the terminal, which here is stderr).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ReadmeExamplesTests {
   struct Example: Sendable, CustomStringConvertible {
     var command: String

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `--record FILE` and `assistant replay FILE [--update]` on the example Rooms app.
-@Suite struct ReplayEndToEndTests {
+@Suite(.tags(.endToEnd)) struct ReplayEndToEndTests {
   /// A booking recorded; replayed, the extension's answer has changed (the room is booked now), so the replay fails
   /// with a diff (exit 1); `--update` takes the new behaviour, which then replays clean.
   @Test func aChangedAnswerFailsWithADiffAndUpdateMakesItClean() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// (ConfirmationStepEndToEndTests), a confirm answer other than `ready` (ResolutionEndToEndTests); `continueInApp`,
 /// `failureRequiringAppLaunch` and `inProgress` then a final answer (ContinueInAppEndToEndTests); `handleInApp`
 /// (HandleInAppEndToEndTests); `ready` from handle and an undeclared code (FaultEndToEndTests).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ResponseCodeEndToEndTests {
   func run(_ mode: String, _ arguments: [String]) async throws -> (CommandResult, HostFixture) {
     let host = try HostFixture()

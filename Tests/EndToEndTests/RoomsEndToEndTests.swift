@@ -34,7 +34,7 @@ struct HostFixture {
   }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct RoomsEndToEndTests {
   @Test func bookDoubleBookAndCancel() async throws {
     let host = try HostFixture()

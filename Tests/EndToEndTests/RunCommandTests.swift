@@ -5,7 +5,7 @@ import Testing
 
 /// `runCommand` itself: whatever it started is killed and reaped before it returns, on a timeout and on
 /// cancellation.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct RunCommandTests {
   @Test func aCommandPastItsTimeoutIsKilledWithItsGroupAndReaped() async throws {
     // The shell leaves a sleep in its process group and waits for it.

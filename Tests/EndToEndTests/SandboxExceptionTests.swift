@@ -6,7 +6,7 @@ import Testing
 /// The sandbox's exceptions from entitlements (docs/SANDBOX.md, "Network" and "Exceptions from entitlements"),
 /// through the real host and the HostileExtension fixture: what each entitlement opens, what stays refused with it,
 /// and the same attempt without it (or with `--no-sandbox`) as the control.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct SandboxExceptionTests {
   typealias Scene = HostileExtensionTests.Scene
 

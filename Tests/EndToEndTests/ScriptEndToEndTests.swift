@@ -4,7 +4,7 @@ import Testing
 
 /// `Scripts/assistant`, the README's way in, as a user runs it: from any folder, on a home of its own. The build is
 /// skipped (`INTENTHOST_NO_BUILD=1`: `swift test` holds the build lock; Scripts/test built everything).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ScriptEndToEndTests {
   static let script = PackagePaths.root.appendingPathComponent("Scripts/assistant").path
 

@@ -11,7 +11,8 @@ import Testing
 /// control that shows it working.
 @Suite(
   .serialized,
-  .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs the system's python3"))
+  .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs the system's python3"),
+  .tags(.endToEnd))
 struct ScriptExtensionTests {
   /// A JSON-RPC extension in python3 (docs/PROTOCOL.md): the handshake, then PingIntent, whose handle does what its
   /// `value` says and answers what came of it ("Got refused: Permission denied.").

@@ -74,7 +74,7 @@ final class PipedShell: Sendable {
 ///
 /// Whether an extension was started again is read from its log: each launch writes `--- ... NAME started, pid N`
 /// there (a line an extension cannot forge), and an idle shutdown `--- host: idle for ...`.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ShellEndToEndTests {
   static let booked12 = "Room 12 is now booked by Ada.\n[RoomsUI]\n  Room 12\n  Status: Booked by Ada\n"
   static let cancelled12 =
@@ -270,7 +270,7 @@ struct ShellEndToEndTests {
 
 /// `assistant shell` on a pseudo-terminal, as a person uses it: the prompt, Ctrl-C at the prompt and during an
 /// utterance, quit.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ShellTerminalEndToEndTests {
   /// Ctrl-C at the prompt clears the line; Ctrl-C while an extension hangs in handle cancels that utterance only
   /// (the extension is stopped, the session goes on); quit ends the session with 0.

@@ -4,7 +4,7 @@ import Testing
 
 /// Apple's SoupChef sample, as Xcode wrote its manifests (read from ../shared/corpus at test time), assembled into a
 /// bundle around the SoupKitchen test extension: it validates, installs, and runs with SoupChef's own prompts.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct SoupChefTests {
   static let corpus = PackagePaths.corpus
   static let present = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("SOURCES.md").path)

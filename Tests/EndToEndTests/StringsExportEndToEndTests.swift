@@ -8,7 +8,7 @@ import Testing
 
 /// `assistant strings export` and `validate`'s `strings-missing-key` through the real binary, on a copy of the Rooms
 /// sources (its definition in Base.lproj, its French table in fr.lproj).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct StringsExportEndToEndTests {
   struct Report: Decodable {
     var file: String

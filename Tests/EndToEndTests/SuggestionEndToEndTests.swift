@@ -6,6 +6,7 @@ import Testing
 
 /// Suggested shortcuts through the real binaries: the Rooms app publishes its two through `ShortcutSuggesting` on its
 /// host channel after every command; what breaks the rules is refused and keeps nothing.
+@Suite(.tags(.endToEnd))
 struct SuggestionEndToEndTests {
   func suggestions(_ host: HostFixture, of app: String = "com.example.rooms") async throws -> [StoredSuggestion] {
     try await offThePool {
@@ -50,6 +51,7 @@ struct SuggestionEndToEndTests {
 
 /// An app that writes its own `host/setShortcutSuggestions` lines on its host channel: each refusal keeps nothing
 /// (the list published before it stays), the well-formed one (the control) replaces the list.
+@Suite(.tags(.endToEnd))
 struct HostileSuggestionEndToEndTests {
   static func suggest(_ suggestions: [String], id: Int) -> String {
     #"{"jsonrpc":"2.0","id":\#(id),"method":"host/setShortcutSuggestions","params":{"suggestions":[\#(suggestions.joined(separator: ","))]}}"#

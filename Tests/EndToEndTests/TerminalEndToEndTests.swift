@@ -10,7 +10,7 @@ import Testing
 /// echoes what is typed and turns Ctrl-D (`\u{04}`) at the start of a line into end of input. Everything `script`
 /// shows (the terminal: the echo, the prompts, the host's stderr) is its stdout. The test needs no terminal of its
 /// own: `runCommand` starts `script` in a new session, and `script` opens the pseudo-terminal itself.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct TerminalEndToEndTests {
   /// A word for `sh -c`, whatever it holds.
   static func quoted(_ word: String) -> String {

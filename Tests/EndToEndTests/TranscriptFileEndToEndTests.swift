@@ -7,7 +7,7 @@ import Testing
 /// into, never replaced; a link's target is replaced and the link kept; a regular file keeps its mode; a path that
 /// cannot take a transcript is refused (73) before anything runs; a FILE that is not a transcript is refused (66, 65)
 /// before anything runs.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct TranscriptFileEndToEndTests {
   static let booking = ["run", "Rooms", "BookRoom", "roomNumber=12", "bookedBy=Ada"]
 

@@ -6,7 +6,7 @@ import Testing
 /// not the approval given with `--authentication-stdin`, not a wrong one. The file's bytes are searched for the
 /// passcode's text; the controls: the same run's stdin held it, and an ordinary answer of the same run is in the file,
 /// so a passcode written like an answer would be found.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct TranscriptSecretsEndToEndTests {
   /// A passcode whose digits appear nowhere else in a transcript (times have three decimals, ids are UUIDs).
   static let passcode = "97531"

@@ -4,7 +4,7 @@ import Testing
 
 /// Intents UI extensions: one configureView per parameter set with a ledger, size limits, the ui deadline, and
 /// faults that leave the intent's result alone.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct UIExtensionTests {
   /// Installs a fixture with the UI extension `ui` and asks it to handle Ping; waits off the cooperative pool.
   func run(ui: String, _ extra: [String] = [], values: [String] = ["value=x", "note=y"]) async throws -> (

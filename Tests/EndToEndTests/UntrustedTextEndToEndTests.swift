@@ -7,7 +7,7 @@ import Testing
 /// escaped (`\u{1B}`), `--json` stays exact JSON, and an extension cannot forge the host's lines in its log. Each
 /// test's control runs the same with `--raw-untrusted-text` (the hidden, test-only bypass of the sanitizer) and
 /// sees the raw sequences arrive, so every check here can fail. No process outlives a test.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct UntrustedTextEndToEndTests {
   /// What the fixture's Hostile* modes put in every string they send (Tests/Fixtures/FaultyExtension).
   static let hostile = "\u{1B}]0;title\u{07}\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}[2J\u{9B}31m\u{202E}txet\u{202C}"

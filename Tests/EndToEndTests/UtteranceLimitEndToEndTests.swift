@@ -5,7 +5,7 @@ import Testing
 /// An utterance is at most 4096 bytes wherever it enters (the command line, a shell line); a shell line is taken
 /// whole or not at all; the shell's built-ins ignore punctuation; a question the piped shell cannot ask advises what
 /// the shell can do.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct UtteranceLimitEndToEndTests {
   static func isFree(_ host: HostFixture, _ number: Int) async throws -> Bool {
     try await TranscriptFileEndToEndTests.isFree(host, number)

@@ -5,7 +5,7 @@ import Testing
 /// `assistant validate` and `install` as a user runs them: the example Rooms.app (which validates clean, the control),
 /// an error and a warning through `--json`, a broken file, a binary plist, a source folder. Every rule has its own
 /// fixture in-process, in AssistantHostTests/ValidatorTests.swift; here only what needs the command line.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct ValidationTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var rule: String

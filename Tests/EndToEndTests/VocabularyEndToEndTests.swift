@@ -6,7 +6,7 @@ import Testing
 /// The user's vocabulary through the real binaries: the Fixture app registers workout names through the SDK on its
 /// host channel, `assistant vocabulary` shows them, an utterance to the app takes the term as spelled; a second
 /// registration replaces the set, and the old term no longer counts. Its extension supports INStartWorkoutIntent.
-@Suite(.serialized) struct VocabularyEndToEndTests {
+@Suite(.serialized, .tags(.endToEnd)) struct VocabularyEndToEndTests {
   func fixture() async throws -> HostFixture {
     let host = try HostFixture()
     let app = try TestBundles.fixture(extensionName: "Polite", in: host.directory.file("b"))

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// A kept-alive extension serves many intents: one process, every intent answered, state shared through the group.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.endToEnd))
 struct WarmExtensionTests {
   @Test func oneExtensionProcessServesManyIntents() async throws {
     let host = try HostFixture()

@@ -1,11 +1,13 @@
 import ExtensionProtocol
 import Foundation
+import TestSupport
 import Testing
 
 func encode<T: Encodable>(_ value: T) throws -> String {
   String(decoding: try WireCoding.encoder().encode(value), as: UTF8.self)
 }
 
+@Suite(.tags(.unit))
 struct MessageGoldenTests {
   static let intent = Intent(
     name: "BookRoomIntent", identifier: "ID-1",

@@ -1,5 +1,6 @@
 import ExtensionProtocol
 import ExtensionTransport
+import TestSupport
 import Testing
 
 /// `holdDeadlines()` / `releaseDeadlines()`: what the host uses so that the user's time answering an extension's
@@ -7,7 +8,7 @@ import Testing
 /// request with a deadline of zero is overdue at once, and two round trips after it make the reader check the
 /// deadlines once more (the check runs before each read, and the second answer is read in a pass that began after
 /// the first answer, so after the overdue request was sent).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .tags(.process))
 struct DeadlineHoldTests {
   /// Sends a request that is overdue at once, makes two round trips, then lets the server answer it: true when the
   /// answer was taken, false when the request had timed out.

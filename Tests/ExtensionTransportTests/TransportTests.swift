@@ -3,8 +3,10 @@ import ExtensionTransport
 import Foundation
 import IntentHostSystem
 import Synchronization
+import TestSupport
 import Testing
 
+@Suite(.tags(.unit))
 struct LineFramerTests {
   @Test func oneByteAtATime() {
     var framer = LineFramer(limit: 100)
@@ -180,7 +182,7 @@ func violation(endingConnectionOf client: Connection) async -> String {
 
 // MARK: - Pairing, deadlines, violations
 
-@Suite(.timeLimit(.minutes(3)))  // a broken connection must fail a test, not hang the run
+@Suite(.timeLimit(.minutes(3)), .tags(.process))  // a broken connection must fail a test, not hang the run
 struct ConnectionTests {
   @Test func answersArePairedByIDEvenOutOfOrder() async throws {
     let (client, server) = try makePair()
@@ -293,7 +295,7 @@ enum LateAnswer: String, CaseIterable, Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(3)))  // a broken connection must fail a test, not hang the run
+@Suite(.timeLimit(.minutes(3)), .tags(.process))  // a broken connection must fail a test, not hang the run
 struct AbandonedRequestTests {
   /// Sends a request that the test answers from `inbox`, to show that the connection still works.
   func expectHealthy(
@@ -367,7 +369,7 @@ struct AbandonedRequestTests {
 
 // MARK: - The writer
 
-@Suite(.timeLimit(.minutes(3)))  // a broken connection must fail a test, not hang the run
+@Suite(.timeLimit(.minutes(3)), .tags(.process))  // a broken connection must fail a test, not hang the run
 struct WriterTests {
   /// A notification of about `bytes` bytes on the wire.
   func payload(_ index: Int, bytes: Int) -> Numbered {
@@ -525,7 +527,7 @@ struct WriterTests {
 
 // MARK: - Lifetime
 
-@Suite(.timeLimit(.minutes(3)))  // a broken connection must fail a test, not hang the run
+@Suite(.timeLimit(.minutes(3)), .tags(.process))  // a broken connection must fail a test, not hang the run
 struct LifetimeTests {
   /// The inode of the pipe behind `descriptor`.
   func pipeInode(_ descriptor: FileDescriptor) -> UInt {
@@ -610,7 +612,7 @@ struct LifetimeTests {
 /// Other suites run meanwhile and may hold pool threads themselves (some block them for seconds), so an attempt
 /// counts only when this suite's blockers held every pool thread at once, soon after the request was sent;
 /// otherwise it is given up at once and tried again.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(3)), .tags(.process))
 struct PoolStarvationTests {
   /// How long the pool is blocked once it is.
   static let saturation = Duration.milliseconds(500)

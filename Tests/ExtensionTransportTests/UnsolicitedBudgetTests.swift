@@ -2,12 +2,13 @@ import ExtensionProtocol
 import ExtensionTransport
 import Foundation
 import IntentHostSystem
+import TestSupport
 import Testing
 
 /// `Options.unsolicitedBudget`: what a peer sends of its own (requests, notifications) is bounded per request of
 /// ours; past the bound the connection ends as a protocol violation. The control is the same flood without a budget,
 /// which the connection takes in full.
-@Suite(.timeLimit(.minutes(1)))  // a broken connection must fail a test, not hang the run
+@Suite(.timeLimit(.minutes(1)), .tags(.process))  // a broken connection must fail a test, not hang the run
 struct UnsolicitedBudgetTests {
   static let tick = #"{"jsonrpc":"2.0","method":"test/tick","params":{}}"#
 

@@ -8,6 +8,7 @@ import Testing
 /// The directory-descriptor API: nothing inside a directory can make it follow a link, leave the directory, or open
 /// a FIFO, device or socket. The tests run with openat2 and with the per-component fallback; each refusal has a
 /// control in which plain `open(2)` or `FileManager` does with the same path what the API refuses.
+@Suite(.tags(.process))
 struct DirectoryDescriptorTests {
   /// A scratch directory with `inside/a/b/` (under the directory the test opens) and `outside/b/c`, the file an
   /// attacker aims at.

@@ -4,7 +4,7 @@ import ProcessSupervision
 import TestSupport
 import Testing
 
-@Suite(.serialized)
+@Suite(.serialized, .tags(.process))
 struct SupervisionTests {
   /// Starts a supervised `sh -c script`; the spawn (which waits for the child's exec) runs off the pool.
   func start(_ script: String, environment: [String: String] = [:]) async throws -> SupervisedProcess {

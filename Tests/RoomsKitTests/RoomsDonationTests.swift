@@ -9,6 +9,7 @@ import Testing
 /// Seed 001's dependency inversion, in-process: RoomsKit, a library that knows neither the app nor its extension,
 /// donates through the `IntentDonating` protocol it is given. Here that is a recorder; in the real binaries it is the
 /// app's `AppContext` or the extension's `ExtensionContext` (DonationEndToEndTests).
+@Suite(.tags(.unit))
 struct RoomsDonationTests {
   /// What a library's caller might give it: records each call.
   final class Recorder: IntentDonating, Sendable {

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 import UntrustedText
 
+@Suite(.tags(.unit))
 struct OutputTests {
   static let attack = "\u{1B}]0;t\u{07}\u{9B}2J\u{7F}\u{202E}x\u{2066}\u{2028}é日本👩‍🚀"
 

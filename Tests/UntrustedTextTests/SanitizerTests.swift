@@ -1,6 +1,8 @@
+import TestSupport
 import Testing
 import UntrustedText
 
+@Suite(.tags(.unit))
 struct SanitizerTests {
   /// Every C0 control but newline and tab is escaped in multi-line text; in one-line text those two as well.
   @Test func c0ControlsAreEscaped() {

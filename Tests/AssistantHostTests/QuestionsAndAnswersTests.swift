@@ -7,13 +7,13 @@ import Testing
 
 @testable import AssistantHost
 
-/// The conversation around a question, as review 15 (items 4-7) found it wanting, in-process with the driver's rig:
-/// yes and no in the user's language, an unclear answer asked about again, a value given at a value's confirmation,
-/// "cancel" at any question, why a value is asked for again and what the app knows, the advice when nobody can be
-/// asked, and the app named with the locale's connector. The end-to-end counterpart is
-/// EndToEndTests/ConversationFindingsEndToEndTests.swift.
-@Suite(.serialized)
-struct ConversationFindingsTests {
+/// The conversation around a question, in-process with the driver's rig: yes and no in the user's language, an
+/// unclear answer asked about again, a value given at a value's confirmation, "cancel" at any question, why a value
+/// is asked for again (naming the parameter as the user knows it) and what the app knows, the advice when nobody can
+/// be asked, and the app named with the locale's connector. The end-to-end counterpart is
+/// EndToEndTests/QuestionsAndAnswersEndToEndTests.swift.
+@Suite(.serialized, .tags(.process))
+struct QuestionsAndAnswersTests {
   // MARK: Yes, no and cancel in words
 
   @Test(arguments: [
@@ -316,6 +316,16 @@ struct ConversationFindingsTests {
     let known = await rig.driver(ScriptedConversation(answers: [])).knownTerms(
       for: parameter, of: rig.app, interpreter: interpreter)
     #expect(known == ["Spin class", "wall climb"])
+  }
+
+  /// An answer that is no whole number is refused naming the parameter by its display name, as the `need` of the
+  /// same run and `run`'s own refusal do ("Room number (Integer) needs a whole number").
+  @Test func theReAskNamesTheParameterByItsDisplayName() async throws {
+    let rig = try await Rig()
+    defer { rig.remove() }
+    let conversation = ScriptedConversation(answers: ["twelvish", "12", "yes"])
+    _ = try await rig.driver(conversation).run(rig.invocation(["bookedBy": .string("Ada")]))
+    #expect(conversation.said.contains("Sorry, Room number needs a whole number."), "\(conversation.events)")
   }
 
   @Test func termsAreListedWithOr() {

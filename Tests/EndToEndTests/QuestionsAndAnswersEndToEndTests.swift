@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The conversation around Ascent's questions through the real binaries (review 15, items 4-7): yes and no in
-/// French, an unclear answer asked about again, a workout named at the confirmation of another, why a workout is asked
-/// for again and which ones Ascent knows, "cancel" at a question, the advice when a script or a piped shell cannot
-/// answer a yes/no, and "avec" naming the app under a French locale. The in-process counterpart is
-/// AssistantHostTests/ConversationFindingsTests.swift.
-@Suite(.serialized)
-struct ConversationFindingsEndToEndTests {
+/// The conversation around Ascent's questions through the real binaries: yes and no in French, an unclear answer
+/// asked about again, a workout named at the confirmation of another, why a workout is asked for again and which ones
+/// Ascent knows, "cancel" at a question, the advice when a script or a piped shell cannot answer a yes/no, and "avec"
+/// naming the app under a French locale. The in-process counterpart is
+/// AssistantHostTests/QuestionsAndAnswersTests.swift.
+@Suite(.serialized, .tags(.endToEnd))
+struct QuestionsAndAnswersEndToEndTests {
   /// A home with Ascent and Rooms installed.
   func host() async throws -> HostFixture { try await HostFixture.withAscent(rooms: true) }
 
