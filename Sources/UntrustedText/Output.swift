@@ -36,7 +36,7 @@ extension Untrusted {
   ///   unchecked (the host warns on every run).
   public static var isBypassedForTesting: Bool { bypassed.load(ordering: .relaxed) }
 
-  /// Turns the sanitizer off for the rest of this process (`isBypassedForTesting`); nothing turns it off again.
+  /// Bypasses the sanitizer for the rest of this process (`isBypassedForTesting`); there is no way back.
   public static func bypassForTesting() { bypassed.store(true, ordering: .relaxed) }
 
   private static let bypassed = Atomic<Bool>(false)

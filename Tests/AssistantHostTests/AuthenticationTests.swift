@@ -22,8 +22,8 @@ func requestAuthentication(_ connection: Connection, reason: String = "Pay 20 â‚
 }
 
 /// `host/requestAuthentication` in-process: the extension is a server in this process that asks the host to
-/// authenticate the user during handle, the user a scripted conversation, the device state a temporary home's.
-// A request left unanswered must fail a test, not hang the run.
+/// authenticate the user during handle, the user a scripted conversation, the device state a temporary home's. A
+/// request left unanswered must fail a test, not hang the run: hence the time limit.
 @Suite(.serialized, .timeLimit(.minutes(1)), .tags(.process))
 struct AuthenticationTests {
   /// One row of the outcome table.

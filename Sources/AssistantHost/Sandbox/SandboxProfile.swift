@@ -86,9 +86,8 @@ public struct SandboxProfile: Sendable {
     lines.append("  limits:")
     lines.append("    memory: \(mib(limits.memory)) footprint (\(memoryMechanism)); killed beyond it")
     lines.append("    CPU time: \(limits.cpuSeconds) s (SIGXCPU, then SIGKILL a second later)")
-    lines.append(
-      "    threads and processes: \(limits.threads) (\(SandboxReport.threadMechanism(ownUID: identity != nil, simulating: simulatedKernel))); "
-        + "open files: \(limits.openFiles)")
+    let threadMechanism = SandboxReport.threadMechanism(ownUID: identity != nil, simulating: simulatedKernel)
+    lines.append("    threads and processes: \(limits.threads) (\(threadMechanism)); open files: \(limits.openFiles)")
     lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
     if let budget = storage.first?.budget {
       lines.append(
