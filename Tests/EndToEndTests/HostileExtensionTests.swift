@@ -502,7 +502,8 @@ struct HostileExtensionTests {
   func aFullContainerRefusesTheNextLaunch(fill: String) async throws {
     let scene = try Scene()
     defer { scene.host.directory.remove() }
-    let first = try await scene.run("FillContainer", fill)
+    // Writing 10,001 files takes seconds on a loaded machine: a deadline that only a hang reaches.
+    let first = try await scene.run("FillContainer", fill, ["--deadline", "handle=120"])
     succeeded("Got done: wrote")(first, scene)
     let refused = try await scene.run("FillContainer", "files=1")
     #expect(refused.code == 77, "\(refused)")
@@ -527,7 +528,8 @@ struct HostileExtensionTests {
     defer { scene.host.directory.remove() }
     let group = "group.com.example.fixture"
     try await scene.install("FillContainer", groups: [group])
-    let first = try await scene.assistant(["run", "Fixture", "Ping", "value=group:files=10001"])
+    let first = try await scene.assistant(
+      ["--deadline", "handle=120", "run", "Fixture", "Ping", "value=group:files=10001"])
     succeeded("Got done: wrote 10001 files")(first, scene)
     let refused = try await scene.assistant(["run", "Fixture", "Ping", "value=files=1"])
     #expect(refused.code == 77, "\(refused)")
