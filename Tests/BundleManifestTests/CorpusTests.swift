@@ -212,7 +212,7 @@ struct CorpusTests {
     let telegram = Corpus.url("TelegramMessenger__Telegram-iOS__SiriIntents__Info.plist")
     let unresolved = try InfoPlist.load(contentsOf: telegram)
     #expect(
-      unresolved.diagnostics.filter { $0.rule == "build-setting-unresolved" }.map(\.keyPath)
+      unresolved.diagnostics.filter { $0.rule == .buildSettingUnresolved }.map(\.keyPath)
         == [
           "CFBundleIdentifier", "CFBundleExecutable", "CFBundleName", "CFBundleDisplayName",
           "NSExtension.NSExtensionPrincipalClass",
@@ -232,7 +232,7 @@ struct CorpusTests {
       settings: BuildSettings(values: ["PRODUCT_BUNDLE_IDENTIFIER": "com.iconfactory.NowPlaying.Intents"]))
     #expect(bare.bundleIdentifier == "com.iconfactory.NowPlaying.Intents")
     #expect(
-      bare.diagnostics.map(\.rule) == ["bundle-id-from-settings", "executable-missing", "build-setting-unresolved"])
+      bare.diagnostics.map(\.rule) == [.bundleIDFromSettings, .executableMissing, .buildSettingUnresolved])
   }
 
   @Test(.enabled(if: Corpus.present, Corpus.skipped))
