@@ -120,7 +120,7 @@ struct CorpusTests {
     #expect(definition.modelVersion == facts.model)
     #expect(definition.intents.map(\.name) == facts.intents.map(\.0))
     for (intent, expected) in zip(definition.intents, facts.intents) {
-      #expect(intent.parameters.map(\.type) == expected.1, "\(intent.name)")
+      #expect(intent.parameters.map(\.type.rawValue) == expected.1, "\(intent.name)")
       #expect((intent.response?.codes.map(\.name) ?? []) == expected.2, "\(intent.name)")
     }
     #expect(definition.enums.count == facts.enums)

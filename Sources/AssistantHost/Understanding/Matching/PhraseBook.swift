@@ -321,11 +321,11 @@ public enum PhraseBook {
         return value.displayName ?? value.name
       }
       switch parameter.type {
-      case "Integer": return "12"
-      case "Decimal", "Double", "Currency": return "2.5"
-      case "Boolean": return parameter.trueDisplayName ?? "yes"
-      case "Date", "DateComponents": return "2026-11-21T09:30:00Z"
-      case "Duration": return "30 minutes"
+      case .integer: return "12"
+      case .decimal, .double, .currency: return "2.5"
+      case .boolean: return parameter.trueDisplayName ?? "yes"
+      case .date, .dateComponents: return "2026-11-21T09:30:00Z"
+      case .duration: return "30 minutes"
       default: return "Ada"
       }
     }
