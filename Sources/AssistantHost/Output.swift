@@ -36,14 +36,13 @@ public func writeHostMessage(_ message: String, oneLine: Bool = true) async {
 }
 
 extension Diagnostic {
-  /// `description` with each field sanitized to one line (`Untrusted.shown`): what a terminal shows of a
-  /// finding, whose message may quote a manifest's values.
+  /// `description` with each field sanitized to one line (`Untrusted.shown`), the rule aside (it is one of ours):
+  /// what a terminal shows of a finding, whose message may quote a manifest's values.
   public var shown: String {
     var safe = self
     safe.file = Untrusted.shown(file)
     safe.keyPath = Untrusted.shown(keyPath)
     safe.message = Untrusted.shown(message)
-    safe.rule = Untrusted.shown(rule)
     safe.fix = fix.map { Untrusted.shown($0) }
     return safe.description
   }

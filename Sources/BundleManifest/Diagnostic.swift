@@ -10,8 +10,8 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
   }
 
   public var severity: Severity
-  /// A stable name for the rule, e.g. "bundle-id-prefix" (docs/VALIDATION.md lists them).
-  public var rule: String
+  /// The rule, e.g. `.bundleIDPrefix`, printed by its stable name "bundle-id-prefix" (docs/VALIDATION.md lists them).
+  public var rule: Rule
   public var file: String
   /// A key path inside the file, e.g. "NSExtension.NSExtensionAttributes.IntentsSupported[0]"; empty for the file.
   public var keyPath: String
@@ -19,7 +19,7 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
   public var fix: String?
 
   public init(
-    _ severity: Severity, _ rule: String, file: String, keyPath: String = "", _ message: String, fix: String? = nil
+    _ severity: Severity, _ rule: Rule, file: String, keyPath: String = "", _ message: String, fix: String? = nil
   ) {
     self.severity = severity
     self.rule = rule
@@ -30,7 +30,7 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
   }
 
   /// A parse or type error of the loaders, as a diagnostic.
-  public init(_ error: ManifestError, rule: String = "plist") {
+  public init(_ error: ManifestError, rule: Rule = .plist) {
     self.init(.error, rule, file: error.file, keyPath: error.keyPath, error.problem, fix: error.fix)
   }
 

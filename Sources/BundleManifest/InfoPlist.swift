@@ -82,7 +82,7 @@ public struct InfoPlist: Sendable, Equatable {
           && (value == "$(\(expansion.unresolved[0]))" || value == "${\(expansion.unresolved[0])}")
         diagnostics.append(
           Diagnostic(
-            unresolved, "build-setting-unresolved", file: plist.file, keyPath: dictionary.keyPath(key),
+            unresolved, .buildSettingUnresolved, file: plist.file, keyPath: dictionary.keyPath(key),
             whole
               ? "is \(value), a build setting with no value" : "\"\(value)\" refers to \(names), which has no value",
             fix: "define \(expansion.unresolved.joined(separator: ", ")) in \(BuildSettings.fileName) beside the "
@@ -100,21 +100,21 @@ public struct InfoPlist: Sendable, Equatable {
       bundleIdentifier = settings.expand(identifier).value
       diagnostics.append(
         Diagnostic(
-          .note, "bundle-id-from-settings", file: plist.file, keyPath: "CFBundleIdentifier",
+          .note, .bundleIDFromSettings, file: plist.file, keyPath: "CFBundleIdentifier",
           "is not in the file; using PRODUCT_BUNDLE_IDENTIFIER (\(bundleIdentifier)), as Xcode's generated Info.plist does"
         ))
     } else {
       bundleIdentifier = ""
       diagnostics.append(
         Diagnostic(
-          unresolved == .error ? .error : .warning, "bundle-id-missing", file: plist.file,
+          unresolved == .error ? .error : .warning, .bundleIDMissing, file: plist.file,
           keyPath: "CFBundleIdentifier", "is missing",
           fix: "add CFBundleIdentifier (a reverse-DNS name such as com.example.rooms), or PRODUCT_BUNDLE_IDENTIFIER in "
             + BuildSettings.fileName))
     }
     // The grammar, unless a build setting left unresolved already explains the value.
     func unresolvedReference(_ key: String) -> Bool {
-      diagnostics.contains { $0.rule == "build-setting-unresolved" && $0.keyPath == key }
+      diagnostics.contains { $0.rule == .buildSettingUnresolved && $0.keyPath == key }
     }
     if !bundleIdentifier.isEmpty && !unresolvedReference("CFBundleIdentifier"),
       let problem = NameRules.identifierSyntax(bundleIdentifier, file: plist.file)
@@ -128,13 +128,13 @@ public struct InfoPlist: Sendable, Equatable {
       self.executable = settings.expand(executable).value
       diagnostics.append(
         Diagnostic(
-          .note, "executable-from-settings", file: plist.file, keyPath: "CFBundleExecutable",
+          .note, .executableFromSettings, file: plist.file, keyPath: "CFBundleExecutable",
           "is not in the file; using EXECUTABLE_NAME (\(self.executable))"))
     } else {
       self.executable = ""
       diagnostics.append(
         Diagnostic(
-          unresolved == .error ? .error : .warning, "executable-missing", file: plist.file,
+          unresolved == .error ? .error : .warning, .executableMissing, file: plist.file,
           keyPath: "CFBundleExecutable", "is missing",
           fix: "name the executable file inside the bundle"))
     }
@@ -165,7 +165,7 @@ public struct InfoPlist: Sendable, Equatable {
       if point == nil || point!.isEmpty {
         diagnostics.append(
           Diagnostic(
-            .error, "extension-point-missing", file: plist.file, keyPath: ext.keyPath("NSExtensionPointIdentifier"),
+            .error, .extensionPointMissing, file: plist.file, keyPath: ext.keyPath("NSExtensionPointIdentifier"),
             "is missing", fix: "use com.apple.intents-service or com.apple.intents-ui-service"))
       }
       extensionInfo = ExtensionInfo(
@@ -235,7 +235,7 @@ public struct Entitlements: Sendable, Equatable {
       if !expansion.unresolved.isEmpty {
         entitlements.diagnostics.append(
           Diagnostic(
-            unresolved, "build-setting-unresolved", file: plist.file, keyPath: keyPath,
+            unresolved, .buildSettingUnresolved, file: plist.file, keyPath: keyPath,
             "\"\(value)\" refers to \(expansion.unresolved.map { "$(\($0))" }.joined(separator: ", ")), which has no value",
             fix: "define \(expansion.unresolved[0]) in \(BuildSettings.fileName), or pass --setting "
               + "\(expansion.unresolved[0])=\(example)"))
@@ -345,7 +345,7 @@ extension Entitlements {
     if readOnlyPaths.count > readOnlyPathsLimit {
       findings.append(
         Diagnostic(
-          .error, "entitlement-read-only-path", file: plist.file, keyPath: readOnlyPathsKey,
+          .error, .entitlementReadOnlyPath, file: plist.file, keyPath: readOnlyPathsKey,
           "lists \(readOnlyPaths.count) paths, more than the \(readOnlyPathsLimit) the sandbox takes",
           fix: "list the folders that hold the files rather than each file"))
     }
@@ -353,7 +353,7 @@ extension Entitlements {
       guard let problem = readOnlyPathProblem(path) else { continue }
       findings.append(
         Diagnostic(
-          .error, "entitlement-read-only-path", file: plist.file, keyPath: "\(readOnlyPathsKey)[\(index)]",
+          .error, .entitlementReadOnlyPath, file: plist.file, keyPath: "\(readOnlyPathsKey)[\(index)]",
           "\"\(path)\" \(problem)",
           fix: "write the path from / with no . or .. component, no trailing / and no control character"))
     }
@@ -361,13 +361,13 @@ extension Entitlements {
       if let reason = unsupportedKeys[key] {
         findings.append(
           Diagnostic(
-            .warning, "entitlement-unsupported", file: plist.file, keyPath: key,
+            .warning, .entitlementUnsupported, file: plist.file, keyPath: key,
             "is not supported by IntentHost's sandbox on Linux (\(reason)); it is ignored",
             fix: "remove it, or keep it for macOS: it grants nothing here"))
       } else {
         findings.append(
           Diagnostic(
-            .warning, "entitlement-unknown", file: plist.file, keyPath: key,
+            .warning, .entitlementUnknown, file: plist.file, keyPath: key,
             "is not an entitlement IntentHost knows; it is ignored on Linux",
             fix: "check its spelling; the sandbox reads " + sandboxKeys.sorted().joined(separator: ", ")))
       }

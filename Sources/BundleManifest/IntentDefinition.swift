@@ -172,7 +172,7 @@ public struct IntentSpec: Sendable, Equatable {
 public struct ParameterSpec: Sendable, Equatable {
   public var name: String
   /// `INIntentParameterType`: String, Integer, Decimal, Boolean, Object, Person, …
-  public var type: String
+  public var type: ParameterType
   public var tag: Int?
   public var displayName: String?
   public var displayNameID: String?
@@ -272,7 +272,7 @@ public struct ParameterSpec: Sendable, Equatable {
 
   init(_ plist: PlistDictionary) throws {
     name = try plist.requiredString("INIntentParameterName")
-    type = try plist.string("INIntentParameterType") ?? "String"
+    type = try plist.string("INIntentParameterType").map(ParameterType.init(rawValue:)) ?? .string
     tag = try plist.integer("INIntentParameterTag")
     displayName = try plist.string("INIntentParameterDisplayName")
     displayNameID = try plist.string("INIntentParameterDisplayNameID")
@@ -350,7 +350,7 @@ public struct ResponseSpec: Sendable, Equatable {
       let metadata = try parameter.dictionary("INIntentResponseParameterMetadata")
       return ResponseParameterSpec(
         name: try parameter.requiredString("INIntentResponseParameterName"),
-        type: try parameter.string("INIntentResponseParameterType") ?? "String",
+        type: try parameter.string("INIntentResponseParameterType").map(ParameterType.init(rawValue:)) ?? .string,
         displayName: try parameter.string("INIntentResponseParameterDisplayName"),
         displayNameID: try parameter.string("INIntentResponseParameterDisplayNameID"),
         supportsMultipleValues: try parameter.bool("INIntentResponseParameterSupportsMultipleValues"),
@@ -385,7 +385,8 @@ public struct ResponseCodeSpec: Sendable, Equatable {
 
 public struct ResponseParameterSpec: Sendable, Equatable {
   public var name: String
-  public var type: String
+  /// `INIntentResponseParameterType`.
+  public var type: ParameterType
   public var displayName: String?
   public var displayNameID: String?
   public var supportsMultipleValues: Bool
@@ -432,7 +433,8 @@ public struct TypeSpec: Sendable, Equatable {
 
   public struct Property: Sendable, Equatable {
     public var name: String
-    public var type: String
+    /// `INTypePropertyType`.
+    public var type: ParameterType
     public var tag: Int?
     public var displayName: String?
     public var displayNameID: String?
@@ -449,7 +451,8 @@ public struct TypeSpec: Sendable, Equatable {
     properties = try plist.dictionaries("INTypeProperties").map { property in
       Property(
         name: try property.requiredString("INTypePropertyName"),
-        type: try property.string("INTypePropertyType") ?? "String", tag: try property.integer("INTypePropertyTag"),
+        type: try property.string("INTypePropertyType").map(ParameterType.init(rawValue:)) ?? .string,
+        tag: try property.integer("INTypePropertyTag"),
         displayName: try property.string("INTypePropertyDisplayName"),
         displayNameID: try property.string("INTypePropertyDisplayNameID"),
         supportsMultipleValues: try property.bool("INTypePropertySupportsMultipleValues"),

@@ -27,7 +27,7 @@ public enum NameRules {
   static func identifierSyntax(_ identifier: String, file: String) -> Diagnostic? {
     BundleIdentifier.problem(identifier).map { problem in
       Diagnostic(
-        .error, "bundle-id-syntax", file: file, keyPath: "CFBundleIdentifier",
+        .error, .bundleIDSyntax, file: file, keyPath: "CFBundleIdentifier",
         "\(NameGrammar.quoted(identifier)) is not a valid bundle identifier: it \(problem)", fix: identifierFix)
     }
   }
@@ -36,7 +36,7 @@ public enum NameRules {
   static func executableName(_ executable: String, file: String) -> Diagnostic? {
     NameGrammar.fileNameProblem(executable).map { problem in
       Diagnostic(
-        .error, "executable-name", file: file, keyPath: "CFBundleExecutable",
+        .error, .executableName, file: file, keyPath: "CFBundleExecutable",
         "\(NameGrammar.quoted(executable)) is not the name of a file in the bundle: it \(problem)",
         fix: "name the executable file directly inside the bundle, such as rooms")
     }
@@ -46,7 +46,7 @@ public enum NameRules {
   static func groupSyntax(_ group: String, index: Int, file: String) -> Diagnostic? {
     AppGroupIdentifier.problem(group).map { problem in
       Diagnostic(
-        .error, "app-group-identifier", file: file, keyPath: "com.apple.security.application-groups[\(index)]",
+        .error, .appGroupIdentifier, file: file, keyPath: "com.apple.security.application-groups[\(index)]",
         problem,
         fix: "use group. followed by a reverse-DNS name, such as group.com.example.app (at most "
           + "\(NameGrammar.maximumIdentifierLength) bytes)")
@@ -57,7 +57,7 @@ public enum NameRules {
   static func teamSyntax(_ team: String, file: String) -> Diagnostic? {
     Team.problem(team).map { problem in
       Diagnostic(
-        .error, "team-identifier", file: file, keyPath: "com.apple.developer.team-identifier",
+        .error, .teamIdentifier, file: file, keyPath: "com.apple.developer.team-identifier",
         "\(NameGrammar.quoted(team)) is not a valid team identifier: it \(problem)",
         fix: "use your team's ID from the Apple developer account (10 letters and digits, such as A1B2C3D4E5), or "
           + "remove the key")
@@ -77,7 +77,7 @@ public enum NameRules {
     let suggestion = "\(appIdentifier).\(component.isEmpty || component.hasPrefix("-") ? "Extension" : component)"
     let prefixed = identifier.rawValue.hasPrefix(appIdentifier.rawValue + ".")
     return Diagnostic(
-      .error, "bundle-id-prefix", file: ext.file, keyPath: "CFBundleIdentifier",
+      .error, .bundleIDPrefix, file: ext.file, keyPath: "CFBundleIdentifier",
       "\(NameGrammar.quoted(identifier.rawValue)) is not the app's identifier plus one component ("
         + "\"\(appIdentifier).NAME\")"
         + (prefixed
@@ -92,7 +92,7 @@ public enum NameRules {
   public static func extensionTeam(_ ext: Entitlements, app: Entitlements, extensionFile: String) -> Diagnostic? {
     guard let team = ext.teamIdentifier, Team.problem(team) == nil, team != app.teamIdentifier else { return nil }
     return Diagnostic(
-      .error, "team-identifier", file: ext.file ?? extensionFile, keyPath: "com.apple.developer.team-identifier",
+      .error, .teamIdentifier, file: ext.file ?? extensionFile, keyPath: "com.apple.developer.team-identifier",
       "is \(team), but "
         + (app.teamIdentifier.map { "the app's is \($0)" } ?? "the app's entitlements give none")
         + ": an extension belongs to its app's team",
@@ -103,7 +103,7 @@ public enum NameRules {
   static func folderName(_ url: URL) -> Diagnostic? {
     NameGrammar.fileNameProblem(url.lastPathComponent).map { problem in
       Diagnostic(
-        .error, "bundle-folder-name", file: url.path,
+        .error, .bundleFolderName, file: url.path,
         "is not a safe bundle folder name: \(NameGrammar.quoted(url.lastPathComponent)) \(problem)",
         fix: "rename the folder to the bundle's name, such as Rooms.app or RoomsIntents.appex")
     }

@@ -30,7 +30,7 @@ public struct SystemIntent: Sendable, Equatable {
     var table: [String: SystemIntent] = [:]
     func add(
       _ className: String, _ domain: String, unlock: Bool = false, unlockAfterQuestions: Bool = false,
-      _ parameters: [(String, String, Bool)], codes: [String], successes: [String] = ["success"]
+      _ parameters: [(String, ParameterType, Bool)], codes: [String], successes: [String] = ["success"]
     ) {
       let standard = ["unspecified", "ready", "failure", "failureRequiringAppLaunch"]
       let all = standard + codes.filter { !standard.contains($0) }
@@ -57,13 +57,13 @@ public struct SystemIntent: Sendable, Equatable {
         spec: spec, domain: domain, alwaysRequiresUnlockedDevice: unlock,
         requiresUnlockedDeviceAfterQuestions: unlockAfterQuestions)
     }
-    let workout: [(String, String, Bool)] = [("workoutName", "SpeakableString", false)]
+    let workout: [(String, ParameterType, Bool)] = [("workoutName", .speakableString, false)]
     let workoutCodes = ["continueInApp", "failureNoMatchingWorkout", "handleInApp", "success"]
     add(
       "INStartWorkoutIntent", "Workouts", unlock: true,
       workout + [
-        ("goalValue", "Decimal", false), ("workoutGoalUnitType", "Enum", false),
-        ("workoutLocationType", "Enum", false), ("isOpenEnded", "Boolean", false),
+        ("goalValue", .decimal, false), ("workoutGoalUnitType", .enumeration, false),
+        ("workoutLocationType", .enumeration, false), ("isOpenEnded", .boolean, false),
       ], codes: workoutCodes + ["failureOngoingWorkout"])
     add("INPauseWorkoutIntent", "Workouts", workout, codes: workoutCodes)
     add("INResumeWorkoutIntent", "Workouts", unlock: true, workout, codes: workoutCodes)
@@ -77,17 +77,17 @@ public struct SystemIntent: Sendable, Equatable {
     ]
     add(
       "INSendPaymentIntent", "Payments", unlock: true,
-      [("payee", "Person", false), ("currencyAmount", "CurrencyAmount", false), ("note", "String", false)],
+      [("payee", .person, false), ("currencyAmount", .currencyAmount, false), ("note", .string, false)],
       codes: paymentFailures + ["failureInsufficientFunds"])
     add(
       "INRequestPaymentIntent", "Payments", unlock: true,
-      [("payer", "Person", false), ("currencyAmount", "CurrencyAmount", false), ("note", "String", false)],
+      [("payer", .person, false), ("currencyAmount", .currencyAmount, false), ("note", .string, false)],
       codes: paymentFailures)
     add(
       "INSearchForAccountsIntent", "Payments",
       [
-        ("accountNickname", "SpeakableString", false), ("accountType", "Enum", false),
-        ("organizationName", "SpeakableString", false), ("requestedBalanceType", "Enum", false),
+        ("accountNickname", .speakableString, false), ("accountType", .enumeration, false),
+        ("organizationName", .speakableString, false), ("requestedBalanceType", .enumeration, false),
       ],
       codes: [
         "inProgress", "success", "failureCredentialsUnverified", "failureAccountNotFound",
@@ -96,9 +96,9 @@ public struct SystemIntent: Sendable, Equatable {
     add(
       "INTransferMoneyIntent", "Payments",
       [
-        ("fromAccount", "PaymentAccount", false), ("toAccount", "PaymentAccount", false),
-        ("transactionAmount", "PaymentAmount", false), ("transactionScheduledDate", "DateComponentsRange", false),
-        ("transactionNote", "String", false),
+        ("fromAccount", .paymentAccount, false), ("toAccount", .paymentAccount, false),
+        ("transactionAmount", .paymentAmount, false), ("transactionScheduledDate", .dateComponentsRange, false),
+        ("transactionNote", .string, false),
       ], codes: ["inProgress", "success", "failureCredentialsUnverified", "failureInsufficientFunds"])
 
     let messageFailures = [
@@ -107,24 +107,24 @@ public struct SystemIntent: Sendable, Equatable {
     add(
       "INSendMessageIntent", "Messaging",
       [
-        ("recipients", "Person", true), ("content", "String", false), ("speakableGroupName", "SpeakableString", false),
-        ("outgoingMessageType", "Enum", false), ("serviceName", "String", false), ("sender", "Person", false),
+        ("recipients", .person, true), ("content", .string, false), ("speakableGroupName", .speakableString, false),
+        ("outgoingMessageType", .enumeration, false), ("serviceName", .string, false), ("sender", .person, false),
       ], codes: messageFailures)
     add(
       "INSearchForMessagesIntent", "Messaging",
       [
-        ("recipients", "Person", true), ("senders", "Person", true), ("searchTerms", "String", true),
-        ("attributes", "Enum", false), ("dateTimeRange", "DateComponentsRange", false),
-        ("speakableGroupNames", "SpeakableString", true),
+        ("recipients", .person, true), ("senders", .person, true), ("searchTerms", .string, true),
+        ("attributes", .enumeration, false), ("dateTimeRange", .dateComponentsRange, false),
+        ("speakableGroupNames", .speakableString, true),
       ], codes: messageFailures + ["failureMessageTooManyResults"])
     add(
-      "INSetMessageAttributeIntent", "Messaging", [("identifiers", "String", true), ("attribute", "Enum", false)],
+      "INSetMessageAttributeIntent", "Messaging", [("identifiers", .string, true), ("attribute", .enumeration, false)],
       codes: ["inProgress", "success", "failureMessageNotFound", "failureMessageAttributeNotSet"])
 
     // Notes (a deprecated domain, kept for Apple's one conditional lock rule).
     add(
       "INAppendToNoteIntent", "Notes", unlockAfterQuestions: true,
-      [("targetNote", "Note", false), ("content", "NoteContent", false)],
+      [("targetNote", .note, false), ("content", .noteContent, false)],
       codes: ["inProgress", "success", "failureCannotUpdatePasswordProtectedNote"])
 
     let callFailures = [
@@ -132,14 +132,15 @@ public struct SystemIntent: Sendable, Equatable {
       "failureContactNotSupportedByApp",
     ]
     add(
-      "INStartAudioCallIntent", "VoIP Calling", [("destinationType", "Enum", false), ("contacts", "Person", true)],
+      "INStartAudioCallIntent", "VoIP Calling",
+      [("destinationType", .enumeration, false), ("contacts", .person, true)],
       codes: callFailures + ["failureNoValidNumber"], successes: [])
-    add("INStartVideoCallIntent", "VoIP Calling", [("contacts", "Person", true)], codes: callFailures, successes: [])
+    add("INStartVideoCallIntent", "VoIP Calling", [("contacts", .person, true)], codes: callFailures, successes: [])
     add(
       "INStartCallIntent", "VoIP Calling",
       [
-        ("audioRoute", "Enum", false), ("destinationType", "Enum", false), ("contacts", "Person", true),
-        ("callCapability", "Enum", false),
+        ("audioRoute", .enumeration, false), ("destinationType", .enumeration, false), ("contacts", .person, true),
+        ("callCapability", .enumeration, false),
       ],
       codes: callFailures + [
         "failureNoValidNumber", "failureAirplaneModeEnabled", "failureUnableToHandOff",
@@ -149,9 +150,9 @@ public struct SystemIntent: Sendable, Equatable {
     add(
       "INPlayMediaIntent", "Media",
       [
-        ("mediaItems", "MediaItem", true), ("mediaContainer", "MediaItem", false), ("playShuffled", "Boolean", false),
-        ("playbackRepeatMode", "Enum", false), ("resumePlayback", "Boolean", false),
-        ("playbackSpeed", "Decimal", false), ("mediaSearch", "MediaSearch", false),
+        ("mediaItems", .mediaItem, true), ("mediaContainer", .mediaItem, false), ("playShuffled", .boolean, false),
+        ("playbackRepeatMode", .enumeration, false), ("resumePlayback", .boolean, false),
+        ("playbackSpeed", .decimal, false), ("mediaSearch", .mediaSearch, false),
       ],
       codes: [
         "continueInApp", "inProgress", "success", "handleInApp", "failureUnknownMediaType",
@@ -159,13 +160,13 @@ public struct SystemIntent: Sendable, Equatable {
       ])
     add(
       "INSearchForPhotosIntent", "Photos", unlock: true,
-      [("dateCreated", "DateComponentsRange", false), ("searchTerms", "String", true), ("albumName", "String", false)],
+      [("dateCreated", .dateComponentsRange, false), ("searchTerms", .string, true), ("albumName", .string, false)],
       codes: ["continueInApp", "failureAppConfigurationRequired"], successes: [])
     add(
       "INRequestRideIntent", "Ride Booking", unlock: true,
       [
-        ("pickupLocation", "Placemark", false), ("dropOffLocation", "Placemark", false),
-        ("rideOptionName", "SpeakableString", false), ("partySize", "Integer", false),
+        ("pickupLocation", .placemark, false), ("dropOffLocation", .placemark, false),
+        ("rideOptionName", .speakableString, false), ("partySize", .integer, false),
       ],
       codes: [
         "inProgress", "success", "failureRequiringAppLaunchMustVerifyCredentials",
@@ -176,13 +177,13 @@ public struct SystemIntent: Sendable, Equatable {
       codes: ["inProgress", "success", "failureRequiringAppLaunchMustVerifyCredentials"])
     add(
       "INSendRideFeedbackIntent", "Ride Booking", unlock: true,
-      [("rideIdentifier", "String", false), ("rating", "Integer", false), ("tip", "CurrencyAmount", false)],
+      [("rideIdentifier", .string, false), ("rating", .integer, false), ("tip", .currencyAmount, false)],
       codes: ["success"])
     add(
       "INBookRestaurantReservationIntent", "Restaurant Reservations", unlock: true,
       [
-        ("restaurant", "Restaurant", false), ("bookingDateComponents", "DateComponents", false),
-        ("partySize", "Integer", false),
+        ("restaurant", .restaurant, false), ("bookingDateComponents", .dateComponents, false),
+        ("partySize", .integer, false),
       ],
       codes: [
         "success", "denied", "failureRequiringAppLaunchMustVerifyCredentials",
@@ -191,8 +192,8 @@ public struct SystemIntent: Sendable, Equatable {
     add(
       "INSetSeatSettingsInCarIntent", "CarPlay", unlock: true,
       [
-        ("enableHeating", "Boolean", false), ("enableCooling", "Boolean", false), ("level", "Integer", false),
-        ("carName", "SpeakableString", false),
+        ("enableHeating", .boolean, false), ("enableCooling", .boolean, false), ("level", .integer, false),
+        ("carName", .speakableString, false),
       ],
       codes: ["inProgress", "success"])
     return table
@@ -307,7 +308,7 @@ extension IntentSpec {
 }
 
 extension ParameterSpec {
-  init(systemName: String, type: String, multiple: Bool) {
+  init(systemName: String, type: ParameterType, multiple: Bool) {
     name = systemName
     self.type = type
     tag = nil

@@ -28,11 +28,11 @@ struct HostOutputTests {
 
   @Test func aDiagnosticShowsEachFieldOnOneLine() {
     let diagnostic = Diagnostic(
-      .error, "bundle-id", file: "Info\u{202E}.plist", keyPath: "CFBundleIdentifier",
+      .error, .bundleIDSyntax, file: "Info\u{202E}.plist", keyPath: "CFBundleIdentifier",
       "\"a\nb\u{1B}]0;t\u{07}\" is not valid", fix: "use\u{9B} com.example.app")
     #expect(
       diagnostic.shown
-        == #"Info\u{202E}.plist: CFBundleIdentifier: error: "a\u{0A}b\u{1B}]0;t\u{07}" is not valid [bundle-id]"#
+        == #"Info\u{202E}.plist: CFBundleIdentifier: error: "a\u{0A}b\u{1B}]0;t\u{07}" is not valid [bundle-id-syntax]"#
         + "\n" + #"    fix: use\u{9B} com.example.app"#)
   }
 }

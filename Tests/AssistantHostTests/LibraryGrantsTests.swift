@@ -72,7 +72,7 @@ import Testing
     try FileManager.default.createSymbolicLink(
       atPath: executable, withDestinationPath: PackagePaths.executable("RoomsIntents"))
     let grants = LibraryGrants.resolve(executable: executable, appBundle: directory.file("Fixture.app").path)
-    #expect(grants.problems.map(\.rule) == ["executable-outside-bundle"])
+    #expect(grants.problems.map(\.rule) == [.executableOutsideBundle])
     #expect(grants.libraries.isEmpty)
   }
 

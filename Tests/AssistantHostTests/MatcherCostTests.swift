@@ -103,7 +103,7 @@ import Testing
     #expect(cost.readings.best?.consumedPattern == count + 2)
     #expect(cost.readings.completeWithoutLittleWords)
     // The whole check (each example said, as `validate` does) and an utterance reach the intent.
-    #expect(PhraseBook.check(app).filter { $0.rule.hasPrefix("intent-phrase") }.isEmpty)
+    #expect(PhraseBook.check(app).filter { $0.rule.rawValue.hasPrefix("intent-phrase") }.isEmpty)
     #expect(try UtteranceMatcher(apps: [app]).match(example).intentClass == "INPauseWorkoutIntent")
   }
 
@@ -222,13 +222,16 @@ import Testing
     #expect(examples.count == UtteranceMatcher.maximumExamples)
     #expect(examples.last == many[126])
     let rules = PhraseBook.check(app).map(\.rule)
-    #expect(rules.filter { $0 == "intent-phrase-too-long" }.count == 1)
-    #expect(rules.filter { $0 == "intent-phrases-too-many" }.count == 1)
+    #expect(rules.filter { $0 == .intentPhraseTooLong }.count == 1)
+    #expect(rules.filter { $0 == .intentPhrasesTooMany }.count == 1)
     // The control: within the limits, no such rule.
     let other = try TemporaryDirectory("assistanthost-cost")
     defer { other.remove() }
     let small = try Self.ascent(examples: ["INPauseWorkoutIntent": [fits]], in: other)
-    #expect(!PhraseBook.check(small).contains { $0.rule.hasSuffix("too-long") || $0.rule.hasSuffix("too-many") })
+    #expect(
+      !PhraseBook.check(small).contains {
+        $0.rule.rawValue.hasSuffix("too-long") || $0.rule.rawValue.hasSuffix("too-many")
+      })
   }
 }
 
@@ -251,7 +254,7 @@ import Testing
     try writePlist(plist, to: info)
     let zed = try AppBundle.load(from: url)
     let warnings = AssistantHome.sharedNames(zed, others: [rooms, ascent])
-    #expect(warnings.map(\.rule) == ["app-name-shared"])
+    #expect(warnings.map(\.rule) == [.appNameShared])
     #expect(warnings.first?.keyPath == "CFBundleExecutable")
     #expect(warnings.first?.message.contains("com.example.ascent") == true)
     #expect(AssistantHome.sharedNames(zed, others: [rooms]).isEmpty)

@@ -102,7 +102,7 @@ import Testing
     let diagnostics = PhraseBook.check(app)
     if impossibleTitle {
       #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
-      #expect(diagnostics.first?.rule == "intent-phrase-unreachable")
+      #expect(diagnostics.first?.rule == .intentPhraseUnreachable)
       #expect(diagnostics.first?.keyPath == "CalibrateIntent")
       #expect(
         diagnostics.first?.message.hasPrefix("\"Calibrate in 12 mode with Meters\" does not reach CalibrateIntent")
@@ -150,7 +150,7 @@ import Testing
     try ValidatorTests.addExample(case_.example, to: case_.intent, in: root)
     let diagnostics = PhraseBook.check(try AppBundle.load(from: root))
     let found = try #require(diagnostics.first { $0.message.contains(case_.says) }, "\(diagnostics.map(\.description))")
-    #expect(found.rule == case_.rule)
+    #expect(found.rule.rawValue == case_.rule)
     #expect(found.severity == .error)
     #expect(found.file.hasSuffix("Base.lproj/AppIntentVocabulary.plist"))
   }

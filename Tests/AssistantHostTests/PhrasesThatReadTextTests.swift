@@ -67,7 +67,7 @@ struct PhrasesThatReadTextTests {
     let app = try Self.pantry(readingTitle: readingTitle, in: directory.url)
     let diagnostics = PhraseBook.check(app)
     #expect(diagnostics.errors.isEmpty, "\(diagnostics.map(\.description))")
-    let notes = diagnostics.filter { $0.rule == "phrase-reads-text" }
+    let notes = diagnostics.filter { $0.rule == .phraseReadsText }
     #expect(notes.allSatisfy { $0.severity == .note })
     // "Stock 6 eggs with Pantry" takes item "eggs" from `Stock ${quantity} ${item}` in both: a value it means, not
     // noted (`looksLikeNoValue`).
@@ -111,7 +111,7 @@ struct PhrasesThatReadTextTests {
     let directory = try TemporaryDirectory("assistanthost-pantry")
     defer { directory.remove() }
     let app = try Self.pantry(readingTitle: true, in: directory.url)
-    let diagnostics = Validator().validate(app).filter { $0.rule == "phrase-reads-text" }
+    let diagnostics = Validator().validate(app).filter { $0.rule == .phraseReadsText }
     #expect(diagnostics.count == 2)
     #expect(diagnostics.allSatisfy { $0.severity == .note })
   }

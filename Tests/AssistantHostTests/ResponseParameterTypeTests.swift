@@ -93,7 +93,8 @@ struct ResponseParameterTypeTests {
   @Test(arguments: typeCases)
   func whatEachDeclaredTypeTakes(_ test: TypeCase) {
     let spec = ResponseParameterSpec(
-      name: "p", type: test.type, displayName: nil, displayNameID: nil, supportsMultipleValues: test.multiple,
+      name: "p", type: ParameterType(rawValue: test.type), displayName: nil, displayNameID: nil,
+      supportsMultipleValues: test.multiple,
       enumType: test.enumType, objectType: nil, trueDisplayName: nil, falseDisplayName: nil)
     let problem = responseTypeProblem(in: ["p": test.value], declared: [spec])
     #expect((problem == nil) == test.fits, "\(problem ?? "fits")")

@@ -46,7 +46,7 @@ import Testing
   ])
   func otherSecurityKeysAreWarnings(key: String, rule: String) throws {
     let read = try entitlements([key: true, Entitlements.networkClientKey: true])
-    #expect(read.diagnostics.map(\.rule) == [rule], "\(read.diagnostics)")
+    #expect(read.diagnostics.map(\.rule.rawValue) == [rule], "\(read.diagnostics)")
     #expect(read.diagnostics.first?.severity == .warning)
     #expect(read.diagnostics.first?.keyPath == key)
     #expect(read.diagnostics.first?.message.contains("ignored") == true)
@@ -67,7 +67,7 @@ import Testing
   func aPathOfTheWrongFormIsRefused(path: String, problem: String) throws {
     #expect(Entitlements.readOnlyPathProblem(path)?.contains(problem) == true)
     let read = try entitlements([Self.readOnly: ["/usr/share", path]])
-    #expect(read.diagnostics.map(\.rule) == ["entitlement-read-only-path"], "\(read.diagnostics)")
+    #expect(read.diagnostics.map(\.rule) == [.entitlementReadOnlyPath], "\(read.diagnostics)")
     #expect(read.diagnostics.first?.keyPath == "\(Self.readOnly)[1]")
     #expect(read.diagnostics.first?.severity == .error)
   }
@@ -79,7 +79,7 @@ import Testing
 
   @Test func atMost32Paths() throws {
     let paths = (0..<33).map { "/usr/share/p\($0)" }
-    #expect(try entitlements([Self.readOnly: paths]).diagnostics.map(\.rule) == ["entitlement-read-only-path"])
+    #expect(try entitlements([Self.readOnly: paths]).diagnostics.map(\.rule) == [.entitlementReadOnlyPath])
     #expect(try entitlements([Self.readOnly: Array(paths.prefix(32))]).diagnostics.isEmpty)
   }
 
@@ -444,7 +444,7 @@ import Testing
         values: [Self.readOnly: [tree.good, tree.good + "/not-yet", tree.userHome, "relative"]], file: "X.entitlements")
     )
     let findings = tree.rules.diagnostics(for: read)
-    #expect(findings.map(\.rule) == ["entitlement-read-only-path-missing", "entitlement-read-only-path"])
+    #expect(findings.map(\.rule) == [.entitlementReadOnlyPathMissing, .entitlementReadOnlyPath])
     #expect(findings.map(\.severity) == [.warning, .error])
     #expect(findings.map(\.keyPath) == ["\(Self.readOnly)[1]", "\(Self.readOnly)[2]"])
     // The form is the model's finding, not repeated here.

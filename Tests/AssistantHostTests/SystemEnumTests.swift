@@ -20,7 +20,7 @@ import Testing
   @Test func everyEnumParameterOfTheCatalogNamesAKnownEnumOrNone() throws {
     var named: [String] = []
     for (className, intent) in SystemIntent.catalog {
-      for parameter in intent.spec.parameters where parameter.type == "Enum" {
+      for parameter in intent.spec.parameters where parameter.type == .enumeration {
         if let enumType = parameter.enumType {
           #expect(SystemEnum.named(enumType) != nil, "\(className).\(parameter.name): \(enumType)")
           #expect(parameter.enumNamespace == "System")

@@ -831,7 +831,7 @@ import Testing
     try rule.mutate(root)
     let diagnostics = Validator().validate(path: rule.subject.path(in: root))
     let all = diagnostics.map(\.description)
-    let found = diagnostics.filter { $0.rule == rule.rule }
+    let found = diagnostics.filter { $0.rule.rawValue == rule.rule }
     let file = root.appendingPathComponent(rule.file).path
     let diagnostic = try #require(found.first { $0.file == file }, "\(all)")
 
@@ -874,7 +874,7 @@ import Testing
       #expect(try home.installedApps().isEmpty)
     } else {
       let (installed, diagnostics) = try await home.install(from: app)
-      #expect(diagnostics.contains { $0.rule == rule.rule && $0.severity == rule.severity })
+      #expect(diagnostics.contains { $0.rule.rawValue == rule.rule && $0.severity == rule.severity })
       #expect(installed.url.path == home.applications.appendingPathComponent("Rooms.app").path)
       #expect(try home.installedApps().map(\.info.bundleIdentifier) == ["com.example.rooms"])
     }
@@ -885,7 +885,7 @@ import Testing
 @Suite(.tags(.unit)) struct ValidatorPathTests {
   @Test func aMissingPathIsOneError() {
     let diagnostics = Validator().validate(path: "/nonexistent/intenthost/My.app")
-    #expect(diagnostics.map(\.rule) == ["file-missing"])
+    #expect(diagnostics.map(\.rule) == [.fileMissing])
     #expect(diagnostics.first?.severity == .error)
     #expect(diagnostics.first?.file == "/nonexistent/intenthost/My.app")
     #expect(diagnostics.first?.fix == "check the path")
@@ -896,7 +896,7 @@ import Testing
     defer { directory.remove() }
     try Data("// not a manifest\n".utf8).write(to: directory.file("main.swift"))
     let diagnostics = Validator().validate(path: directory.path)
-    #expect(diagnostics.map(\.rule) == ["nothing-to-validate"])
+    #expect(diagnostics.map(\.rule) == [.nothingToValidate])
     #expect(diagnostics.first?.message.contains("holds no Info.plist") == true)
   }
 
@@ -905,7 +905,7 @@ import Testing
     defer { directory.remove() }
     try writePlist(["Key": "value"], to: directory.file("Settings.plist"))
     let diagnostics = Validator().validate(path: directory.file("Settings.plist").path)
-    #expect(diagnostics.map(\.rule) == ["unknown-file"])
+    #expect(diagnostics.map(\.rule) == [.unknownFile])
     #expect(diagnostics.first?.severity == .warning)
     #expect(diagnostics.first?.fix?.contains("name it Info.plist") == true)
   }
@@ -925,7 +925,7 @@ import Testing
       $0["IntentsRestrictedWhileLocked"] = ["INSendPaymentIntent"]
     }
     let diagnostics = Validator().validate(path: directory.path)
-    #expect(diagnostics.map(\.rule) == ["restricted-not-supported"], "\(diagnostics.map(\.description))")
+    #expect(diagnostics.map(\.rule) == [.restrictedNotSupported], "\(diagnostics.map(\.description))")
   }
 
   /// `executable-missing` (docs/VALIDATION.md) cannot fire through the Validator: every folder implies
@@ -934,7 +934,7 @@ import Testing
   @Test func anExecutableNameIsAlwaysImplied() throws {
     let plist = PlistDictionary(values: ["CFBundleIdentifier": "com.example.rooms"], file: "Rooms.app/Info.plist")
     let bare = try InfoPlist(plist, settings: BuildSettings(), unresolved: .error)
-    #expect(bare.diagnostics.map(\.rule) == ["executable-missing"])
+    #expect(bare.diagnostics.map(\.rule) == [.executableMissing])
     #expect(bare.diagnostics.first?.severity == .error)
     #expect(bare.diagnostics.first?.fix == "name the executable file inside the bundle")
     let lone = try InfoPlist(plist, settings: BuildSettings(), unresolved: .note)
@@ -942,7 +942,7 @@ import Testing
 
     let implied = try InfoPlist(plist, settings: BuildSettings.forBundle(at: URL(fileURLWithPath: "/x/Rooms.app")))
     #expect(implied.executable == "Rooms")
-    #expect(implied.diagnostics.map(\.rule) == ["executable-from-settings"])
+    #expect(implied.diagnostics.map(\.rule) == [.executableFromSettings])
   }
 
   /// `--setting` and a bundle's BuildSettings.xcconfig give `$(NAME)` its value: no diagnostic is left.
@@ -954,7 +954,7 @@ import Testing
     try Edit.plist(appex.appendingPathComponent("Info.plist")) {
       $0["CFBundleIdentifier"] = "$(PRODUCT_BUNDLE_IDENTIFIER)"
     }
-    #expect(Validator().validate(path: app.path).map(\.rule) == ["build-setting-unresolved"])
+    #expect(Validator().validate(path: app.path).map(\.rule) == [.buildSettingUnresolved])
     let given = Validator(settings: ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.rooms.RoomsIntents"])
     #expect(given.validate(path: app.path).isEmpty)
     try Data("// the extension's settings\nPRODUCT_BUNDLE_IDENTIFIER = com.example.rooms.$(PRODUCT_NAME)\n".utf8)
@@ -1085,8 +1085,8 @@ enum MacOSOnlyTools {
     }
     try example.mutate(url)
     let diagnostics = Validator().validate(path: url.path)
-    #expect(diagnostics.contains { $0.rule == example.rule && $0.file == url.path }, "\(diagnostics)")
-    #expect(!diagnostics.contains { $0.rule == "unknown-file" })
+    #expect(diagnostics.contains { $0.rule.rawValue == example.rule && $0.file == url.path }, "\(diagnostics)")
+    #expect(!diagnostics.contains { $0.rule == .unknownFile })
   }
 
   @Test(
@@ -1123,10 +1123,10 @@ enum MacOSOnlyTools {
     let diagnostics = Validator().validate(path: url.path)
     // CFBundleIdentifierX starts with CFBundle: recognised (an Info.plist's key of Apple's prefix), the control.
     if keys["CFBundleIdentifierX"] != nil {
-      #expect(!diagnostics.contains { $0.rule == "unknown-file" }, "\(diagnostics)")
+      #expect(!diagnostics.contains { $0.rule == .unknownFile }, "\(diagnostics)")
       return
     }
-    #expect(diagnostics.map(\.rule) == ["unknown-file"], "\(diagnostics)")
+    #expect(diagnostics.map(\.rule) == [.unknownFile], "\(diagnostics)")
     let diagnostic = try #require(diagnostics.first)
     #expect(diagnostic.severity == .warning)
     #expect(diagnostic.message.contains("neither its name nor its content says"))
@@ -1161,7 +1161,7 @@ enum MacOSOnlyTools {
     }
     let diagnostics = Validator().validate(path: root.path)
     #expect(
-      diagnostics.map(\.rule) == ["intent-undefined", "intent-phrases-missing"], "\(diagnostics.map(\.description))")
+      diagnostics.map(\.rule) == [.intentUndefined, .intentPhrasesMissing], "\(diagnostics.map(\.description))")
   }
 
   /// A folder of several apps' sources (Sources/Examples: Rooms and Ascent) is checked as one project per app: each
@@ -1180,7 +1180,7 @@ enum MacOSOnlyTools {
       $0["IntentsSupported"] = ["INStartWorkoutIntent", "BookRoomIntent"]
     }
     let diagnostics = Validator().validate(path: root.path)
-    let undefined = diagnostics.filter { $0.rule == "intent-undefined" }
+    let undefined = diagnostics.filter { $0.rule == .intentUndefined }
     #expect(undefined.count == 1 && undefined[0].file.hasSuffix("AscentIntents/Info.plist"), "\(diagnostics)")
     #expect(undefined.first?.message.contains("BookRoomIntent") == true)
   }
@@ -1214,13 +1214,13 @@ enum MacOSOnlyTools {
     }
     let clean = Validator().validate(path: root.path)
     #expect(!clean.hasErrors, "\(clean.map(\.description))")
-    #expect(!clean.contains { $0.rule == "intent-supported-twice" }, "\(clean.map(\.description))")
+    #expect(!clean.contains { $0.rule == .intentSupportedTwice }, "\(clean.map(\.description))")
 
     try Edit.plist(root.appendingPathComponent("RoomsProIntents/Info.plist")) {
       $0["CFBundleIdentifier"] = "com.example.rooms.RoomsProIntents"
     }
     let control = Validator().validate(path: root.path)
-    #expect(control.contains { $0.rule == "intent-supported-twice" }, "\(control.map(\.description))")
+    #expect(control.contains { $0.rule == .intentSupportedTwice }, "\(control.map(\.description))")
   }
 
   /// In a folder, a file that begins as a property list but does not parse is a `plist` error (it may be a
@@ -1244,7 +1244,7 @@ enum MacOSOnlyTools {
     // The control: the same broken file, copied in, is reported with the parser's line.
     try broken.write(to: root.appendingPathComponent("Copied.xml"))
     let diagnostics = Validator().validate(path: root.path)
-    #expect(diagnostics.map(\.rule) == ["plist"], "\(diagnostics)")
+    #expect(diagnostics.map(\.rule) == [.plist], "\(diagnostics)")
     #expect(diagnostics.first?.file == root.appendingPathComponent("Copied.xml").path)
     #expect(diagnostics.first?.message.contains("at line 5") == true, "\(diagnostics)")
   }
@@ -1259,7 +1259,7 @@ enum MacOSOnlyTools {
     let link = directory.file("Linked.plist")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
     let linked = Validator().validate(path: link.path)
-    #expect(linked.map(\.rule) == ["plist"], "\(linked)")
+    #expect(linked.map(\.rule) == [.plist], "\(linked)")
     #expect(linked.first?.message.contains("is a symbolic link") == true, "\(linked)")
     #expect(linked.first?.fix?.contains("validate the file it points to") == true, "\(linked)")
 
@@ -1282,8 +1282,8 @@ enum MacOSOnlyTools {
     let limit = "is \(Validator.maximumManifestSize + over) bytes, larger than the 16777216-byte limit"
     let alone = Validator().validate(path: url.path)
     let inFolder = Validator().validate(path: directory.path)
-    #expect(alone.map(\.rule) == ["plist"])
-    #expect(inFolder.map(\.rule).first == "plist")
+    #expect(alone.map(\.rule) == [.plist])
+    #expect(inFolder.map(\.rule).first == .plist)
     if over > 0 {
       #expect(alone.first?.message == limit, "\(alone)")
       #expect(inFolder.first?.message == limit, "\(inFolder)")
@@ -1354,8 +1354,9 @@ enum MacOSOnlyTools {
     #expect(unparsed.contains { $0.message.contains("line 4") }, "\(unparsed.map(\.message))")
     // The control: the check finds a macOS-only tool where there is one.
     let old = Diagnostic(
-      .error, "plist", file: "x", "is not a valid property list", fix: "check it with `plutil -lint`")
-    let xcode = Diagnostic(.warning, "x", file: "x", "no response", fix: "define it in Xcode's intent editor")
+      .error, .plist, file: "x", "is not a valid property list", fix: "check it with `plutil -lint`")
+    let xcode = Diagnostic(
+      .warning, .responseCodes, file: "x", "no response", fix: "define it in Xcode's intent editor")
     #expect(MacOSOnlyTools.mentions([old, xcode]).count == 2)
   }
 
@@ -1385,9 +1386,9 @@ enum MacOSOnlyTools {
 
   @Test(arguments: [
     ([Diagnostic](), AssistantHost.ExitStatus.success),
-    ([Diagnostic(.warning, "unknown-file", file: "x", "w")], .success),
-    ([Diagnostic(.error, "plist", file: "x", "e")], .dataError),
-    ([Diagnostic(.error, "plist", file: "x", "e"), Validator.missing("/y")], .noInput),
+    ([Diagnostic(.warning, .unknownFile, file: "x", "w")], .success),
+    ([Diagnostic(.error, .plist, file: "x", "e")], .dataError),
+    ([Diagnostic(.error, .plist, file: "x", "e"), Validator.missing("/y")], .noInput),
   ])
   func theExitStatusOfValidate(_ diagnostics: [Diagnostic], _ status: AssistantHost.ExitStatus) {
     #expect(Validator.exitStatus(for: diagnostics) == status)

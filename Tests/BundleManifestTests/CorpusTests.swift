@@ -121,7 +121,7 @@ struct CorpusTests {
     #expect(definition.modelVersion == facts.model)
     #expect(definition.intents.map(\.name) == facts.intents.map(\.0))
     for (intent, expected) in zip(definition.intents, facts.intents) {
-      #expect(intent.parameters.map(\.type) == expected.1, "\(intent.name)")
+      #expect(intent.parameters.map(\.type.rawValue) == expected.1, "\(intent.name)")
       #expect((intent.response?.codes.map(\.name) ?? []) == expected.2, "\(intent.name)")
     }
     #expect(definition.enums.count == facts.enums)
@@ -213,7 +213,7 @@ struct CorpusTests {
     let telegram = Corpus.url("TelegramMessenger__Telegram-iOS__SiriIntents__Info.plist")
     let unresolved = try InfoPlist.load(contentsOf: telegram)
     #expect(
-      unresolved.diagnostics.filter { $0.rule == "build-setting-unresolved" }.map(\.keyPath)
+      unresolved.diagnostics.filter { $0.rule == .buildSettingUnresolved }.map(\.keyPath)
         == [
           "CFBundleIdentifier", "CFBundleExecutable", "CFBundleName", "CFBundleDisplayName",
           "NSExtension.NSExtensionPrincipalClass",
@@ -233,7 +233,7 @@ struct CorpusTests {
       settings: BuildSettings(values: ["PRODUCT_BUNDLE_IDENTIFIER": "com.iconfactory.NowPlaying.Intents"]))
     #expect(bare.bundleIdentifier == "com.iconfactory.NowPlaying.Intents")
     #expect(
-      bare.diagnostics.map(\.rule) == ["bundle-id-from-settings", "executable-missing", "build-setting-unresolved"])
+      bare.diagnostics.map(\.rule) == [.bundleIDFromSettings, .executableMissing, .buildSettingUnresolved])
   }
 
   @Test(.enabled(if: Corpus.present, Corpus.skipped))

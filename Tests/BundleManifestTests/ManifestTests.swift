@@ -17,7 +17,7 @@ struct ManifestTests {
       contentsOf: Self.rooms.appendingPathComponent("Rooms/Base.lproj/Intents.intentdefinition"))
     let intent = try #require(definition.intent(named: "BookRoomIntent"))
     #expect(intent.parameters.map(\.name) == ["roomNumber", "bookedBy", "isCancellationOfBooking"])
-    #expect(intent.parameters.map(\.type) == ["Integer", "String", "Boolean"])
+    #expect(intent.parameters.map(\.type) == [.integer, .string, .boolean])
     #expect(
       intent.response?.codes.map(\.name) == [
         "success", "failure", "successCancelledBooking", "failureCancelledBooking",
@@ -26,7 +26,7 @@ struct ManifestTests {
     #expect(intent.parameter(named: "bookedBy")?.prompts["Primary"] == "Who is the booking for?")
     let door = try #require(definition.intent(named: "OpenDoorIntent"))
     #expect(door.parameters.map(\.name) == ["roomNumber"])
-    #expect(door.parameters.map(\.type) == ["Integer"])
+    #expect(door.parameters.map(\.type) == [.integer])
     #expect(door.response?.codes.map(\.name) == ["success", "failure"])
     #expect(door.response?.code(named: "success")?.template == "The door of room ${roomNumber} is open.")
     #expect(door.combinations.map(\.title) == ["Open the door of room ${roomNumber}"])

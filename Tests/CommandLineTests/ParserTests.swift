@@ -196,8 +196,8 @@ extension ParserTests {
       if word.hasPrefix("--simulate=") { return String(word.dropFirst("--simulate=".count)) }
       return word == "--simulate" ? arguments[index + 1] : nil
     }
-    #expect(parsed.values("--simulate") == simulated, "\(arguments)")
-    #expect(parsed.flag("--raw-untrusted-text") == arguments.contains("--raw-untrusted-text"), "\(arguments)")
+    #expect(parsed.values(simulateOption) == simulated, "\(arguments)")
+    #expect(parsed.flag(rawUntrustedTextOption) == arguments.contains("--raw-untrusted-text"), "\(arguments)")
   }
 
   /// Each fact of `--simulate` reaches the sandbox policy as the typed value; an unknown one is a usage error.
@@ -235,10 +235,10 @@ extension ParserTests {
     let hidden = hiddenOptions.flatMap(\.names)
     #expect(hidden == ["--simulate", "--raw-untrusted-text"])
     var texts = [
-      ManualPage.roff(root: Assistant.self), CompletionScript.bash(root: Assistant.self),
-      CompletionScript.zsh(root: Assistant.self), CompletionScript.fish(root: Assistant.self),
+      ManualPage.roff(root: RootCommand.self), CompletionScript.bash(root: RootCommand.self),
+      CompletionScript.zsh(root: RootCommand.self), CompletionScript.fish(root: RootCommand.self),
     ]
-    for (path, command) in CommandLineParser.commands(under: Assistant.self) {
+    for (path, command) in CommandLineParser.commands(under: RootCommand.self) {
       texts.append(HelpText.help(path, command))
       texts.append(HelpText.model(path, command).options.flatMap(\.names).joined(separator: " "))
     }

@@ -138,7 +138,7 @@ struct DonationRules: Sendable {
     guard let problem = valueProblem(value, type, definition: definition, field: name) else { return nil }
     let single =
       parameter.enumType.map { "the enum \($0)" } ?? parameter.objectType.map { "the object \($0)" }
-      ?? parameter.type
+      ?? parameter.type.rawValue
     return (problem, parameter.supportsMultipleValues ? "a list of \(single)" : single)
   }
 
@@ -151,7 +151,7 @@ struct DonationRules: Sendable {
   }
 
   private struct DeclaredType {
-    var type: String
+    var type: ParameterType
     var enumType: String?
     var objectType: String?
     var multiple: Bool
@@ -185,23 +185,23 @@ struct DonationRules: Sendable {
       } else {
         fits = false
       }
-    } else if declared.objectType != nil || declared.type == "Object" {
+    } else if declared.objectType != nil || declared.type == .object {
       expected = "an object"
       if case .object = value { fits = true } else { fits = false }
     } else {
       switch (declared.type, value) {
-      case ("Integer", .integer): (expected, fits) = ("", true)
-      case ("Integer", _): (expected, fits) = ("an integer", false)
-      case ("Decimal", .decimal), ("Decimal", .integer), ("Double", .decimal), ("Double", .integer),
-        ("Currency", .decimal), ("Currency", .integer), ("Duration", .decimal), ("Duration", .integer):
+      case (.integer, .integer): (expected, fits) = ("", true)
+      case (.integer, _): (expected, fits) = ("an integer", false)
+      case (.decimal, .decimal), (.decimal, .integer), (.double, .decimal), (.double, .integer),
+        (.currency, .decimal), (.currency, .integer), (.duration, .decimal), (.duration, .integer):
         (expected, fits) = ("", true)
-      case ("Decimal", _), ("Double", _), ("Currency", _), ("Duration", _): (expected, fits) = ("a number", false)
-      case ("Boolean", .boolean): (expected, fits) = ("", true)
-      case ("Boolean", _): (expected, fits) = ("a boolean", false)
-      case ("Date", .date), ("DateComponents", .date): (expected, fits) = ("", true)
-      case ("Date", _), ("DateComponents", _): (expected, fits) = ("a date", false)
-      case ("String", .string), ("SpeakableString", .string): (expected, fits) = ("", true)
-      case ("String", _), ("SpeakableString", _): (expected, fits) = ("a string", false)
+      case (.decimal, _), (.double, _), (.currency, _), (.duration, _): (expected, fits) = ("a number", false)
+      case (.boolean, .boolean): (expected, fits) = ("", true)
+      case (.boolean, _): (expected, fits) = ("a boolean", false)
+      case (.date, .date), (.dateComponents, .date): (expected, fits) = ("", true)
+      case (.date, _), (.dateComponents, _): (expected, fits) = ("a date", false)
+      case (.string, .string), (.speakableString, .string): (expected, fits) = ("", true)
+      case (.string, _), (.speakableString, _): (expected, fits) = ("a string", false)
       // Other system types (Person, Placemark, CurrencyAmount …): a string or an object.
       case (_, .string), (_, .object): (expected, fits) = ("", true)
       default: (expected, fits) = ("a string or an object", false)

@@ -223,11 +223,11 @@ extension ParameterValue {
   /// "object", "list".
   var definitionTypeName: String {
     switch self {
-    case .integer: "Integer"
-    case .decimal: "Decimal"
-    case .boolean: "Boolean"
-    case .string: "String"
-    case .date: "Date"
+    case .integer: ParameterType.integer.rawValue
+    case .decimal: ParameterType.decimal.rawValue
+    case .boolean: ParameterType.boolean.rawValue
+    case .string: ParameterType.string.rawValue
+    case .date: ParameterType.date.rawValue
     case .enumCase: "enum case"
     case .object: "object"
     case .array: "list"

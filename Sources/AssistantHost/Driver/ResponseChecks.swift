@@ -9,7 +9,7 @@ import Synchronization
 /// described for a protocol fault; nil when every one fits. A value of another shape would leave the template's
 /// `${order.total}` empty without a word, so it is refused instead (docs/PROTOCOL.md, "Values and intents").
 func objectShapeProblem(in parameters: [String: ParameterValue], declared: [ResponseParameterSpec]) -> String? {
-  for spec in declared where spec.type == "Object" || spec.objectType != nil {
+  for spec in declared where spec.type == .object || spec.objectType != nil {
     guard let value = parameters[spec.name] else { continue }
     let items: [ParameterValue]
     if spec.supportsMultipleValues, case .array(let list) = value { items = list } else { items = [value] }
@@ -31,14 +31,14 @@ func objectShapeProblem(in parameters: [String: ParameterValue], declared: [Resp
 /// other system type's (`Person`, `Placemark`, `CurrencyAmount`, …) `string` or `object`. Nil for an object
 /// (`objectShapeProblem` checks those).
 func wireTypes(of spec: ResponseParameterSpec) -> [String]? {
-  if spec.type == "Object" || spec.objectType != nil { return nil }
-  if spec.enumType != nil || spec.type == "Enum" { return ["enum"] }
+  if spec.type == .object || spec.objectType != nil { return nil }
+  if spec.enumType != nil || spec.type == .enumeration { return ["enum"] }
   switch spec.type {
-  case "Integer": return ["integer"]
-  case "Decimal", "Double", "Currency", "Duration": return ["decimal", "integer"]
-  case "Boolean": return ["boolean"]
-  case "Date", "DateComponents": return ["date"]
-  case "String", "SpeakableString": return ["string"]
+  case .integer: return ["integer"]
+  case .decimal, .double, .currency, .duration: return ["decimal", "integer"]
+  case .boolean: return ["boolean"]
+  case .date, .dateComponents: return ["date"]
+  case .string, .speakableString: return ["string"]
   default: return ["string", "object"]
   }
 }
@@ -56,7 +56,7 @@ func responseTypeProblem(in parameters: [String: ParameterValue], declared: [Res
     let items: [ParameterValue]
     if spec.supportsMultipleValues, case .array(let list) = value { items = list } else { items = [value] }
     guard let wrong = items.first(where: { !allowed.contains($0.typeName) }) else { continue }
-    let declaredType = spec.enumType.map { "the enum \($0)" } ?? spec.type
+    let declaredType = spec.enumType.map { "the enum \($0)" } ?? spec.type.rawValue
     let many = spec.supportsMultipleValues ? " with multiple values (an array of them, or one)" : ""
     let given =
       wrong == value ? "is \(withArticle(wrong.typeName))" : "has an item that is \(withArticle(wrong.typeName))"

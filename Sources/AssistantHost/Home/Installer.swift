@@ -111,7 +111,7 @@ extension AssistantHome {
           : name == app.info.executable
             ? "CFBundleExecutable" : app.info.alternativeAppNames.contains(name) ? "INAlternativeAppNames" : ""
       return Diagnostic(
-        .warning, "app-name-shared", file: app.info.file, keyPath: key,
+        .warning, .appNameShared, file: app.info.file, keyPath: key,
         "answers to \"\(name)\", as " + sharing.map(\.identifier.rawValue).joined(separator: ", ")
           + " does: an utterance that says it will ask which app it means",
         fix: "say the app by its bundle id (\"... with \(app.identifier.rawValue)\"), or rename one of them")

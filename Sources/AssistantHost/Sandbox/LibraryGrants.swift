@@ -1,3 +1,4 @@
+import BundleManifest
 import Foundation
 import IntentHostSystem
 import UntrustedText
@@ -20,7 +21,7 @@ struct LibraryGrants: Sendable, Equatable {
   struct Problem: Sendable, Equatable {
     /// The rule, as `assistant validate` names it: `executable-outside-bundle`, `elf-interpreter`, `elf-runpath`
     /// or `elf-needed`.
-    var rule: String
+    var rule: Diagnostic.Rule
     /// The ELF file that holds the entry.
     var file: String
     /// The entry: "PT_INTERP", "DT_RUNPATH[0]", "DT_NEEDED[3]", or "CFBundleExecutable".
@@ -94,7 +95,7 @@ struct LibraryGrants: Sendable, Equatable {
     if !isInside(main, [bundle]) {
       grants.problems.append(
         Problem(
-          rule: "executable-outside-bundle", file: executable, entry: "CFBundleExecutable", value: executable,
+          rule: .executableOutsideBundle, file: executable, entry: "CFBundleExecutable", value: executable,
           reason: "is a link to \(main), outside the bundle",
           fix: "put the executable itself in the bundle, not a link to a file elsewhere"))
       return grants
@@ -132,7 +133,7 @@ struct LibraryGrants: Sendable, Equatable {
       } else {
         grants.problems.append(
           Problem(
-            rule: "elf-interpreter", file: executable, entry: "PT_INTERP", value: interpreter,
+            rule: .elfInterpreter, file: executable, entry: "PT_INTERP", value: interpreter,
             reason: "is outside the system library folders (\(systemFolders.joined(separator: ", ")))",
             fix: "link with the system's loader (the default of cc and swiftc), e.g. /lib64/ld-linux-x86-64.so.2"))
       }
@@ -183,7 +184,7 @@ struct LibraryGrants: Sendable, Equatable {
           }
           grants.problems.append(
             Problem(
-              rule: "elf-runpath", file: object.displayed, entry: "\(entry.name)[\(entry.index)]", value: entry.value,
+              rule: .elfRunpath, file: object.displayed, entry: "\(entry.name)[\(entry.index)]", value: entry.value,
               reason: reason,
               fix: "link with -Wl,-rpath,'$ORIGIN' (libraries in the bundle) or with no RUNPATH (system libraries)"))
         }
@@ -196,7 +197,7 @@ struct LibraryGrants: Sendable, Equatable {
           } else if !object.trusted {
             grants.problems.append(
               Problem(
-                rule: "elf-needed", file: object.displayed, entry: "DT_NEEDED[\(position)]", value: name,
+                rule: .elfNeeded, file: object.displayed, entry: "DT_NEEDED[\(position)]", value: name,
                 reason: name.hasPrefix("/")
                   ? "is outside \(trustedDescription) and the bundle"
                   : "is relative to the working directory (the container)",

@@ -343,13 +343,13 @@ public struct ReadOnlyPathRules: Sendable {
       case .missing:
         findings.append(
           Diagnostic(
-            .warning, "entitlement-read-only-path-missing", file: file, keyPath: keyPath,
+            .warning, .entitlementReadOnlyPathMissing, file: file, keyPath: keyPath,
             "\"\(path)\" does not exist on this host; each launch skips it until it does",
             fix: "check the path, or remove it if the app does not need it"))
       case .refused(let reason):
         findings.append(
           Diagnostic(
-            .error, "entitlement-read-only-path", file: file, keyPath: keyPath, "\"\(path)\" \(reason)",
+            .error, .entitlementReadOnlyPath, file: file, keyPath: keyPath, "\"\(path)\" \(reason)",
             fix: Self.fix))
       }
     }

@@ -83,7 +83,7 @@ struct ScriptProblem: Error, Sendable, Equatable {
   var fix: String
 
   /// The rule `assistant validate` names.
-  static let rule = "script-interpreter"
+  static let rule = Diagnostic.Rule.scriptInterpreter
 
   /// The finding `assistant validate` and `install` report for the script `executable`.
   func diagnostic(executable: String) -> Diagnostic {

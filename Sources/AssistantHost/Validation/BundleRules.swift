@@ -11,10 +11,10 @@ extension Validator {
     } catch let problem as BundleTreeProblem {
       return [
         Diagnostic(
-          .error, "bundle-file-kind", file: problem.file, problem.problem, fix: BundleTreeProblem.fix)
+          .error, .bundleFileKind, file: problem.file, problem.problem, fix: BundleTreeProblem.fix)
       ]
     } catch {
-      return [Diagnostic(.error, "bundle-file-kind", file: url.path, "\(error)")]
+      return [Diagnostic(.error, .bundleFileKind, file: url.path, "\(error)")]
     }
     do {
       return validate(try AppBundle.load(from: url, settings: settings))
@@ -24,7 +24,7 @@ extension Validator {
     } catch let error as ManifestError {
       return [Diagnostic(error)]
     } catch {
-      return [Diagnostic(.error, "plist", file: url.path, "\(error)")]
+      return [Diagnostic(.error, .plist, file: url.path, "\(error)")]
     }
   }
 
@@ -65,7 +65,7 @@ extension Validator {
       let regular = ((try? fm.attributesOfItem(atPath: url.path)[.type]) as? FileAttributeType) != .typeDirectory
       diagnostics.append(
         Diagnostic(
-          .error, exists ? "executable-not-executable" : "executable-missing-file", file: info.file,
+          .error, exists ? .executableNotExecutable : .executableMissingFile, file: info.file,
           keyPath: "CFBundleExecutable",
           "names \(url.lastPathComponent), which is "
             + (exists ? (regular ? "not executable" : "a folder, not a file") : "not in the bundle"),

@@ -19,7 +19,7 @@ extension Validator {
             || earlier.response?.codes.map(\.name) != intent.response?.codes.map(\.name)
           diagnostics.append(
             Diagnostic(
-              conflicting ? .error : .warning, "duplicate-definition", file: definition.file,
+              conflicting ? .error : .warning, .duplicateDefinition, file: definition.file,
               keyPath: "INIntents[\(intent.name)]",
               "defines \(intent.className) again (also in \(file))"
                 + (conflicting ? " with other parameters or response codes" : ""),
@@ -43,7 +43,7 @@ extension Validator {
       if !classNames.insert(intent.className).inserted {
         diagnostics.append(
           Diagnostic(
-            .error, "duplicate-definition", file: file, keyPath: at, "defines \(intent.className) twice",
+            .error, .duplicateDefinition, file: file, keyPath: at, "defines \(intent.className) twice",
             fix: "remove one of them"))
       }
       var names = Set<String>()
@@ -52,14 +52,14 @@ extension Validator {
         let here = "\(at).\(parameter.name)"
         if !names.insert(parameter.name).inserted {
           diagnostics.append(
-            Diagnostic(.error, "duplicate-parameter", file: file, keyPath: here, "is defined twice", fix: "rename one"))
+            Diagnostic(.error, .duplicateParameter, file: file, keyPath: here, "is defined twice", fix: "rename one"))
         }
         if let enumType = parameter.enumType, parameter.enumNamespace != "System",
           definition.enumeration(named: enumType) == nil
         {
           diagnostics.append(
             Diagnostic(
-              .error, "enum-undefined", file: file, keyPath: "\(here).INIntentParameterEnumType",
+              .error, .enumUndefined, file: file, keyPath: "\(here).INIntentParameterEnumType",
               "names the enum \(enumType), which INEnums does not define",
               fix: "define \(enumType) or pick another enum"))
         }
@@ -68,7 +68,7 @@ extension Validator {
         {
           diagnostics.append(
             Diagnostic(
-              .error, "type-undefined", file: file, keyPath: "\(here).INIntentParameterObjectType",
+              .error, .typeUndefined, file: file, keyPath: "\(here).INIntentParameterObjectType",
               "names the type \(objectType), which INTypes does not define", fix: "define \(objectType) in INTypes"))
         }
         if let relationship = parameter.relationship {
@@ -79,14 +79,14 @@ extension Validator {
             {
               diagnostics.append(
                 Diagnostic(
-                  .error, "relationship-value", file: file, keyPath: "\(here).INIntentParameterRelationship",
+                  .error, .relationshipValue, file: file, keyPath: "\(here).INIntentParameterRelationship",
                   "depends on \(parent.name) being \"\(value)\", which is not a case of \(enumType)",
                   fix: "use one of \(enumeration.values.map(\.name).joined(separator: ", "))"))
             }
           } else {
             diagnostics.append(
               Diagnostic(
-                .error, "relationship-parent", file: file, keyPath: "\(here).INIntentParameterRelationship",
+                .error, .relationshipParent, file: file, keyPath: "\(here).INIntentParameterRelationship",
                 "depends on \"\(relationship.parent)\", which is not a parameter of \(intent.name)",
                 fix: "name one of \(intent.parameters.map(\.name).joined(separator: ", "))"))
           }
@@ -96,7 +96,7 @@ extension Validator {
           {
             diagnostics.append(
               Diagnostic(
-                .warning, "template-unknown-name", file: file, keyPath: "\(here) \(prompt.type) prompt",
+                .warning, .templateUnknownName, file: file, keyPath: "\(here) \(prompt.type) prompt",
                 "refers to ${\(name)}, which is not a parameter of \(intent.name)",
                 fix: "use one of \(intent.parameters.map { "${\($0.name)}" }.joined(separator: ", "))"))
           }
@@ -106,7 +106,7 @@ extension Validator {
         for name in combination.parameters where !parameterNames.contains(name) {
           diagnostics.append(
             Diagnostic(
-              .error, "combination-unknown-parameter", file: file,
+              .error, .combinationUnknownParameter, file: file,
               keyPath: "\(at).INIntentParameterCombinations[\"\(combination.key)\"]",
               "names \(name), which is not a parameter of \(intent.name)",
               fix: "remove it from the combination, or add the parameter"))
@@ -117,7 +117,7 @@ extension Validator {
         if !intent.isSystem && !(codes.contains("success") && codes.contains("failure")) {
           diagnostics.append(
             Diagnostic(
-              .warning, "response-codes", file: file, keyPath: "\(at).INIntentResponse.INIntentResponseCodes",
+              .warning, .responseCodes, file: file, keyPath: "\(at).INIntentResponse.INIntentResponseCodes",
               "lacks \(codes.contains("success") ? "failure" : "success"); Xcode gives every custom intent both",
               fix: "add the success and failure codes"))
         }
@@ -127,7 +127,7 @@ extension Validator {
             for name in placeholders(template) where !responseNames.contains(String(name.split(separator: ".")[0])) {
               diagnostics.append(
                 Diagnostic(
-                  .warning, "template-unknown-name", file: file, keyPath: "\(at).INIntentResponse.\(code.name)",
+                  .warning, .templateUnknownName, file: file, keyPath: "\(at).INIntentResponse.\(code.name)",
                   "refers to ${\(name)}, which is not a response parameter (templates use response parameters)",
                   fix: "add a response parameter \(name.split(separator: ".")[0]) and set it in handle"))
             }
@@ -136,7 +136,7 @@ extension Validator {
       } else if !intent.isSystem {
         diagnostics.append(
           Diagnostic(
-            .warning, "response-codes", file: file, keyPath: at, "has no INIntentResponse",
+            .warning, .responseCodes, file: file, keyPath: at, "has no INIntentResponse",
             fix: "add INIntentResponse with INIntentResponseCodes success and failure"))
       }
     }

@@ -34,7 +34,7 @@ extension Validator {
     where !project.appEntitlements.applicationGroups.contains(group) && resolved(group) {
       diagnostics.append(
         Diagnostic(
-          .warning, "app-group-not-shared", file: ext.entitlements.file ?? info.file,
+          .warning, .appGroupNotShared, file: ext.entitlements.file ?? info.file,
           keyPath: "com.apple.security.application-groups",
           "lists \(group), which the app's entitlements do not: the app cannot see what \(ext.name) writes there",
           fix: "add \(group) to the app's entitlements too"))

@@ -10,7 +10,7 @@ extension Validator {
     if !ext.pointIdentifier.isEmpty && ext.point == nil {
       diagnostics.append(
         Diagnostic(
-          .error, "extension-point-unknown", file: info.file, keyPath: "NSExtension.NSExtensionPointIdentifier",
+          .error, .extensionPointUnknown, file: info.file, keyPath: "NSExtension.NSExtensionPointIdentifier",
           "is \"\(ext.pointIdentifier)\", which is not an extension point IntentHost runs",
           fix: "use com.apple.intents-service (Intents) or com.apple.intents-ui-service (Intents UI)"))
     }
@@ -23,7 +23,7 @@ extension Validator {
       for (index, className) in list.enumerated() where !supported.contains(className) {
         diagnostics.append(
           Diagnostic(
-            .error, "restricted-not-supported", file: info.file, keyPath: "\(key).\(name)[\(index)]",
+            .error, .restrictedNotSupported, file: info.file, keyPath: "\(key).\(name)[\(index)]",
             "lists \(className), which is not in IntentsSupported (Apple: "
               + "INIntentError.restrictedIntentsNotSupportedByExtension)",
             fix: "add \(className) to IntentsSupported, or remove it from \(name)"))
@@ -33,7 +33,7 @@ extension Validator {
     for className in ext.intentsSupported where !seen.insert(className).inserted {
       diagnostics.append(
         Diagnostic(
-          .warning, "intent-listed-twice", file: info.file, keyPath: "\(key).IntentsSupported",
+          .warning, .intentListedTwice, file: info.file, keyPath: "\(key).IntentsSupported",
           "lists \(className) more than once", fix: "list it once"))
     }
     return diagnostics
@@ -45,13 +45,13 @@ extension Validator {
     if app.info.packageType != nil && app.info.packageType != "APPL" {
       diagnostics.append(
         Diagnostic(
-          .warning, "package-type", file: app.info.file, keyPath: "CFBundlePackageType",
+          .warning, .packageType, file: app.info.file, keyPath: "CFBundlePackageType",
           "is \"\(app.info.packageType!)\"; an app's is APPL", fix: "set it to APPL"))
     }
     for ext in app.extensions where ext.info.packageType != nil && ext.info.packageType != "XPC!" {
       diagnostics.append(
         Diagnostic(
-          .warning, "package-type", file: ext.info.file, keyPath: "CFBundlePackageType",
+          .warning, .packageType, file: ext.info.file, keyPath: "CFBundlePackageType",
           "is \"\(ext.info.packageType!)\"; an extension's is XPC!", fix: "set it to XPC!"))
     }
     return diagnostics
@@ -63,7 +63,7 @@ extension Validator {
     guard !project.extensions.isEmpty && app.siriUsageDescription == nil else { return [] }
     return [
       Diagnostic(
-        .warning, "siri-usage-description", file: app.file, keyPath: "NSSiriUsageDescription",
+        .warning, .siriUsageDescription, file: app.file, keyPath: "NSSiriUsageDescription",
         "is missing; iOS needs it to ask the user to allow Siri for the app",
         fix: "add NSSiriUsageDescription with a sentence saying what Siri does with the app")
     ]

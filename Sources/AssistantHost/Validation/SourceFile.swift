@@ -18,7 +18,7 @@ extension Validator {
         guard let kind = ManifestKind(recognising: plist) else {
           return [
             Diagnostic(
-              .warning, "unknown-file", file: file.path,
+              .warning, .unknownFile, file: file.path,
               "is a property list, but neither its name nor its content says which manifest it is",
               fix: "name it \(ManifestKind.recognisedNames); or give it the keys of its kind: "
                 + ManifestKind.recognisableContent)
@@ -36,7 +36,7 @@ extension Validator {
     } catch let error as ManifestError {
       return [Diagnostic(error)]
     } catch {
-      return [Diagnostic(.error, "plist", file: file.path, "\(error)")]
+      return [Diagnostic(.error, .plist, file: file.path, "\(error)")]
     }
   }
 

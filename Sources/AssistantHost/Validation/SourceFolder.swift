@@ -12,7 +12,7 @@ extension Validator {
     if files.isEmpty {
       return diagnostics + [
         Diagnostic(
-          .error, "nothing-to-validate", file: folder.path,
+          .error, .nothingToValidate, file: folder.path,
           "holds no Info.plist, .intentdefinition, AppIntentVocabulary.plist, .entitlements or .strings file, "
             + "and no property list whose content is one",
           fix: "validate the folder that holds the manifests (" + ManifestKind.recognisableContent + ")")
@@ -37,7 +37,7 @@ extension Validator {
       } catch let error as ManifestError {
         diagnostics.append(Diagnostic(error))
       } catch {
-        diagnostics.append(Diagnostic(.error, "plist", file: file.url.path, "\(error)"))
+        diagnostics.append(Diagnostic(.error, .plist, file: file.url.path, "\(error)"))
       }
     }
     let apps = infos.filter { $0.extensionInfo == nil }
@@ -147,7 +147,7 @@ extension Validator {
       } catch let error as ManifestError {
         diagnostics.append(Diagnostic(error))
       } catch {
-        diagnostics.append(Diagnostic(.error, "plist", file: url.path, "\(error)"))
+        diagnostics.append(Diagnostic(.error, .plist, file: url.path, "\(error)"))
       }
     }
     return (files.sorted { $0.url.path < $1.url.path }, diagnostics)

@@ -12,7 +12,7 @@ extension Validator {
       if !stale.isEmpty && !ids.isEmpty {
         diagnostics.append(
           Diagnostic(
-            .note, "strings-stale-key", file: table.file, keyPath: stale.prefix(5).joined(separator: ", "),
+            .note, .stringsStaleKey, file: table.file, keyPath: stale.prefix(5).joined(separator: ", "),
             "\(stale.count) key\(stale.count == 1 ? "" : "s") match no ID of the intent definitions (left over?)",
             fix: "remove them, or rename each to the ID it translates (the definitions' …ID keys)"))
       }
@@ -41,7 +41,7 @@ extension Validator {
       let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", ..." : "")
       diagnostics.append(
         Diagnostic(
-          .warning, "strings-missing-key", file: table.file, keyPath: shown,
+          .warning, .stringsMissingKey, file: table.file, keyPath: shown,
           "\(table.language) lacks \(missing.count) of the \(keys.count) key\(keys.count == 1 ? "" : "s") of "
             + "\(name.dropLast(8)).intentdefinition: those texts stay untranslated",
           fix: "translate them: `assistant strings export FOLDER --locale \(table.language)` adds each with its "

@@ -15,7 +15,7 @@ extension Validator {
         if let other = handledBy[className], other != app.file, other != info.file {
           diagnostics.append(
             Diagnostic(
-              .error, "intent-supported-twice", file: info.file,
+              .error, .intentSupportedTwice, file: info.file,
               keyPath: "NSExtension.NSExtensionAttributes.IntentsSupported",
               "lists \(className), which \(other) also lists: Siri cannot tell which extension handles it",
               fix: "list each intent in one Intents extension"))
@@ -50,7 +50,7 @@ extension Validator {
       for (index, className) in ext.point.intentsSupported.enumerated() where !isDefined(className) {
         diagnostics.append(
           Diagnostic(
-            .error, "intent-undefined", file: ext.info.file, keyPath: "\(key)[\(index)]",
+            .error, .intentUndefined, file: ext.info.file, keyPath: "\(key)[\(index)]",
             "lists \(className), which no intent definition of the app defines and which is not a system intent",
             fix: intentFix(className, definedAt.keys)))
       }
@@ -58,7 +58,7 @@ extension Validator {
         for className in ext.point.intentsSupported where handledBy[className] == nil {
           diagnostics.append(
             Diagnostic(
-              .error, "ui-extension-unhandled-intent", file: ext.info.file, keyPath: key,
+              .error, .uiExtensionUnhandledIntent, file: ext.info.file, keyPath: key,
               "draws \(className), which no Intents extension of the app handles",
               fix: "add \(className) to the IntentsSupported of the app's Intents extension, or remove it here"))
         }
@@ -66,7 +66,7 @@ extension Validator {
         for className in ext.point.intentsSupported where (phrases[className] ?? []).isEmpty {
           diagnostics.append(
             Diagnostic(
-              .warning, "intent-phrases-missing", file: ext.info.file, keyPath: key,
+              .warning, .intentPhrasesMissing, file: ext.info.file, keyPath: key,
               "\(className) has no example phrases in AppIntentVocabulary.plist",
               fix:
                 "add an IntentPhrases entry for \(className) with IntentExamples such as \"… with \(app.userFacingName)\""
@@ -77,7 +77,7 @@ extension Validator {
     for (index, className) in app.appIntentsSupported.enumerated() where !isDefined(className) {
       diagnostics.append(
         Diagnostic(
-          .error, "intent-undefined", file: app.file, keyPath: "INIntentsSupported[\(index)]",
+          .error, .intentUndefined, file: app.file, keyPath: "INIntentsSupported[\(index)]",
           "lists \(className), which no intent definition of the app defines and which is not a system intent",
           fix: intentFix(className, definedAt.keys)))
     }
@@ -89,7 +89,7 @@ extension Validator {
       for (index, className) in list.enumerated() where handledBy[className] == nil {
         diagnostics.append(
           Diagnostic(
-            .warning, "restricted-not-supported", file: app.file, keyPath: "\(key)[\(index)]",
+            .warning, .restrictedNotSupported, file: app.file, keyPath: "\(key)[\(index)]",
             "lists \(className), which neither the app (INIntentsSupported) nor its Intents extensions handle, so "
               + "the restriction applies to nothing",
             fix: "add \(className) to INIntentsSupported or an extension's IntentsSupported, or remove it from \(key)"))

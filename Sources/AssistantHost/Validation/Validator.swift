@@ -32,13 +32,13 @@ public struct Validator: Sendable {
   /// The finding for a path that does not exist: what `validate` reports and `install` refuses with, both with
   /// exit status 66 (`ExitStatus.noInput`).
   public static func missing(_ path: String) -> Diagnostic {
-    Diagnostic(.error, "file-missing", file: path, "does not exist", fix: "check the path")
+    Diagnostic(.error, .fileMissing, file: path, "does not exist", fix: "check the path")
   }
 
   /// The exit status of `assistant validate` for its findings: 66 (`noInput`) when a path does not exist, else 65
   /// (`dataError`) when there is an error, else 0 (warnings and notes only).
   public static func exitStatus(for diagnostics: [Diagnostic]) -> ExitStatus {
-    if diagnostics.contains(where: { $0.rule == "file-missing" }) { return .noInput }
+    if diagnostics.contains(where: { $0.rule == .fileMissing }) { return .noInput }
     return diagnostics.hasErrors ? .dataError : .success
   }
 }

@@ -11,7 +11,7 @@ extension Validator {
       for className in vocabulary.intentPhrases.keys.sorted() where handledBy[className] == nil {
         diagnostics.append(
           Diagnostic(
-            .warning, "vocabulary-unknown-intent", file: vocabulary.file, keyPath: "IntentPhrases",
+            .warning, .vocabularyUnknownIntent, file: vocabulary.file, keyPath: "IntentPhrases",
             "has phrases for \(className), which neither the app nor its extensions handle",
             fix: "remove the entry, or add \(className) to an Intents extension's IntentsSupported"))
       }
@@ -24,7 +24,7 @@ extension Validator {
     if vocabulary.intentPhrases.isEmpty && vocabulary.items.isEmpty {
       return [
         Diagnostic(
-          .warning, "vocabulary-empty", file: vocabulary.file,
+          .warning, .vocabularyEmpty, file: vocabulary.file,
           "has no intent phrases and no parameter vocabulary (Xcode's unfilled template?)",
           fix: "add IntentPhrases with IntentExamples, or delete the file")
       ]

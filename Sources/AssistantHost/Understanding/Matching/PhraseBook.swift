@@ -114,7 +114,7 @@ public enum PhraseBook {
       let words = example.text.split(whereSeparator: \.isWhitespace)
       diagnostics.append(
         Diagnostic(
-          .error, "intent-phrase-too-long", file: file(of: example), keyPath: "IntentPhrases.\(example.intentClass)",
+          .error, .intentPhraseTooLong, file: file(of: example), keyPath: "IntentPhrases.\(example.intentClass)",
           "\"\(words.prefix(8).joined(separator: " "))…\" has more than \(UtteranceMatcher.maximumExampleWords) words "
             + "and is not a phrase",
           fix: "say it in \(UtteranceMatcher.maximumExampleWords) words or fewer"))
@@ -122,7 +122,7 @@ public enum PhraseBook {
     if let first = examples.beyond.first {
       diagnostics.append(
         Diagnostic(
-          .error, "intent-phrases-too-many", file: file(of: first), keyPath: "IntentPhrases.\(first.intentClass)",
+          .error, .intentPhrasesTooMany, file: file(of: first), keyPath: "IntentPhrases.\(first.intentClass)",
           "\(examples.read.count + examples.beyond.count) examples; only the first \(UtteranceMatcher.maximumExamples) "
             + "are phrases, from \"\(first.text.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " "))\" on "
             + "\(examples.beyond.count) are not",
@@ -147,19 +147,19 @@ public enum PhraseBook {
         if found.count > 1 {
           diagnostics.append(
             Diagnostic(
-              .error, "intent-phrase-claimed-twice", file: file, keyPath: keyPath,
+              .error, .intentPhraseClaimedTwice, file: file, keyPath: keyPath,
               "\"\(said)\" is claimed by " + found.map(\.intentClass).joined(separator: " and "),
               fix: "reword it so that only \(phrase.intentClass) matches it"))
         } else if found[0].intentClass != phrase.intentClass {
           diagnostics.append(
             Diagnostic(
-              .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+              .error, .intentPhraseUnreachable, file: file, keyPath: keyPath,
               "\"\(said)\" reaches \(found[0].intentClass), not \(phrase.intentClass)",
               fix: "reword it, or list it under \(found[0].intentClass)"))
         } else if let lost = lostValue(phrase, said: said, found: found[0]) {
           diagnostics.append(
             Diagnostic(
-              .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+              .error, .intentPhraseUnreachable, file: file, keyPath: keyPath,
               "\"\(said)\" reaches \(phrase.intentClass) but loses the value \(lost)",
               fix: "use a combination title with a slot for it"))
         } else if let read = readText(phrase, found: found[0], app: app),
@@ -171,11 +171,11 @@ public enum PhraseBook {
       } catch let error as HostError {
         diagnostics.append(
           Diagnostic(
-            .error, "intent-phrase-unreachable", file: file, keyPath: keyPath,
+            .error, .intentPhraseUnreachable, file: file, keyPath: keyPath,
             "\"\(said)\" does not reach \(phrase.intentClass): \(error.message)",
             fix: "name the app (\"... with \(name)\") and use words of one of its combination titles"))
       } catch {
-        diagnostics.append(Diagnostic(.error, "intent-phrase-unreachable", file: file, keyPath: keyPath, "\(error)"))
+        diagnostics.append(Diagnostic(.error, .intentPhraseUnreachable, file: file, keyPath: keyPath, "\(error)"))
       }
     }
     return diagnostics
@@ -212,7 +212,7 @@ public enum PhraseBook {
       }
     }
     return Diagnostic(
-      .note, "phrase-reads-text", file: file,
+      .note, .phraseReadsText, file: file,
       keyPath: phrase.source == .example ? "IntentPhrases.\(phrase.intentClass)" : phrase.intentClass,
       "\"\(said)\" (\(what)) reaches \(phrase.intentClass) with \(read.parameter) = \"\(read.value)\", read from its own "
         + "words\(by)",
@@ -321,11 +321,11 @@ public enum PhraseBook {
         return value.displayName ?? value.name
       }
       switch parameter.type {
-      case "Integer": return "12"
-      case "Decimal", "Double", "Currency": return "2.5"
-      case "Boolean": return parameter.trueDisplayName ?? "yes"
-      case "Date", "DateComponents": return "2026-11-21T09:30:00Z"
-      case "Duration": return "30 minutes"
+      case .integer: return "12"
+      case .decimal, .double, .currency: return "2.5"
+      case .boolean: return parameter.trueDisplayName ?? "yes"
+      case .date, .dateComponents: return "2026-11-21T09:30:00Z"
+      case .duration: return "30 minutes"
       default: return "Ada"
       }
     }

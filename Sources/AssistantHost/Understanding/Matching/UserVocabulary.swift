@@ -49,7 +49,7 @@ public struct UserVocabulary: Sendable, Equatable {
     if SystemIntent.named(intentClass) != nil {
       return systemTypes["\(intentClass).\(parameter.name)"] ?? systemTypes[parameter.name] ?? []
     }
-    return parameter.type == "Person" ? [.contactName] : []
+    return parameter.type == .person ? [.contactName] : []
   }
 
   /// The vocabulary types of the parameters of the system intents, by parameter name, or by "Class.parameter" where

@@ -438,7 +438,7 @@ public struct UtteranceMatcher: Sendable {
     _ example: String, appNames: [String], spec: IntentSpec, interpreter: ValueInterpreter
   ) -> [Token] {
     let words = ClosestPhrases.withoutAppName(normalizedWords(example), names: appNames.map(normalizedWords)).words
-    var numbers = spec.parameters.filter { ["Integer", "Decimal", "Double", "Currency"].contains($0.type) }.map(\.name)
+    var numbers = spec.parameters.filter { [.integer, .decimal, .double, .currency].contains($0.type) }.map(\.name)
     // The intent's first `maximumSpokenParameters` parameters said with words of their own are read in examples
     // (each word run is looked up once per parameter: an intent with thousands would cost every utterance).
     var spoken = Array(spec.parameters.lazy.filter(interpreter.hasSpokenValues).prefix(Self.maximumSpokenParameters))
@@ -708,7 +708,7 @@ public struct UtteranceMatcher: Sendable {
   private static func takesText(_ parameter: ParameterSpec) -> Bool {
     parameter.enumType == nil
       && ![
-        "Integer", "Decimal", "Double", "Currency", "Duration", "Boolean", "Date", "DateComponents",
+        .integer, .decimal, .double, .currency, .duration, .boolean, .date, .dateComponents,
       ].contains(parameter.type)
   }
 

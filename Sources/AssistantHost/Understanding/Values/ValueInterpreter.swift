@@ -52,13 +52,13 @@ struct ValueInterpreter: Sendable {
       return entry(for: parameter).enumCase(trimmed).map { .enumCase($0) }
     }
     switch parameter.type {
-    case "Integer":
+    case .integer:
       return parseInteger(trimmed).map { .integer($0) }
-    case "Decimal", "Double", "Currency":
+    case .decimal, .double, .currency:
       return parseDecimal(trimmed).map { .decimal($0) }
-    case "Duration":
+    case .duration:
       return parseDuration(trimmed).map { .decimal($0) }
-    case "Boolean":
+    case .boolean:
       // The display names as words, as titles are compared: "réserver" and "Réserver." are "Réserver".
       let words = normalizedWords(trimmed)
       if let display = parameter.trueDisplayName, !words.isEmpty, normalizedWords(display) == words {
@@ -68,9 +68,9 @@ struct ValueInterpreter: Sendable {
         return .boolean(false)
       }
       return parseYesNo(trimmed).map { .boolean($0) }
-    case "Date", "DateComponents":
+    case .date, .dateComponents:
       return ParameterValue.parseDate(trimmed).map { .date($0) }
-    case "Object":
+    case .object:
       return .object(ObjectValue(identifier: trimmed, displayString: trimmed))
     default:
       return .string(trimmed)
@@ -155,14 +155,14 @@ struct ValueInterpreter: Sendable {
       return "one of " + cases.joined(separator: ", ")
     }
     switch parameter.type {
-    case "Integer": return "a whole number"
-    case "Decimal", "Double", "Currency": return "a number"
-    case "Boolean":
+    case .integer: return "a whole number"
+    case .decimal, .double, .currency: return "a number"
+    case .boolean:
       let yes = parameter.trueDisplayName.map { "\($0)/" } ?? ""
       let no = parameter.falseDisplayName.map { "\($0)/" } ?? ""
       return "\(yes)yes or \(no)no"
-    case "Date", "DateComponents": return "an ISO 8601 date-time such as 2026-11-21T09:30:00Z"
-    case "Duration": return "a duration such as 30 minutes or 1 hour"
+    case .date, .dateComponents: return "an ISO 8601 date-time such as 2026-11-21T09:30:00Z"
+    case .duration: return "a duration such as 30 minutes or 1 hour"
     default: return "some text"
     }
   }
