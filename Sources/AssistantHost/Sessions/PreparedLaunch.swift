@@ -22,24 +22,25 @@ struct PreparedLaunch: Sendable {
   ///   - locale: the user's locale (`INTENTHOST_LOCALE`).
   ///   - processName: the child's name in messages, its log and its argv[0]; nil for the target's name.
   ///   - arguments: the child's arguments after argv[0].
-  ///   - extra: variables added to the environment (a launch reason); one the host sets is never replaced.
+  ///   - launchReason: why an app is launched (`INTENTHOST_LAUNCH_REASON`); nil for none.
+  ///   - extra: variables added to the environment (`AppLauncher.open`'s); one the host sets is never replaced.
   ///   - stdio: how the child's stdio is connected.
   ///   - hostChannel: whether the child gets its host channel on fd 3 (`INTENTHOST_HOST_FD=3`).
   /// - Throws: `HostError` (`.dataError` for an app group that cannot be granted, `.cannotCreate` or `.refused`
   ///   from `confine`), or what preparing the container throws.
   init(
     _ target: SessionTarget, home: AssistantHome, locale: String, policy: SandboxPolicy, processName: String? = nil,
-    arguments: [String] = [], environment extra: [String: String] = [:],
+    arguments: [String] = [], launchReason: LaunchEnvironment.LaunchReason? = nil,
+    environment extra: [String: String] = [:],
     stdio: LaunchSpecification.Stdio = .protocolPipes, hostChannel: Bool = false
   ) throws {
     let identifier = target.bundleIdentifier
     let container = try home.container(for: identifier)
     let groups = try grantedAppGroups(target.entitlements, home: home)
-    var environment = childEnvironment(
-      bundleIdentifier: identifier, bundlePath: target.bundlePath, container: container, appGroups: groups,
-      locale: locale
-    ).merging(extra) { own, _ in own }
-    if hostChannel { environment["INTENTHOST_HOST_FD"] = "3" }
+    let environment = LaunchEnvironment(
+      bundleIdentifier: identifier, bundlePath: target.bundlePath, containerPath: container.path, locale: locale,
+      appGroups: groups, launchReason: launchReason, hostChannelDescriptor: hostChannel ? 3 : nil
+    ).processEnvironment(container: container).merging(extra) { own, _ in own }
     var specification = LaunchSpecification(
       name: processName ?? target.name, executable: target.executable, arguments: arguments,
       environment: environment, workingDirectory: container.path, logPath: home.logFile(for: identifier).path,
@@ -47,7 +48,7 @@ struct PreparedLaunch: Sendable {
     specification.hostChannel = hostChannel
     try home.confine(
       &specification, name: target.name, bundleIdentifier: identifier, bundlePath: target.bundlePath,
-      kind: target.kind, container: container, appGroups: groups, entitlements: target.entitlements,
+      kind: target.sandboxKind, container: container, appGroups: groups, entitlements: target.entitlements,
       appIdentifier: target.appIdentifier, policy: policy)
     self.specification = specification
     self.container = container

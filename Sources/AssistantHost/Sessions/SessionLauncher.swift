@@ -65,7 +65,7 @@ struct ProcessLauncher: SessionLauncher {
     let (process, launch) = try await offloaded { () throws -> (SupervisedProcess, PreparedLaunch) in
       let launch = try PreparedLaunch(
         target, home: home, locale: locale, policy: sandbox,
-        environment: target.extensionPoint == appExtensionPoint ? ["INTENTHOST_LAUNCH_REASON": "handleInApp"] : [:])
+        launchReason: target.kind == .app ? .handleInApp : nil)
       let process = try startProcess(launch.specification, label: "\(target.name) (\(target.bundleIdentifier))")
       return (process, launch)
     }
