@@ -31,33 +31,21 @@ public struct AppContext: Sendable {
     }
   }
 
-  /// Reads the context from the environment the host set.
+  /// Reads the context from the environment the host set (`LaunchEnvironment`).
   /// - Throws: `Missing` naming the first variable that is not set.
   public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Missing)
     -> AppContext
   {
-    func value(_ name: String) throws(Missing) -> String {
-      guard let value = environment[name], !value.isEmpty else { throw Missing(variable: name) }
-      return value
+    let launch: LaunchEnvironment
+    do throws(LaunchEnvironment.Missing) {
+      launch = try LaunchEnvironment(decoding: environment)
+    } catch {
+      throw Missing(variable: error.variable.rawValue)
     }
-    let groups = (environment["INTENTHOST_APP_GROUPS"] ?? "").split(separator: ":").compactMap {
-      entry -> AppGroupLocation? in
-      let parts = entry.split(separator: "=", maxSplits: 1)
-      guard parts.count == 2 else { return nil }
-      return AppGroupLocation(identifier: String(parts[0]), path: String(parts[1]))
-    }
-    let reason = environment["INTENTHOST_LAUNCH_REASON"].flatMap { $0.isEmpty ? nil : $0 }
-    let activity: ContinuedActivity? =
-      if reason == "continueUserActivity", let json = environment["INTENTHOST_USER_ACTIVITY"] {
-        try? JSONDecoder().decode(ContinuedActivity.self, from: Data(json.utf8))
-      } else {
-        nil
-      }
-    let channel = environment["INTENTHOST_HOST_FD"].flatMap { Int32($0) }.flatMap { $0 >= 3 ? $0 : nil }
     return AppContext(
-      bundleIdentifier: try value("INTENTHOST_BUNDLE_IDENTIFIER"), bundlePath: try value("INTENTHOST_BUNDLE_PATH"),
-      containerPath: try value("INTENTHOST_CONTAINER"), locale: environment["INTENTHOST_LOCALE"] ?? "en_US",
-      appGroups: groups, launchReason: reason, userActivity: activity, hostChannelDescriptor: channel)
+      bundleIdentifier: launch.bundleIdentifier, bundlePath: launch.bundlePath, containerPath: launch.containerPath,
+      locale: launch.locale, appGroups: launch.appGroups, launchReason: launch.launchReason?.name,
+      userActivity: launch.launchReason?.continuedActivity, hostChannelDescriptor: launch.hostChannelDescriptor)
   }
 
   /// The shared container of `identifier`.

@@ -19,12 +19,12 @@
 public enum InAppIntentHandling {
   /// True when the host launched this app to handle an intent rather than for the user.
   public static var isRequested: Bool {
-    ProcessInfo.processInfo.environment["INTENTHOST_LAUNCH_REASON"] == "handleInApp"
+    LaunchEnvironment.LaunchReason(environment: ProcessInfo.processInfo.environment) == .handleInApp
   }
 
   /// Serves the handed-over intent with the handler `handlerFor` picks (nil: the app does not handle that intent),
-  /// then exits. Only `handle` is called; `in` carries the app's context (extension point
-  /// `com.intenthost.app.handle-intent`), connected to the host: the handler may call
+  /// then exits. Only `handle` is called; `in` carries the app's context (its `kind` is `SessionKind.app`, extension
+  /// point `com.intenthost.app.handle-intent`), connected to the host: the handler may call
   /// `context.requestAuthentication(reason:)` as an extension's `handle` does. (An app launched by
   /// `assistant open` speaks no protocol, so its `AppContext` has no such call.)
   public static func serve(_ handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?) async -> Never {

@@ -55,6 +55,9 @@ extension IntentsExtension {
 public struct ExtensionContext: Sendable {
   public let bundleIdentifier: String
   public let extensionPoint: String
+  /// What this process is to the host, as `extensionPoint` says: an Intents or Intents UI extension, or a containing
+  /// app serving `handleInApp` (`InAppIntentHandling`).
+  public var kind: SessionKind { SessionKind(extensionPoint: extensionPoint) }
   public let bundlePath: String
   /// The private container (read-write).
   public let containerPath: String

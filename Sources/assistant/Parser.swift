@@ -301,7 +301,7 @@ struct CommandLineParser: Sendable {
   static func suggestion(for word: String, among names: [String]) -> String {
     let close = closeNames(to: word, among: names)
     guard !close.isEmpty else { return "" }
-    return "; did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+    return "; " + didYouMean(close)
   }
 
   /// The names within reach of `word`, closest first (case aside): one edit for a name of up to six letters, two
@@ -311,14 +311,9 @@ struct CommandLineParser: Sendable {
       let usual = ["-V": "--version", "-v": "--version", "-j": "--json"]
       return usual[word].map { names.contains($0) ? [$0] : [] } ?? []
     }
-    let lowered = word.lowercased()
-    let limit = lowered.drop(while: { $0 == "-" }).count <= 6 ? 1 : 2
-    let scored = Set(names).compactMap { name -> (String, Int)? in
-      guard !(name.count == 2 && name.hasPrefix("-")) else { return nil }
-      let distance = editDistance(lowered, name.lowercased())
-      return distance <= limit ? (name, distance) : nil
-    }
-    return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(2).map(\.0)
+    let limit = word.lowercased().drop(while: { $0 == "-" }).count <= 6 ? 1 : 2
+    return closestNames(
+      to: word, among: names.filter { !($0.count == 2 && $0.hasPrefix("-")) }, maximumEdits: limit)
   }
 
 }

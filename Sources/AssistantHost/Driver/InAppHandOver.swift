@@ -23,7 +23,7 @@ extension IntentDriver {
         "\(app.name) was not opened: the user activity of its answer is \(json.utf8.count) bytes of JSON, more than "
           + "the \(ContinuedActivity.maximumSize) an app can be given")
     }
-    let environment = ["INTENTHOST_LAUNCH_REASON": "continueUserActivity", "INTENTHOST_USER_ACTIVITY": json]
+    let environment = LaunchEnvironment.LaunchReason.continueUserActivity(json: json).variables
     let status: Int32
     if let foregroundLauncher {
       status = try await foregroundLauncher(app, environment)

@@ -67,25 +67,16 @@ extension AssistantHome {
 }
 
 extension AssistantHome {
-  /// The launch the host makes for one of `app`'s extensions (or the app itself when `extensionNamed` is nil),
-  /// confined by `policy`: what `Scripts/bench` measures against a plain spawn.
+  /// The launch the host makes for one of `app`'s extensions (or the app itself when `extensionNamed` is nil or
+  /// names none), confined by `policy`: what `Scripts/bench` measures against a plain spawn. Its stderr is discarded
+  /// (no log), so that the measurement is of the launch alone.
   public func launchSpecification(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws
     -> LaunchSpecification
   {
     let ext = extensionNamed.flatMap { name in app.extensions.first { $0.name == name } }
-    let identifier = ext?.info.bundleIdentifier ?? app.info.bundleIdentifier
-    let container = try container(for: identifier)
-    let groups = try grantedAppGroups(ext?.entitlements ?? app.entitlements, home: self)
-    var specification = LaunchSpecification(
-      name: ext?.name ?? app.name, executable: (ext?.executableURL ?? app.executableURL).path,
-      environment: childEnvironment(
-        bundleIdentifier: identifier, bundlePath: (ext?.url ?? app.url).path, container: container, appGroups: groups,
-        locale: "en_US"),
-      workingDirectory: container.path)
-    try confine(
-      &specification, name: specification.name, bundleIdentifier: identifier, bundlePath: (ext?.url ?? app.url).path,
-      kind: ext == nil ? .app : .intentsExtension, container: container, appGroups: groups,
-      entitlements: ext?.entitlements ?? app.entitlements, appIdentifier: app.info.bundleIdentifier, policy: policy)
+    let target = ext.map { SessionTarget($0, app: app) } ?? SessionTarget(app: app)
+    var specification = try PreparedLaunch(target, home: self, locale: "en_US", policy: policy).specification
+    specification.logPath = nil
     return specification
   }
 }

@@ -304,20 +304,12 @@ extension AssistantHome {
   /// The profile an app (`extensionNamed` nil) or one of its extensions gets. It reads and makes nothing: as root,
   /// identities not recorded yet are shown as the first launch would allocate them (`identityRecorded` false).
   public func profile(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws -> SandboxProfile {
-    if let extensionNamed, let ext = app.extensions.first(where: { $0.name == extensionNamed }) {
-      let container = try self.container(for: ext.info.bundleIdentifier)
-      return try sandboxProfile(
-        name: ext.name, bundleIdentifier: ext.info.bundleIdentifier, bundlePath: ext.url.path,
-        executable: ext.executableURL.path,
-        kind: ext.extensionInfo.point == .intentsUIService ? .intentsUIExtension : .intentsExtension,
-        container: container, appGroups: try grantedAppGroups(ext.entitlements, home: self),
-        entitlements: ext.entitlements, appIdentifier: app.info.bundleIdentifier, policy: policy,
-        recordingIdentity: false)
-    }
+    let ext = extensionNamed.flatMap { name in app.extensions.first { $0.name == name } }
+    let target = ext.map { SessionTarget($0, app: app) } ?? SessionTarget(app: app)
     return try sandboxProfile(
-      name: app.name, bundleIdentifier: app.info.bundleIdentifier, bundlePath: app.url.path,
-      executable: app.executableURL.path, kind: .app, container: try container(for: app.info.bundleIdentifier),
-      appGroups: try grantedAppGroups(app.entitlements, home: self), entitlements: app.entitlements,
-      appIdentifier: app.info.bundleIdentifier, policy: policy, recordingIdentity: false)
+      name: target.name, bundleIdentifier: target.bundleIdentifier, bundlePath: target.bundlePath,
+      executable: target.executable, kind: target.sandboxKind, container: try container(for: target.bundleIdentifier),
+      appGroups: try grantedAppGroups(target.entitlements, home: self), entitlements: target.entitlements,
+      appIdentifier: target.appIdentifier, policy: policy, recordingIdentity: false)
   }
 }

@@ -31,23 +31,12 @@ public struct AppLauncher: Sendable {
     let identifier = app.info.bundleIdentifier
     // Preparing the container and the spawn block: off the cooperative pool.
     let process = try await offloaded { () throws -> SupervisedProcess in
-      let container = try home.container(for: identifier)
-      let groups = try grantedAppGroups(app.entitlements, home: home)
-      var specification = LaunchSpecification(
-        name: app.info.executable, executable: app.executableURL.path, arguments: arguments,
-        environment: childEnvironment(
-          bundleIdentifier: identifier, bundlePath: app.url.path, container: container, appGroups: groups,
-          locale: locale
-        ).merging(extra) { own, _ in own },
-        workingDirectory: container.path, logPath: home.logFile(for: identifier).path,
-        stdio: outputToStandardError ? .relayToStandardError : .relay)
-      specification.hostChannel = true
-      specification.environment["INTENTHOST_HOST_FD"] = "3"
-      try home.confine(
-        &specification, name: app.name, bundleIdentifier: identifier, bundlePath: app.url.path, kind: .app,
-        container: container, appGroups: groups, entitlements: app.entitlements, appIdentifier: identifier,
-        policy: sandbox)
-      return try startProcess(specification, label: "\(app.name) (\(identifier))")
+      // Its process is named for its executable, as a program the user starts is.
+      let launch = try PreparedLaunch(
+        SessionTarget(app: app), home: home, locale: locale, policy: sandbox, processName: app.info.executable,
+        arguments: arguments, environment: extra, stdio: outputToStandardError ? .relayToStandardError : .relay,
+        hostChannel: true)
+      return try startProcess(launch.specification, label: "\(app.name) (\(identifier))")
     }
     // Its host channel (fd 3): donations and vocabulary while it runs.
     var channel: AppHostChannel? = nil

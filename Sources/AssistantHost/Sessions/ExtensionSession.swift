@@ -195,7 +195,7 @@ final class ExtensionSession: Sendable {
       message = "\(what) was cancelled"
     }
     var full = message
-    if target.extensionPoint == appExtensionPoint && phase == .handshake {
+    if target.kind == .app && phase == .handshake {
       full +=
         " (the extension answered handleInApp, so the app was launched to handle the intent; it must serve "
         + "it with InAppIntentHandling.serve, see docs/PROTOCOL.md, \"Apps\")"

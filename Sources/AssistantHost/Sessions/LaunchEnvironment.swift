@@ -6,22 +6,20 @@ import Foundation
 import IntentHostSystem
 import ProcessSupervision
 
-/// The environment a child gets, built from nothing (docs/PROTOCOL.md lists the variables).
-func childEnvironment(
-  bundleIdentifier: String, bundlePath: String, container: URL, appGroups: [AppGroupLocation], locale: String
-) -> [String: String] {
-  [
-    "HOME": container.path,
-    "TMPDIR": container.appendingPathComponent("tmp").path,
-    "PATH": "/usr/bin:/bin",
-    "LANG": "C.UTF-8",
-    "SWIFT_BACKTRACE": "enable=no",
-    "INTENTHOST_BUNDLE_IDENTIFIER": bundleIdentifier,
-    "INTENTHOST_BUNDLE_PATH": bundlePath,
-    "INTENTHOST_CONTAINER": container.path,
-    "INTENTHOST_LOCALE": locale,
-    "INTENTHOST_APP_GROUPS": appGroups.map { "\($0.identifier)=\($0.path)" }.joined(separator: ":"),
-  ]
+extension LaunchEnvironment {
+  /// The whole environment of a child whose container is `container`, built from nothing (docs/PROTOCOL.md lists
+  /// it): `HOME` (the container), `TMPDIR` (its `tmp`), `PATH`, `LANG`, `SWIFT_BACKTRACE`, and these variables.
+  func processEnvironment(container: URL) -> [String: String] {
+    encode().merging(
+      [
+        "HOME": container.path,
+        "TMPDIR": container.appendingPathComponent("tmp").path,
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "SWIFT_BACKTRACE": "enable=no",
+      ]
+    ) { own, _ in own }
+  }
 }
 
 /// The app groups a bundle's entitlements grant, with their containers.

@@ -62,30 +62,20 @@ struct ProcessLauncher: SessionLauncher {
   {
     // Preparing the container and the identity (file locks, syncs) and the spawn (which waits for the child's
     // exec, and its cgroup join) block: they run off the cooperative pool.
-    let (process, container, groups) = try await offloaded {
-      () throws -> (SupervisedProcess, URL, [AppGroupLocation]) in
-      let identifier = target.bundleIdentifier
-      let container = try home.container(for: identifier)
-      let groups = try grantedAppGroups(target.entitlements, home: home)
-      var environment = childEnvironment(
-        bundleIdentifier: identifier, bundlePath: target.bundlePath, container: container, appGroups: groups,
-        locale: locale)
-      if target.extensionPoint == appExtensionPoint { environment["INTENTHOST_LAUNCH_REASON"] = "handleInApp" }
-      var specification = LaunchSpecification(
-        name: target.name, executable: target.executable, environment: environment,
-        workingDirectory: container.path, logPath: home.logFile(for: identifier).path)
-      try home.confine(
-        &specification, name: target.name, bundleIdentifier: identifier, bundlePath: target.bundlePath,
-        kind: target.kind, container: container, appGroups: groups, entitlements: target.entitlements,
-        appIdentifier: target.appIdentifier, policy: sandbox)
-      return (try startProcess(specification, label: "\(target.name) (\(identifier))"), container, groups)
+    let (process, launch) = try await offloaded { () throws -> (SupervisedProcess, PreparedLaunch) in
+      let launch = try PreparedLaunch(
+        target, home: home, locale: locale, policy: sandbox,
+        launchReason: target.kind == .app ? .handleInApp : nil)
+      let process = try startProcess(launch.specification, label: "\(target.name) (\(target.bundleIdentifier))")
+      return (process, launch)
     }
     var options = Connection.Options(
       unsolicitedBudget: unsolicitedBudget, peerName: target.name,
       log: { [process] line in process.appendToLog("note: \(line)") })
     options.tap = recorder?.tap(peer: target.name)
     let connection = Connection(input: process.standardOutput!, output: process.standardInput!, options: options)
-    return LaunchedSession(connection: connection, peer: process, containerPath: container.path, appGroups: groups)
+    return LaunchedSession(
+      connection: connection, peer: process, containerPath: launch.container.path, appGroups: launch.appGroups)
   }
 }
 

@@ -6,25 +6,30 @@ import Foundation
 import IntentHostSystem
 import ProcessSupervision
 
-/// What a protocol session runs: an extension, or a containing app launched to handle an intent (`handleInApp`).
+/// What a protocol session runs: an extension, or a containing app launched to handle an intent (`handleInApp`). An
+/// app opened for the user (`AppLauncher`) is launched from one too, though it speaks no protocol.
 struct SessionTarget: Sendable {
   var name: String
   var bundleIdentifier: String
   var executable: String
   var bundlePath: String
   var entitlements: Entitlements
-  /// `NSExtensionPointIdentifier`, or `appExtensionPoint` for an app.
+  /// What it is: an Intents or Intents UI extension, or the containing app.
+  var kind: SessionKind
+  /// What `initialize` tells it in `extensionPoint`: `NSExtensionPointIdentifier`, or `SessionKind.app`'s point for
+  /// an app.
   var extensionPoint: String
   /// The containing app's bundle identifier (whose uid the sandbox runs it as, whose donations it makes).
   var appIdentifier: String
   /// The intent definitions of the containing app and its extensions: what it may donate.
   var appDefinitions: [IntentDefinition]
 
-  var kind: SandboxPolicy.Kind {
-    switch extensionPoint {
-    case appExtensionPoint: return .app
-    case ExtensionPoint.intentsUIService.rawValue: return .intentsUIExtension
-    default: return .intentsExtension
+  /// The sandbox's kind for it: its limits.
+  var sandboxKind: SandboxPolicy.Kind {
+    switch kind {
+    case .app: .app
+    case .intentsUIExtension: .intentsUIExtension
+    case .intentsExtension: .intentsExtension
     }
   }
 
@@ -37,9 +42,10 @@ struct SessionTarget: Sendable {
     bundlePath = bundle.url.path
     entitlements = bundle.entitlements
     extensionPoint = bundle.extensionInfo.pointIdentifier
+    kind = SessionKind(extensionPoint: extensionPoint)
   }
 
-  /// The containing app, launched in the background to handle an intent.
+  /// The containing app, launched in the background to handle an intent (or opened by `AppLauncher`).
   init(app: AppBundle) {
     appIdentifier = app.info.bundleIdentifier
     appDefinitions = app.allDefinitions
@@ -48,9 +54,7 @@ struct SessionTarget: Sendable {
     executable = app.executableURL.path
     bundlePath = app.url.path
     entitlements = app.entitlements
-    extensionPoint = appExtensionPoint
+    kind = .app
+    extensionPoint = kind.extensionPoint
   }
 }
-
-/// The `extensionPoint` the host sends to a containing app it launched for `handleInApp`.
-let appExtensionPoint = "com.intenthost.app.handle-intent"

@@ -1,17 +1,26 @@
-import BundleManifest
-import ExtensionProtocol
+// "Did you mean": the engine's and the command line's suggestions of a name for a misspelt one. Self-contained (it
+// imports Foundation only), so that every target that suggests names can use it.
 import Foundation
 
-/// ` (did you mean "NAME"?)` for the names closest to `word`, or "".
+/// ` (did you mean "NAME"?)` for the names closest to `word` (`closestNames` with its default reach), or "".
 public func suggestion(_ word: String, among names: [String]) -> String {
   let close = closestNames(to: word, among: names)
-  return close.isEmpty ? "" : " (did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?)"
+  return close.isEmpty ? "" : " (" + didYouMean(close) + ")"
 }
 
-/// The names closest to `word` (case aside, at most a third of its letters edited, one for short words), best first.
-public func closestNames(to word: String, among names: [String]) -> [String] {
+/// `did you mean "NAME"?`, or `did you mean "NAME" or "OTHER"?`: the one wording of a suggestion, for `names` as
+/// `closestNames` gives them (not empty).
+public func didYouMean(_ names: [String]) -> String {
+  "did you mean " + names.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+}
+
+/// The names closest to `word` (case aside), best first, at most two; each name once.
+/// - Parameter maximumEdits: how far a name may be (`editDistance`); nil for a third of the word's letters, at
+///   least one.
+/// - Returns: the names at most `maximumEdits` edits away, nearest first, then in alphabetical order.
+public func closestNames(to word: String, among names: [String], maximumEdits: Int? = nil) -> [String] {
   let lowered = word.lowercased()
-  let limit = Swift.max(1, lowered.count / 3)
+  let limit = maximumEdits ?? Swift.max(1, lowered.count / 3)
   var seen: Set<String> = []
   let scored = names.compactMap { name -> (String, Int)? in
     // The distance is at least the difference in length: names far longer or shorter are never close (and a long
