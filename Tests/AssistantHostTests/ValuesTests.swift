@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// An in-memory definition with a parameter of every type `ValueInterpreter` knows, and a vocabulary for some.
 enum Soup {

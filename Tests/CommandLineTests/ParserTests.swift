@@ -1,5 +1,6 @@
 import AssistantHost
 import Testing
+import Understanding
 
 @testable import assistant
 

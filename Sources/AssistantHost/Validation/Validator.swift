@@ -2,6 +2,7 @@ import AppGroupStore
 import BundleManifest
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// Apple's rules for SiriKit manifests, checked on a bundle, a folder of sources, or single files. Each finding is a

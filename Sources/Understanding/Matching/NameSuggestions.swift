@@ -3,13 +3,13 @@ import ExtensionProtocol
 import Foundation
 
 /// ` (did you mean "NAME"?)` for the names closest to `word`, or "".
-public func suggestion(_ word: String, among names: [String]) -> String {
+package func suggestion(_ word: String, among names: [String]) -> String {
   let close = closestNames(to: word, among: names)
   return close.isEmpty ? "" : " (did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?)"
 }
 
 /// The names closest to `word` (case aside, at most a third of its letters edited, one for short words), best first.
-public func closestNames(to word: String, among names: [String]) -> [String] {
+package func closestNames(to word: String, among names: [String]) -> [String] {
   let lowered = word.lowercased()
   let limit = Swift.max(1, lowered.count / 3)
   var seen: Set<String> = []
@@ -25,7 +25,7 @@ public func closestNames(to word: String, among names: [String]) -> [String] {
 
 /// The optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours each
 /// count one (`lsit` is one edit from `list`).
-public func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
   let a = Array(a)
   let b = Array(b)
   if a.isEmpty { return b.count }
