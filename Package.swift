@@ -31,6 +31,9 @@ let package = Package(
     .target(name: "ExtensionProtocol", path: "Sources/ExtensionProtocol"),
     // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, strings, build settings, system intents, bundles.
     .target(name: "BundleManifest", path: "Sources/BundleManifest"),
+    // purpose: understanding what a user says (matching utterances to apps' intents, reading spoken values) as pure functions over the manifests.
+    .target(
+      name: "Understanding", dependencies: ["BundleManifest", "ExtensionProtocol"], path: "Sources/Understanding"),
     // purpose: newline-delimited JSON-RPC 2.0 over a pair of file descriptors.
     .target(
       name: "ExtensionTransport", dependencies: ["ExtensionProtocol", "IntentHostSystem"],
@@ -50,7 +53,7 @@ let package = Package(
       name: "AssistantHost",
       dependencies: [
         "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore",
-        "UntrustedText", "CPasscode", "IntentHostSystem",
+        "UntrustedText", "CPasscode", "IntentHostSystem", "Understanding",
       ],
       path: "Sources/AssistantHost"),
     // purpose: the thin command line over AssistantHost: one command model from which parsing, help, the man page
@@ -59,12 +62,12 @@ let package = Package(
       name: "assistant",
       dependencies: [
         "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "IntentHostSystem",
-        "ProcessSupervision", "UntrustedText",
+        "ProcessSupervision", "Understanding", "UntrustedText",
       ], path: "Sources/assistant"),
     // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
     .executableTarget(
-      name: "intenthost-bench", dependencies: ["AssistantHost", "UntrustedText"], path: "Sources/Tools/intenthost-bench"
-    ),
+      name: "intenthost-bench", dependencies: ["AssistantHost", "Understanding", "UntrustedText"],
+      path: "Sources/Tools/intenthost-bench"),
 
     // Examples: the Rooms booking app (seed 004).
     // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
@@ -126,6 +129,8 @@ let package = Package(
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
+    // The matcher in-process, over manifests written to temporary folders: no process, no home, no C sandbox.
+    .testTarget(name: "UnderstandingTests", dependencies: ["Understanding", "BundleManifest", "ExtensionProtocol"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
     .testTarget(
@@ -138,13 +143,15 @@ let package = Package(
     // The command model and its parser in-process, each command's --help against Golden/, and how values are spelt.
     .testTarget(
       name: "CommandLineTests",
-      dependencies: ["assistant", "AppGroupStore", "AssistantHost", "ProcessSupervision", "TestSupport"],
+      dependencies: [
+        "assistant", "AppGroupStore", "AssistantHost", "ProcessSupervision", "TestSupport", "Understanding",
+      ],
       exclude: ["Golden"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [
         "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport",
-        "IntentHostSystem", "TestSupport",
+        "IntentHostSystem", "TestSupport", "Understanding",
       ]),
   ]
 )

@@ -1,3 +1,5 @@
+import Understanding
+
 /// The assistant's exit statuses (sysexits-style). Documented in README.md and `assistant --help`.
 public enum ExitStatus: Int32, Sendable {
   /// The intent was handled with a success response.
@@ -39,4 +41,24 @@ public struct HostError: Error, Sendable, CustomStringConvertible {
   }
 
   public var description: String { message }
+}
+
+extension ExitStatus {
+  /// The exit status the assistant gives an `UnderstandingError` of `kind`: `usage` (64), `dataError` (65) or
+  /// `noMatch` (69).
+  package init(_ kind: UnderstandingError.Kind) {
+    switch kind {
+    case .usage: self = .usage
+    case .dataError: self = .dataError
+    case .noMatch: self = .noMatch
+    }
+  }
+}
+
+extension HostError {
+  /// `error` as the assistant reports it: its message as it is, and the exit status of its kind
+  /// (`ExitStatus.init(_:)`).
+  package init(_ error: UnderstandingError) {
+    self.init(ExitStatus(error.kind), error.message)
+  }
 }

@@ -6,6 +6,7 @@ import ExtensionProtocol
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
+import Understanding
 import UntrustedText
 
 /// The utterance argument of `assistant` and `assistant ask`.

@@ -3,6 +3,7 @@
 import AssistantHost
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// `assistant explain APP INTENT`.

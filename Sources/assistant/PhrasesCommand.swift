@@ -2,6 +2,7 @@ import AssistantHost
 import BundleManifest
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// `assistant phrases [APP] [--check APP|BUNDLE]`: what the installed apps answer to.

@@ -1,6 +1,7 @@
 import AssistantHost
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// `assistant replay FILE [--update]`: runs a recorded transcript again and compares, like a golden test.
@@ -78,7 +79,8 @@ struct Replay: AssistantCommand {
     } catch is CancellationError {
       throw CancellationError()
     } catch {
-      let status = (error as? HostError)?.status.rawValue ?? ExitStatus.extensionFault.rawValue
+      let reported = (error as? HostError) ?? (error as? UnderstandingError).map(HostError.init)
+      let status = reported?.status.rawValue ?? ExitStatus.extensionFault.rawValue
       recorder.record(.outcome(exit: Int(status), error: "\(error)"))
     }
 

@@ -6,6 +6,7 @@ import BundleManifest
 import ExtensionProtocol
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// `assistant shortcuts VERB ...`.

@@ -1,6 +1,7 @@
 import AssistantHost
 import ExtensionProtocol
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// `assistant vocabulary APP`: the terms the app registered for the user (`host/setVocabulary`).

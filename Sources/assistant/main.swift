@@ -5,6 +5,7 @@ import Foundation
 import IntentHostSystem
 import ProcessSupervision
 import Synchronization
+import Understanding
 import UntrustedText
 
 /// Whether `--json` is on the command line (before any `--`): then every error is also printed as JSON on stdout,
@@ -75,8 +76,9 @@ func report(_ error: any Error, json: Bool) async -> Int32 {
   return failure.error.status.rawValue
 }
 
-/// Any error, as the host reports it: a `HostError` as it is; a usage error with its help pointer; the host's own
-/// I/O errors exit 74, never 70 (which means an extension's fault).
+/// Any error, as the host reports it: a `HostError` as it is; an `UnderstandingError` as the engine reports it
+/// (`HostError.init(_:)`); a usage error with its help pointer; the host's own I/O errors exit 74, never 70 (which
+/// means an extension's fault).
 struct HostFailure: Encodable {
   var error: HostError
   /// The message in `--json`: a usage error's without its pointer to `--help`.
@@ -86,6 +88,7 @@ struct HostFailure: Encodable {
     jsonMessage = ""
     switch error {
     case let error as HostError: self.error = error
+    case let error as UnderstandingError: self.error = HostError(error)
     case let usage as UsageError:
       self.error = usage.hostError
       jsonMessage = usage.message

@@ -5,6 +5,7 @@ import Testing
 import UntrustedText
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// `ClosestPhrases`: what is suggested when an utterance matches nothing. In-process.
 @Suite(.tags(.unit)) struct ClosestPhrasesTests {
@@ -131,13 +132,13 @@ import UntrustedText
   /// No app named: only phrases close to the words are suggested (at least two words, and half of those said).
   @Test func withoutAnAppOnlyClosePhrasesAreSuggested() throws {
     let matcher = UtteranceMatcher(apps: [try Rooms.app()])
-    let close = try #require(throws: HostError.self) { try matcher.match("Open the door of room 4") }
+    let close = try #require(throws: UnderstandingError.self) { try matcher.match("Open the door of room 4") }
     #expect(
       close.message
         == "no installed app is named in \"Open the door of room 4\"; did you mean \"Open the door of room 12 with "
         + "Rooms\"?")
     // The control: one word shared is not close.
-    let far = try #require(throws: HostError.self) { try matcher.match("Open the window") }
+    let far = try #require(throws: UnderstandingError.self) { try matcher.match("Open the window") }
     #expect(
       far.message == "no installed app is named in \"Open the window\"; end it with \"with APP\" (installed: Rooms)")
   }
@@ -151,20 +152,20 @@ import UntrustedText
     let with = UtteranceMatcher(apps: apps, shortcuts: [shortcut])
     let without = UtteranceMatcher(apps: apps)
     // No app named.
-    let noApp = try #require(throws: HostError.self) { try with.match("open my rooms door now") }
+    let noApp = try #require(throws: UnderstandingError.self) { try with.match("open my rooms door now") }
     #expect(
       noApp.message
         == "no installed app is named in \"open my rooms door now\"; did you mean \"Open my room's door\" (your "
         + "shortcut k3), \"Open the door of room 12 with Rooms\" or \"Open a door with Rooms\"?")
-    let control = try #require(throws: HostError.self) { try without.match("open my rooms door now") }
+    let control = try #require(throws: UnderstandingError.self) { try without.match("open my rooms door now") }
     #expect(!control.message.contains("k3"), "\(control.message)")
     // The app named: its shortcuts among its closest phrases, the app's name left out when comparing.
-    let named = try #require(throws: HostError.self) { try with.match("open my rooms door now with Rooms") }
+    let named = try #require(throws: UnderstandingError.self) { try with.match("open my rooms door now with Rooms") }
     #expect(named.message.contains("closest: \"Open my room's door\" (your shortcut k3)"), "\(named.message)")
     // Another app's shortcut is not suggested for Rooms.
     var other = shortcut
     other.app = "com.example.other"
-    let otherApp = try #require(throws: HostError.self) {
+    let otherApp = try #require(throws: UnderstandingError.self) {
       try UtteranceMatcher(apps: apps, shortcuts: [other]).match("open my rooms door now with Rooms")
     }
     #expect(!otherApp.message.contains("k3"), "\(otherApp.message)")
@@ -176,7 +177,7 @@ import UntrustedText
     defer { directory.remove() }
     let app = try AppBundle.load(
       from: SmallApp.build(name: "Evil", intents: [("BookRoom", "Book a room \u{1B}[2J now")], in: directory.url))
-    let error = try #require(throws: HostError.self) {
+    let error = try #require(throws: UnderstandingError.self) {
       try UtteranceMatcher(apps: [app]).match("Book a desk with Evil")
     }
     // The control: the escape is in the message, so the sanitizer is what keeps it off the terminal.

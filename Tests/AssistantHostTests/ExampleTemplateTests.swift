@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// `IntentPhrases` examples are templates for their own intent: a value of one of the intent's parameters in them (a
 /// vocabulary synonym of it, a case of one of its enums, a number) is a slot, so the seed's "Start a 30 minute

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// An `IntentPhrases` example said as written gets the values a title reads from it: "Add buy milk to Home with
 /// Jotter" is an example whose words are all words (free text is never a slot of an example), so it outscores the

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// What reading phrases costs, counted (never timed): a phrase is read once per point (`UtteranceMatcher.readings`),
 /// an app's phrases once per matcher (`Readers`), a parameter's synonyms split into words once (`SpokenIndex`), and

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// The bounds on what the matcher reads, from the second attack on issue 15: an utterance of at most 64 words and
 /// titles of at most 32 words and slots (a title of 1,300 "a"s made the reader recurse until the stack overflowed,
@@ -21,8 +22,8 @@ struct MatcherLimitsTests {
     do {
       _ = try matcher.understand(long)
       Issue.record("an utterance of 65 words was read")
-    } catch let error as HostError {
-      #expect(error.status == .usage && error.message.contains("at most 64"), "\(error)")
+    } catch let error as UnderstandingError {
+      #expect(error.kind == .usage && error.message.contains("at most 64"), "\(error)")
     }
     // The control: 64 words are read.
     let bounded = "ping " + Array(repeating: "a", count: 61).joined(separator: " ") + " with Ping"
@@ -40,7 +41,9 @@ struct MatcherLimitsTests {
         name: "Big", intents: [("Huge", huge), ("Small", "sing ${value}")], in: directory.url))
     let matcher = UtteranceMatcher(apps: [app])
     #expect(try matcher.match("sing loud with Big").intentClass == "SmallIntent")
-    #expect(throws: HostError.self) { try matcher.match("a a a a a a a a a a a a a a a a a a a a loud with Big") }
+    #expect(throws: UnderstandingError.self) {
+      try matcher.match("a a a a a a a a a a a a a a a a a a a a loud with Big")
+    }
     let within = Array(repeating: "a", count: 20).joined(separator: " ") + " ${value}"
     let control = try AppBundle.load(
       from: SmallApp.build(name: "Fits", intents: [("Fits", within)], in: directory.url))

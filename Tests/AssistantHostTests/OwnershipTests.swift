@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// Identities belong to their owner (`OwnerTable`, `State/owners.json`): in-process installs into a temporary home,
 /// each refusal beside the install that is allowed (the control). End-to-end: IdentityEndToEndTests.
@@ -200,7 +201,7 @@ import Testing
       + "the name to say which"
     let router = Router(apps: apps)
     for name in ["Rooms", "rooms", "ROOMS"] {
-      let error = try #require(throws: HostError.self) { try router.app(named: name) }
+      let error = try #require(throws: UnderstandingError.self) { try router.app(named: name) }
       #expect(error.status == .noMatch)
       #expect(error.message == "\"\(name)\" is the name of \(listed)")
     }
@@ -210,7 +211,7 @@ import Testing
     #expect(try router.app(named: "Room Booking").identifier.rawValue == "com.example.rooms")
 
     let matcher = UtteranceMatcher(apps: apps)
-    let error = try #require(throws: HostError.self) { try matcher.match("Book room 12 for Ada with Rooms") }
+    let error = try #require(throws: UnderstandingError.self) { try matcher.match("Book room 12 for Ada with Rooms") }
     #expect(error.status == .noMatch)
     #expect(
       error.message == "\"Book room 12 for Ada with Rooms\" names \(listed), e.g. "

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// `PhraseBook`: the capability questions ("What can you do?") and the phrase lint (`check`).
 @Suite(.tags(.unit)) struct PhraseBookTests {
@@ -52,7 +53,7 @@ import Testing
     let name = try #require(PhraseBook.capabilityQuestion(utterance) ?? nil)
     let router = Router(apps: [try Rooms.app()])
     #expect(try router.app(named: name).identifier.rawValue == "com.example.rooms")
-    #expect(throws: HostError.self) { try router.app(named: name + "x") }
+    #expect(throws: UnderstandingError.self) { try router.app(named: name + "x") }
   }
 
   @Test func entriesListExamplesFirst() throws {

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// Understanding an utterance (`UtteranceMatcher`) against the installed example Rooms app.
 @Suite(.tags(.unit)) struct UtteranceMatcherTests {
@@ -138,13 +139,13 @@ import Testing
   @Test(arguments: notUnderstood)
   func saysWhatItDidNotUnderstand(_ example: NotUnderstood) throws {
     let matcher = UtteranceMatcher(apps: [try Rooms.app()])
-    let error = try #require(throws: HostError.self) { try matcher.match(example.utterance) }
+    let error = try #require(throws: UnderstandingError.self) { try matcher.match(example.utterance) }
     #expect(error.status == example.status)
     #expect(error.message == example.message)
   }
 
   @Test func withNoAppInstalledItSaysSo() throws {
-    let error = try #require(throws: HostError.self) {
+    let error = try #require(throws: UnderstandingError.self) {
       try UtteranceMatcher(apps: []).match("Book room 12 for Ada with Rooms")
     }
     #expect(error.status == .noMatch)
@@ -165,7 +166,7 @@ import Testing
     let room = try matcher.match("Book room 12 for Ada with Rooms")
     #expect(room.app.name == "Rooms")
     #expect(room.values == [Self.cancel: .boolean(false), "roomNumber": 12, "bookedBy": "Ada"])
-    let error = try #require(throws: HostError.self) { try matcher.match("Book desk 4 with Rooms") }
+    let error = try #require(throws: UnderstandingError.self) { try matcher.match("Book desk 4 with Rooms") }
     #expect(error.message.hasPrefix("Rooms has no intent matching \"book desk 4\""))
   }
 
@@ -183,7 +184,7 @@ import Testing
     #expect(try alone.match("Book carrel 3 with Study Rooms").values == ["value": "3"])
 
     let matcher = UtteranceMatcher(apps: apps)
-    let error = try #require(throws: HostError.self) { try matcher.match("Book carrel 3 with Study Rooms") }
+    let error = try #require(throws: UnderstandingError.self) { try matcher.match("Book carrel 3 with Study Rooms") }
     #expect(error.status == .noMatch)
     #expect(error.message.contains("com.example.rooms (Rooms)"), "\(error)")
     let study = try #require(apps.first { $0.name == "Study Rooms" })
@@ -223,7 +224,7 @@ import Testing
         in: directory.url))
     for apps in [[try Rooms.app(), other], [other, try Rooms.app()]] {
       let matcher = UtteranceMatcher(apps: apps)
-      let error = try #require(throws: HostError.self) { try matcher.match(utterance) }
+      let error = try #require(throws: UnderstandingError.self) { try matcher.match(utterance) }
       #expect(error.status == .noMatch)
       #expect(
         error.message == "\"\(utterance)\" names 2 installed apps: com.check.rooms (Rooms), com.example.rooms (Rooms); "
@@ -242,7 +243,7 @@ import Testing
         name: "Study Rooms", identifier: "com.check.app", intents: [("BookCarrel", "Book carrel ${value}")],
         in: directory.url))
     for apps in [[try Rooms.app(), study], [study, try Rooms.app()]] {
-      let error = try #require(throws: HostError.self) {
+      let error = try #require(throws: UnderstandingError.self) {
         try UtteranceMatcher(apps: apps).match("Book carrel 3 with Study Rooms")
       }
       #expect(error.message.hasSuffix("e.g. \"Book carrel 3 with com.check.app\""), "\(error.message)")
@@ -255,7 +256,7 @@ import Testing
       { try SmallApp.build(name: "12 for Ada with Rooms", intents: [("BookRoom", "Book room")], in: $0) }
     ])
     let matcher = UtteranceMatcher(apps: apps)
-    let error = try #require(throws: HostError.self) { try matcher.match("Book room 12 for Ada with Rooms") }
+    let error = try #require(throws: UnderstandingError.self) { try matcher.match("Book room 12 for Ada with Rooms") }
     #expect(error.status == .noMatch, "\(error)")
     #expect(try matcher.match("Book room 12 for Ada with com.example.rooms").app.name == "Rooms")
   }
@@ -290,7 +291,7 @@ import Testing
   ])
   func anUnknownAppNameListsTheInstalledApps(_ name: String, _ suggested: String?) throws {
     let router = Router(apps: [try Rooms.app()])
-    let error = try #require(throws: HostError.self) { try router.app(named: name) }
+    let error = try #require(throws: UnderstandingError.self) { try router.app(named: name) }
     #expect(error.status == .noMatch)
     #expect(error.status.rawValue == 69)
     let guess = suggested.map { " (did you mean \"\($0)\"?)" } ?? ""
@@ -316,13 +317,15 @@ import Testing
       #expect(try Router(apps: [app], locale: "fr_FR").app(named: name).identifier.rawValue == "com.example.rooms")
     }
     for locale in [nil, "de_DE"] as [String?] {
-      let error = try #require(throws: HostError.self) { try Router(apps: [app], locale: locale).app(named: "Salles") }
+      let error = try #require(throws: UnderstandingError.self) {
+        try Router(apps: [app], locale: locale).app(named: "Salles")
+      }
       #expect(error.status == .noMatch)
     }
   }
 
   @Test func withNoAppInstalledTheListIsNone() {
-    let error = #expect(throws: HostError.self) { try Router(apps: []).app(named: "Rooms") }
+    let error = #expect(throws: UnderstandingError.self) { try Router(apps: []).app(named: "Rooms") }
     #expect(error?.message == "no installed app is called \"Rooms\"; installed: none")
   }
 
@@ -338,7 +341,9 @@ import Testing
   ])
   func anUnknownIntentNameListsTheSupportedIntents(_ name: String, _ suggested: String?) throws {
     let app = try Rooms.app()
-    let error = try #require(throws: HostError.self) { try Router(apps: [app]).intentClass(named: name, in: app) }
+    let error = try #require(throws: UnderstandingError.self) {
+      try Router(apps: [app]).intentClass(named: name, in: app)
+    }
     #expect(error.status == .noMatch)
     let guess = suggested.map { " (did you mean \"\($0)\"?)" } ?? ""
     #expect(
@@ -430,7 +435,7 @@ import Testing
   @Test(arguments: refused)
   func refusesValuesThatDoNotFit(_ example: Refused) throws {
     let app = try Rooms.app()
-    let error = try #require(throws: HostError.self) {
+    let error = try #require(throws: UnderstandingError.self) {
       try Router(apps: [app]).values(example.arguments, intentClass: example.intentClass, in: app)
     }
     #expect(error.status == example.status)
@@ -451,7 +456,7 @@ import Testing
       try router.values(["goalValue=two and a half"], intentClass: "INStartWorkoutIntent", in: runs) == [
         "goalValue": .decimal(2.5)
       ])
-    let error = try #require(throws: HostError.self) {
+    let error = try #require(throws: UnderstandingError.self) {
       try router.values(["goalValue=fivish"], intentClass: "INStartWorkoutIntent", in: runs)
     }
     #expect(error.message == "goalValue=fivish: Goal (Decimal) needs a number")

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// The bound of issue 15's second attack: an `IntentPhrases` example's words are read as values of the intent's first
 /// `UtteranceMatcher.maximumSpokenParameters` (32) parameters with words of their own, in the definition's order, and

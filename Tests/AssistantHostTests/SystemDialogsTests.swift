@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// Siri's sentences for the response codes of system intents (`SystemDialogs`), and how the driver chooses the
 /// answer's dialog (`IntentDriver.answer`): a definition's template, else Siri's sentence, else the generic one.

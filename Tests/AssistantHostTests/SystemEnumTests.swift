@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// Apple's enums of the system intents (`SystemEnum`): each Enum parameter of the catalog names one, and a value is
 /// read, spoken and typed as a definition's enum case is.
@@ -164,7 +165,7 @@ import Testing
     #expect(
       try router.values(["workoutGoalUnitType=miles", "workoutLocationType=inside"], intentClass: Self.start, in: app)
         == ["workoutGoalUnitType": .enumCase("mile"), "workoutLocationType": .enumCase("indoor")])
-    let error = try #require(throws: HostError.self) {
+    let error = try #require(throws: UnderstandingError.self) {
       try router.values(["workoutGoalUnitType=fortnight"], intentClass: Self.start, in: app)
     }
     #expect(error.status == .usage)
@@ -176,7 +177,7 @@ import Testing
     #expect(
       try router.values(["workoutGoalUnitType=kiloCalorie"], intentClass: Self.start, in: app)
         == ["workoutGoalUnitType": .enumCase("kiloCalorie")])
-    let location = try #require(throws: HostError.self) {
+    let location = try #require(throws: UnderstandingError.self) {
       try router.values(["workoutLocationType=upstairs"], intentClass: Self.start, in: app)
     }
     #expect(location.message == "workoutLocationType=upstairs: Location (Enum) needs one of outdoor, indoor")

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// The table of utterances issue 13 asks for: each said to the example Rooms app and Apple's SoupChef sample (its
 /// manifests from ../shared/corpus, with a small vocabulary of ours) installed together, with the app, intent and
@@ -410,12 +411,12 @@ import Testing
       #expect(match.app.identifier.rawValue == reached.app)
       #expect(match.intentClass == reached.intent)
       #expect(match.values == row.values)
-    } catch let error as HostError {
+    } catch let error as UnderstandingError {
       guard row.reached == nil else {
         Issue.record("\"\(row.utterance)\" not understood: \(error.message)")
         return
       }
-      #expect(error.status == .noMatch, "\(error.message)")
+      #expect(error.kind == .noMatch, "\(error.message)")
       #expect(error.message == row.message)
     } catch {
       Issue.record("\(error)")

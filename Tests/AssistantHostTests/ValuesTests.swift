@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// An in-memory definition with a parameter of every type `ValueInterpreter` knows, and a vocabulary for some.
 enum Soup {

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// The user's vocabulary in the matcher: a slot of a parameter with a vocabulary type takes the app's term as
 /// spelled, a reading with a term beats one without, a term lets a slot reach further than eight words; each test
@@ -84,13 +85,13 @@ struct VocabularyMatchTests {
   @Test func aLongTermLetsAPhraseSplitThatWouldNotOtherwise() throws {
     let name = "The Friday Evening Board Game And Pizza Club Of Springfield"
     let utterance = "Message \(name) saying see you at eight with Pay"
-    #expect(throws: HostError.self) { try Self.values(utterance) }
+    #expect(throws: UnderstandingError.self) { try Self.values(utterance) }
     let terms = [Self.pay: [VocabularyStringType.contactName: [name]]]
     #expect(
       try Self.values(utterance, terms)
         == ["recipients": .array([.string(name)]), "content": .string("see you at eight")])
     // Control: nine words that are not the term are still too many.
-    #expect(throws: HostError.self) {
+    #expect(throws: UnderstandingError.self) {
       try Self.values("Message The Friday Evening Board Game And Pizza Club Of Shelbyville saying hi with Pay", terms)
     }
   }

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import AssistantHost
+@testable import Understanding
 
 /// How people vary the seed's workout phrases (review 15, item 2): a goal, a location or open-endedness with or
 /// without a workout's name, a goal after the name ("for 20 minutes"), "workout" after the name, values after the
@@ -121,8 +122,10 @@ import Testing
   /// utterance is not understood, rather than the words becoming the workout's name. The control: a unit Apple has.
   @Test func aGoalInAUnitAppleDoesNotHaveIsNotAName() throws {
     let matcher = UtteranceMatcher(apps: Self.apps)
-    let error = try #require(throws: HostError.self) { try matcher.match("Start a 5 kilometer wall climb with Ascent") }
-    #expect(error.status == .noMatch)
+    let error = try #require(throws: UnderstandingError.self) {
+      try matcher.match("Start a 5 kilometer wall climb with Ascent")
+    }
+    #expect(error.kind == .noMatch)
     #expect(error.message.hasPrefix("Ascent has no intent matching \"start a 5 kilometer wall climb\""), "\(error)")
     #expect(
       try matcher.match("Start a 5 mile wall climb with Ascent").values == [
@@ -134,12 +137,12 @@ import Testing
   /// app's name, not the values after it. The control: words close to no name are all named.
   @Test func aMistypedNameBeforeValues() throws {
     let matcher = UtteranceMatcher(apps: Self.apps)
-    let typo = try #require(throws: HostError.self) {
+    let typo = try #require(throws: UnderstandingError.self) {
       try matcher.match("Start a wall climb with Ascnt for 30 minutes")
     }
-    #expect(typo.status == .noMatch)
+    #expect(typo.kind == .noMatch)
     #expect(typo.message.contains("no installed app is called \"Ascnt\" (did you mean \"Ascent\"?)"), "\(typo)")
-    let other = try #require(throws: HostError.self) {
+    let other = try #require(throws: UnderstandingError.self) {
       try matcher.match("Start a wall climb with Stride for 30 minutes")
     }
     #expect(other.message.contains("no installed app is called \"Stride for 30 minutes\";"), "\(other)")

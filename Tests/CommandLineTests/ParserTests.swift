@@ -2,6 +2,7 @@ import AssistantHost
 import ProcessSupervision
 import TestSupport
 import Testing
+import Understanding
 
 @testable import assistant
 

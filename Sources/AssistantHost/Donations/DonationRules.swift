@@ -1,5 +1,6 @@
 import BundleManifest
 import ExtensionProtocol
+import Understanding
 
 /// The checks on what an app or an extension sends to donate, to register terms or to suggest shortcuts
 /// (docs/PROTOCOL.md, "Requests to

@@ -1,6 +1,7 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import Understanding
 
 /// A donation or a suggested shortcut of an installed app: what `assistant shortcuts add --from ID` makes a shortcut
 /// from.

@@ -2,6 +2,7 @@ import AppGroupStore
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import Understanding
 
 /// A shortcut the user made (`assistant shortcuts add`): a phrase that runs one intent of one app with preset values
 /// (docs/CONVERSATION.md, "Shortcuts").

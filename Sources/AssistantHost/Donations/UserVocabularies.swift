@@ -1,11 +1,12 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import Understanding
 
 extension DonationStore {
   /// The terms each of `apps` registered, by bundle identifier (apps without any left out), and for each app whose
   /// vocabulary document cannot be read, a line saying so: that app is matched without its terms.
-  public func userVocabularies(of apps: [AppBundle]) -> (vocabularies: [String: UserVocabulary], problems: [String]) {
+  package func userVocabularies(of apps: [AppBundle]) -> (vocabularies: [String: UserVocabulary], problems: [String]) {
     var vocabularies: [String: UserVocabulary] = [:]
     var problems: [String] = []
     for app in apps {

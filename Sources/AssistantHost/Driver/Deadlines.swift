@@ -1,3 +1,5 @@
+import Understanding
+
 /// The phases of an extension's life that have a deadline.
 public enum Phase: String, Sendable, CaseIterable {
   case handshake, resolve, confirm, handle, ui, shutdown

@@ -3,6 +3,7 @@ import ExtensionProtocol
 import Foundation
 import IntentHostSystem
 import Synchronization
+import Understanding
 import UntrustedText
 
 /// What the user asked for: an app, an intent of it, and the values given so far.

@@ -4,6 +4,7 @@ import ExtensionProtocol
 import Foundation
 import IntentHostSystem
 import Synchronization
+import Understanding
 import UntrustedText
 
 extension IntentDriver {

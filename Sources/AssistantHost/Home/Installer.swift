@@ -2,6 +2,7 @@ import AppGroupStore
 import BundleManifest
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 extension AssistantHome {
@@ -200,7 +201,12 @@ extension AssistantHome {
       || URL(fileURLWithPath: identifierOrName).standardizedFileURL.deletingLastPathComponent().path
         == applications.standardizedFileURL.path
     let byFolder = apps.filter { inApplications && folder.hasSuffix(".app") && $0.url.lastPathComponent == folder }
-    let app = try byFolder.first ?? Router(apps: apps).app(named: identifierOrName)
+    let app: AppBundle
+    do {
+      app = try byFolder.first ?? Router(apps: apps).app(named: identifierOrName)
+    } catch let error as UnderstandingError {
+      throw HostError(error)
+    }
     do {
       try FileManager.default.removeItem(at: app.url)
     } catch {

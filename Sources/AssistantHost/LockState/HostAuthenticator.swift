@@ -2,6 +2,7 @@ import ExtensionProtocol
 import ExtensionTransport
 import IntentHostSystem
 import Synchronization
+import Understanding
 import UntrustedText
 
 /// How the host answers `host/requestAuthentication` (docs/PROTOCOL.md, "Requests to the host"): it shows who asks

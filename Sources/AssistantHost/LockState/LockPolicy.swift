@@ -1,4 +1,5 @@
 import BundleManifest
+import Understanding
 
 /// What an intent needs of the device, and which rule says so: the one place the driver and `assistant explain`
 /// ask (issue 12). A pure function of the intent, the manifests, the lock state and what happened in the

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 extension Validator {
   /// The rules of a project's definitions: each on its own (`definitionRules(_:)`), then `duplicate-definition`

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 extension Validator {
   /// The sandbox's rules for the read-only paths each entitlements file of `app` asks for (docs/SANDBOX.md,

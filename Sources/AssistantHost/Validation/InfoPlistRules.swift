@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 extension Validator {
   /// The rules one Info.plist can be checked against alone.

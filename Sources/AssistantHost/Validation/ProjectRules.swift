@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 extension Validator {
   /// What the cross-file rules look at, from a bundle or from a folder of sources.

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 import IntentHostSystem
 
 extension Validator {

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 extension Validator {
   /// The rules for a project's `.strings` tables: `strings-stale-key` (each key matches an ID of the

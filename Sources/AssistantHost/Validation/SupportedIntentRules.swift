@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 extension Validator {
   /// `intent-supported-twice`: no intent is listed by two Intents extensions of one app. Records in `handledBy`

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 /// Apple's rules for SiriKit manifests, checked on a bundle, a folder of sources, or single files. Each finding is a
 /// `Diagnostic` naming the file, the key path, the severity, the rule and the fix; docs/VALIDATION.md lists the rules.

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import Understanding
 
 extension Validator {
   /// A project's vocabularies: each on its own (`vocabularyFileRules`), then `vocabulary-unknown-intent` (its

@@ -11,6 +11,7 @@ import AssistantHost
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
+import Understanding
 import UntrustedText
 
 /// Says nothing and answers nothing: every value is given.
@@ -137,6 +138,9 @@ func main() async -> Int32 {
   } catch let error as HostError {
     FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown(error.message))\n".utf8))
     return error.status.rawValue
+  } catch let error as UnderstandingError {
+    FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown(error.message))\n".utf8))
+    return HostError(error).status.rawValue
   } catch {
     FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown("\(error)"))\n".utf8))
     return 70

@@ -3,12 +3,12 @@ import ExtensionProtocol
 import Foundation
 
 /// Finds installed apps and their intents by the names users use.
-public struct Router: Sendable {
-  public let apps: [AppBundle]
+package struct Router: Sendable {
+  package let apps: [AppBundle]
   /// The user's locale (`--locale`): the apps' names for it (`AppBundle.localizedNames(for:)`) are names too.
-  public let locale: String?
+  package let locale: String?
 
-  public init(apps: [AppBundle], locale: String? = nil) {
+  package init(apps: [AppBundle], locale: String? = nil) {
     self.apps = apps
     self.locale = locale
   }
@@ -17,7 +17,7 @@ public struct Router: Sendable {
   /// alternative name, executable, and under `locale` those of its `InfoPlist.strings`) compared as spoken words, so
   /// case, punctuation and spacing never matter ("study rooms" is "Study Rooms"). The one rule for every command and
   /// for utterances (`UtteranceMatcher` compares the same words).
-  public static func answers(_ app: AppBundle, to name: String, locale: String? = nil) -> Bool {
+  package static func answers(_ app: AppBundle, to name: String, locale: String? = nil) -> Bool {
     if app.identifier.rawValue == name { return true }
     let words = normalizedWords(name)
     let names = app.names + (locale.map { app.localizedNames(for: $0) } ?? [])
@@ -25,13 +25,13 @@ public struct Router: Sendable {
   }
 
   /// The apps `name` names: the one whose bundle id it is, else every app that answers to it.
-  public func apps(answeringTo name: String) -> [AppBundle] {
+  package func apps(answeringTo name: String) -> [AppBundle] {
     let byIdentifier = apps.filter { $0.identifier.rawValue == name }
     return byIdentifier.isEmpty ? apps.filter { Self.answers($0, to: name, locale: locale) } : byIdentifier
   }
 
   /// The extensions `name` names (their bundle id, or their name as spoken words), with their apps.
-  public func extensions(answeringTo name: String) -> [(app: AppBundle, extension: ExtensionBundle)] {
+  package func extensions(answeringTo name: String) -> [(app: AppBundle, extension: ExtensionBundle)] {
     let words = normalizedWords(name)
     return apps.flatMap { app in
       app.extensions.filter {
@@ -41,11 +41,11 @@ public struct Router: Sendable {
   }
 
   /// The one extension `name` names.
-  /// - Throws: `HostError(.noMatch)` when none or several do.
-  public func onlyExtension(answeringTo name: String) throws -> (app: AppBundle, extension: ExtensionBundle) {
+  /// - Throws: `UnderstandingError(.noMatch)` when none or several do.
+  package func onlyExtension(answeringTo name: String) throws -> (app: AppBundle, extension: ExtensionBundle) {
     let found = extensions(answeringTo: name)
     guard found.count == 1 else {
-      throw HostError(
+      throw UnderstandingError(
         .noMatch,
         found.isEmpty
           ? "no installed extension is called \"\(name)\""
@@ -59,15 +59,15 @@ public struct Router: Sendable {
   /// The app called `name` (`apps(answeringTo:)`). A name is never resolved by picking one of several apps: two
   /// installed apps can have the same name, and only the bundle id tells them apart.
   /// - Parameter orExtension: whether the caller also takes an extension's name (for the suggestions).
-  /// - Throws: `HostError(.noMatch)` naming the closest installed names ("did you mean") and listing the installed
+  /// - Throws: `UnderstandingError(.noMatch)` naming the closest installed names ("did you mean") and listing the installed
   ///   apps, or, when several apps answer to `name`, listing them by bundle id and saying to use it.
-  public func app(named name: String, orExtension: Bool = false) throws -> AppBundle {
+  package func app(named name: String, orExtension: Bool = false) throws -> AppBundle {
     let candidates = apps(answeringTo: name)
     if candidates.count == 1 { return candidates[0] }
     if candidates.count > 1 { throw Self.ambiguous("\"\(name)\" is the name of", candidates) }
     var known = apps.flatMap { [$0.name, $0.identifier.rawValue] + (locale.map($0.localizedNames(for:)) ?? []) }
     if orExtension { known += apps.flatMap { $0.extensions.map(\.name) } }
-    throw HostError(
+    throw UnderstandingError(
       .noMatch,
       "no installed app is called \"\(name)\""
         + suggestion(name, among: known) + "; installed: \(installedNames(apps))")
@@ -78,10 +78,10 @@ public struct Router: Sendable {
   /// - Parameter example: what the user asked (the utterance without the app's name) and the app that understands
   ///   it: the refusal ends `e.g. "REQUEST with BUNDLE-ID"`, with that app's bundle id.
   static func ambiguous(_ what: String, _ candidates: [AppBundle], example: (request: String, app: AppBundle)? = nil)
-    -> HostError
+    -> UnderstandingError
   {
     let sorted = candidates.sorted { ($0.identifier, $0.url.path) < ($1.identifier, $1.url.path) }
-    return HostError(
+    return UnderstandingError(
       .noMatch,
       "\(what) \(sorted.count) installed apps: "
         + sorted.map { "\($0.identifier) (\($0.name))" }.joined(separator: ", ")
@@ -91,8 +91,8 @@ public struct Router: Sendable {
 
   /// The intent class of `app` called `name`: the class name ("BookRoomIntent"), the definition name ("BookRoom"),
   /// or its title ("Book Room"), case-insensitively.
-  /// - Throws: `HostError(.noMatch)` listing the app's intents.
-  public func intentClass(named name: String, in app: AppBundle) throws -> String {
+  /// - Throws: `UnderstandingError(.noMatch)` listing the app's intents.
+  package func intentClass(named name: String, in app: AppBundle) throws -> String {
     let wanted = name.lowercased().filter { !$0.isWhitespace }
     for className in app.supportedIntents {
       let spec = app.runnableSpec(className: className)?.spec
@@ -103,40 +103,41 @@ public struct Router: Sendable {
       let spec = app.runnableSpec(className: className)?.spec
       return [className, spec?.name].compactMap { $0 }
     }
-    throw HostError(
+    throw UnderstandingError(
       .noMatch,
       "\(app.name) has no intent called \"\(name)\""
         + suggestion(name, among: names) + "; it supports \(listOrNone(app.supportedIntents))")
   }
 
   /// Parses `name=value` arguments into typed values using the intent's definition.
-  /// - Throws: `HostError(.usage)` naming the argument and what it should be.
-  public func values(_ arguments: [String], intentClass: String, in app: AppBundle) throws -> [String: ParameterValue] {
+  /// - Throws: `UnderstandingError(.usage)` naming the argument and what it should be.
+  package func values(_ arguments: [String], intentClass: String, in app: AppBundle) throws -> [String: ParameterValue]
+  {
     let found = app.runnableSpec(className: intentClass)
     let interpreter = ValueInterpreter(
       intentClass: intentClass, definition: found?.definition, vocabularies: app.vocabularies)
     var values: [String: ParameterValue] = [:]
     for argument in arguments {
       guard let equals = argument.firstIndex(of: "=") else {
-        throw HostError(.usage, "\"\(argument)\" is not name=value (e.g. roomNumber=12)")
+        throw UnderstandingError(.usage, "\"\(argument)\" is not name=value (e.g. roomNumber=12)")
       }
       let name = String(argument[..<equals])
       let text = String(argument[argument.index(after: equals)...])
       guard let spec = found?.spec else {
-        throw HostError(
+        throw UnderstandingError(
           .dataError, "\(app.name) has no intent definition for \(intentClass), so \(name)= cannot be typed")
       }
       guard let parameter = spec.parameter(named: name) else {
-        throw HostError(
+        throw UnderstandingError(
           .usage,
           "\(intentClass) has no parameter \"\(name)\"" + suggestion(name, among: spec.parameters.map(\.name))
             + "; its parameters are " + listOrNone(spec.parameters.map(\.name)))
       }
       guard values[name] == nil else {
-        throw HostError(.usage, "\(name)= is given twice (\(name)=\(text)); give each parameter once")
+        throw UnderstandingError(.usage, "\(name)= is given twice (\(name)=\(text)); give each parameter once")
       }
       guard let value = interpreter.parse(text, for: parameter) else {
-        throw HostError(
+        throw UnderstandingError(
           .usage,
           "\(name)=\(text): \(parameter.label) (\(parameter.type)) needs \(interpreter.expectation(for: parameter, caseNames: true))"
         )

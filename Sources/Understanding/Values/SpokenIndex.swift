@@ -1,5 +1,4 @@
 import BundleManifest
-import ExtensionProtocol
 import Foundation
 import Synchronization
 

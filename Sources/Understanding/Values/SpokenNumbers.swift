@@ -1,8 +1,5 @@
 // Numbers and durations as people type or say them ("12", "twelve", "an hour").
-import BundleManifest
-import ExtensionProtocol
 import Foundation
-import Synchronization
 
 private let numberWords: [String: Int] = [
   "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,

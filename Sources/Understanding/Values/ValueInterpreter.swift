@@ -1,20 +1,19 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
-import Synchronization
 
 /// Turns what a user typed or said into typed parameter values, and values back into words.
 ///
 /// A parameter's vocabulary synonyms and enum cases are looked up by their words in an index built the first time
 /// the parameter is read (`SpokenIndex`), so reading a value costs the same with 20,000 synonyms as with two. Copies
 /// of an interpreter share the index.
-struct ValueInterpreter: Sendable {
-  let intentClass: String
-  let definition: IntentDefinition?
-  let vocabularies: [Vocabulary]
+package struct ValueInterpreter: Sendable {
+  package let intentClass: String
+  package let definition: IntentDefinition?
+  package let vocabularies: [Vocabulary]
   private let index = SpokenIndex()
 
-  init(intentClass: String, definition: IntentDefinition?, vocabularies: [Vocabulary]) {
+  package init(intentClass: String, definition: IntentDefinition?, vocabularies: [Vocabulary]) {
     self.intentClass = intentClass
     self.definition = definition
     self.vocabularies = vocabularies
@@ -26,7 +25,7 @@ struct ValueInterpreter: Sendable {
 
   /// Parses `text` as a value of `parameter`.
   /// - Returns: nil when the text is not a value of that type; `problem` then says what is expected.
-  func parse(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
+  package func parse(_ text: String, for parameter: ParameterSpec) -> ParameterValue? {
     parse(text, for: parameter, synonyms: true)
   }
 
@@ -103,7 +102,7 @@ struct ValueInterpreter: Sendable {
   /// (INPlaybackRepeatMode's `all` is said "repeat all"). Words are compared as `normalizedWords` gives them, little
   /// words included: "a wall climb" is not "wall climb".
   /// - Parameter words: `normalizedWords(text)`, when the caller has them.
-  func spokenValue(_ text: String, for parameter: ParameterSpec, words: [String]? = nil) -> ParameterValue? {
+  package func spokenValue(_ text: String, for parameter: ParameterSpec, words: [String]? = nil) -> ParameterValue? {
     let words = words ?? normalizedWords(text)
     guard !words.isEmpty else { return nil }
     let entry = entry(for: parameter)
@@ -124,7 +123,9 @@ struct ValueInterpreter: Sendable {
 
   /// A prompt translated for one value (`PROMPTID-VALUEID` in the strings table), e.g. a confirmation worded for
   /// the enum case or boolean the user picked; nil when the table has none.
-  func variant(of prompt: ParameterSpec.PromptDialog?, for value: ParameterValue, parameter: ParameterSpec) -> String? {
+  package func variant(of prompt: ParameterSpec.PromptDialog?, for value: ParameterValue, parameter: ParameterSpec)
+    -> String?
+  {
     guard let promptID = prompt?.textID, let definition else { return nil }
     var valueID: String? = nil
     switch value {
@@ -144,7 +145,7 @@ struct ValueInterpreter: Sendable {
   /// - Parameter caseNames: for an enum, list its cases by the names `run` and `--json` use, each followed by its
   ///   display name in parentheses where that differs ("kiloCalorie (kilocalories)"); otherwise by what is said
   ///   (the display name, "kilocalories").
-  func expectation(for parameter: ParameterSpec, caseNames: Bool = false) -> String {
+  package func expectation(for parameter: ParameterSpec, caseNames: Bool = false) -> String {
     if let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) {
       // Xcode's `unknown` case stands for no value: it is not one to give.
       let cases = spec.values.filter { $0.name != "unknown" }.map { value in
@@ -168,7 +169,7 @@ struct ValueInterpreter: Sendable {
   }
 
   /// A value in words, as Siri would say it in a template.
-  func words(
+  package func words(
     for value: ParameterValue, parameterType: (trueName: String?, falseName: String?, enumType: String?)? = nil
   )
     -> String

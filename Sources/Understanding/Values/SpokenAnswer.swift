@@ -7,7 +7,7 @@ import Foundation
 /// An answer is compared as words: case, accents, the width of Japanese characters and punctuation around or between
 /// its words do not count ("Oui !", "sí", "si", "NÃO", "はい。" are all answers), so "d'accord" and "d’accord" are one.
 /// docs/CONVERSATION.md ("Answers") lists the words.
-enum SpokenAnswer {
+package enum SpokenAnswer {
   /// yes in words.
   static let yesWords: [String] = [
     // English
@@ -65,7 +65,7 @@ enum SpokenAnswer {
   private static let cancel = Set(cancelWords.map(key))
 
   /// true for yes, false for no, nil for anything else: a Boolean value said in words (`ValueInterpreter`).
-  static func yesNo(_ text: String) -> Bool? {
+  package static func yesNo(_ text: String) -> Bool? {
     let key = key(text)
     if yes.contains(key) { return true }
     if no.contains(key) { return false }
@@ -73,12 +73,12 @@ enum SpokenAnswer {
   }
 
   /// The answer to a yes/no question: `yesNo`, and a cancel word is a no ("stop" declines).
-  static func answer(to text: String) -> Bool? {
+  package static func answer(to text: String) -> Bool? {
     yesNo(text) ?? (isCancel(text) ? false : nil)
   }
 
   /// Whether `text` asks to stop ("cancel", "annuler", "キャンセル").
-  static func isCancel(_ text: String) -> Bool {
+  package static func isCancel(_ text: String) -> Bool {
     cancel.contains(key(text))
   }
 

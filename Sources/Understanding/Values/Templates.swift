@@ -1,19 +1,13 @@
 // Templates (`${name}` placeholders) and lists as the assistant says them.
-import AppGroupStore
-import BundleManifest
-import ExtensionProtocol
 import Foundation
-import IntentHostSystem
-import Synchronization
-import UntrustedText
 
 /// `items` joined by commas, or "none" when there are none.
-func listOrNone(_ items: [String]) -> String {
+package func listOrNone(_ items: [String]) -> String {
   items.isEmpty ? "none" : items.joined(separator: ", ")
 }
 
 /// The `${name}` placeholders of a template, in order.
-func placeholders(_ template: String) -> [String] {
+package func placeholders(_ template: String) -> [String] {
   var names: [String] = []
   var rest = Substring(template)
   while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
@@ -26,7 +20,7 @@ func placeholders(_ template: String) -> [String] {
 /// Fills `${name}` placeholders from `values`, which gets the whole name (a dotted path such as `${order.total}`
 /// reaches into an object's properties).
 /// Unknown placeholders become empty text and are reported in `missing`.
-func renderTemplate(_ template: String, values: (String) -> String?) -> (text: String, missing: [String]) {
+package func renderTemplate(_ template: String, values: (String) -> String?) -> (text: String, missing: [String]) {
   var output = ""
   var missing: [String] = []
   var rest = Substring(template)

@@ -1,8 +1,6 @@
 // Words as the matcher compares them: folded, split, with their ranges in the text.
-import BundleManifest
 import ExtensionProtocol
 import Foundation
-import Synchronization
 
 /// The little words `sameWords` ignores.
 let sameWordsFiller: Set<String> = ["a", "an", "the", "my", "of"]
@@ -19,7 +17,7 @@ func sameWords(_ a: String, _ b: String) -> Bool {
 }
 
 /// Lower-cased words without punctuation, for matching speech (`spokenWords(_:)`).
-func normalizedWords(_ text: String) -> [String] {
+package func normalizedWords(_ text: String) -> [String] {
   spokenWords(text).map { $0.lowercased() }
 }
 
@@ -34,7 +32,7 @@ func normalizedWords(_ text: String) -> [String] {
 /// code points (U+00AD soft hyphen, U+200B–U+200D zero-width space and joiners, U+2060 word joiner, U+FEFF, variation
 /// selectors …; not the bidirectional controls) are dropped: "Book\u{00AD}room" is the word "Bookroom", as it is
 /// shown. Any other character ends a word, so "Rooms, book room 12." is four words.
-func spokenWords(_ text: String) -> [String] {
+package func spokenWords(_ text: String) -> [String] {
   spokenWordRanges(text).map(\.word)
 }
 

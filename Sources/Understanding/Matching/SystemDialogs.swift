@@ -11,7 +11,7 @@
 ///
 /// Siri says its own sentence, never the app's text: a `reason` the response carries is not said (it is in
 /// `--json`'s `responseParameters`).
-enum SystemDialogs {
+package enum SystemDialogs {
   /// Class name to response code to its alternatives, most specific first.
   static let catalog: [String: [String: [String]]] = {
     var table: [String: [String: [String]]] = [
@@ -242,7 +242,9 @@ enum SystemDialogs {
   /// - Parameters:
   ///   - value: a parameter's value in words, or nil when it has none (an empty or blank value counts as none).
   /// - Returns: nil when the catalog has no sentence for the code (the generic one is then said).
-  static func dialog(intent intentClass: String, code: String, app: String, value: (String) -> String?) -> String? {
+  package static func dialog(intent intentClass: String, code: String, app: String, value: (String) -> String?)
+    -> String?
+  {
     guard let alternatives = catalog[intentClass]?[code] else { return nil }
     func filled(_ name: String) -> String? {
       if name == "app" { return app }

@@ -5,18 +5,18 @@ import Foundation
 /// What apps answer to: their phrases for `assistant phrases` and "What can you do?", and the lint of their phrases
 /// (`assistant phrases --check`, `validate`'s `intent-phrase-unreachable` and `intent-phrase-claimed-twice` rules, and
 /// the `phrase-reads-text` note).
-public enum PhraseBook {
+package enum PhraseBook {
   /// One app's phrases, for printing.
-  public struct Entry: Encodable, Sendable {
-    public var name: String
-    public var bundleIdentifier: String
-    public var phrases: [Line]
+  package struct Entry: Encodable, Sendable {
+    package var name: String
+    package var bundleIdentifier: String
+    package var phrases: [Line]
   }
 
-  public struct Line: Encodable, Sendable {
-    public var intent: String
-    public var phrase: String
-    public var source: UtteranceMatcher.PhraseSource
+  package struct Line: Encodable, Sendable {
+    package var intent: String
+    package var phrase: String
+    package var source: UtteranceMatcher.PhraseSource
   }
 
   /// The phrases of `apps`, examples first within each app; under `locale`, the titles translated for it too
@@ -24,7 +24,7 @@ public enum PhraseBook {
   /// (`SystemPhrases.shown`). A title without slots that, said as written ("Stock Item with Pantry"), reaches its
   /// intent with a text value read from its own words (item "Item", `readText`) is left out: it does not do what it
   /// looks like, and the title that reads it is listed (`phrase-reads-text` notes it).
-  public static func entries(_ apps: [AppBundle], locale: String? = nil) -> [Entry] {
+  package static func entries(_ apps: [AppBundle], locale: String? = nil) -> [Entry] {
     apps.map { app in
       let matcher = UtteranceMatcher(apps: [app], locale: locale)
       let phrases = UtteranceMatcher.phrases(of: app, locale: locale).filter {
@@ -42,7 +42,7 @@ public enum PhraseBook {
   /// "Help"; or what one app can do: "What can I say to Rooms?", "What can you do with Rooms?", "What can Rooms do
   /// (for me)?", "Rooms, what can you do?", "ask Rooms what it can do". Returns the app's name as written, from its
   /// first word to its last (so a bundle id stays whole: "com.example.rooms"), nil for all apps; or nothing.
-  public static func capabilityQuestion(_ utterance: String) -> String?? {
+  package static func capabilityQuestion(_ utterance: String) -> String?? {
     let spoken = spokenWordRanges(utterance)
     let words = spoken.map { $0.word.lowercased() }
     func said(_ span: Range<Int>) -> String {
@@ -86,7 +86,7 @@ public enum PhraseBook {
   }
 
   /// How many phrases `check` says: the examples, and the combination titles it can fill with example values.
-  public static func checkedPhraseCount(_ app: AppBundle) -> Int {
+  package static func checkedPhraseCount(_ app: AppBundle) -> Int {
     UtteranceMatcher.phrases(of: app).filter { phrase in
       phrase.source == .example
         || (phrase.source == .title && exampleUtterance(phrase.text, intentClass: phrase.intentClass, app: app) != nil)
@@ -102,7 +102,7 @@ public enum PhraseBook {
   ///
   /// Examples past the matcher's limits are no phrases (`UtteranceMatcher.maximumExampleWords`, `maximumExamples`):
   /// one error for each too long, one for all those past the count.
-  public static func check(_ app: AppBundle) -> [Diagnostic] {
+  package static func check(_ app: AppBundle) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let matcher = UtteranceMatcher(apps: [app])
     let name = app.name
@@ -168,7 +168,7 @@ public enum PhraseBook {
           diagnostics.append(
             readsTextNote(phrase, said: said, read: read, found: found[0], matcher: matcher, file: file))
         }
-      } catch let error as HostError {
+      } catch let error as UnderstandingError {
         diagnostics.append(
           Diagnostic(
             .error, .intentPhraseUnreachable, file: file, keyPath: keyPath,
@@ -256,7 +256,7 @@ public enum PhraseBook {
   /// Whether `value`, a text value an example takes from its own words (`readText`), looks like none the example
   /// means to give: it begins with one of `noValueWords`, or it is the parameter's own name or display name (an "s"
   /// at the end aside: "items"). "Ada", "Work" and "buy milk" look like values, and are not noted.
-  static func looksLikeNoValue(
+  package static func looksLikeNoValue(
     _ value: String, parameter name: String, app: AppBundle, of phrase: UtteranceMatcher.Phrase
   ) -> Bool {
     let words = normalizedWords(value)

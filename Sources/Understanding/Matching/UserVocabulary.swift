@@ -6,15 +6,15 @@ import Foundation
 /// them: a slot of a parameter that has a vocabulary type (`types(of:intentClass:)`) whose words are those of one of
 /// the app's terms of that type takes the term as the app spelled it, and that reading wins over readings without a
 /// term (docs/CONVERSATION.md, "The user's vocabulary"). Terms are per app: another app's never count.
-public struct UserVocabulary: Sendable, Equatable {
+package struct UserVocabulary: Sendable, Equatable {
   /// The terms by type, most important first, as registered.
-  public let terms: [VocabularyStringType: [String]]
+  package let terms: [VocabularyStringType: [String]]
   /// Each type's terms as words (`normalizedWords`), the first term kept where two have the same words.
   private let byWords: [VocabularyStringType: [[String]: String]]
   /// The most words a term of each type has.
   private let longest: [VocabularyStringType: Int]
 
-  public init(terms: [VocabularyStringType: [String]]) {
+  package init(terms: [VocabularyStringType: [String]]) {
     self.terms = terms
     var byWords: [VocabularyStringType: [[String]: String]] = [:]
     var longest: [VocabularyStringType: Int] = [:]
@@ -31,7 +31,7 @@ public struct UserVocabulary: Sendable, Equatable {
   }
 
   /// The terms of a vocabulary document (`VocabularyRecord.types`); a type IntentHost does not know is left out.
-  public init(record types: [String: [String]]) {
+  package init(record types: [String: [String]]) {
     var terms: [VocabularyStringType: [String]] = [:]
     for (name, list) in types {
       if let type = VocabularyStringType(rawValue: name) { terms[type] = list }
@@ -39,13 +39,13 @@ public struct UserVocabulary: Sendable, Equatable {
     self.init(terms: terms)
   }
 
-  public var isEmpty: Bool { byWords.isEmpty }
+  package var isEmpty: Bool { byWords.isEmpty }
 
   /// Which vocabulary types a parameter's values may be terms of, best first (IntentHost's table, as
   /// docs/CONVERSATION.md gives it): for a system intent of the catalog, by parameter (`payee`, `recipients`,
   /// `contacts` … are contact names, `workoutName` a workout activity name, `targetNote` a note title, …); for a
   /// parameter of an app's own definition, `Person` is a contact name. Every other parameter has none.
-  public static func types(of parameter: ParameterSpec, intentClass: String) -> [VocabularyStringType] {
+  package static func types(of parameter: ParameterSpec, intentClass: String) -> [VocabularyStringType] {
     if SystemIntent.named(intentClass) != nil {
       return systemTypes["\(intentClass).\(parameter.name)"] ?? systemTypes[parameter.name] ?? []
     }

@@ -18,41 +18,37 @@ import Foundation
 ///    deleting or replacing a word costs two, replacing it with its misspelling one;
 /// 3. then the app's order (apps in the order given, each app's phrases in `PhraseBook.entries` order).
 /// A phrase sharing no word is never suggested.
-public enum ClosestPhrases {
+package enum ClosestPhrases {
   /// A phrase to suggest: what to say, and the app.
-  public struct Suggestion: Sendable, Equatable {
-    public var said: String
-    public var appIdentifier: String
+  package struct Suggestion: Sendable, Equatable {
+    package var said: String
+    package var appIdentifier: String
     /// For one of the user's shortcuts: its identifier (`k3`); the phrase is said as it is.
-    public var shortcut: String? = nil
+    package var shortcut: String? = nil
   }
 
   /// One of the user's active shortcuts, a candidate too: its phrase as the user typed it, its identifier and its
   /// app's bundle identifier.
-  public struct ShortcutCandidate: Sendable, Equatable {
-    public var phrase: String
-    public var identifier: String
-    public var app: String
+  package struct ShortcutCandidate: Sendable, Equatable {
+    package var phrase: String
+    package var identifier: String
+    package var app: String
 
-    public init(phrase: String, identifier: String, app: String) {
+    package init(phrase: String, identifier: String, app: String) {
       self.phrase = phrase
       self.identifier = identifier
       self.app = app
     }
-
-    public init(_ shortcut: Shortcut) {
-      self.init(phrase: shortcut.phrase, identifier: shortcut.identifier, app: shortcut.app)
-    }
   }
 
   /// How close a phrase is to what was said (greater is closer).
-  public struct Closeness: Sendable, Comparable {
+  package struct Closeness: Sendable, Comparable {
     /// Twice the words shared (a misspelt word counts half).
-    public var shared: Int
+    package var shared: Int
     /// The word edits between what was said and the phrase (twice the number of words inserted, deleted or replaced).
-    public var edits: Int
+    package var edits: Int
 
-    public static func < (a: Closeness, b: Closeness) -> Bool {
+    package static func < (a: Closeness, b: Closeness) -> Bool {
       (a.shared, -a.edits) < (b.shared, -b.edits)
     }
   }
@@ -64,7 +60,7 @@ public enum ClosestPhrases {
 
   /// The phrases of `app` to suggest, in `PhraseBook.entries` order: each as said, and its words for comparing (the
   /// app's name left out, `words(_:)`). `names` are the app's names (`UtteranceMatcher.names(of:)`).
-  static func candidates(of app: AppBundle, names: [String]) -> [(said: String, words: [String])] {
+  package static func candidates(of app: AppBundle, names: [String]) -> [(said: String, words: [String])] {
     let nameWords = names.map(normalizedWords)
     var result: [(said: String, words: [String])] = []
     var seen: Set<[String]> = []
@@ -144,7 +140,7 @@ public enum ClosestPhrases {
   }
 
   /// How close `phrase` is to `said` (both `words(_:)`).
-  public static func closeness(of phrase: [String], to said: [String]) -> Closeness {
+  package static func closeness(of phrase: [String], to said: [String]) -> Closeness {
     // 1. Shared words, each counted once: equal ones first, then misspellings among what is left.
     var left = phrase.filter { !littleWords.contains($0) }
     var unmatched: [String] = []

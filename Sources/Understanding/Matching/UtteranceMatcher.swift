@@ -26,15 +26,15 @@ import Synchronization
 /// 3. The user's vocabulary: a slot of a parameter with a vocabulary type whose words are one of the terms the app
 ///    registered for it (`UserVocabulary`) takes the term as spelled, and a reading with more such slots wins over
 ///    every reading with fewer.
-public struct UtteranceMatcher: Sendable {
-  public let apps: [AppBundle]
+package struct UtteranceMatcher: Sendable {
+  package let apps: [AppBundle]
   /// The user's language: the apps' `InfoPlist.strings` names for it are names too.
-  public let locale: String?
-  /// The terms each app registered, by bundle identifier (`DonationStore.userVocabularies(of:)`).
-  public let vocabulary: [String: UserVocabulary]
+  package let locale: String?
+  /// The terms each app registered, by bundle identifier (the engine reads them from its donation store).
+  package let vocabulary: [String: UserVocabulary]
   /// The user's active shortcuts: never matched here (the caller tries them first), but suggested among the closest
   /// phrases when nothing matches (`ClosestPhrases`).
-  public let shortcuts: [ClosestPhrases.ShortcutCandidate]
+  package let shortcuts: [ClosestPhrases.ShortcutCandidate]
   /// What reading the apps' phrases costs is paid once per matcher (`Readers`): `PhraseBook.check` says every example
   /// with one matcher.
   let readers = Readers()
@@ -44,19 +44,19 @@ public struct UtteranceMatcher: Sendable {
 
   /// How many `IntentPhrases` examples of an app are phrases: the first 128, in manifest order (vocabulary after
   /// vocabulary, intent after intent as the app supports them). `PhraseBook.check` warns about the rest.
-  public static let maximumExamples = 128
+  package static let maximumExamples = 128
   /// How many of an intent's parameters with spoken values (vocabulary synonyms, enum cases) an example's words are
   /// read as: the first 32, in the definition's order.
-  public static let maximumSpokenParameters = 32
+  package static let maximumSpokenParameters = 32
   /// How many words an utterance may have: 64 (a request is a sentence; the reading of phrases is bounded by it).
-  public static let maximumUtteranceWords = 64
+  package static let maximumUtteranceWords = 64
   /// How many words and slots a title may have and be a phrase: 32, as an example (a longer one is not said).
-  public static let maximumTitleTokens = 32
+  package static let maximumTitleTokens = 32
   /// How many words (the app's name left out) an `IntentPhrases` example may have and be a phrase: 32.
   /// `PhraseBook.check` warns about a longer one.
-  public static let maximumExampleWords = 32
+  package static let maximumExampleWords = 32
 
-  public init(
+  package init(
     apps: [AppBundle], locale: String? = nil, vocabulary: [String: UserVocabulary] = [:],
     shortcuts: [ClosestPhrases.ShortcutCandidate] = []
   ) {
@@ -74,36 +74,44 @@ public struct UtteranceMatcher: Sendable {
     static func < (a: Score, b: Score) -> Bool { (a.terms, a.points) < (b.terms, b.points) }
   }
 
-  public struct Match: Sendable {
-    public var app: AppBundle
-    public var intentClass: String
-    public var values: [String: ParameterValue]
+  package struct Match: Sendable {
+    package var app: AppBundle
+    package var intentClass: String
+    package var values: [String: ParameterValue]
     /// The phrase that matched, as written in the manifest (or the system phrase).
-    public var phrase: String = ""
+    package var phrase: String = ""
     /// The words of the utterance that were matched (the app's name left out), as said.
-    public var request: String = ""
+    package var request: String = ""
   }
 
   /// Where a phrase comes from.
-  public enum PhraseSource: String, Sendable, Codable {
+  package enum PhraseSource: String, Sendable, Codable {
     case title, example, system
   }
 
   /// A phrase an app answers to.
-  public struct Phrase: Sendable, Equatable {
-    public var intentClass: String
-    public var text: String
-    public var source: PhraseSource
+  package struct Phrase: Sendable, Equatable {
+    package var intentClass: String
+    package var text: String
+    package var source: PhraseSource
     /// For a title translated by the app's `Intents.strings`: the locale it was translated for (its slots are read
     /// with the translated definition: "Réserver" is a boolean's false display name in French). Nil otherwise.
-    public var locale: String? = nil
+    package var locale: String? = nil
+
+    /// A phrase of `intentClass` as written, from `source` (`locale` only for a translated title).
+    package init(intentClass: String, text: String, source: PhraseSource, locale: String? = nil) {
+      self.intentClass = intentClass
+      self.text = text
+      self.source = source
+      self.locale = locale
+    }
   }
 
   /// Every phrase of `app`, intent after intent in manifest order: its vocabularies' examples (as written, app name
   /// included); under `locale`, the titles its `Intents.strings` translates for that locale (those that differ from
   /// the definition's own); its combination titles and intent title; and, for a system intent of the catalog, Siri's
   /// phrases for it (`SystemPhrases`), whether or not a definition gives that intent titles too.
-  public static func phrases(of app: AppBundle, locale: String? = nil) -> [Phrase] {
+  package static func phrases(of app: AppBundle, locale: String? = nil) -> [Phrase] {
     var result: [Phrase] = []
     func add(_ phrase: Phrase) {
       if !result.contains(where: { $0.intentClass == phrase.intentClass && $0.text == phrase.text }) {
@@ -172,7 +180,7 @@ public struct UtteranceMatcher: Sendable {
 
   /// Every name of `app` the user may say: `AppBundle.names`, the pronunciation hints of its alternative names, and
   /// under `locale` the names its `InfoPlist.strings` gives.
-  public func names(of app: AppBundle) -> [String] {
+  package func names(of app: AppBundle) -> [String] {
     var result = app.names + app.info.alternativeAppNamePronunciations
     if let locale { result += app.localizedNames(for: locale) }
     var seen: Set<[String]> = []
@@ -180,9 +188,9 @@ public struct UtteranceMatcher: Sendable {
   }
 
   /// The one match of `utterance`.
-  /// - Throws: `HostError(.noMatch)` saying what was not understood, or listing the candidates when several apps or
+  /// - Throws: `UnderstandingError(.noMatch)` saying what was not understood, or listing the candidates when several apps or
   ///   intents match equally well (`understand(_:)` returns them instead).
-  public func match(_ utterance: String) throws -> Match {
+  package func match(_ utterance: String) throws -> Match {
     let found = try understand(utterance)
     if found.count == 1 { return found[0] }
     let apps = found.reduce(into: [AppBundle]()) { list, match in
@@ -191,7 +199,7 @@ public struct UtteranceMatcher: Sendable {
     if apps.count > 1 {
       throw Router.ambiguous("\"\(utterance)\" names", apps, example: (found[0].request, found[0].app))
     }
-    throw HostError(
+    throw UnderstandingError(
       .noMatch,
       "\"\(utterance)\" matches \(found.count) intents of \(apps[0].name): "
         + found.map(\.intentClass).joined(separator: ", ") + "; say more to tell them apart")
@@ -199,23 +207,25 @@ public struct UtteranceMatcher: Sendable {
 
   /// The best matches of `utterance`: one when it is understood, several (best first, each app and intent once)
   /// when several apps or intents match it equally well, so the caller can ask which one.
-  /// - Throws: `HostError(.noMatch)` saying what was not understood.
-  public func understand(_ utterance: String) throws -> [Match] {
+  /// - Throws: `UnderstandingError(.noMatch)` saying what was not understood.
+  package func understand(_ utterance: String) throws -> [Match] {
     let spoken = spokenWordRanges(utterance)
     let original = spoken.map(\.word)
     let words = original.map { $0.lowercased() }
-    guard !words.isEmpty else { throw HostError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"") }
+    guard !words.isEmpty else {
+      throw UnderstandingError(.usage, "say something, e.g. \"Book room 12 for Ada with Rooms\"")
+    }
     // What is understood is bounded: a request is a sentence, and every reading's cost (and depth) grows with it.
     guard words.count <= Self.maximumUtteranceWords else {
-      throw HostError(
+      throw UnderstandingError(
         .usage,
         "the utterance has \(words.count) words; the assistant understands at most \(Self.maximumUtteranceWords): "
           + "say one request at a time")
     }
     guard let named = try findApp(words, in: utterance) else {
       let allNames = apps.flatMap(names(of:))
-      func notInstalled(_ named: String) -> HostError {
-        HostError(
+      func notInstalled(_ named: String) -> UnderstandingError {
+        UnderstandingError(
           .noMatch,
           "\"\(utterance)\": no installed app is called \"\(named)\""
             + suggestion(named, among: allNames) + "; installed: \(installedNames(apps))")
@@ -254,18 +264,18 @@ public struct UtteranceMatcher: Sendable {
       let close = ClosestPhrases.closest(
         to: words, in: apps, names: names(of:), shortcuts: shortcuts, minimumShared: shared)
       if !close.isEmpty {
-        throw HostError(
+        throw UnderstandingError(
           .noMatch,
           "no installed app is named in \"\(utterance)\"; did you mean "
             + ClosestPhrases.quotedList(close, lastSeparator: " or ") + "?")
       }
-      throw HostError(
+      throw UnderstandingError(
         .noMatch,
         "no installed app is named in \"\(utterance)\"; end it with \"with APP\" "
           + "(installed: \(installedNames(apps)))")
     }
     var matches: [(score: Score, match: Match)] = []
-    var firstFailure: HostError? = nil
+    var firstFailure: UnderstandingError? = nil
     for (app, range, after) in named {
       do {
         // "Rooms,", "with Rooms", "ask Rooms to": the app named, nothing asked.
@@ -297,7 +307,7 @@ public struct UtteranceMatcher: Sendable {
           found.match.request = indices.map { original[$0] }.joined(separator: " ")
           return found
         }
-      } catch let error as HostError {
+      } catch let error as UnderstandingError {
         if firstFailure == nil { firstFailure = error }
       }
     }
@@ -315,10 +325,10 @@ public struct UtteranceMatcher: Sendable {
   /// The refusal of an utterance that names `app` and asks nothing ("with Rooms", "Rooms,", "ask Rooms to"): what
   /// to ask it, as the suggestions say it: up to three of its `IntentExamples` (`examplePhrases(of:)`), or, for an app
   /// without any, its first phrases in a form that can be said (`ClosestPhrases.candidates`).
-  private func namedOnly(_ app: AppBundle) -> HostError {
+  private func namedOnly(_ app: AppBundle) -> UnderstandingError {
     var phrases = Self.examplePhrases(of: app)
     if phrases.isEmpty { phrases = ClosestPhrases.candidates(of: app, names: names(of: app)).prefix(3).map(\.said) }
-    return HostError(
+    return UnderstandingError(
       .noMatch,
       "you named \(app.name) but did not say what to do"
         + (phrases.isEmpty ? "" : "; try: " + phrases.map { "\"\($0)\"" }.joined(separator: ", ")))
@@ -414,7 +424,7 @@ public struct UtteranceMatcher: Sendable {
         !close.isEmpty
         ? "; closest: " + ClosestPhrases.quotedList(close, lastSeparator: ", ")
         : examples.isEmpty ? "" : "; try: " + examples.map { "\"\($0)\"" }.joined(separator: ", ")
-      throw HostError(.noMatch, "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\"" + hint)
+      throw UnderstandingError(.noMatch, "\(app.name) has no intent matching \"\(rest.joined(separator: " "))\"" + hint)
     }
     let order = app.supportedIntents
     return best.values.filter { $0.score == top }.sorted {
@@ -525,7 +535,7 @@ public struct UtteranceMatcher: Sendable {
 
   /// The connectors of English and of `locale`'s language, as words, the longest first ("en utilisant" before any
   /// one-word connector).
-  static func appConnectors(_ locale: String?) -> [[String]] {
+  package static func appConnectors(_ locale: String?) -> [[String]] {
     let language = locale.map { String($0.prefix { $0.isLetter }).lowercased() }
     let texts =
       (connectorsByLanguage["en"] ?? []) + (language.flatMap { $0 == "en" ? nil : connectorsByLanguage[$0] } ?? [])

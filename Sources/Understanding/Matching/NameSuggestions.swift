@@ -3,14 +3,14 @@
 import Foundation
 
 /// ` (did you mean "NAME"?)` for the names closest to `word` (`closestNames` with its default reach), or "".
-public func suggestion(_ word: String, among names: [String]) -> String {
+package func suggestion(_ word: String, among names: [String]) -> String {
   let close = closestNames(to: word, among: names)
   return close.isEmpty ? "" : " (" + didYouMean(close) + ")"
 }
 
 /// `did you mean "NAME"?`, or `did you mean "NAME" or "OTHER"?`: the one wording of a suggestion, for `names` as
 /// `closestNames` gives them (not empty).
-public func didYouMean(_ names: [String]) -> String {
+package func didYouMean(_ names: [String]) -> String {
   "did you mean " + names.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
 }
 
@@ -18,7 +18,7 @@ public func didYouMean(_ names: [String]) -> String {
 /// - Parameter maximumEdits: how far a name may be (`editDistance`); nil for a third of the word's letters, at
 ///   least one.
 /// - Returns: the names at most `maximumEdits` edits away, nearest first, then in alphabetical order.
-public func closestNames(to word: String, among names: [String], maximumEdits: Int? = nil) -> [String] {
+package func closestNames(to word: String, among names: [String], maximumEdits: Int? = nil) -> [String] {
   let lowered = word.lowercased()
   let limit = maximumEdits ?? Swift.max(1, lowered.count / 3)
   var seen: Set<String> = []
@@ -34,7 +34,7 @@ public func closestNames(to word: String, among names: [String], maximumEdits: I
 
 /// The optimal string alignment distance: insertions, deletions, substitutions and transpositions of neighbours each
 /// count one (`lsit` is one edit from `list`).
-public func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
   let a = Array(a)
   let b = Array(b)
   if a.isEmpty { return b.count }
