@@ -1,7 +1,7 @@
 import BundleManifest
 import Foundation
-import Understanding
 import IntentHostSystem
+import Understanding
 
 extension Validator {
   /// One file on its own: it must parse, and the rules that need no other file apply. Build settings that cannot be

@@ -1,7 +1,7 @@
 import BundleManifest
 import Foundation
-import Understanding
 import IntentHostSystem
+import Understanding
 
 extension Validator {
   /// A folder of sources: each app Info.plist in it is checked as a project (app, extensions, definitions,
