@@ -2,6 +2,7 @@ import BundleManifest
 import ExtensionProtocol
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// The assistant's use cases, one call each: say an utterance (`say`), run an intent (`run`). The command line

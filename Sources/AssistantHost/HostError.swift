@@ -1,7 +1,7 @@
 import Understanding
 
 /// The assistant's exit statuses (sysexits-style). Documented in README.md and `assistant --help`.
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
   /// The intent was handled with a success response.
   case success = 0
   /// The intent was handled with a failure response.
@@ -31,16 +31,16 @@ public enum ExitStatus: Int32, Sendable {
 }
 
 /// An error the assistant reports in one line and exits with.
-public struct HostError: Error, Sendable, CustomStringConvertible {
-  public var status: ExitStatus
-  public var message: String
+package struct HostError: Error, Sendable, CustomStringConvertible {
+  package var status: ExitStatus
+  package var message: String
 
-  public init(_ status: ExitStatus, _ message: String) {
+  package init(_ status: ExitStatus, _ message: String) {
     self.status = status
     self.message = message
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 extension ExitStatus {

@@ -7,4 +7,4 @@ import IntentHostSystem
 import ProcessSupervision
 
 /// The host's version, shown in `initialize` and `--version`.
-public let hostVersion = "0.1.0"
+package let hostVersion = "0.1.0"

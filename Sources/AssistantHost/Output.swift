@@ -11,17 +11,17 @@ extension HostError {
   /// Whether the message is one line by contract: every error but a usage error (which may carry a usage text), a
   /// data error (which may list a manifest's diagnostics) and a missing input (which shows `validate`'s finding).
   /// Faults and refusals are always one line.
-  public var isOneLine: Bool { status != .usage && status != .dataError && status != .noInput }
+  package var isOneLine: Bool { status != .usage && status != .dataError && status != .noInput }
 
   /// The error as the user reads it on stderr (`hostMessage`), without the final newline.
-  public var printed: String { hostMessage(message, oneLine: isOneLine) }
+  package var printed: String { hostMessage(message, oneLine: isOneLine) }
 }
 
 /// `assistant: ` and `message`, as the user reads it on stderr: every untrusted character escaped
 /// (`Untrusted.shown`). A one-line message has its line breaks escaped too; in another, each further line is
 /// indented by two spaces, so only the host's first line starts at the left edge and no text inside a message can
 /// pass for another `assistant:` line.
-public func hostMessage(_ message: String, oneLine: Bool) -> String {
+package func hostMessage(_ message: String, oneLine: Bool) -> String {
   if oneLine { return "assistant: " + Untrusted.shown(message) }
   return "assistant: "
     + Untrusted.shown(message, multiline: true).split(separator: "\n", omittingEmptySubsequences: false)
@@ -30,7 +30,7 @@ public func hostMessage(_ message: String, oneLine: Bool) -> String {
 
 /// Writes a message of the host's (`hostMessage`: an error, a warning) on its own line to stderr, off the
 /// cooperative pool.
-public func writeHostMessage(_ message: String, oneLine: Bool = true) async {
+package func writeHostMessage(_ message: String, oneLine: Bool = true) async {
   let bytes = Array((hostMessage(message, oneLine: oneLine) + "\n").utf8)
   _ = try? await offloaded { () throws(SystemError) in try FileDescriptor.standardError.writeAll(bytes) }
 }
@@ -38,7 +38,7 @@ public func writeHostMessage(_ message: String, oneLine: Bool = true) async {
 extension Diagnostic {
   /// `description` with each field sanitized to one line (`Untrusted.shown`), the rule aside (it is one of ours):
   /// what a terminal shows of a finding, whose message may quote a manifest's values.
-  public var shown: String {
+  package var shown: String {
     var safe = self
     safe.file = Untrusted.shown(file)
     safe.keyPath = Untrusted.shown(keyPath)

@@ -1,6 +1,7 @@
 import BundleManifest
 import Foundation
 import IntentHostSystem
+import Understanding
 import UntrustedText
 
 /// What the installed apps answer to (`assistant phrases`, and "What can you do?"): each app's phrases

@@ -1,4 +1,4 @@
-@_spi(Testing) import AssistantHost
+import AssistantHost
 import Dispatch
 import Foundation
 import IntentHostSystem

@@ -5,13 +5,13 @@ import IntentHostSystem
 /// What a `defaults` operation acts on: an app group's shared defaults (`SharedDefaults`,
 /// `Library/Preferences/GROUP.json`), or with `document` the top-level keys of another document in the group, such
 /// as Rooms' `bookings.json`.
-public struct DefaultsTarget: Sendable, Equatable {
+package struct DefaultsTarget: Sendable, Equatable {
   /// The app group's identifier, `group.` followed by a reverse-DNS name (checked by each operation: usage, 64).
-  public var group: String
+  package var group: String
   /// A document's file name in the group's folder (`--document NAME`); nil for the group's shared defaults.
-  public var document: String?
+  package var document: String?
 
-  public init(group: String, document: String? = nil) {
+  package init(group: String, document: String? = nil) {
     self.group = group
     self.document = document
   }
@@ -19,21 +19,21 @@ public struct DefaultsTarget: Sendable, Equatable {
 
 /// One app group as `defaults list` shows it. Every string but `path` comes from names in the group's folder, which
 /// every member may write: print them through `Untrusted` (as the command line does).
-public struct GroupListing: Sendable, Encodable, Equatable {
+package struct GroupListing: Sendable, Encodable, Equatable {
   /// The group's identifier (its folder's name).
-  public var identifier: String
+  package var identifier: String
   /// The group's folder.
-  public var path: String
+  package var path: String
   /// `Library/Preferences/<group>.json`, relative to `path`, when the group's shared defaults exist; nil otherwise.
-  public var defaults: String?
+  package var defaults: String?
   /// The other documents in the group's folder, sorted (`AppGroupContainer.documentNames()`).
-  public var documents: [String]
+  package var documents: [String]
   /// What could not be listed and why: a link or file planted in place of a folder or a document's file (refused,
   /// never followed; the message names `assistant defaults recover`), or a folder whose name is not a valid group
   /// identifier (never used by the host).
-  public var problems: [String]
+  package var problems: [String]
 
-  public init(identifier: String, path: String, defaults: String?, documents: [String], problems: [String]) {
+  package init(identifier: String, path: String, defaults: String?, documents: [String], problems: [String]) {
     self.identifier = identifier
     self.path = path
     self.defaults = defaults
@@ -56,10 +56,10 @@ public struct GroupListing: Sendable, Encodable, Equatable {
 /// the group, its `Library`, the host's home, nor a document's lock file), so a typo in a group's name leaves no
 /// trace. `write` makes the group's folder when it does not exist yet (with its owner and mode: `AssistantHome.
 /// appGroupContainer`), preparing the host's home first.
-public struct AppGroupDefaults: Sendable {
-  public var home: AssistantHome
+package struct AppGroupDefaults: Sendable {
+  package var home: AssistantHome
 
-  public init(home: AssistantHome) { self.home = home }
+  package init(home: AssistantHome) { self.home = home }
 
   // MARK: - Operations
 
@@ -70,7 +70,7 @@ public struct AppGroupDefaults: Sendable {
   /// - Returns: the groups; none when the app groups' root does not exist (nothing was ever written).
   /// - Throws: `HostError(.usage)` when `group` is not a valid identifier; `.noMatch` (69) when `group` has no
   ///   folder ("has no data"); `.ioError` when the root cannot be listed.
-  public func list(group: String?) async throws -> [GroupListing] {
+  package func list(group: String?) async throws -> [GroupListing] {
     if let group { try Self.check(DefaultsTarget(group: group)) }
     let home = self.home
     return try await offloaded { () throws -> [GroupListing] in
@@ -102,7 +102,7 @@ public struct AppGroupDefaults: Sendable {
   /// - Throws: `HostError(.noMatch)` (69) when the group has no folder ("group X has no data (nothing was written
   ///   to it)"), the document does not exist, or it has no `key`; `.usage` for an invalid target; `.dataError` when
   ///   the document cannot be read (or is not an object and a key is asked); `.ioError`.
-  public func read(_ target: DefaultsTarget, key: String?) async throws -> JSONValue {
+  package func read(_ target: DefaultsTarget, key: String?) async throws -> JSONValue {
     try Self.check(target)
     let home = self.home
     return try await offloaded { () throws -> JSONValue in
@@ -128,7 +128,7 @@ public struct AppGroupDefaults: Sendable {
   /// - Throws: `HostError(.usage)` for an invalid target; `.cannotCreate` when the home cannot be made;
   ///   `.dataError` when the document cannot be read or is not an object of keys; `.refused` when the group's
   ///   folder cannot be prepared; `.ioError`.
-  public func write(_ target: DefaultsTarget, key: String, value: JSONValue) async throws {
+  package func write(_ target: DefaultsTarget, key: String, value: JSONValue) async throws {
     try Self.check(target)
     let home = self.home
     try await offloaded { () throws in
@@ -149,7 +149,7 @@ public struct AppGroupDefaults: Sendable {
   /// nothing made, when there is nothing to remove.
   /// - Throws: `HostError(.noMatch)` (69) when there was nothing to delete: no group folder, no document, no such
   ///   key, or no keys at all; `.usage`, `.dataError`, `.ioError` as `write`.
-  public func delete(_ target: DefaultsTarget, key: String?) async throws {
+  package func delete(_ target: DefaultsTarget, key: String?) async throws {
     try Self.check(target)
     let home = self.home
     try await offloaded { () throws in
@@ -189,7 +189,7 @@ public struct AppGroupDefaults: Sendable {
   /// - Throws: `HostError(.noMatch)` when the group has no folder or the document was never written (nothing to
   ///   recover, and nothing is made);
   ///   `.usage`; `.ioError` when a file cannot be moved or written.
-  public func recover(_ target: DefaultsTarget) async throws -> [String] {
+  package func recover(_ target: DefaultsTarget) async throws -> [String] {
     try Self.check(target)
     let home = self.home
     return try await offloaded { () throws -> [String] in
@@ -227,7 +227,7 @@ public struct AppGroupDefaults: Sendable {
   /// - Throws: `HostError(.noMatch)` (69) when the group (or, for the shared defaults, its `Library/Preferences`)
   ///   does not exist yet; `.usage`; `.dataError` when the document becomes unreadable; what `emit` throws;
   ///   `CancellationError` is not thrown: cancellation ends the watch normally.
-  public func watch(
+  package func watch(
     _ target: DefaultsTarget, key: String?, polling: Bool, count: Int?, timeout: Duration?,
     emit: @escaping @Sendable (JSONValue) throws -> Void
   ) async throws {
@@ -288,7 +288,7 @@ public struct AppGroupDefaults: Sendable {
 
   /// The command that moves aside what keeps `target` from being read: `assistant defaults recover GROUP
   /// [--document NAME]`, with the name quoted for a POSIX shell when it needs it.
-  public static func recoveryCommand(_ target: DefaultsTarget) -> String {
+  package static func recoveryCommand(_ target: DefaultsTarget) -> String {
     "assistant defaults recover \(target.group)" + (target.document.map { " --document \(shellQuoted($0))" } ?? "")
   }
 

@@ -5,15 +5,15 @@ import Foundation
 import IntentHostSystem
 
 /// One kept donation.
-public struct StoredDonation: Codable, Sendable, Equatable {
+package struct StoredDonation: Codable, Sendable, Equatable {
   /// The donation's name: the sender's `identifier`, else the host's (`d` and a number).
-  public var identifier: String
+  package var identifier: String
   /// Whether `identifier` is the sender's (it then counts in the de-duplication key).
-  public var identifierGiven: Bool
-  public var groupIdentifier: String?
-  public var interaction: DonatedInteraction
+  package var identifierGiven: Bool
+  package var groupIdentifier: String?
+  package var interaction: DonatedInteraction
   /// When it was donated, seconds since 1970 (the host's clock).
-  public var donatedAt: Double
+  package var donatedAt: Double
 
   /// Two donations with the same key are the same donation: the intent's class and values, and the given
   /// identifier. The intent's own per-request identifier does not count.
@@ -36,21 +36,21 @@ public struct StoredDonation: Codable, Sendable, Equatable {
 /// {"content": {"donations": [{"donatedAt": 1790000000, "identifier": "d1", "identifierGiven": false,
 ///   "interaction": {"intent": {…}, "response": {…}}}], "nextNumber": 2}, "schemaVersion": 1, "sequence": 1}
 /// ```
-public struct DonationsRecord: DocumentContent, Equatable {
-  public static let schemaVersion = 1
+package struct DonationsRecord: DocumentContent, Equatable {
+  package static let schemaVersion = 1
 
-  public var donations: [StoredDonation] = []
+  package var donations: [StoredDonation] = []
   /// The number of the next identifier the host makes.
-  public var nextNumber = 1
+  package var nextNumber = 1
 
-  public init() {}
+  package init() {}
 
   /// Keeps `donation` as the newest: an equal one (same key) is removed first, and past the bound the oldest go.
   /// A donation without an identifier of its own gets the host's: the one of the equal donation it replaces, else a
   /// new one.
   /// - Returns: the donation's identifier.
   @discardableResult
-  public mutating func add(
+  package mutating func add(
     _ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?, at now: Double
   ) -> String {
     // The same donation again keeps the name it has (what a shortcut made from it refers to).
@@ -78,7 +78,7 @@ public struct DonationsRecord: DocumentContent, Equatable {
   /// Deletes the donations `selection` names.
   /// - Returns: how many were deleted.
   @discardableResult
-  public mutating func delete(_ selection: DonationSelection) -> Int {
+  package mutating func delete(_ selection: DonationSelection) -> Int {
     let before = donations.count
     switch selection {
     case .identifiers(let identifiers):
@@ -95,18 +95,18 @@ public struct DonationsRecord: DocumentContent, Equatable {
 
 /// An app's own terms per vocabulary type (SiriKit's `INVocabulary`), `State/vocabulary/<app bundle id>.json` (a
 /// `Document`), schema 1: `{"types": {"contactName": ["Ada Lovelace"]}}`.
-public struct VocabularyRecord: DocumentContent, Equatable {
-  public static let schemaVersion = 1
+package struct VocabularyRecord: DocumentContent, Equatable {
+  package static let schemaVersion = 1
 
   /// Terms by `VocabularyStringType` raw value, most important first.
-  public var types: [String: [String]] = [:]
+  package var types: [String: [String]] = [:]
 
-  public init() {}
+  package init() {}
 
   /// Replaces the terms of `type` with `strings` without exact duplicates (the first kept); `[]` removes the type.
   /// - Returns: how many terms were kept.
   @discardableResult
-  public mutating func set(_ strings: [String], of type: VocabularyStringType) -> Int {
+  package mutating func set(_ strings: [String], of type: VocabularyStringType) -> Int {
     var seen = Set<String>()
     let kept = strings.filter { seen.insert($0).inserted }
     types[type.rawValue] = kept.isEmpty ? nil : kept
@@ -115,30 +115,30 @@ public struct VocabularyRecord: DocumentContent, Equatable {
 }
 
 /// A kept suggested shortcut: the host's name for it (`s` and a number) and what the app published.
-public struct StoredSuggestion: Codable, Sendable, Equatable {
-  public var identifier: String
-  public var suggestion: ShortcutSuggestion
+package struct StoredSuggestion: Codable, Sendable, Equatable {
+  package var identifier: String
+  package var suggestion: ShortcutSuggestion
   /// When it was first published, seconds since 1970 (the host's clock).
-  public var publishedAt: Double
+  package var publishedAt: Double
 }
 
 /// An app's suggested shortcuts, `State/suggestions/<app bundle id>.json` (a `Document`), schema 1, in the app's
 /// order, at most `DonationLimits.maximumSuggestions`.
-public struct SuggestionsRecord: DocumentContent, Equatable {
-  public static let schemaVersion = 1
+package struct SuggestionsRecord: DocumentContent, Equatable {
+  package static let schemaVersion = 1
 
-  public var suggestions: [StoredSuggestion] = []
+  package var suggestions: [StoredSuggestion] = []
   /// The number of the next identifier the host makes.
-  public var nextNumber = 1
+  package var nextNumber = 1
 
-  public init() {}
+  package init() {}
 
   /// Replaces the suggestions with `list` (exact duplicates dropped, the first kept; past
   /// `DonationLimits.maximumSuggestions` the rest is ignored, which `DonationRules` refuses before). A suggestion
   /// equal to a kept one (same intent class, values and phrase) keeps its identifier and first publication time.
   /// - Returns: the identifier of each suggestion kept of `list`, in order.
   @discardableResult
-  public mutating func publish(_ list: [ShortcutSuggestion], at now: Double) -> [String] {
+  package mutating func publish(_ list: [ShortcutSuggestion], at now: Double) -> [String] {
     func key(_ suggestion: ShortcutSuggestion) -> [AnyHashable] {
       [suggestion.intent.name, suggestion.intent.parameters, suggestion.phrase]
     }
@@ -166,31 +166,31 @@ public struct SuggestionsRecord: DocumentContent, Equatable {
 /// state (never in an app group): `State/donations/<app bundle id>.json`, `State/vocabulary/<app bundle id>.json` and
 /// `State/suggestions/<app bundle id>.json`. Every change is one locked update of the app's document. Blocking: call
 /// it off the cooperative pool.
-public struct DonationStore: Sendable {
-  public var home: AssistantHome
-  public var clock: HostClock
+package struct DonationStore: Sendable {
+  package var home: AssistantHome
+  package var clock: HostClock
 
   /// - Parameter clock: by default `HostClock.ofThisProcess`.
-  public init(home: AssistantHome, clock: HostClock = .ofThisProcess) {
+  package init(home: AssistantHome, clock: HostClock = .ofThisProcess) {
     self.home = home
     self.clock = clock
   }
 
   /// The donations document of `app` (a bundle identifier the manifest model validated).
-  public func donationsFile(for app: String) -> URL {
+  package func donationsFile(for app: String) -> URL {
     home.donationsFile(for: app)
   }
 
-  public func vocabularyFile(for app: String) -> URL {
+  package func vocabularyFile(for app: String) -> URL {
     home.vocabularyFile(for: app)
   }
 
-  public func suggestionsFile(for app: String) -> URL {
+  package func suggestionsFile(for app: String) -> URL {
     home.suggestionsFile(for: app)
   }
 
   /// The app's suggested shortcuts, in the app's order.
-  public func suggestions(of app: String) throws -> [StoredSuggestion] {
+  package func suggestions(of app: String) throws -> [StoredSuggestion] {
     let file = suggestionsFile(for: app).path
     return try usingStateDocument(file, "the suggested shortcuts of \(app) cannot be read") {
       try Document<SuggestionsRecord>(path: file).read().suggestions
@@ -200,7 +200,7 @@ public struct DonationStore: Sendable {
   /// Replaces the suggested shortcuts of `app` (already checked).
   /// - Returns: the identifier of each, in order.
   @discardableResult
-  public func setSuggestions(_ list: [ShortcutSuggestion], for app: String) throws -> [String] {
+  package func setSuggestions(_ list: [ShortcutSuggestion], for app: String) throws -> [String] {
     let file = suggestionsFile(for: app)
     try makeFolder(file.deletingLastPathComponent())
     let now = clock.now
@@ -210,7 +210,7 @@ public struct DonationStore: Sendable {
   }
 
   /// The app's donations, oldest first.
-  public func donations(of app: String) throws -> [StoredDonation] {
+  package func donations(of app: String) throws -> [StoredDonation] {
     let file = donationsFile(for: app).path
     return try usingStateDocument(file, "the donations of \(app) cannot be read") {
       try Document<DonationsRecord>(path: file).read().donations
@@ -218,7 +218,7 @@ public struct DonationStore: Sendable {
   }
 
   /// The app's terms by type.
-  public func vocabulary(of app: String) throws -> [String: [String]] {
+  package func vocabulary(of app: String) throws -> [String: [String]] {
     let file = vocabularyFile(for: app).path
     return try usingStateDocument(file, "the vocabulary of \(app) cannot be read") {
       try Document<VocabularyRecord>(path: file).read().types
@@ -228,7 +228,7 @@ public struct DonationStore: Sendable {
   /// Keeps a donation of `app` (already checked by `DonationRules`).
   /// - Returns: its identifier.
   @discardableResult
-  public func donate(_ request: DonateRequest, for app: String) throws -> String {
+  package func donate(_ request: DonateRequest, for app: String) throws -> String {
     let file = donationsFile(for: app)
     try makeFolder(file.deletingLastPathComponent())
     let now = clock.now
@@ -243,7 +243,7 @@ public struct DonationStore: Sendable {
   /// Deletes donations of `app`.
   /// - Returns: how many.
   @discardableResult
-  public func deleteDonations(_ selection: DonationSelection, for app: String) throws -> Int {
+  package func deleteDonations(_ selection: DonationSelection, for app: String) throws -> Int {
     let file = donationsFile(for: app)
     guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) else { return 0 }
     return try usingStateDocument(file.path, "cannot delete donations of \(app)") {
@@ -254,7 +254,7 @@ public struct DonationStore: Sendable {
   /// Replaces the terms of `type` of `app`.
   /// - Returns: how many were kept.
   @discardableResult
-  public func setVocabulary(_ strings: [String], of type: VocabularyStringType, for app: String) throws -> Int {
+  package func setVocabulary(_ strings: [String], of type: VocabularyStringType, for app: String) throws -> Int {
     let file = vocabularyFile(for: app)
     try makeFolder(file.deletingLastPathComponent())
     return try usingStateDocument(file.path, "cannot keep the vocabulary of \(app)") {

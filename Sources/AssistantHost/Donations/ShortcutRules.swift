@@ -5,34 +5,34 @@ import Understanding
 
 /// A donation or a suggested shortcut of an installed app: what `assistant shortcuts add --from ID` makes a shortcut
 /// from.
-public struct ShortcutOrigin: Sendable {
-  public enum Item: Sendable {
+package struct ShortcutOrigin: Sendable {
+  package enum Item: Sendable {
     case donation(StoredDonation)
     case suggestion(StoredSuggestion)
   }
-  public var app: AppBundle
-  public var item: Item
+  package var app: AppBundle
+  package var item: Item
 
-  public init(app: AppBundle, item: Item) {
+  package init(app: AppBundle, item: Item) {
     self.app = app
     self.item = item
   }
 
-  public var identifier: String {
+  package var identifier: String {
     switch item {
     case .donation(let donation): donation.identifier
     case .suggestion(let suggestion): suggestion.identifier
     }
   }
 
-  public var intent: Intent {
+  package var intent: Intent {
     switch item {
     case .donation(let donation): donation.interaction.intent
     case .suggestion(let suggestion): suggestion.suggestion.intent
     }
   }
 
-  public var source: Shortcut.Source {
+  package var source: Shortcut.Source {
     switch item {
     case .donation(let donation): Shortcut.Source(kind: .donation, identifier: donation.identifier)
     case .suggestion(let suggestion): Shortcut.Source(kind: .suggestion, identifier: suggestion.identifier)
@@ -40,10 +40,10 @@ public struct ShortcutOrigin: Sendable {
   }
 
   /// "donation d1 of Rooms", the form a message names it by.
-  public var described: String { "\(source.kind.rawValue) \(identifier) of \(app.name)" }
+  package var described: String { "\(source.kind.rawValue) \(identifier) of \(app.name)" }
   /// "com.example.rooms:d1", the form that names it whatever else has the identifier (unless the identifier of
   /// something else reads the same: `ShortcutRules.origin` then says which form to use).
-  public var qualified: String { "\(app.identifier):\(identifier)" }
+  package var qualified: String { "\(app.identifier):\(identifier)" }
 
   /// Whether `other` is the same donation or suggestion of the same app.
   func isSame(as other: ShortcutOrigin) -> Bool { app.url == other.app.url && source == other.source }
@@ -51,7 +51,7 @@ public struct ShortcutOrigin: Sendable {
 
 /// The rules of making shortcuts: finding what `--from ID` names, the values a shortcut gets, the clashes of its
 /// phrase, and a donation's intent in words (docs/CONVERSATION.md, "Shortcuts").
-public enum ShortcutRules {
+package enum ShortcutRules {
   /// The donation or suggestion `reference` names among `apps`: `ID`, `APP:ID` with APP an app's name or bundle id,
   /// and either with `donation:` or `suggestion:` before the ID (`com.example.rooms:suggestion:s1`). Every reading
   /// counts, the whole reference as an identifier as much as each `APP:` and `KIND:` reading of it, so that no
@@ -63,7 +63,7 @@ public enum ShortcutRules {
   ///   - donations: the donations of an app (by bundle id).
   ///   - suggestions: its suggested shortcuts.
   /// - Throws: `HostError(.usage)` (64) when several match; `HostError(.noMatch)` (69) when none does.
-  public static func origin(
+  package static func origin(
     _ reference: String, apps: [AppBundle], donations: (String) throws -> [StoredDonation],
     suggestions: (String) throws -> [StoredSuggestion]
   ) throws -> ShortcutOrigin {
@@ -146,7 +146,7 @@ public enum ShortcutRules {
   /// Checks that the app of `origin` supports its intent (a donation may name a system intent the app does not list
   /// in IntentsSupported, and a reinstall may drop one).
   /// - Throws: `HostError(.noMatch)` naming the intent and the app.
-  public static func checkSupported(_ origin: ShortcutOrigin) throws {
+  package static func checkSupported(_ origin: ShortcutOrigin) throws {
     let intentClass = origin.intent.name
     guard origin.app.supportedIntents.contains(intentClass) else {
       throw HostError(
@@ -159,7 +159,7 @@ public enum ShortcutRules {
   /// The values a shortcut made from `origin` presets: a donation gives only the intent (its values with
   /// `keepValues`, as Apple's "Add to Siri" of a donation repeats it); a suggestion is a shortcut the app built, its
   /// values come with it. Then `set` overrides and `asks` removes.
-  public static func presets(
+  package static func presets(
     from origin: ShortcutOrigin?, keepValues: Bool, set: [String: ParameterValue], asks: [String]
   ) -> [String: ParameterValue] {
     var presets: [String: ParameterValue] = [:]
@@ -176,7 +176,7 @@ public enum ShortcutRules {
 
   /// Checks the parameters `asks` names against the intent of `app`.
   /// - Throws: `HostError(.usage)` naming an unknown one and the intent's parameters, or one that `set` also gives.
-  public static func checkAsks(
+  package static func checkAsks(
     _ asks: [String], set: [String: ParameterValue], intentClass: String, app: AppBundle
   ) throws {
     let parameters = app.runnableSpec(className: intentClass)?.spec.parameters.map(\.name) ?? []
@@ -197,7 +197,7 @@ public enum ShortcutRules {
 
   /// Whether `words` are words the assistant itself answers (`assistant shell`'s `help`, `quit` and `exit`, and the
   /// questions of what can be said: "What can you do?", "What can I say to Rooms?").
-  public static func isAssistantPhrase(_ phrase: String) -> Bool {
+  package static func isAssistantPhrase(_ phrase: String) -> Bool {
     let words = ShortcutPhrase.words(phrase)
     return [["help"], ["quit"], ["exit"]].contains(words) || PhraseBook.capabilityQuestion(phrase) != nil
   }
@@ -213,7 +213,7 @@ public enum ShortcutRules {
   /// preset can change what the phrase itself says (another phrase is needed).
   /// (Another shortcut with the same phrase is refused by `ShortcutsRecord.add`, under its lock.)
   /// - Returns: `HostError(.dataError)` naming what the phrase already is, and in which locale.
-  public static func clash(
+  package static func clash(
     phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle]
   ) -> HostError? {
     if isAssistantPhrase(phrase) {
@@ -242,7 +242,7 @@ public enum ShortcutRules {
 
   /// The languages the apps' `.lproj` folders give strings for (`Intents.strings`, `InfoPlist.strings`), sorted:
   /// each a locale their phrases or names may be said in.
-  public static func locales(of apps: [AppBundle]) -> [String] {
+  package static func locales(of apps: [AppBundle]) -> [String] {
     Set(apps.flatMap { $0.stringsTables.map(\.language) }).filter { !$0.isEmpty && $0 != "Base" }.sorted()
   }
 
@@ -310,7 +310,7 @@ public enum ShortcutRules {
   /// and inactive after (the app lost the intent or a parameter, or a type changed), and one active after whose
   /// phrase the apps `after` now understand otherwise than the shortcut runs it (`clash`) while the apps `before` did
   /// not understand it so: the shortcut wins when the phrase is said, so the app's phrase is not reached.
-  public static func installNotices(_ shortcuts: [Shortcut], before: [AppBundle], after: [AppBundle])
+  package static func installNotices(_ shortcuts: [Shortcut], before: [AppBundle], after: [AppBundle])
     -> [ShortcutNotice]
   {
     var notices: [ShortcutNotice] = []
@@ -352,7 +352,7 @@ public enum ShortcutRules {
   /// An example of what makes an app donate, for `assistant shortcuts suggested` when nothing is offered: the first
   /// of `apps` with a phrase that can be said, and that phrase as the closest-phrase suggestions say it
   /// ("Book room 12 for Ada with Rooms"); nil when none has one. Only installed apps are ever named.
-  public static func donationExample(among apps: [AppBundle]) -> (phrase: String, app: AppBundle)? {
+  package static func donationExample(among apps: [AppBundle]) -> (phrase: String, app: AppBundle)? {
     let matcher = UtteranceMatcher(apps: apps)
     for app in apps {
       if let said = ClosestPhrases.candidates(of: app, names: matcher.names(of: app)).first?.said {
@@ -365,7 +365,7 @@ public enum ShortcutRules {
   /// The intent `intentClass` of `app` with `values`, in words: its combination title for exactly those parameters
   /// with the values said ("Book room 12 for Ada"), else its title and the values ("Book Room: room number 12,
   /// booked by Ada").
-  public static func described(_ intentClass: String, values: [String: ParameterValue], app: AppBundle) -> String {
+  package static func described(_ intentClass: String, values: [String: ParameterValue], app: AppBundle) -> String {
     let spec = app.runnableSpec(className: intentClass)?.spec
     let given = Set(values.keys)
     if let title = spec?.combinations.first(where: { Set($0.parameters) == given && $0.title != nil })?.title {
@@ -386,7 +386,7 @@ public enum ShortcutRules {
   }
 
   /// A value as `--set` and `run`'s NAME=VALUE take it: `false`, `12`, `Ada`, an enum case's name.
-  public static func typed(_ value: ParameterValue) -> String {
+  package static func typed(_ value: ParameterValue) -> String {
     switch value {
     case .string(let text), .enumCase(let text): text
     case .integer(let number): String(number)
@@ -399,7 +399,7 @@ public enum ShortcutRules {
   }
 
   /// A value of parameter `name` in words (a boolean by its display names, an enum case by its display name).
-  public static func describe(_ value: ParameterValue, _ name: String, _ intentClass: String, _ app: AppBundle)
+  package static func describe(_ value: ParameterValue, _ name: String, _ intentClass: String, _ app: AppBundle)
     -> String
   {
     let interpreter = ValueInterpreter(
@@ -417,8 +417,8 @@ public enum ShortcutRules {
 }
 
 /// What an install changed for one of the user's shortcuts (`ShortcutRules.installNotices`).
-public struct ShortcutNotice: Sendable, Equatable, Encodable {
-  public enum Change: String, Sendable, Encodable {
+package struct ShortcutNotice: Sendable, Equatable, Encodable {
+  package enum Change: String, Sendable, Encodable {
     /// The apps now understand its phrase otherwise; the shortcut wins.
     case clash
     /// It can run again.
@@ -426,9 +426,9 @@ public struct ShortcutNotice: Sendable, Equatable, Encodable {
     /// It can no longer run.
     case inactive
   }
-  public var identifier: String
-  public var phrase: String
-  public var change: Change
+  package var identifier: String
+  package var phrase: String
+  package var change: Change
   /// The notice in words, one line.
-  public var message: String
+  package var message: String
 }

@@ -6,59 +6,59 @@ import Understanding
 
 /// A shortcut the user made (`assistant shortcuts add`): a phrase that runs one intent of one app with preset values
 /// (docs/CONVERSATION.md, "Shortcuts").
-public struct Shortcut: Codable, Sendable, Equatable {
+package struct Shortcut: Codable, Sendable, Equatable {
   /// The host's name for it: `k` and a number, never reused in the home.
-  public var identifier: String
+  package var identifier: String
   /// The phrase as the user typed it.
-  public var phrase: String
+  package var phrase: String
   /// The app's bundle identifier.
-  public var app: String
+  package var app: String
   /// The app's name when the shortcut was made: what is shown once the app is uninstalled.
-  public var appName: String
+  package var appName: String
   /// The intent's class, e.g. "BookRoomIntent".
-  public var intentClass: String
+  package var intentClass: String
   /// The values the intent is run with, by parameter name.
-  public var presets: [String: ParameterValue]
+  package var presets: [String: ParameterValue]
   /// The parameters asked for each time the shortcut runs, in order (never preset).
-  public var asks: [String]
+  package var asks: [String]
   /// Where it was made from.
-  public var source: Source
+  package var source: Source
   /// When it was made, seconds since 1970 (the host's clock).
-  public var createdAt: Double
+  package var createdAt: Double
 
   /// Where a shortcut was made from: a donation (`d1`), a suggested shortcut (`s1`), or an intent named by the user.
-  public struct Source: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable {
+  package struct Source: Codable, Sendable, Equatable {
+    package enum Kind: String, Codable, Sendable {
       case donation, suggestion, intent
     }
-    public var kind: Kind
+    package var kind: Kind
     /// The donation's or the suggestion's identifier; nil for `intent`.
-    public var identifier: String?
+    package var identifier: String?
 
-    public init(kind: Kind, identifier: String? = nil) {
+    package init(kind: Kind, identifier: String? = nil) {
       self.kind = kind
       self.identifier = identifier
     }
 
     /// "donation d1", "suggestion s2", "intent".
-    public var description: String { identifier.map { "\(kind.rawValue) \($0)" } ?? kind.rawValue }
+    package var description: String { identifier.map { "\(kind.rawValue) \($0)" } ?? kind.rawValue }
   }
 
   /// The phrase's words as they are compared (`ShortcutPhrase.words`).
-  public var words: [String] { ShortcutPhrase.words(phrase) }
+  package var words: [String] { ShortcutPhrase.words(phrase) }
 }
 
 /// What `ShortcutStore.add` keeps: a shortcut without its identifier and creation time.
-public struct ShortcutDraft: Sendable, Equatable {
-  public var phrase: String
-  public var app: String
-  public var appName: String
-  public var intentClass: String
-  public var presets: [String: ParameterValue]
-  public var asks: [String]
-  public var source: Shortcut.Source
+package struct ShortcutDraft: Sendable, Equatable {
+  package var phrase: String
+  package var app: String
+  package var appName: String
+  package var intentClass: String
+  package var presets: [String: ParameterValue]
+  package var asks: [String]
+  package var source: Shortcut.Source
 
-  public init(
+  package init(
     phrase: String, app: String, appName: String, intentClass: String, presets: [String: ParameterValue],
     asks: [String], source: Shortcut.Source
   ) {
@@ -73,16 +73,16 @@ public struct ShortcutDraft: Sendable, Equatable {
 }
 
 /// The rules of a shortcut's phrase.
-public enum ShortcutPhrase {
+package enum ShortcutPhrase {
   /// The words a phrase is compared by: the matcher's (`normalizedWords`): case, punctuation and spacing aside, in
   /// Unicode compatibility form (NFKC), invisible (default-ignorable) code points dropped. "Book room, with Rooms!"
   /// and "book  ROOM with rooms" are the same phrase, and so are "Book\u{00AD}room" and "Bookroom".
-  public static func words(_ phrase: String) -> [String] { normalizedWords(phrase) }
+  package static func words(_ phrase: String) -> [String] { normalizedWords(phrase) }
 
   /// What is wrong with `phrase`, or nil: 1 to `DonationLimits.maximumPhraseLength` Unicode scalars, at least one
   /// word, no control character (`DonationLimits.isControl`: C0, DEL, C1, bidirectional controls, line and paragraph
   /// separators).
-  public static func problem(_ phrase: String) -> String? {
+  package static func problem(_ phrase: String) -> String? {
     let length = phrase.unicodeScalars.count
     if length > DonationLimits.maximumPhraseLength {
       return "the phrase is \(length) Unicode scalars long; the limit is \(DonationLimits.maximumPhraseLength)"
@@ -103,25 +103,25 @@ public enum ShortcutPhrase {
 ///   "presets": {"isCancellationOfBooking": {"boolean": false}}, "source": {"identifier": "d1", "kind": "donation"}}]},
 ///  "schemaVersion": 1, "sequence": 1}
 /// ```
-public struct ShortcutsRecord: DocumentContent, Equatable {
-  public static let schemaVersion = 1
+package struct ShortcutsRecord: DocumentContent, Equatable {
+  package static let schemaVersion = 1
   /// The most shortcuts a home keeps.
-  public static let maximumShortcuts = 500
+  package static let maximumShortcuts = 500
 
-  public var shortcuts: [Shortcut] = []
+  package var shortcuts: [Shortcut] = []
   /// The number of the next identifier (`k` and it); it only grows, so an identifier is never reused.
-  public var nextNumber = 1
+  package var nextNumber = 1
 
-  public init() {}
+  package init() {}
 
   /// The shortcut whose phrase has these words (`ShortcutPhrase.words`).
-  public func shortcut(saying words: [String]) -> Shortcut? {
+  package func shortcut(saying words: [String]) -> Shortcut? {
     words.isEmpty ? nil : shortcuts.first { $0.words == words }
   }
 
   /// Why `phrase` cannot be a new shortcut's phrase here: another shortcut has it (naming that one and how to remove
   /// it); nil when none does.
-  public func taken(_ phrase: String) -> HostError? {
+  package func taken(_ phrase: String) -> HostError? {
     guard let other = shortcut(saying: ShortcutPhrase.words(phrase)) else { return nil }
     return HostError(
       .dataError,
@@ -135,7 +135,7 @@ public struct ShortcutsRecord: DocumentContent, Equatable {
   /// - Throws: `HostError(.dataError)` when the phrase is not one (`ShortcutPhrase.problem`), is the phrase of
   ///   another shortcut (naming it), or when the home has `maximumShortcuts` already.
   @discardableResult
-  public mutating func add(_ draft: ShortcutDraft, at now: Double) throws -> Shortcut {
+  package mutating func add(_ draft: ShortcutDraft, at now: Double) throws -> Shortcut {
     if let problem = ShortcutPhrase.problem(draft.phrase) { throw HostError(.dataError, problem) }
     if let taken = taken(draft.phrase) { throw taken }
     guard shortcuts.count < Self.maximumShortcuts else {
@@ -153,7 +153,7 @@ public struct ShortcutsRecord: DocumentContent, Equatable {
 
   /// Removes the shortcut `phraseOrIdentifier` names: its identifier first, then its phrase (`ShortcutPhrase.words`).
   /// - Returns: the removed shortcut, or nil when none has that identifier or phrase.
-  public mutating func remove(_ phraseOrIdentifier: String) -> Shortcut? {
+  package mutating func remove(_ phraseOrIdentifier: String) -> Shortcut? {
     let index =
       shortcuts.firstIndex { $0.identifier == phraseOrIdentifier }
       ?? {
@@ -166,12 +166,12 @@ public struct ShortcutsRecord: DocumentContent, Equatable {
 }
 
 /// Whether a shortcut can run with the apps installed now.
-public enum ShortcutState: Sendable, Equatable {
+package enum ShortcutState: Sendable, Equatable {
   case active(AppBundle)
   /// Why not, e.g. "Rooms (com.example.rooms) is not installed".
   case inactive(String)
 
-  public static func == (lhs: ShortcutState, rhs: ShortcutState) -> Bool {
+  package static func == (lhs: ShortcutState, rhs: ShortcutState) -> Bool {
     switch (lhs, rhs) {
     case (.active(let a), .active(let b)): a.url == b.url
     case (.inactive(let a), .inactive(let b)): a == b
@@ -183,7 +183,7 @@ public enum ShortcutState: Sendable, Equatable {
   /// intent no longer has a parameter it presets or asks for, or a preset no longer fits its parameter's type (by
   /// the rules of a donation's values, `DonationRules`: a reinstall may change a type, and a planted
   /// `State/shortcuts.json` may hold anything). An extension is never sent a value of another type than declared.
-  public static func of(_ shortcut: Shortcut, among apps: [AppBundle]) -> ShortcutState {
+  package static func of(_ shortcut: Shortcut, among apps: [AppBundle]) -> ShortcutState {
     guard let app = apps.first(where: { $0.identifier.rawValue == shortcut.app }) else {
       return .inactive("\(shortcut.appName) (\(shortcut.app)) is not installed")
     }
@@ -213,7 +213,7 @@ public enum ShortcutState: Sendable, Equatable {
     return .active(app)
   }
 
-  public var reason: String? {
+  package var reason: String? {
     if case .inactive(let reason) = self { return reason }
     return nil
   }
@@ -238,21 +238,21 @@ extension ParameterValue {
 
 /// Where the host keeps the user's shortcuts: `State/shortcuts.json` in the home, one locked update per change.
 /// Blocking: call it off the cooperative pool.
-public struct ShortcutStore: Sendable {
-  public var home: AssistantHome
-  public var clock: HostClock
+package struct ShortcutStore: Sendable {
+  package var home: AssistantHome
+  package var clock: HostClock
 
   /// - Parameter clock: by default `HostClock.ofThisProcess`.
-  public init(home: AssistantHome, clock: HostClock = .ofThisProcess) {
+  package init(home: AssistantHome, clock: HostClock = .ofThisProcess) {
     self.home = home
     self.clock = clock
   }
 
-  public var file: URL { home.shortcutsFile }
+  package var file: URL { home.shortcutsFile }
 
   /// Why `phrase` cannot be a new shortcut's phrase (`ShortcutsRecord.taken`): checked before the apps' phrases, so
   /// that the clash the user can do least about is named first. `add` checks it again under its lock.
-  public func taken(_ phrase: String) throws -> HostError? {
+  package func taken(_ phrase: String) throws -> HostError? {
     try usingStateDocument(file.path, Self.unreadable) {
       try Document<ShortcutsRecord>(path: file.path).read().taken(phrase)
     }
@@ -261,7 +261,7 @@ public struct ShortcutStore: Sendable {
   /// Every shortcut, oldest first.
   /// - Throws: a corrupt or planted document as `HostError(.dataError)` naming the files to move aside
   ///   (`stateError`).
-  public func shortcuts() throws -> [Shortcut] {
+  package func shortcuts() throws -> [Shortcut] {
     try usingStateDocument(file.path, Self.unreadable) {
       try Document<ShortcutsRecord>(path: file.path).read().shortcuts
     }
@@ -272,7 +272,7 @@ public struct ShortcutStore: Sendable {
 
   /// The shortcut whose phrase `utterance` says (its words equal the phrase's), or nil. A home without shortcuts
   /// reads nothing but the file's absence.
-  public func shortcut(saying utterance: String) throws -> Shortcut? {
+  package func shortcut(saying utterance: String) throws -> Shortcut? {
     let words = ShortcutPhrase.words(utterance)
     guard !words.isEmpty else { return nil }
     return try usingStateDocument(file.path, Self.unreadable) {
@@ -281,7 +281,7 @@ public struct ShortcutStore: Sendable {
   }
 
   /// Keeps a new shortcut (`ShortcutsRecord.add`).
-  public func add(_ draft: ShortcutDraft) throws -> Shortcut {
+  package func add(_ draft: ShortcutDraft) throws -> Shortcut {
     try home.prepare()
     let now = clock.now
     return try usingStateDocument(file.path, "cannot keep the shortcut") {
@@ -291,7 +291,7 @@ public struct ShortcutStore: Sendable {
 
   /// Removes the shortcut `phraseOrIdentifier` names (`ShortcutsRecord.remove`).
   /// - Throws: `HostError(.noMatch)` when none does, saying how to list them.
-  public func remove(_ phraseOrIdentifier: String) throws -> Shortcut {
+  package func remove(_ phraseOrIdentifier: String) throws -> Shortcut {
     let document = Document<ShortcutsRecord>(path: file.path)
     if try usingStateDocument(file.path, Self.unreadable, { try document.read().shortcuts.isEmpty }) {
       throw HostError(.noMatch, "there is no shortcut \"\(phraseOrIdentifier)\": the home has no shortcuts")
@@ -317,7 +317,7 @@ extension DonationStore {
   /// a failing disk) does not keep the others.
   /// - Returns: what could not be forgotten, one sentence each, naming the files to move aside or remove (empty when
   ///   all was forgotten).
-  public func forget(_ app: String) -> [String] {
+  package func forget(_ app: String) -> [String] {
     let now = clock.now
     let steps: [(what: String, file: URL, forget: () throws -> Void)] = [
       (

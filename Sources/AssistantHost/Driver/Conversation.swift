@@ -8,7 +8,7 @@ import UntrustedText
 ///
 /// Every requirement is async: a terminal is read and written off the cooperative pool, and an asking conversation
 /// ends with the task that waits for it (cancellation, e.g. Ctrl-C).
-public protocol Conversation: Sendable {
+package protocol Conversation: Sendable {
   /// Says something to the user (a dialog line).
   func say(_ text: String) async
   /// Asks the user and returns the answer.
@@ -39,7 +39,7 @@ public protocol Conversation: Sendable {
 
 /// What a question wants: it decides what a script gives for it, and what the user is told when nobody can be asked
 /// ("answer it with --answer yes" for a yes/no question).
-public enum AnswerKind: Sendable, Equatable {
+package enum AnswerKind: Sendable, Equatable {
   /// A parameter's value ("What kind of workout?").
   case value
   /// yes or no ("Ready to start your wall climb workout in Ascent?", "Unlock it?").
@@ -49,7 +49,7 @@ public enum AnswerKind: Sendable, Equatable {
 }
 
 /// What a passcode is asked for.
-public enum PasscodePurpose: Sendable, Equatable {
+package enum PasscodePurpose: Sendable, Equatable {
   /// To unlock the device (`--passcode-stdin` in a script).
   case unlock
   /// To approve an extension's transaction, `host/requestAuthentication` (`--authentication-stdin` in a script).
@@ -57,7 +57,7 @@ public enum PasscodePurpose: Sendable, Equatable {
 }
 
 /// What came of asking for the passcode.
-public enum PasscodeAnswer: Sendable, Equatable {
+package enum PasscodeAnswer: Sendable, Equatable {
   /// A passcode was typed (never empty).
   case entered(String)
   /// The user gave none: an empty line, or end of input (Ctrl-D).
@@ -69,29 +69,29 @@ public enum PasscodeAnswer: Sendable, Equatable {
 
 extension Conversation {
   /// By default, asked as any question.
-  public func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
+  package func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
     try await ask(prompt, need: need)
   }
 
   /// By default nothing is shown.
-  public func progress(_ text: String?) async {}
+  package func progress(_ text: String?) async {}
 
   /// By default, said as dialog.
-  public func explain(_ text: String) async { await say(text) }
+  package func explain(_ text: String) async { await say(text) }
 
   /// By default nobody can be asked.
-  public func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
+  package func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
     .unavailable("this conversation cannot ask for a passcode")
   }
 
   /// By default nobody can be asked.
-  public func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
+  package func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
     .unavailable("this conversation cannot ask for an approval")
   }
 
   /// Says the snippet under the name of the extension that drew it, each of its lines indented. The name and each
   /// line are sanitized to one line, so nothing in a snippet can leave its box or pass for the dialog.
-  public func show(_ view: ConfiguredView, from extensionName: String) async {
+  package func show(_ view: ConfiguredView, from extensionName: String) async {
     guard let snippet = view.snippet else { return }
     await say(
       "[\(Untrusted.shown(extensionName))]\n" + snippet.lines.map { "  " + Untrusted.shown($0) }.joined(separator: "\n")
@@ -101,7 +101,7 @@ extension Conversation {
 
 /// Where the questions of a `TerminalConversation` go: to the person at the terminal, never into a redirected stdout
 /// (`assistant "Book room 90 with Rooms" > out.txt` asks on the terminal and leaves only the dialog in the file).
-public enum PromptDestination: Sendable {
+package enum PromptDestination: Sendable {
   /// The controlling terminal (`/dev/tty`), opened write-only, without becoming the controlling terminal and
   /// close-on-exec, once, when the first question is written; stderr when the process has no controlling terminal
   /// (a daemon, a test that spawns the host in a session of its own).

@@ -1,24 +1,24 @@
 import Understanding
 
 /// The phases of an extension's life that have a deadline.
-public enum Phase: String, Sendable, CaseIterable {
+package enum Phase: String, Sendable, CaseIterable {
   case handshake, resolve, confirm, handle, ui, shutdown
 }
 
 /// Per-phase deadlines. Apple publishes none; reported figures are about 10 s for handling (see
 /// shared/reference/apple-semantics.md A5), so handle gets 10 s and the shorter phases less.
-public struct Deadlines: Sendable, Equatable {
-  public var handshake: Duration = .seconds(5)
-  public var resolve: Duration = .seconds(5)
-  public var confirm: Duration = .seconds(5)
-  public var handle: Duration = .seconds(10)
+package struct Deadlines: Sendable, Equatable {
+  package var handshake: Duration = .seconds(5)
+  package var resolve: Duration = .seconds(5)
+  package var confirm: Duration = .seconds(5)
+  package var handle: Duration = .seconds(10)
   /// Each `configureView` of an Intents UI extension.
-  public var ui: Duration = .seconds(3)
-  public var shutdown: Duration = .seconds(2)
+  package var ui: Duration = .seconds(3)
+  package var shutdown: Duration = .seconds(2)
 
-  public init() {}
+  package init() {}
 
-  public subscript(phase: Phase) -> Duration {
+  package subscript(phase: Phase) -> Duration {
     get {
       switch phase {
       case .handshake: return handshake
@@ -42,7 +42,7 @@ public struct Deadlines: Sendable, Equatable {
   }
 
   /// Parses `PHASE=SECONDS` (e.g. "handle=2.5"), or `all=SECONDS`.
-  public mutating func set(_ assignment: String) throws {
+  package mutating func set(_ assignment: String) throws {
     let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
     guard parts.count == 2, let seconds = Double(parts[1]), seconds > 0, seconds <= 3600 else {
       throw HostError(.usage, "--deadline takes PHASE=SECONDS with SECONDS in (0, 3600], e.g. handle=10")

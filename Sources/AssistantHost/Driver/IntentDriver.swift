@@ -7,18 +7,18 @@ import Understanding
 import UntrustedText
 
 /// What the user asked for: an app, an intent of it, and the values given so far.
-public struct IntentInvocation: Sendable {
-  public var app: AppBundle
+package struct IntentInvocation: Sendable {
+  package var app: AppBundle
   /// The intent class name, e.g. "BookRoomIntent".
-  public var intentClass: String
-  public var values: [String: ParameterValue]
+  package var intentClass: String
+  package var values: [String: ParameterValue]
   /// Parameters asked for before they are resolved, whether or not the extension needs them (a shortcut's "ask each
   /// time" parameters), in the definition's order.
-  public var askedEachTime: [String] = []
+  package var askedEachTime: [String] = []
   /// The shortcut that runs this invocation, if one does: the outcome says so.
-  public var shortcut: Shortcut? = nil
+  package var shortcut: Shortcut? = nil
 
-  public init(app: AppBundle, intentClass: String, values: [String: ParameterValue]) {
+  package init(app: AppBundle, intentClass: String, values: [String: ParameterValue]) {
     self.app = app
     self.intentClass = intentClass
     self.values = values
@@ -26,24 +26,24 @@ public struct IntentInvocation: Sendable {
 }
 
 /// How an intent ended.
-public struct IntentOutcome: Sendable, Encodable {
-  public var app: String
-  public var intent: String
-  public var parameters: [String: ParameterValue]
-  public var code: ResponseCode
-  public var isSuccess: Bool
+package struct IntentOutcome: Sendable, Encodable {
+  package var app: String
+  package var intent: String
+  package var parameters: [String: ParameterValue]
+  package var code: ResponseCode
+  package var isSuccess: Bool
   /// The printed dialog of the answer (the response code's template).
-  public var dialog: String
+  package var dialog: String
   /// The voice dialog of the answer: the code's concise template where the definition has one, else the printed
   /// dialog. `--voice` says this one.
-  public var voiceDialog: String? = nil
+  package var voiceDialog: String? = nil
   /// What the app's Intents UI extension drew, one view per configureView call it answered.
-  public var views: [ConfiguredView] = []
+  package var views: [ConfiguredView] = []
   /// The shortcut that ran, if one did (its identifier and phrase are in `json()`).
-  public var shortcut: Shortcut? = nil
+  package var shortcut: Shortcut? = nil
   /// The parameters of the final response (the app's, for handleInApp), whether or not the dialog said them: a
   /// system intent's failure says Siri's sentence, and the app's `reason` is here.
-  public var responseParameters: [String: ParameterValue] = [:]
+  package var responseParameters: [String: ParameterValue] = [:]
 
   /// `{"app","intent","parameters","code","success","dialog","voiceDialog"}` (and `"views"` when a UI extension drew
   /// some, `"responseParameters"` when the response carried some, `"shortcut": {"identifier","phrase"}` when a
@@ -88,34 +88,34 @@ public struct IntentOutcome: Sendable, Encodable {
 
   /// `report` as one line of JSON, keys sorted, with JSON's own escapes for what the encoder leaves raw (C1 and
   /// bidirectional controls): the same values, exact. `{}` when there is no report.
-  public func json() -> String {
+  package func json() -> String {
     Untrusted.shown(json: report?.text ?? "{}")
   }
 
   /// `report`, through any encoder (`json()` is its exact text).
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     try (report ?? .object([:])).encode(to: encoder)
   }
 }
 
 /// Runs resolve -> confirm -> handle for one intent against its extension, talking to the user on the way.
-public struct IntentDriver: Sendable {
-  public var home: AssistantHome
-  public var conversation: any Conversation
-  public var deadlines = Deadlines()
-  public var locale = "en_US"
+package struct IntentDriver: Sendable {
+  package var home: AssistantHome
+  package var conversation: any Conversation
+  package var deadlines = Deadlines()
+  package var locale = "en_US"
   /// How often one parameter may be asked for again before the assistant gives up (Apple sets no bound).
-  public var maximumAttempts = 5
+  package var maximumAttempts = 5
   /// Where extensions are kept running between intents; nil starts and shuts down one per intent.
-  public var warm: WarmExtensions? = nil
+  package var warm: WarmExtensions? = nil
   /// How extensions and apps are confined.
-  public var sandbox = SandboxPolicy()
+  package var sandbox = SandboxPolicy()
   /// The device whose lock state the run respects (`LockPolicy`): a restricted intent asks to unlock it first, and
   /// `host/requestAuthentication` checks the passcode against it. nil: no lock rule is checked, and every
   /// authentication is answered `cancelled` with a note on stderr (in-process tests of other things).
-  public var device: DeviceState? = nil
+  package var device: DeviceState? = nil
 
-  public init(home: AssistantHome, conversation: any Conversation) {
+  package init(home: AssistantHome, conversation: any Conversation) {
     self.home = home
     self.conversation = conversation
   }
@@ -125,7 +125,7 @@ public struct IntentDriver: Sendable {
 
   /// Records every message to and from each extension (`--record`); the conversation is recorded by wrapping it in a
   /// `RecordingConversation`. Only sessions started as processes are tapped.
-  public var recorder: TranscriptRecorder? {
+  package var recorder: TranscriptRecorder? {
     get { (launcher as? ProcessLauncher)?.recorder }
     set {
       guard var process = launcher as? ProcessLauncher else { return }
@@ -139,7 +139,7 @@ public struct IntentDriver: Sendable {
   /// Every extension and app the run starts is shut down (or kept in `warm`) and reaped before this returns, on
   /// every path: success, failure, a fault, a refusal, and cancellation (Ctrl-C).
   /// - Throws: `HostError` with the exit status to use, or `CancellationError` when the calling task was cancelled.
-  public func run(_ invocation: IntentInvocation) async throws -> IntentOutcome {
+  package func run(_ invocation: IntentInvocation) async throws -> IntentOutcome {
     let app = invocation.app.localized(for: locale)
     guard let bundle = app.intentsExtension(for: invocation.intentClass) else {
       throw HostError(
@@ -339,7 +339,7 @@ public struct IntentDriver: Sendable {
 
   /// The smallest and largest view an Intents UI extension may ask for (`hostedViewMinimumAllowedSize`,
   /// `hostedViewMaximumAllowedSize`), in points: a Siri snippet on an iPhone.
-  public var viewSizeLimits = (minimum: ViewSize(width: 0, height: 0), maximum: ViewSize(width: 398, height: 600))
+  package var viewSizeLimits = (minimum: ViewSize(width: 0, height: 0), maximum: ViewSize(width: 398, height: 600))
 
   /// The end of an intent for its extension: kept warm, or shut down (nil: nothing to do).
   func finish(_ session: ExtensionSession?) async {
@@ -351,9 +351,9 @@ public struct IntentDriver: Sendable {
   /// record the launch instead.
   var foregroundLauncher: (@Sendable (AppBundle, [String: String]) async throws -> Int32)? = nil
   /// `--voice`: the answer said is the voice dialog (the concise template where the definition has one).
-  public var speaksVoiceDialog = false
+  package var speaksVoiceDialog = false
   /// Whether a foreground app's stdout goes to stderr (`--json`, whose stdout is one document).
-  public var appOutputToStandardError = false
+  package var appOutputToStandardError = false
 
   /// `intent/handle`, asked again while the extension answers `inProgress` (with a spinner on a terminal), at most
   /// `maximumAttempts` times in all: the extension answers `inProgress` when its work does not finish within a few

@@ -20,7 +20,7 @@ import UntrustedText
 /// Everything it writes is dialog that holds untrusted text (response parameters, templates, prompts, an
 /// extension's messages and snippets): it passes through the sanitizer (`Untrusted`, multi-line: newlines and tabs
 /// kept, every other control character, escape sequence and bidirectional control shown escaped) on its way out.
-public final class TerminalConversation: Conversation {
+package final class TerminalConversation: Conversation {
   private let answers: Mutex<[String]>
   private let interactive: Bool
   /// `--passcode-stdin`: passcodes to unlock the device are lines of stdin (read with the answers' reader).
@@ -46,7 +46,7 @@ public final class TerminalConversation: Conversation {
   ///   - prompts: where questions go; by default the controlling terminal, else stderr.
   ///   - passcodesFromStandardInput: `--passcode-stdin`: a passcode to unlock is the next line of stdin.
   ///   - authenticationFromStandardInput: `--authentication-stdin`: an approval is the next line of stdin.
-  public convenience init(
+  package convenience init(
     answers: [String], interactive: Bool, quiet: Bool, prompts: PromptDestination = .controllingTerminal,
     passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false
   ) {
@@ -63,7 +63,7 @@ public final class TerminalConversation: Conversation {
   /// - Parameter takesAnswerOptions: whether a question that cannot be asked (no terminal) tells the user to give
   ///   its answer with `--answer` (true), or, for a session that takes none (`assistant shell`), to say the value in
   ///   the utterance, run the session on a terminal, or run the utterance alone with `--answer`.
-  public convenience init(
+  package convenience init(
     answers: [String], interactive: Bool, quiet: Bool, input: LineReader,
     passcodesFromStandardInput: Bool = false, authenticationFromStandardInput: Bool = false,
     takesAnswerOptions: Bool = true
@@ -113,17 +113,17 @@ public final class TerminalConversation: Conversation {
   /// A dialog line: one line on the terminal, whatever it holds (a newline in a template or a response parameter is
   /// shown escaped, so nothing the bundle or the extension says can start a line of its own, such as a fake
   /// `assistant:` error).
-  public func say(_ text: String) async {
+  package func say(_ text: String) async {
     await emit(Untrusted.shown(text) + "\n", to: .dialog)
   }
 
   /// A line that belongs to a question, on the prompts' stream (the terminal), one line like `say`'s.
-  public func explain(_ text: String) async {
+  package func explain(_ text: String) async {
     await emit(Untrusted.shown(text) + "\n", to: .prompts)
   }
 
   /// The snippet under the name of the extension that drew it, each of its lines indented and sanitized to one line.
-  public func show(_ view: ConfiguredView, from extensionName: String) async {
+  package func show(_ view: ConfiguredView, from extensionName: String) async {
     guard let snippet = view.snippet else { return }
     await emit(
       "[\(Untrusted.shown(extensionName))]\n" + snippet.lines.map { "  " + Untrusted.shown($0) + "\n" }.joined(),
@@ -132,13 +132,13 @@ public final class TerminalConversation: Conversation {
 
   /// Asks on the prompts' stream (see the type): a scripted answer is echoed after the prompt; otherwise, when a
   /// person is at the terminal, the prompt waits on its line for a line of stdin.
-  public func ask(_ prompt: String, need: String) async throws -> String {
+  package func ask(_ prompt: String, need: String) async throws -> String {
     try await ask(prompt, need: need, kind: .value)
   }
 
   /// Asks as `ask(_:need:)` does; when nobody can be asked, the error says how to give an answer of `kind`
   /// (`noTerminalAdvice(for:)`).
-  public func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
+  package func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
     let prompt = Untrusted.shown(prompt)  // from the bundle or the extension: one line
     if let scripted = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
       await emit("\(prompt) \(Untrusted.shown(scripted))\n", to: .prompts)
@@ -184,7 +184,7 @@ public final class TerminalConversation: Conversation {
   /// (`PasscodeReader`), whatever the flags say; otherwise the next line of stdin when the purpose's flag was given
   /// (`--passcode-stdin` to unlock, `--authentication-stdin` to approve); otherwise nobody can be asked. Scripted
   /// answers are never used for it.
-  public func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
+  package func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
     let line: String?
     if interactive {
       do {
@@ -208,7 +208,7 @@ public final class TerminalConversation: Conversation {
 
   /// The approval: asked at the terminal like any question (it is not secret), or the next line of stdin with
   /// `--authentication-stdin`; never a scripted `--answer`, which was given for another question.
-  public func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
+  package func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
     let prompt = Untrusted.shown(prompt)
     let line: String?
     if fromStandardInput(.authentication) && !interactive {
@@ -251,13 +251,13 @@ public final class TerminalConversation: Conversation {
   }
 
   /// Unused scripted answers (a sign of a wrong script).
-  public var unusedAnswers: [String] { answers.withLock { $0 } }
+  package var unusedAnswers: [String] { answers.withLock { $0 } }
 
   private let spinner = Mutex<Task<Void, Never>?>(nil)
 
   /// A spinner on the prompts' stream, only when a person is at a terminal: a frame every 120 ms, written off the
   /// cooperative pool; nil stops it and clears its line.
-  public func progress(_ text: String?) async {
+  package func progress(_ text: String?) async {
     let previous = spinner.withLock { task in
       defer { task = nil }
       return task
@@ -302,7 +302,7 @@ public final class TerminalConversation: Conversation {
   private let dialogFailure = Mutex<SystemError?>(nil)
 
   /// The first failed write of the dialog, if one failed (see `emit`).
-  public var dialogWriteFailure: SystemError? { dialogFailure.withLock { $0 } }
+  package var dialogWriteFailure: SystemError? { dialogFailure.withLock { $0 } }
 
   /// The one way out: sanitized, written off the cooperative pool. A failed write of the dialog is remembered
   /// (`dialogWriteFailure`) and nothing more of it is written; one of a question (the terminal gone) is dropped, as

@@ -10,21 +10,21 @@ import IntentHostSystem
 /// Making one computes paths only: nothing is created until a command that writes calls `prepare()` (install, a
 /// launch, `defaults write`), so a read-only command (`list`, `sandbox-profile`, `defaults read`) on a home that does
 /// not exist reads it as empty and leaves no trace. `exists` tells the two apart for messages.
-public struct AssistantHome: Sendable {
-  public let root: URL
-  public let appGroupsRoot: URL
+package struct AssistantHome: Sendable {
+  package let root: URL
+  package let appGroupsRoot: URL
 
-  public var applications: URL { root.appendingPathComponent("Applications") }
-  public var containers: URL { root.appendingPathComponent("Containers") }
-  public var logs: URL { root.appendingPathComponent("Logs") }
-  public var state: URL { root.appendingPathComponent("State") }
+  package var applications: URL { root.appendingPathComponent("Applications") }
+  package var containers: URL { root.appendingPathComponent("Containers") }
+  package var logs: URL { root.appendingPathComponent("Logs") }
+  package var state: URL { root.appendingPathComponent("State") }
 
   /// Computes the home's paths; makes nothing (see `prepare()`).
   /// - Parameters:
   ///   - root: `--home`, else `ASSISTANT_HOME`, else `$XDG_DATA_HOME/intenthost`, else `~/.local/share/intenthost`.
   ///   - appGroupsRoot: `ASSISTANT_APP_GROUPS`, else `<root>/AppGroup`.
   /// - Throws: `HostError(.usage)` when none of these names a home.
-  public init(root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+  package init(root: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
     let rootPath: String
     if let root, !root.isEmpty {
       rootPath = root
@@ -47,7 +47,7 @@ public struct AssistantHome: Sendable {
 
   /// Whether the home's root is a directory (a link to one counts, as the user may keep the home elsewhere). False
   /// for a home no command has written yet: `list` says so instead of "no apps installed", without making it.
-  public var exists: Bool {
+  package var exists: Bool {
     var info = stat()
     return stat(root.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
@@ -59,14 +59,14 @@ public struct AssistantHome: Sendable {
   /// `mkdir` each).
   /// - Throws: `HostError(.cannotCreate)` naming the folder that cannot be made, why (a regular file in the way, no
   ///   permission, a read-only file system) and the fix.
-  public func prepare() throws {
+  package func prepare() throws {
     for folder in [root, applications, containers, logs, state, appGroupsRoot] {
       try Self.makeFolder(folder.path, partOf: folder == appGroupsRoot ? "app groups' folder" : "home")
     }
   }
 
   /// `prepare()` off the cooperative pool (its `mkdir`s wait on the disk).
-  public func prepare() async throws {
+  package func prepare() async throws {
     try await offloaded { () throws in try prepare() }
   }
 
@@ -91,13 +91,13 @@ public struct AssistantHome: Sendable {
   /// Where the private container of a bundle is, `Containers/<bundle id>`. Nothing is made: a launch makes it
   /// (`prepareDirectories`), with its final owner and mode.
   /// - Throws: `HostError(.dataError)` when the identifier is not one path component.
-  public func container(for bundleIdentifier: String) throws -> URL {
+  package func container(for bundleIdentifier: String) throws -> URL {
     containers.appendingPathComponent(try Self.pathComponent(bundleIdentifier, "bundle identifier"))
   }
 
   /// Where the shared container of an app group is, `<app groups>/<group id>`. Nothing is made.
   /// - Throws: `HostError(.dataError)` when the identifier is not one path component.
-  public func appGroupLocation(_ identifier: String) throws -> URL {
+  package func appGroupLocation(_ identifier: String) throws -> URL {
     appGroupsRoot.appendingPathComponent(try Self.pathComponent(identifier, "app group identifier"))
   }
 
@@ -105,7 +105,7 @@ public struct AssistantHome: Sendable {
   /// `prepareAppGroup`), for `defaults write`; the home is prepared first (`prepare()`).
   /// - Important: it writes; a command that only reads uses `appGroupLocation(_:)`.
   /// - Throws: `HostError` when the identifier is not one path component or the folder cannot be made.
-  public func appGroupContainer(_ identifier: String) throws -> URL {
+  package func appGroupContainer(_ identifier: String) throws -> URL {
     _ = try appGroupLocation(identifier)  // before anything is allocated for it
     try prepare()
     let gid = geteuid() == 0 ? try groupIDs([identifier])[0] : nil
@@ -126,7 +126,7 @@ public struct AssistantHome: Sendable {
     return identifier
   }
 
-  public func logFile(for bundleIdentifier: String) -> URL {
+  package func logFile(for bundleIdentifier: String) -> URL {
     logs.appendingPathComponent(bundleIdentifier + ".log")
   }
 
@@ -134,7 +134,7 @@ public struct AssistantHome: Sendable {
   /// written: see `exists`). Makes nothing.
   /// - Throws: `HostError(.dataError)` naming the first bundle that no longer loads; `.ioError` when `Applications`
   ///   exists but cannot be read.
-  public func installedApps() throws -> [AppBundle] {
+  package func installedApps() throws -> [AppBundle] {
     let names: [String]
     do throws(SystemError) {
       let folder = try DirectoryDescriptor.openTrusted(applications.path)

@@ -19,7 +19,7 @@ extension AssistantHome {
   ///   group belongs to another team; `.cannotCreate` when the home cannot be made (`prepare()`, called first);
   ///   `.ioError` when the owner record cannot be used or the copy fails.
   @discardableResult
-  public func install(from source: URL, sharing: Set<String> = []) throws -> (
+  package func install(from source: URL, sharing: Set<String> = []) throws -> (
     app: AppBundle, diagnostics: [Diagnostic]
   ) {
     try Self.checkIsBundleFolder(source)
@@ -121,7 +121,7 @@ extension AssistantHome {
 
   /// `install(from:sharing:)` off the cooperative pool.
   @discardableResult
-  public func install(from source: URL, sharing: Set<String> = []) async throws -> (
+  package func install(from source: URL, sharing: Set<String> = []) async throws -> (
     app: AppBundle, diagnostics: [Diagnostic]
   ) {
     try await offloaded { try install(from: source, sharing: sharing) }
@@ -184,7 +184,7 @@ extension AssistantHome {
   /// (corrupt, planted) does not fail the uninstall: the bundle is gone, and what could not be forgotten is returned.
   /// - Returns: the removed bundle, and what could not be forgotten, one sentence each naming the files to move aside
   ///   (`DonationStore.forget`).
-  public func uninstall(_ identifierOrName: String) throws -> (app: AppBundle, unforgotten: [String]) {
+  package func uninstall(_ identifierOrName: String) throws -> (app: AppBundle, unforgotten: [String]) {
     let apps: [AppBundle]
     do {
       apps = try installedApps()
@@ -226,8 +226,8 @@ extension AssistantHome {
 }
 
 /// `uninstall` removed a bundle that no longer loaded (by its folder name): a success, with no bundle to return.
-public struct InvalidBundleRemoved: Error, Sendable {
-  public var folder: String
+package struct InvalidBundleRemoved: Error, Sendable {
+  package var folder: String
 }
 
 extension AssistantHome {

@@ -7,16 +7,16 @@ import Foundation
 /// by the app's bundle identifier, which the manifest model validated.
 extension AssistantHome {
   /// `State/device.json`: the device's lock state (`DeviceRecord`, a `Document`: locked updates, synced).
-  public var deviceFile: URL { state.appendingPathComponent("device.json") }
+  package var deviceFile: URL { state.appendingPathComponent("device.json") }
 
   /// The passcode's file name in `State/` (written beside the record by `DeviceState`, never inside it).
   static let passcodeName = "passcode"
 
   /// `State/passcode`: the device passcode's salted hash (`PasscodeHash`), mode 0600.
-  public var passcodeFile: URL { state.appendingPathComponent(Self.passcodeName) }
+  package var passcodeFile: URL { state.appendingPathComponent(Self.passcodeName) }
 
   /// `State/owners.json`: which team owns each bundle identifier and app group (`OwnerTable`).
-  public var ownersFile: URL { state.appendingPathComponent("owners.json") }
+  package var ownersFile: URL { state.appendingPathComponent("owners.json") }
 
   /// `State/identities.json`: the uid of each app and the gid of each app group, as root (`IdentityTable`).
   var identitiesFile: String { state.appendingPathComponent("identities.json").path }
@@ -25,20 +25,20 @@ extension AssistantHome {
   var interpretersFile: String { state.appendingPathComponent("interpreters.json").path }
 
   /// `State/shortcuts.json`: the user's shortcuts (`ShortcutsRecord`).
-  public var shortcutsFile: URL { state.appendingPathComponent("shortcuts.json") }
+  package var shortcutsFile: URL { state.appendingPathComponent("shortcuts.json") }
 
   /// `State/donations/<app>.json`: what `app` donated (`DonationsRecord`).
-  public func donationsFile(for app: String) -> URL {
+  package func donationsFile(for app: String) -> URL {
     state.appendingPathComponent("donations").appendingPathComponent(app + ".json")
   }
 
   /// `State/vocabulary/<app>.json`: the terms `app` registered for the user (`VocabularyRecord`).
-  public func vocabularyFile(for app: String) -> URL {
+  package func vocabularyFile(for app: String) -> URL {
     state.appendingPathComponent("vocabulary").appendingPathComponent(app + ".json")
   }
 
   /// `State/suggestions/<app>.json`: the shortcuts `app` suggested (`SuggestionsRecord`).
-  public func suggestionsFile(for app: String) -> URL {
+  package func suggestionsFile(for app: String) -> URL {
     state.appendingPathComponent("suggestions").appendingPathComponent(app + ".json")
   }
 }

@@ -11,40 +11,40 @@ import IntentHostSystem
 ///              "lockedAt": 1790000100, "passcodeSet": true},
 ///  "schemaVersion": 1, "sequence": 4}
 /// ```
-public struct DeviceRecord: DocumentContent, Equatable {
-  public static let schemaVersion = 1
+package struct DeviceRecord: DocumentContent, Equatable {
+  package static let schemaVersion = 1
 
   /// Whether a passcode is set (then `State/passcode` holds its hash).
-  public var passcodeSet = false
+  package var passcodeSet = false
   /// When the device was locked (by `lock`, or recorded once auto-lock's idle time had passed); nil: not recorded
   /// as locked (auto-lock may still apply, see `lockTime(at:)`).
-  public var lockedAt: Double?
+  package var lockedAt: Double?
   /// How long after locking the passcode is not yet required ("Require Passcode"), in seconds; 0: immediately.
-  public var gracePeriod: Double = 0
+  package var gracePeriod: Double = 0
   /// The idle time after which the device locks itself, in seconds; nil: never. Stored as a number or "never".
-  public var autoLock: Double? = DeviceRecord.defaultAutoLock
+  package var autoLock: Double? = DeviceRecord.defaultAutoLock
   /// When the device was last used while unlocked; nil before the first use (then auto-lock does not apply).
-  public var lastActivity: Double?
+  package var lastActivity: Double?
   /// Wrong passcodes since the last right one.
-  public var failedAttempts = 0
+  package var failedAttempts = 0
   /// Until when passcode attempts are refused.
-  public var lockoutUntil: Double?
+  package var lockoutUntil: Double?
 
   /// Five minutes, as iOS's default Auto-Lock.
-  public static let defaultAutoLock: Double = 300
+  package static let defaultAutoLock: Double = 300
   /// How long after locking with a passcode protected data stays available (iOS's Complete protection class).
-  public static let protectedDataDelay: Double = 10
+  package static let protectedDataDelay: Double = 10
   /// The failures after which attempts are refused, and for how long each further failure does so.
-  public static let freeAttempts = 5
-  public static let lockoutSteps: [Double] = [60, 300, 900, 3600]
+  package static let freeAttempts = 5
+  package static let lockoutSteps: [Double] = [60, 300, 900, 3600]
 
-  public init() {}
+  package init() {}
 
   enum CodingKeys: String, CodingKey {
     case passcodeSet, lockedAt, gracePeriod, autoLock, lastActivity, failedAttempts, lockoutUntil
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     passcodeSet = try container.decodeIfPresent(Bool.self, forKey: .passcodeSet) ?? false
     lockedAt = try container.decodeIfPresent(Double.self, forKey: .lockedAt)
@@ -76,12 +76,12 @@ public struct DeviceRecord: DocumentContent, Equatable {
   /// The latest time a record may hold (the year 5138): beyond it, a corrupt record.
   static let latestTime: Double = 1e11
   /// The longest "require passcode" grace period, 4 hours (as iOS's longest).
-  public static let maximumGracePeriod: Double = 14_400
+  package static let maximumGracePeriod: Double = 14_400
   /// The longest auto-lock idle time, a day.
-  public static let maximumAutoLock: Double = 86_400
+  package static let maximumAutoLock: Double = 86_400
   static let maximumFailedAttempts = 1_000_000
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(passcodeSet, forKey: .passcodeSet)
     try container.encodeIfPresent(lockedAt, forKey: .lockedAt)
@@ -104,7 +104,7 @@ public struct DeviceRecord: DocumentContent, Equatable {
   /// A lock time after `now` (the clock stepped back, or a lock made with a later `INTENTHOST_CLOCK_OFFSET`) counts
   /// as long ago (0): the passcode is needed and protected data is unavailable, never a grace period that restarts
   /// at every read. A last activity after `now` counts as `now` (auto-lock is a convenience, not a guard).
-  public func lockTime(at now: Double) -> Double? {
+  package func lockTime(at now: Double) -> Double? {
     if let lockedAt { return lockedAt > now ? 0 : lockedAt }
     if let autoLock, let lastActivity, now >= min(lastActivity, now) + autoLock {
       return min(lastActivity, now) + autoLock
@@ -112,17 +112,17 @@ public struct DeviceRecord: DocumentContent, Equatable {
     return nil
   }
 
-  public func isLocked(at now: Double) -> Bool { lockTime(at: now) != nil }
+  package func isLocked(at now: Double) -> Bool { lockTime(at: now) != nil }
 
   /// Seconds of the grace period left: locked with a passcode and not yet past it; nil otherwise.
-  public func graceLeft(at now: Double) -> Double? {
+  package func graceLeft(at now: Double) -> Double? {
     guard passcodeSet, let locked = lockTime(at: now) else { return nil }
     let left = locked + gracePeriod - now
     return left > 0 ? left : nil
   }
 
   /// Whether unlocking needs the passcode: locked, a passcode set, and the grace period over.
-  public func passcodeRequired(at now: Double) -> Bool {
+  package func passcodeRequired(at now: Double) -> Bool {
     guard passcodeSet, let locked = lockTime(at: now) else { return false }
     return now >= locked + gracePeriod
   }
@@ -130,13 +130,13 @@ public struct DeviceRecord: DocumentContent, Equatable {
   /// Whether protected data (iOS's Complete protection class) is available: not from 10 s after locking with a
   /// passcode, or from the end of a longer grace period (until then the passcode is not needed to unlock, so the
   /// keys are kept, as Apple's Platform Security guide describes for "Require Password" later than immediately).
-  public func protectedDataAvailable(at now: Double) -> Bool {
+  package func protectedDataAvailable(at now: Double) -> Bool {
     guard passcodeSet, let locked = lockTime(at: now) else { return true }
     return now < locked + max(Self.protectedDataDelay, gracePeriod)
   }
 
   /// Seconds of the lockout left; 0 when attempts are allowed.
-  public func lockoutLeft(at now: Double) -> Double {
+  package func lockoutLeft(at now: Double) -> Double {
     guard let lockoutUntil, lockoutUntil > now else { return 0 }
     // Never longer than the failures warrant (a lockout made on a clock that ran ahead).
     return min(lockoutUntil - now, Self.lockout(afterFailures: failedAttempts))
@@ -144,7 +144,7 @@ public struct DeviceRecord: DocumentContent, Equatable {
 
   /// The lockout that follows the `failures`-th wrong passcode in a row, in seconds; 0 for none: 1 minute after the
   /// 5th, then 5, 15 and 60 minutes (and 60 for every one after).
-  public static func lockout(afterFailures failures: Int) -> Double {
+  package static func lockout(afterFailures failures: Int) -> Double {
     guard failures >= freeAttempts else { return 0 }
     return lockoutSteps[min(failures - freeAttempts, lockoutSteps.count - 1)]
   }
@@ -152,33 +152,33 @@ public struct DeviceRecord: DocumentContent, Equatable {
   // MARK: - Changes (each inside one locked update)
 
   /// Records an auto-lock whose idle time has passed, so that a later change of the setting does not unlock it.
-  public mutating func settle(at now: Double) {
+  package mutating func settle(at now: Double) {
     if lockedAt == nil, let locked = lockTime(at: now) { lockedAt = locked }
   }
 
-  public mutating func lock(at now: Double) {
+  package mutating func lock(at now: Double) {
     settle(at: now)
     if lockedAt == nil { lockedAt = now }
   }
 
-  public mutating func unlock(at now: Double) {
+  package mutating func unlock(at now: Double) {
     lockedAt = nil
     lastActivity = now
   }
 
   /// Use of the device: postpones auto-lock when it is unlocked; nothing when locked.
-  public mutating func recordActivity(at now: Double) {
+  package mutating func recordActivity(at now: Double) {
     settle(at: now)
     if lockedAt == nil { lastActivity = now }
   }
 
-  public mutating func recordFailure(at now: Double) {
+  package mutating func recordFailure(at now: Double) {
     failedAttempts = min(failedAttempts + 1, Self.maximumFailedAttempts)
     let lockout = Self.lockout(afterFailures: failedAttempts)
     lockoutUntil = lockout > 0 ? now + lockout : nil
   }
 
-  public mutating func recordSuccess() {
+  package mutating func recordSuccess() {
     failedAttempts = 0
     lockoutUntil = nil
   }

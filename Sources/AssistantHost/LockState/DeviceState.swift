@@ -3,20 +3,20 @@ import Foundation
 import IntentHostSystem
 
 /// What `assistant status` shows: the device's state at one moment.
-public struct DeviceStatus: Sendable, Equatable, Encodable {
-  public var locked: Bool
-  public var passcodeSet: Bool
+package struct DeviceStatus: Sendable, Equatable, Encodable {
+  package var locked: Bool
+  package var passcodeSet: Bool
   /// Seconds of the grace period left (locked, a passcode set, within the grace period); nil otherwise.
-  public var graceLeft: Double?
-  public var protectedData: Bool
-  public var failedAttempts: Int
+  package var graceLeft: Double?
+  package var protectedData: Bool
+  package var failedAttempts: Int
   /// Seconds of the lockout left; nil when there is none.
-  public var lockoutLeft: Double?
+  package var lockoutLeft: Double?
   /// The auto-lock idle time in seconds; nil: never.
-  public var autoLock: Double?
-  public var gracePeriod: Double
+  package var autoLock: Double?
+  package var gracePeriod: Double
 
-  public init(_ record: DeviceRecord, at now: Double) {
+  package init(_ record: DeviceRecord, at now: Double) {
     locked = record.isLocked(at: now)
     passcodeSet = record.passcodeSet
     graceLeft = record.graceLeft(at: now).map { $0.rounded(.up) }
@@ -33,7 +33,7 @@ public struct DeviceStatus: Sendable, Equatable, Encodable {
   }
 
   /// Every key, `null` for what does not apply; `autoLock` is a number of seconds or "never".
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(locked, forKey: .locked)
     try container.encode(passcodeSet, forKey: .passcodeSet)
@@ -50,7 +50,7 @@ public struct DeviceStatus: Sendable, Equatable, Encodable {
   }
 
   /// The human text of `assistant status`, one fact a line.
-  public var text: String {
+  package var text: String {
     var lines = [locked ? "locked" : "unlocked"]
     lines.append(passcodeSet ? "passcode: set" : "passcode: none")
     if let graceLeft { lines.append("passcode required in \(DeviceState.duration(graceLeft))") }
@@ -71,24 +71,24 @@ public struct DeviceStatus: Sendable, Equatable, Encodable {
 ///
 /// The methods block on the lock, the disk and the hash (yescrypt takes tens of milliseconds): call them off the
 /// cooperative pool (`offloaded`).
-public struct DeviceState: Sendable {
-  public let home: AssistantHome
-  public let clock: HostClock
+package struct DeviceState: Sendable {
+  package let home: AssistantHome
+  package let clock: HostClock
 
   /// For tests only: skip the record's lock (`Document.lockingDisabled`), to show that concurrent changes are lost
   /// without it.
-  @_spi(Testing) public var lockingDisabled = false
+  package var lockingDisabled = false
   /// For tests only: called inside every `update` once the record is read and before it is changed, to hold a race
   /// window open.
-  @_spi(Testing) public var afterReading: (@Sendable () -> Void)?
+  package var afterReading: (@Sendable () -> Void)?
 
-  public init(home: AssistantHome, clock: HostClock) {
+  package init(home: AssistantHome, clock: HostClock) {
     self.home = home
     self.clock = clock
   }
 
-  public var recordFile: URL { home.deviceFile }
-  public var passcodeFile: URL { home.passcodeFile }
+  package var recordFile: URL { home.deviceFile }
+  package var passcodeFile: URL { home.passcodeFile }
   static let passcodeName = AssistantHome.passcodeName
 
   var document: Document<DeviceRecord> {
@@ -99,7 +99,7 @@ public struct DeviceState: Sendable {
 
   /// The record as it is; makes nothing (a home without one reads as a new device: unlocked, no passcode).
   /// - Throws: `HostError(.dataError)` for a corrupt record, `.ioError` when it cannot be read.
-  public func record() throws -> DeviceRecord {
+  package func record() throws -> DeviceRecord {
     var record: DeviceRecord
     do { record = try document.read() } catch {
       throw deviceStateError(error, "cannot read the device state \(recordFile.path)")
@@ -159,11 +159,11 @@ public struct DeviceState: Sendable {
   }
 
   /// The state now; makes nothing.
-  public func status() throws -> DeviceStatus { DeviceStatus(try record(), at: clock.now) }
+  package func status() throws -> DeviceStatus { DeviceStatus(try record(), at: clock.now) }
 
   /// Runs `body` on the record under its lock, at one `now`, after settling a passed auto-lock; commits what it
   /// changed (nothing when it throws). The home is prepared first.
-  public func update<Result>(_ body: (inout DeviceRecord, Double) throws -> Result) throws -> Result {
+  package func update<Result>(_ body: (inout DeviceRecord, Double) throws -> Result) throws -> Result {
     try home.prepare()
     do {
       return try document.update { record in
@@ -179,7 +179,7 @@ public struct DeviceState: Sendable {
   }
 
   /// What checking a passcode found.
-  public enum Check: Sendable, Equatable {
+  package enum Check: Sendable, Equatable {
     case accepted
     /// Wrong: counted; `lockout` is the lockout it started (0 for none).
     case wrong(failedAttempts: Int, lockout: Double)
@@ -211,7 +211,7 @@ public struct DeviceState: Sendable {
   }
 
   /// The refusal for a check that did not accept the passcode (exit 77).
-  public static func refusal(_ check: Check) -> HostError? {
+  package static func refusal(_ check: Check) -> HostError? {
     switch check {
     case .accepted: return nil
     case .lockedOut(let left):
@@ -230,7 +230,7 @@ public struct DeviceState: Sendable {
   // MARK: - Operations
 
   /// Refuses (77) with the lockout's time left: before a passcode is asked.
-  public func refuseDuringLockout() async throws {
+  package func refuseDuringLockout() async throws {
     let status = try await offloaded { () throws in try self.status() }
     if let left = status.lockoutLeft {
       throw HostError(.refused, "too many wrong passcodes: try again in \(Self.duration(left))")
@@ -241,7 +241,7 @@ public struct DeviceState: Sendable {
   /// what `assistant unlock` does, and what the driver does for an intent restricted while locked.
   /// - Throws: `HostError(.refused)` for a wrong passcode or a lockout; what `read` throws (`.valueNeeded` when
   ///   it cannot ask).
-  public func unlock(asking read: @Sendable () async throws -> String) async throws {
+  package func unlock(asking read: @Sendable () async throws -> String) async throws {
     let record = try await offloaded { () throws in try self.record() }
     if !record.passcodeRequired(at: clock.now) {
       // Another process may lock the device (or set a passcode) between the read and the update: then the
@@ -261,14 +261,14 @@ public struct DeviceState: Sendable {
 
   /// Thrown by `unlock(passcode: nil)` when the passcode is required after all (the device's state changed since
   /// it was read): ask for it and unlock with it.
-  public struct PasscodeNeeded: Error, Sendable {}
+  package struct PasscodeNeeded: Error, Sendable {}
 
   /// Checks `passcode` for an extension's `host/requestAuthentication`, in one locked update: refused during a
   /// lockout, a wrong one counted as a failed attempt (and may start a lockout), the right one resets the count.
   /// It authorizes one transaction and changes nothing else: a locked device stays locked.
   /// - Throws: `HostError(.noMatch)` when no passcode is set (it was removed meanwhile); what the check throws (a
   ///   passcode file that cannot be read).
-  public func authenticate(passcode: String) throws -> Check {
+  package func authenticate(passcode: String) throws -> Check {
     try update { record, now -> Check in
       guard record.passcodeSet else { throw HostError(.noMatch, "no passcode is set") }
       return try check(passcode, &record, now: now)
@@ -276,7 +276,7 @@ public struct DeviceState: Sendable {
   }
 
   /// Locks the device now (an already locked device keeps its lock time).
-  public func lock() throws {
+  package func lock() throws {
     try update { record, now in record.lock(at: now) }
   }
 
@@ -284,7 +284,7 @@ public struct DeviceState: Sendable {
   /// - Returns: `.accepted` when unlocked; otherwise what refused it (the failure is recorded).
   /// - Throws: `PasscodeNeeded` when a passcode is required and `passcode` is nil.
   @discardableResult
-  public func unlock(passcode: String?) throws -> Check {
+  package func unlock(passcode: String?) throws -> Check {
     try update { record, now -> Check in
       if record.passcodeRequired(at: now) {
         let left = record.lockoutLeft(at: now)
@@ -299,7 +299,7 @@ public struct DeviceState: Sendable {
   }
 
   /// Sets or changes the passcode: `old` must be the current one when one is set.
-  public func setPasscode(_ new: String, old: String?) throws -> Check {
+  package func setPasscode(_ new: String, old: String?) throws -> Check {
     if let problem = PasscodeHash.problem(new) { throw HostError(.usage, problem) }
     let hash: String
     do { hash = try PasscodeHash.make(new) } catch { throw HostError(.usage, "cannot use this passcode: \(error)") }
@@ -317,7 +317,7 @@ public struct DeviceState: Sendable {
   }
 
   /// Removes the passcode: `old` must be the current one.
-  public func removePasscode(old: String) throws -> Check {
+  package func removePasscode(old: String) throws -> Check {
     try update { record, now -> Check in
       guard record.passcodeSet else { throw HostError(.noMatch, "no passcode is set") }
       let result = try check(old, &record, now: now)
@@ -330,13 +330,13 @@ public struct DeviceState: Sendable {
   }
 
   /// What `changeSettings` changes: nil leaves a setting as it is.
-  public struct Settings: Sendable, Equatable {
+  package struct Settings: Sendable, Equatable {
     /// How long after locking the passcode is not yet required, in seconds (0: immediately).
-    public var gracePeriod: Double?
+    package var gracePeriod: Double?
     /// The auto-lock idle time: `.some(nil)` is never.
-    public var autoLock: Double??
+    package var autoLock: Double??
 
-    public init(gracePeriod: Double? = nil, autoLock: Double?? = nil) {
+    package init(gracePeriod: Double? = nil, autoLock: Double?? = nil) {
       self.gracePeriod = gracePeriod
       self.autoLock = autoLock
     }
@@ -345,7 +345,7 @@ public struct DeviceState: Sendable {
   /// Changes the grace period and auto-lock; when a passcode is set, `passcode` must be it (as iOS asks it before
   /// its passcode settings).
   /// - Throws: `HostError(.refused)` when a passcode is set and `passcode` is nil.
-  public func changeSettings(_ settings: Settings, passcode: String?) throws -> Check {
+  package func changeSettings(_ settings: Settings, passcode: String?) throws -> Check {
     try update { record, now -> Check in
       if record.passcodeSet {
         guard let passcode else { throw HostError(.refused, "a passcode is set: it is needed to change the settings") }
@@ -360,13 +360,13 @@ public struct DeviceState: Sendable {
   }
 
   /// Sets how long after locking the passcode is not yet required (0: immediately).
-  public func setGracePeriod(_ seconds: Double) throws {
+  package func setGracePeriod(_ seconds: Double) throws {
     precondition(seconds >= 0)
     try update { record, _ in record.gracePeriod = seconds }
   }
 
   /// Sets the auto-lock idle time (nil: never).
-  public func setAutoLock(_ seconds: Double?) throws {
+  package func setAutoLock(_ seconds: Double?) throws {
     precondition(seconds.map { $0 > 0 } ?? true)
     try update { record, now in
       record.autoLock = seconds
@@ -457,7 +457,7 @@ public struct DeviceState: Sendable {
   // MARK: - Text
 
   /// A duration for messages: "45 s", "4 min 12 s", "1 h 5 min"; whole seconds, rounded up.
-  public static func duration(_ seconds: Double) -> String {
+  package static func duration(_ seconds: Double) -> String {
     let total = seconds.isFinite ? Int(min(max(seconds, 0), 1e9).rounded(.up)) : 0
     let hours = total / 3600
     let minutes = total % 3600 / 60

@@ -5,22 +5,22 @@ import IntentHostSystem
 /// The host's clock for the device state: the system time plus `INTENTHOST_CLOCK_OFFSET=SECONDS` from the
 /// environment, a testing aid that steps past grace periods, protected-data delays, lockouts and auto-lock without
 /// sleeping (README, "Lock state"). Times are seconds since 1970.
-public struct HostClock: Sendable {
+package struct HostClock: Sendable {
   /// The offset added to the system time, in seconds (may be negative).
-  public var offset: Double
+  package var offset: Double
 
-  public init(offset: Double = 0) { self.offset = offset }
+  package init(offset: Double = 0) { self.offset = offset }
 
   /// The clock of this process's environment, or no offset when `INTENTHOST_CLOCK_OFFSET` is malformed (commands
   /// that read the device's state refuse a malformed one; `open` does not): what donations and shortcuts are dated
   /// by.
-  public static var ofThisProcess: HostClock {
+  package static var ofThisProcess: HostClock {
     (try? HostClock(environment: ProcessInfo.processInfo.environment)) ?? HostClock()
   }
 
   /// The clock of this process: `INTENTHOST_CLOCK_OFFSET` from `environment`, else no offset.
   /// - Throws: `HostError(.usage)` when the variable is not a number of seconds.
-  public init(environment: [String: String]) throws {
+  package init(environment: [String: String]) throws {
     guard let text = environment["INTENTHOST_CLOCK_OFFSET"], !text.isEmpty else {
       self.init()
       return
@@ -46,5 +46,5 @@ public struct HostClock: Sendable {
   }
 
   /// Now, on this clock.
-  public var now: Double { stopped ?? Date().timeIntervalSince1970 + offset }
+  package var now: Double { stopped ?? Date().timeIntervalSince1970 + offset }
 }

@@ -18,9 +18,9 @@ import Understanding
 ///   `IntentHostIntentsRestrictedWhileLockedAfterQuestions`): when resolving a parameter asked the user to choose
 ///   or to confirm, an unlocked device before handle;
 /// - `continueInApp` brings the app to the foreground: an unlocked device, before the app is opened.
-public enum LockPolicy {
+package enum LockPolicy {
   /// What is needed.
-  public enum Need: String, Sendable, Equatable, Encodable {
+  package enum Need: String, Sendable, Equatable, Encodable {
     /// The device unlocked (the passcode asked when one is needed).
     case unlockedDevice
     /// Protected data available.
@@ -28,7 +28,7 @@ public enum LockPolicy {
   }
 
   /// When a rule applies.
-  public enum Condition: String, Sendable, Equatable, Encodable {
+  package enum Condition: String, Sendable, Equatable, Encodable {
     /// Always: checked before the extension starts.
     case always
     /// When resolving a parameter asked the user to choose among candidates or to confirm a value: checked before
@@ -39,22 +39,22 @@ public enum LockPolicy {
   }
 
   /// One rule that applies to an intent.
-  public struct Rule: Sendable, Equatable, Encodable {
-    public var need: Need
+  package struct Rule: Sendable, Equatable, Encodable {
+    package var need: Need
     /// A stable name: `extension-restricted-while-locked`, `app-restricted-while-locked`,
     /// `system-intent-always-unlocked`, `extension-restricted-while-protected-data-unavailable`,
     /// `app-restricted-while-protected-data-unavailable`, `restricted-while-locked-after-questions`,
     /// `continue-in-app`.
-    public var name: String
+    package var name: String
     /// Where it comes from, as a user reads it: "BookRoomIntent is listed in IntentsRestrictedWhileLocked of
     /// RoomsIntents.appex/Info.plist".
-    public var source: String
-    public var condition: Condition
+    package var source: String
+    package var condition: Condition
 
     /// Whether it is known before the extension starts (then the unlock is asked before anything runs).
-    public var knownUpFront: Bool { condition == .always }
+    package var knownUpFront: Bool { condition == .always }
 
-    public init(need: Need, name: String, source: String, condition: Condition = .always) {
+    package init(need: Need, name: String, source: String, condition: Condition = .always) {
       self.need = need
       self.name = name
       self.source = source
@@ -63,7 +63,7 @@ public enum LockPolicy {
 
     private enum CodingKeys: String, CodingKey { case need, name, source, condition, knownUpFront }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(need, forKey: .need)
       try container.encode(name, forKey: .name)
@@ -74,28 +74,28 @@ public enum LockPolicy {
   }
 
   /// What happened in the conversation so far, as far as the rules care.
-  public struct History: Sendable, Equatable {
+  package struct History: Sendable, Equatable {
     /// Parameters whose resolution asked the user to choose among candidates.
-    public var disambiguated: [String] = []
+    package var disambiguated: [String] = []
     /// Parameters whose resolution asked the user to confirm a value.
-    public var confirmed: [String] = []
+    package var confirmed: [String] = []
     /// The extension answered `continueInApp`.
-    public var continuingInApp = false
+    package var continuingInApp = false
 
-    public init(disambiguated: [String] = [], confirmed: [String] = [], continuingInApp: Bool = false) {
+    package init(disambiguated: [String] = [], confirmed: [String] = [], continuingInApp: Bool = false) {
       self.disambiguated = disambiguated
       self.confirmed = confirmed
       self.continuingInApp = continuingInApp
     }
 
     /// Nothing has happened yet: only the rules that always apply.
-    public static let upFront = History()
+    package static let upFront = History()
 
     /// Whether resolving asked a question the conditional rule counts.
-    public var askedQuestions: Bool { !disambiguated.isEmpty || !confirmed.isEmpty }
+    package var askedQuestions: Bool { !disambiguated.isEmpty || !confirmed.isEmpty }
 
     /// What was asked, for a message: "resolving roomNumber asked to choose".
-    public var questions: String {
+    package var questions: String {
       var parts: [String] = []
       if !disambiguated.isEmpty { parts.append("resolving \(listOrNone(disambiguated)) asked to choose") }
       if !confirmed.isEmpty { parts.append("resolving \(listOrNone(confirmed)) asked to confirm") }
@@ -113,7 +113,7 @@ public enum LockPolicy {
 
   /// Every rule of `intentClass` of `app`, whatever its condition: the manifests, the catalog, and the
   /// `continueInApp` rule every intent has.
-  public static func rules(for intentClass: String, of app: AppBundle) -> [Rule] {
+  package static func rules(for intentClass: String, of app: AppBundle) -> [Rule] {
     var rules: [Rule] = []
     let appFile = "\(app.url.lastPathComponent)/Info.plist"
     if let ext = app.intentsExtension(for: intentClass) {
@@ -171,7 +171,7 @@ public enum LockPolicy {
   }
 
   /// The rule `continueInApp` adds: the app comes to the foreground, which needs an unlocked device.
-  public static func continueInApp(_ app: AppBundle) -> Rule {
+  package static func continueInApp(_ app: AppBundle) -> Rule {
     Rule(
       need: .unlockedDevice, name: "continue-in-app",
       source: "continueInApp brings \(app.name) to the foreground",
@@ -179,7 +179,7 @@ public enum LockPolicy {
   }
 
   /// What `rules` ask of the device in `record` at `now`.
-  public enum Decision: Sendable, Equatable {
+  package enum Decision: Sendable, Equatable {
     /// Nothing stands in the way.
     case allowed
     /// The device must be unlocked first; `passcode`: whether the passcode is asked (else, with none set or
@@ -190,7 +190,7 @@ public enum LockPolicy {
   }
 
   /// The first rule that applies after `history` and that the device's state does not satisfy, or `.allowed`.
-  public static func decide(
+  package static func decide(
     _ rules: [Rule], device record: DeviceRecord, at now: Double, after history: History = .upFront
   ) -> Decision {
     for rule in rules where history.satisfies(rule.condition) {
@@ -207,7 +207,7 @@ public enum LockPolicy {
   }
 
   /// How a run gets past a decision: what the driver does and `assistant explain` reports, decided here only.
-  public enum Unlocking: Sendable, Equatable {
+  package enum Unlocking: Sendable, Equatable {
     /// Nothing stands in the way.
     case notNeeded
     /// No passcode is set: the unlock is a yes/no confirmation.
@@ -221,7 +221,7 @@ public enum LockPolicy {
   }
 
   /// How `decision` is met on the device in `record` at `now`.
-  public static func unlocking(_ decision: Decision, device record: DeviceRecord, at now: Double) -> Unlocking {
+  package static func unlocking(_ decision: Decision, device record: DeviceRecord, at now: Double) -> Unlocking {
     if decision == .allowed { return .notNeeded }
     if !record.passcodeSet { return .confirmation }
     if !record.passcodeRequired(at: now) { return .withinGracePeriod(left: record.graceLeft(at: now) ?? 0) }
@@ -230,7 +230,7 @@ public enum LockPolicy {
   }
 
   /// Whether any of `rules` can apply after `history` (when none can, the device's state need not be read).
-  public static func anyApplies(_ rules: [Rule], after history: History) -> Bool {
+  package static func anyApplies(_ rules: [Rule], after history: History) -> Bool {
     rules.contains { history.satisfies($0.condition) }
   }
 }

@@ -2,16 +2,16 @@ import Foundation
 import IntentHostSystem
 
 /// Where passcodes come from: one line each from stdin (`--passcode-stdin`), else the terminal, without echo.
-public struct PasscodeReader: Sendable {
+package struct PasscodeReader: Sendable {
   /// `--passcode-stdin`: one line of stdin each, instead of the terminal.
-  public var fromStandardInput: Bool
+  package var fromStandardInput: Bool
 
-  public init(fromStandardInput: Bool) { self.fromStandardInput = fromStandardInput }
+  package init(fromStandardInput: Bool) { self.fromStandardInput = fromStandardInput }
 
   /// Reads one passcode, asking `prompt` on the terminal.
   /// - Throws: `HostError(.valueNeeded)` (75) when there is no terminal and no `--passcode-stdin`, or stdin ended
   ///   first.
-  public func read(_ prompt: String) async throws -> String {
+  package func read(_ prompt: String) async throws -> String {
     // A terminal on stdin is always read without echo, --passcode-stdin or not.
     if fromStandardInput && !FileDescriptor.standardInput.isTerminal {
       guard let line = try await Self.line(from: .standardInput) else {

@@ -70,7 +70,7 @@ extension AssistantHome {
   /// The launch the host makes for one of `app`'s extensions (or the app itself when `extensionNamed` is nil or
   /// names none), confined by `policy`: what `Scripts/bench` measures against a plain spawn. Its stderr is discarded
   /// (no log), so that the measurement is of the launch alone.
-  public func launchSpecification(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws
+  package func launchSpecification(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws
     -> LaunchSpecification
   {
     let ext = extensionNamed.flatMap { name in app.extensions.first { $0.name == name } }

@@ -4,27 +4,27 @@ import IntentHostSystem
 import UntrustedText
 
 /// What a launch may do on the network, from its entitlements (docs/SANDBOX.md, "Network").
-public struct NetworkAccess: Sendable, Equatable {
+package struct NetworkAccess: Sendable, Equatable {
   /// `com.apple.security.network.client`: outgoing TCP and UDP, to any host and port.
-  public var client = false
+  package var client = false
   /// `com.apple.security.network.server`: TCP bind and listen, on any port an unprivileged user may bind.
-  public var server = false
+  package var server = false
 
-  public init(client: Bool = false, server: Bool = false) {
+  package init(client: Bool = false, server: Bool = false) {
     self.client = client
     self.server = server
   }
 
-  public init(_ entitlements: Entitlements) {
+  package init(_ entitlements: Entitlements) {
     self.init(client: entitlements.networkClient, server: entitlements.networkServer)
   }
 
   /// The least Landlock ABI that can hold it: 4 (TCP rules) for `server` without `client`, where only Landlock
   /// refuses the connects that a listening socket's family allows; 1 otherwise (seccomp alone refuses the rest).
-  public var landlockABINeeded: Int32 { server && !client ? 4 : 1 }
+  package var landlockABINeeded: Int32 { server && !client ? 4 : 1 }
 
   /// Why a launch with this access is refused on a kernel offering Landlock ABI `abi`; nil when it can be held.
-  public func refusal(abi: Int32) -> String? {
+  package func refusal(abi: Int32) -> String? {
     guard abi < landlockABINeeded else { return nil }
     return "its entitlement \(Entitlements.networkServerKey) needs Landlock ABI 4 (Linux 6.7 or later) to allow "
       + "listening while refusing outgoing TCP connects, and this kernel offers ABI \(abi); the sandbox would "
@@ -33,7 +33,7 @@ public struct NetworkAccess: Sendable, Equatable {
   }
 
   /// The `network:` line of `assistant sandbox-profile`.
-  public var summary: String {
+  package var summary: String {
     let unix = "no unix-domain, netlink or raw sockets"
     switch (client, server) {
     case (false, false):
@@ -52,13 +52,13 @@ public struct NetworkAccess: Sendable, Equatable {
 }
 
 /// One path of the read-only exception, as the entitlements wrote it and as granted: its real path.
-public struct ReadOnlyException: Sendable, Equatable, Encodable {
+package struct ReadOnlyException: Sendable, Equatable, Encodable {
   /// The path as written in the entitlements.
-  public var entitled: String
+  package var entitled: String
   /// Its real path (links resolved), which is what the rules check and the sandbox grants.
-  public var path: String
+  package var path: String
 
-  public init(entitled: String, path: String) {
+  package init(entitled: String, path: String) {
     self.entitled = entitled
     self.path = path
   }
@@ -74,21 +74,21 @@ public struct ReadOnlyException: Sendable, Equatable, Encodable {
 /// `State/owners.json`, or `State/` beside `Containers/`), nor hold one directly; not be `/etc` itself or
 /// `/etc/ld.so.cache`, nor `/proc`, `/sys`, `/dev` or anything in them. It and every folder above it must belong to
 /// root and be writable by neither group nor others (so nothing in a sticky world-writable folder such as `/tmp`).
-public struct ReadOnlyPathRules: Sendable {
+package struct ReadOnlyPathRules: Sendable {
   /// A folder (or file) no exception may reach.
-  public struct Protected: Sendable, Equatable {
+  package struct Protected: Sendable, Equatable {
     /// What it is, for messages: "the home of the user running assistant".
-    public var what: String
+    package var what: String
     /// Its paths, as named and real.
-    public var paths: [String]
+    package var paths: [String]
     /// Whether an exception may contain it (an ancestor, e.g. `/`): false for the folders of the system, which
     /// hold nothing of the host's or another app's.
-    public var refuseAncestors: Bool
+    package var refuseAncestors: Bool
     /// Whether an exception inside it is refused: false for `/etc`, whose files may be granted one by one.
-    public var refuseInside = true
+    package var refuseInside = true
   }
 
-  public var protected: [Protected]
+  package var protected: [Protected]
 
   /// At most this many accounts of the user database are read (a bound on what one check costs).
   static let accountsLimit = 10_000
@@ -103,7 +103,7 @@ public struct ReadOnlyPathRules: Sendable {
   /// The rules for a host with `home` (nil when none can be named: the homes of the users are still protected)
   /// run with `environment`, protecting the homes `passwd` (the user database file) lists.
   /// - Important: it reads the user database (a file): call it off the cooperative pool.
-  public init(
+  package init(
     home: AssistantHome?, environment: [String: String] = ProcessInfo.processInfo.environment,
     passwd: String = "/etc/passwd"
   ) {
@@ -176,7 +176,7 @@ public struct ReadOnlyPathRules: Sendable {
   }
 
   /// What checking one path found.
-  public enum Outcome: Sendable, Equatable {
+  package enum Outcome: Sendable, Equatable {
     /// It may be granted: its real path.
     case granted(String)
     /// It does not exist (a warning at install; skipped at launch).
@@ -186,7 +186,7 @@ public struct ReadOnlyPathRules: Sendable {
   }
 
   /// Checks `path`, an entry of the read-only exception (see the type's rules).
-  public func check(_ path: String) -> Outcome {
+  package func check(_ path: String) -> Outcome {
     if let problem = Entitlements.readOnlyPathProblem(path) { return .refused(problem) }
     guard let real = Self.resolve(path) else {
       let error = errno
@@ -332,7 +332,7 @@ public struct ReadOnlyPathRules: Sendable {
   /// The findings of `install` and `validate` for one entitlements file: each refused path an error, each missing
   /// one a warning (rules `entitlement-read-only-path`, `entitlement-read-only-path-missing`). Paths of the wrong
   /// form are the manifest model's findings already (`Entitlements.diagnostics`).
-  public func diagnostics(for entitlements: Entitlements) -> [Diagnostic] {
+  package func diagnostics(for entitlements: Entitlements) -> [Diagnostic] {
     let file = entitlements.file ?? "entitlements"
     var findings: [Diagnostic] = []
     for (index, path) in entitlements.readOnlyPaths.enumerated()
@@ -363,7 +363,7 @@ public struct ReadOnlyPathRules: Sendable {
   /// The exceptions a launch gets: each path that exists, by its real path.
   /// - Throws: `HostError(.refused)` naming the launch, the path, the reason and the rule, for the first path the
   ///   rules refuse (the installed copy's entitlements, or the file system, changed since install).
-  public func grants(for entitlements: Entitlements, launch: String) throws -> [ReadOnlyException] {
+  package func grants(for entitlements: Entitlements, launch: String) throws -> [ReadOnlyException] {
     if entitlements.readOnlyPaths.count > Entitlements.readOnlyPathsLimit {
       throw HostError(
         .refused,

@@ -7,39 +7,39 @@ import ProcessSupervision
 import UntrustedText
 
 /// How the host confines what it launches. The defaults are documented in docs/SANDBOX.md.
-public struct SandboxPolicy: Sendable {
+package struct SandboxPolicy: Sendable {
   /// The kinds of process, each with its own limits.
-  public enum Kind: String, Sendable, CaseIterable {
+  package enum Kind: String, Sendable, CaseIterable {
     case intentsExtension = "Intents extension"
     case intentsUIExtension = "Intents UI extension"
     case app = "app"
   }
 
   /// The limits of one kind.
-  public struct Limits: Sendable, Equatable {
+  package struct Limits: Sendable, Equatable {
     /// Memory footprint ceiling in bytes (cgroup, else watchdog); Apple's reported figure for Intents extensions is
     /// about 30 MB.
-    public var memory: Int
+    package var memory: Int
     /// CPU seconds (RLIMIT_CPU soft; SIGKILL one second later).
-    public var cpuSeconds: Int
-    public var openFiles: Int = 64
+    package var cpuSeconds: Int
+    package var openFiles: Int = 64
     /// Processes and threads (cgroup pids.max).
-    public var threads: Int = 64
-    public var fileSize: Int = 64 << 20
+    package var threads: Int = 64
+    package var fileSize: Int = 64 << 20
     /// RLIMIT_DATA, a backstop behind the memory ceiling.
-    public var data: Int = 256 << 20
+    package var data: Int = 256 << 20
   }
 
   /// False with `--no-sandbox`: children run unconfined (a warning is printed on every run).
-  public var enabled: Bool
-  public var limits: [Kind: Limits]
+  package var enabled: Bool
+  package var limits: [Kind: Limits]
   /// The most each container and app group may hold; a launch is refused while one is over (`--storage-limit`).
-  public var storage = StorageBudget.standard
+  package var storage = StorageBudget.standard
   /// What the kernel is taken to lack, for the tests (the hidden `--simulate`): it can only make the host refuse
   /// more or fall back to a weaker mechanism.
-  public var simulatedKernel = SimulatedKernel()
+  package var simulatedKernel = SimulatedKernel()
 
-  public init(enabled: Bool = true) {
+  package init(enabled: Bool = true) {
     self.enabled = enabled
     limits = [
       .intentsExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
@@ -49,20 +49,20 @@ public struct SandboxPolicy: Sendable {
   }
 
   /// Sets the memory ceiling of every extension kind (`--memory-limit MIB`).
-  public mutating func setExtensionMemory(megabytes: Int) {
+  package mutating func setExtensionMemory(megabytes: Int) {
     limits[.intentsExtension]?.memory = megabytes << 20
     limits[.intentsUIExtension]?.memory = megabytes << 20
   }
 
   /// Sets the CPU time of every extension kind (`--cpu-limit SECONDS`).
-  public mutating func setExtensionCPU(seconds: Int) {
+  package mutating func setExtensionCPU(seconds: Int) {
     limits[.intentsExtension]?.cpuSeconds = seconds
     limits[.intentsUIExtension]?.cpuSeconds = seconds
   }
 
   /// The Landlock ABI to use.
   /// - Throws: `HostError(.refused)` when the sandbox is on but the kernel cannot provide it.
-  public func landlockABI() throws -> Int32 {
+  package func landlockABI() throws -> Int32 {
     #if os(Linux)
       // `--simulate no-landlock` makes this host act as on a kernel without Landlock (for the test of the refusal),
       // `--simulate landlock-abi=N` as on one offering ABI N at most (for the tests of what needs a newer one):
@@ -80,7 +80,7 @@ public struct SandboxPolicy: Sendable {
   }
 
   /// The line `--no-sandbox` prints on every run.
-  public static let warning =
+  package static let warning =
     "assistant: warning: --no-sandbox: extensions and apps run unconfined, with the host's user and no limits"
 }
 

@@ -8,36 +8,36 @@ import UntrustedText
 
 /// What one launch may do: the files it may read, write and execute, its identity and its limits. Printed by
 /// `assistant sandbox-profile`, and turned into the `SandboxSpec` the spawner applies.
-public struct SandboxProfile: Sendable {
-  public var kind: SandboxPolicy.Kind
-  public var name: String
-  public var bundleIdentifier: String
-  public var executePaths: [String]
-  public var readPaths: [String]
-  public var writePaths: [String]
+package struct SandboxProfile: Sendable {
+  package var kind: SandboxPolicy.Kind
+  package var name: String
+  package var bundleIdentifier: String
+  package var executePaths: [String]
+  package var readPaths: [String]
+  package var writePaths: [String]
   /// uid, gid and supplementary gids (one per app group) when the host runs as root; nil otherwise.
-  public var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
+  package var identity: (uid: uid_t, gid: gid_t, groups: [gid_t])?
   /// Whether `identity` is recorded in `State/identities.json`; false when it is what the first launch would
   /// allocate (a profile shown before any launch, which records nothing).
-  public var identityRecorded = true
-  public var limits: SandboxPolicy.Limits
+  package var identityRecorded = true
+  package var limits: SandboxPolicy.Limits
   /// What the container and each app group hold now, against the storage budget.
-  public var storage: [StorageUsage] = []
+  package var storage: [StorageUsage] = []
   /// The interpreter a script runs with, as recorded at install (docs/SANDBOX.md, "Interpreted extensions"); nil
   /// for an ELF executable.
   var interpreter: ScriptInterpreter? = nil
   /// What its entitlements allow on the network (docs/SANDBOX.md, "Network").
-  public var network = NetworkAccess()
+  package var network = NetworkAccess()
   /// The paths its entitlements' temporary exception lets it read, by their real paths (docs/SANDBOX.md,
   /// "Exceptions from entitlements").
-  public var readExceptions: [ReadOnlyException] = []
+  package var readExceptions: [ReadOnlyException] = []
   /// What the kernel is taken to lack (the policy's, `--simulate`), for the mechanisms the profile names.
-  public var simulatedKernel = SimulatedKernel()
+  package var simulatedKernel = SimulatedKernel()
 
   /// The first container or group over its budget, if any: the launch is refused.
-  public var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
+  package var storageOverBudget: StorageUsage? { storage.first(where: \.isOver) }
 
-  public func spec(abi: Int32) -> SandboxSpec {
+  package func spec(abi: Int32) -> SandboxSpec {
     var spec = SandboxSpec(landlockABI: abi, executePaths: executePaths, readPaths: readPaths, writePaths: writePaths)
     spec.identity = identity
     spec.cpuSeconds = limits.cpuSeconds
@@ -52,7 +52,7 @@ public struct SandboxProfile: Sendable {
   }
 
   /// The profile as `assistant sandbox-profile` prints it.
-  public func description(deadlines: Deadlines?, memoryMechanism: String) -> String {
+  package func description(deadlines: Deadlines?, memoryMechanism: String) -> String {
     func mib(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
     // Names and paths come from the bundle: each on one line (the whole text is sanitized again on its way out).
     var lines = ["\(Untrusted.shown(name)) (\(Untrusted.shown(bundleIdentifier))): \(kind.rawValue)"]
@@ -109,29 +109,29 @@ public struct SandboxProfile: Sendable {
 
 extension SandboxProfile {
   /// The profile as `assistant sandbox-profile --json` prints it: the same facts as `description`, as data.
-  public struct Report: Sendable, Encodable {
-    public var name: String
-    public var bundleIdentifier: String
+  package struct Report: Sendable, Encodable {
+    package var name: String
+    package var bundleIdentifier: String
     /// "app", "Intents extension" or "Intents UI extension".
-    public var kind: String
-    public var execute: [String]
-    public var read: [String]
-    public var readWrite: [String]
+    package var kind: String
+    package var execute: [String]
+    package var read: [String]
+    package var readWrite: [String]
     /// uid, gid and groups when the host runs as root; absent otherwise (the host's user).
-    public var identity: Identity?
-    public var limits: Limits
-    public var storage: [Storage]
+    package var identity: Identity?
+    package var limits: Limits
+    package var storage: [Storage]
     /// Seconds per phase; extensions only.
-    public var deadlines: [String: Double]?
+    package var deadlines: [String: Double]?
     /// Whether this run applies it (false with --no-sandbox).
-    public var enforced: Bool
+    package var enforced: Bool
     /// The interpreter of a script; absent (null) for an ELF executable.
-    public var interpreter: Interpreter? = nil
+    package var interpreter: Interpreter? = nil
     /// `{"client", "server"}`: the network entitlements it has.
-    public var network: Network = Network(client: false, server: false)
+    package var network: Network = Network(client: false, server: false)
     /// The paths of `read` that its entitlements' temporary exception grants: `{"entitled", "path"}`, as written and
     /// as granted (the real path).
-    public var readExceptions: [ReadOnlyException] = []
+    package var readExceptions: [ReadOnlyException] = []
 
     enum CodingKeys: String, CodingKey {
       case name, bundleIdentifier, kind, execute, read, readWrite, identity, limits, storage, deadlines, enforced
@@ -139,7 +139,7 @@ extension SandboxProfile {
     }
 
     /// Every key, `null` where there is no value (an app has no deadlines; a host that is not root, no identity).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(name, forKey: .name)
       try container.encode(bundleIdentifier, forKey: .bundleIdentifier)
@@ -158,47 +158,47 @@ extension SandboxProfile {
     }
   }
   /// A script's interpreter in `sandbox-profile --json`.
-  public struct Interpreter: Sendable, Encodable {
+  package struct Interpreter: Sendable, Encodable {
     /// The `#!` line, after `#!`.
-    public var shebang: String
+    package var shebang: String
     /// The interpreter as named (or found by `env` at install): argv[0].
-    public var path: String
+    package var path: String
     /// The program executed and granted.
-    public var realPath: String
-    public var argument: String?
+    package var realPath: String
+    package var argument: String?
     /// Whether `#!/usr/bin/env NAME` was looked up at install.
-    public var resolvedAtInstall: Bool
-    public var libraryFolders: [String]
-    public var libraryFiles: [String]
+    package var resolvedAtInstall: Bool
+    package var libraryFolders: [String]
+    package var libraryFiles: [String]
   }
-  public struct Network: Sendable, Encodable {
-    public var client: Bool
-    public var server: Bool
+  package struct Network: Sendable, Encodable {
+    package var client: Bool
+    package var server: Bool
   }
-  public struct Identity: Sendable, Encodable {
-    public var uid: UInt32
-    public var gid: UInt32
-    public var groups: [UInt32]
+  package struct Identity: Sendable, Encodable {
+    package var uid: UInt32
+    package var gid: UInt32
+    package var groups: [UInt32]
   }
-  public struct Limits: Sendable, Encodable {
-    public var memoryBytes: Int
-    public var cpuSeconds: Int
-    public var threads: Int
-    public var openFiles: Int
-    public var fileSizeBytes: Int
-    public var dataBytes: Int
+  package struct Limits: Sendable, Encodable {
+    package var memoryBytes: Int
+    package var cpuSeconds: Int
+    package var threads: Int
+    package var openFiles: Int
+    package var fileSizeBytes: Int
+    package var dataBytes: Int
   }
-  public struct Storage: Sendable, Encodable {
-    public var what: String
-    public var path: String
-    public var bytes: Int?
-    public var entries: Int?
-    public var budgetBytes: Int
-    public var budgetEntries: Int
-    public var over: Bool
+  package struct Storage: Sendable, Encodable {
+    package var what: String
+    package var path: String
+    package var bytes: Int?
+    package var entries: Int?
+    package var budgetBytes: Int
+    package var budgetEntries: Int
+    package var over: Bool
   }
 
-  public func report(deadlines: Deadlines?, sandboxed: Bool) -> Report {
+  package func report(deadlines: Deadlines?, sandboxed: Bool) -> Report {
     Report(
       name: name, bundleIdentifier: bundleIdentifier, kind: kind.rawValue, execute: executePaths,
       read: readPaths + readExceptions.map(\.path), readWrite: writePaths,
@@ -303,7 +303,7 @@ extension AssistantHome {
 extension AssistantHome {
   /// The profile an app (`extensionNamed` nil) or one of its extensions gets. It reads and makes nothing: as root,
   /// identities not recorded yet are shown as the first launch would allocate them (`identityRecorded` false).
-  public func profile(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws -> SandboxProfile {
+  package func profile(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws -> SandboxProfile {
     let ext = extensionNamed.flatMap { name in app.extensions.first { $0.name == name } }
     let target = ext.map { SessionTarget($0, app: app) } ?? SessionTarget(app: app)
     return try sandboxProfile(

@@ -7,9 +7,9 @@ import ProcessSupervision
 import UntrustedText
 
 /// Facts about this machine's sandbox support, for messages and `sandbox-profile`.
-public enum SandboxReport {
+package enum SandboxReport {
   /// How memory ceilings are enforced here: a cgroup (v1 or v2) when the host can make one, else the watchdog.
-  public static func memoryMechanism(simulating kernel: SimulatedKernel) -> String {
+  package static func memoryMechanism(simulating kernel: SimulatedKernel) -> String {
     if geteuid() == 0, let version = ControlGroupProbe.version(simulating: kernel) { return "cgroup v\(version)" }
     return "footprint watchdog every 10 ms"
   }
@@ -17,7 +17,7 @@ public enum SandboxReport {
   /// How the thread cap is enforced here: the cgroup's `pids.max`; else RLIMIT_NPROC, of the app's own uid
   /// (`ownUID`, a root host) or inside a user namespace of the child's own (an ordinary host), with the watchdog
   /// as the backstop; the watchdog alone where the kernel refuses unprivileged user namespaces.
-  public static func threadMechanism(ownUID: Bool, simulating kernel: SimulatedKernel) -> String {
+  package static func threadMechanism(ownUID: Bool, simulating kernel: SimulatedKernel) -> String {
     if geteuid() == 0, ControlGroupProbe.hasPidsController(simulating: kernel) { return "cgroup pids.max" }
     let watchdog = "the watchdog kills it past the cap, checked every 10 ms"
     if ownUID { return "RLIMIT_NPROC of the app's own uid; \(watchdog)" }

@@ -5,45 +5,45 @@ import IntentHostSystem
 /// (files, folders, links: everything counts). The host measures each container and group a launch can write at
 /// every launch (walking it without following links, and stopping at the budget), and refuses the launch (exit 77)
 /// while one is over; within a launch, RLIMIT_FSIZE caps each file. Documented in docs/SANDBOX.md, "Limits".
-public struct StorageBudget: Sendable, Equatable {
+package struct StorageBudget: Sendable, Equatable {
   /// Bytes allocated on disk.
-  public var bytes: Int
+  package var bytes: Int
   /// Entries of every kind below the folder.
-  public var entries: Int
+  package var entries: Int
 
-  public init(bytes: Int, entries: Int) {
+  package init(bytes: Int, entries: Int) {
     self.bytes = bytes
     self.entries = entries
   }
 
   /// 128 MiB and 10,000 entries for every container and every app group. A misbehaving launch filled 321 MiB and
   /// 30,000 files; the Rooms example holds a few KiB in a dozen entries.
-  public static let standard = StorageBudget(bytes: 128 << 20, entries: 10_000)
+  package static let standard = StorageBudget(bytes: 128 << 20, entries: 10_000)
 
   /// How folders may nest (a folder deeper than this is over the budget, whatever its size).
-  public static let depthLimit = 64
+  package static let depthLimit = 64
 
   /// "128 MiB and 10000 files".
-  public var description: String { "\(bytes >> 20) MiB and \(entries) files" }
+  package var description: String { "\(bytes >> 20) MiB and \(entries) files" }
 }
 
 /// What one container or app group holds, against the budget.
-public struct StorageUsage: Sendable, Equatable {
+package struct StorageUsage: Sendable, Equatable {
   /// "container" or "app group group.com.example.rooms".
-  public var what: String
-  public var path: String
+  package var what: String
+  package var path: String
   /// The measurement; nil when the folder could not be opened (it is then not over).
-  public var usage: DiskUsage?
-  public var budget: StorageBudget
+  package var usage: DiskUsage?
+  package var budget: StorageBudget
 
   /// Whether the next launch is refused.
-  public var isOver: Bool {
+  package var isOver: Bool {
     guard let usage else { return false }
     return usage.tooDeep || usage.bytes > budget.bytes || usage.entries > budget.entries
   }
 
   /// "1.2 MiB in 14 files", or "at least 128.0 MiB in 6 files" when the walk stopped at the budget.
-  public var summary: String {
+  package var summary: String {
     guard let usage else { return "not measured (it cannot be opened as a folder)" }
     if usage.tooDeep { return "folders nested more than \(StorageBudget.depthLimit) deep" }
     let amount = String(

@@ -5,15 +5,15 @@ import ProcessSupervision
 
 /// Launches an installed app as tapping its icon would: its own container, its app groups, a scrubbed environment,
 /// and its host channel on fd 3 (`INTENTHOST_HOST_FD`), served while it runs (`AppHostChannel`).
-public struct AppLauncher: Sendable {
-  public var home: AssistantHome
-  public var locale = "en_US"
+package struct AppLauncher: Sendable {
+  package var home: AssistantHome
+  package var locale = "en_US"
   /// How the app is confined (the same kind of profile as extensions, with the app's limits).
-  public var sandbox = SandboxPolicy()
+  package var sandbox = SandboxPolicy()
   /// Whether the app's stdout is relayed to the host's stderr, not its stdout (`open --json`).
-  public var outputToStandardError = false
+  package var outputToStandardError = false
 
-  public init(home: AssistantHome) { self.home = home }
+  package init(home: AssistantHome) { self.home = home }
 
   /// Runs the app with `arguments`, relaying its stdout and stderr, and waits for it.
   ///
@@ -25,7 +25,7 @@ public struct AppLauncher: Sendable {
   /// - Returns: the app's exit status; 141 when it died of SIGPIPE because the reader of its output went away.
   /// - Throws: `HostError` when the app cannot be started, or `.extensionFault` (exit 70, one line naming the app and
   ///   the signal, also in its log) when a signal ended it.
-  public func open(_ app: AppBundle, arguments: [String], environment extra: [String: String] = [:]) async throws
+  package func open(_ app: AppBundle, arguments: [String], environment extra: [String: String] = [:]) async throws
     -> Int32
   {
     let identifier = app.info.bundleIdentifier

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// A kept session is idle from the moment it is put back until it is taken again; `shutDownIdle(after:)` shuts down
 /// those idle for too long (`assistant shell --idle`).
-public final class WarmExtensions: Sendable {
+package final class WarmExtensions: Sendable {
   private struct Kept {
     var session: ExtensionSession
     /// When it was put back: idle since then.
@@ -25,13 +25,13 @@ public final class WarmExtensions: Sendable {
 
   private let state = Mutex(State())
 
-  public init() {}
+  package init() {}
 
   /// The number of extensions running now.
-  public var count: Int { state.withLock { $0.kept.count } }
+  package var count: Int { state.withLock { $0.kept.count } }
 
   /// The process ids of the extensions running now (for measurements such as resident memory).
-  public var processIDs: [Int32] { state.withLock { $0.kept.values.map(\.session.peer.pid) } }
+  package var processIDs: [Int32] { state.withLock { $0.kept.values.map(\.session.peer.pid) } }
 
   /// Takes the running session of `bundleIdentifier`, if it is still healthy.
   func take(_ bundleIdentifier: String) async -> ExtensionSession? {
@@ -59,7 +59,7 @@ public final class WarmExtensions: Sendable {
   }
 
   /// Shuts every kept extension down in order (shutdown, exit, teardown).
-  public func shutdownAll() async {
+  package func shutdownAll() async {
     let all = state.withLock { state in
       defer { state.kept.removeAll() }
       return Array(state.kept.values.map(\.session))
@@ -74,7 +74,7 @@ public final class WarmExtensions: Sendable {
   ///
   /// It sleeps until the next kept extension's idle time ends (`Task.sleep`), or, with none kept, until one is put
   /// back; it never polls. The shutdown is noted in the extension's log (`--- host: idle for ...`).
-  public func shutDownIdle(after idle: Duration) async {
+  package func shutDownIdle(after idle: Duration) async {
     while !Task.isCancelled {
       let now = ContinuousClock.now
       let (expired, next, generation) = state.withLock { state in

@@ -10,36 +10,36 @@ import UntrustedText
 /// untrusted bundle content, reached through a `DirectoryDescriptor` that follows no symbolic link: a `fr.lproj`
 /// or an `Intents.strings` planted as a link out of the folder is refused (exit 77), never written through. Each
 /// file is written to a temporary name in its folder, flushed, then renamed over the old one.
-public enum StringsExporter {
+package enum StringsExporter {
   /// What one table became: `assistant strings export --json` prints it.
-  public struct Report: Sendable, Equatable, Encodable {
+  package struct Report: Sendable, Equatable, Encodable {
     /// The `.strings` file written.
-    public var file: String
-    public var locale: String
+    package var file: String
+    package var locale: String
     /// The definition's keys in the table.
-    public var keys: Int
+    package var keys: Int
     /// Keys the table lacked, added with their source text.
-    public var new: Int
+    package var new: Int
     /// Keys the definition no longer has, kept at the end.
-    public var stale: Int
+    package var stale: Int
     /// Keys whose translation was kept.
-    public var translated: Int
+    package var translated: Int
     /// The XLIFF file written: under `--xliff`, or because one was already there (it is kept up to date).
-    public var xliff: String?
+    package var xliff: String?
     /// The table the translations were taken from when LANG.lproj had none: the language's own table beside it
     /// (`fr.lproj/Intents.strings` for `fr_FR`), as a region falls back to its language.
-    public var seededFrom: String?
+    package var seededFrom: String?
   }
 
   /// The most bytes a strings table (or a definition) may have, to be read or to be written: a table export writes
   /// can always be read back.
-  public static let maximumTableSize = 16 << 20
+  package static let maximumTableSize = 16 << 20
   /// How deep a folder is searched for definitions.
   static let maximumDepth = 8
 
   /// Whether `locale` can name a `.lproj` folder: a language ("fr"), optionally with a script or region
   /// ("pt-BR", "zh-Hans", "fr_FR").
-  public static func isValidLocale(_ locale: String) -> Bool {
+  package static func isValidLocale(_ locale: String) -> Bool {
     let parts = locale.split(omittingEmptySubsequences: false) { $0 == "-" || $0 == "_" }
     guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(\.isASCII),
       language.allSatisfy(\.isLetter)
@@ -54,7 +54,7 @@ public enum StringsExporter {
   ///   folder without definitions or a file that does not parse, 77 for a symbolic link beneath the named folder,
   ///   73 when a file cannot be written; 65 for a table or definition over `maximumTableSize` bytes, or a table that
   ///   would be written larger than that (naming the file and the limit).
-  public static func export(path: String, locale: String, xliff: Bool) throws -> [Report] {
+  package static func export(path: String, locale: String, xliff: Bool) throws -> [Report] {
     try export(path: path, locale: locale, xliff: xliff, limit: maximumTableSize)
   }
 

@@ -17,12 +17,12 @@ import Synchronization
 /// The lines are in the order of their times: an entry's time is read in the same step as its place is taken, so
 /// the reader threads of two extensions and the conversation, recording at once, never leave a line earlier than
 /// the one before it.
-public final class TranscriptRecorder: Sendable {
+package final class TranscriptRecorder: Sendable {
   private let start = ContinuousClock.now
   /// The lines, in order; nil for a place taken whose line is still being encoded.
   private let entries = Mutex<[String?]>([])
 
-  public init() {}
+  package init() {}
 
   /// Appends an entry, with `t` (the seconds since the start, to the millisecond).
   package func record(_ entry: TranscriptEntry) {
@@ -37,7 +37,7 @@ public final class TranscriptRecorder: Sendable {
 
   /// A tap for the connection to `peer` (`Connection.Options.tap`): each message as its JSON, or as its text when it
   /// is not JSON.
-  public func tap(peer: String) -> @Sendable (Connection.TapDirection, [UInt8]) -> Void {
+  package func tap(peer: String) -> @Sendable (Connection.TapDirection, [UInt8]) -> Void {
     { [self] direction, bytes in
       let message = (try? JSON(parsing: Data(bytes))) ?? .string(String(decoding: bytes, as: UTF8.self))
       record(direction == .sent ? .send(peer: peer, message: message) : .receive(peer: peer, message: message))
@@ -45,24 +45,24 @@ public final class TranscriptRecorder: Sendable {
   }
 
   /// The transcript so far, one JSON object a line (a line still being recorded is left out).
-  public var lines: [String] { entries.withLock { $0.compactMap { $0 } } }
+  package var lines: [String] { entries.withLock { $0.compactMap { $0 } } }
 
   /// Writes the transcript to `path` (`TranscriptFile.write`: a regular file replaced atomically, a device or a FIFO
   /// written into), off the cooperative pool.
   /// - Parameter action: what the message says could not be done, e.g. "record to" or "update".
   /// - Throws: `HostError` (73 or 74) naming the path and why.
-  public func write(to path: String, action: String = "record to") async throws {
+  package func write(to path: String, action: String = "record to") async throws {
     let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
     try await offloaded { () throws in try TranscriptFile.write(bytes, to: path, action: action) }
   }
 }
 
 /// A conversation that records each turn into a transcript and passes it on to the conversation it wraps.
-public struct RecordingConversation: Conversation {
-  public let inner: any Conversation
-  public let recorder: TranscriptRecorder
+package struct RecordingConversation: Conversation {
+  package let inner: any Conversation
+  package let recorder: TranscriptRecorder
 
-  public init(_ inner: any Conversation, recorder: TranscriptRecorder) {
+  package init(_ inner: any Conversation, recorder: TranscriptRecorder) {
     self.inner = inner
     self.recorder = recorder
   }
@@ -77,26 +77,26 @@ public struct RecordingConversation: Conversation {
     }
   }
 
-  public func say(_ text: String) async {
+  package func say(_ text: String) async {
     recorder.record(.assistant(.say(text)))
     await inner.say(text)
   }
 
-  public func explain(_ text: String) async {
+  package func explain(_ text: String) async {
     recorder.record(.assistant(.explain(text)))
     await inner.explain(text)
   }
 
-  public func show(_ view: ConfiguredView, from extensionName: String) async {
+  package func show(_ view: ConfiguredView, from extensionName: String) async {
     recorder.record(.assistant(.show(lines: view.snippet?.lines ?? [], from: extensionName)))
     await inner.show(view, from: extensionName)
   }
 
-  public func ask(_ prompt: String, need: String) async throws -> String {
+  package func ask(_ prompt: String, need: String) async throws -> String {
     try await ask(prompt, need: need, kind: .value)
   }
 
-  public func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
+  package func ask(_ prompt: String, need: String, kind: AnswerKind) async throws -> String {
     do {
       let answer = try await inner.ask(prompt, need: need, kind: kind)
       recorder.record(.user(.init(question: prompt, reply: .answer(answer))))
@@ -107,19 +107,19 @@ public struct RecordingConversation: Conversation {
     }
   }
 
-  public func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
+  package func askPasscode(_ prompt: String, for purpose: PasscodePurpose) async throws -> PasscodeAnswer {
     let answer = try await inner.askPasscode(prompt, for: purpose)
     recorder.record(.user(.init(question: prompt, reply: .passcode(purpose, shown(answer)))))
     return answer
   }
 
-  public func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
+  package func askApproval(_ prompt: String) async throws -> PasscodeAnswer {
     let answer = try await inner.askApproval(prompt)
     recorder.record(.user(.init(question: prompt, reply: .approval(shown(answer)))))
     return answer
   }
 
-  public func progress(_ text: String?) async { await inner.progress(text) }
+  package func progress(_ text: String?) async { await inner.progress(text) }
 
   /// A passcode answer as recorded: never the passcode itself.
   private func shown(_ answer: PasscodeAnswer) -> TranscriptEntry.UserTurn.Passcode {
@@ -132,7 +132,7 @@ public struct RecordingConversation: Conversation {
 }
 
 /// Writing, reading, normalising and comparing transcripts (`assistant replay`).
-public enum Transcript {
+package enum Transcript {
   /// The line of `entry` recorded `time` seconds after the start: its JSON object with `t`, keys sorted as
   /// JSONSerialization sorts them (`JSON.text`).
   package static func line(_ entry: TranscriptEntry, time: Double) -> String {
@@ -142,7 +142,7 @@ public enum Transcript {
   }
 
   /// The most lines a transcript may have.
-  public static let maximumLines = 10_000
+  package static let maximumLines = 10_000
 
   /// One line of a transcript file: where it is, its kind, and its JSON object, which `entry(file:)` decodes. Replay
   /// decodes the lines it acts on (the invocation, the user's turns); the others are what the diff compares.
@@ -218,7 +218,7 @@ public enum Transcript {
   /// app groups' paths, any string that starts with `home`) and ISO 8601 dates become placeholders. The entries of the
   /// conversation keep their order, and so do each extension's; the extensions' streams follow the conversation's,
   /// by peer name, since an Intents extension and its UI extension run side by side and interleave at random.
-  public static func normalised(_ lines: [String], home: String? = nil) -> [String] {
+  package static func normalised(_ lines: [String], home: String? = nil) -> [String] {
     let entries = lines.compactMap { line -> [String: JSON]? in
       guard case .object(let object)? = try? JSON(parsing: Data(line.utf8)) else { return nil }
       return object
@@ -280,7 +280,7 @@ public enum Transcript {
   /// A unified diff of two lists of lines ("--- recorded", "+++ replayed", then hunks with `context` lines around
   /// each change, each under a standard header `@@ -START,COUNT +START,COUNT @@` numbering the lines of the two
   /// lists from 1); empty when they are equal.
-  public static func diff(
+  package static func diff(
     _ old: [String], _ new: [String], oldName: String = "recorded", newName: String = "replayed", context: Int = 2
   ) -> String {
     guard old != new else { return "" }

@@ -15,9 +15,9 @@ import IntentHostSystem
 /// - a directory, a socket or a block device is refused.
 ///
 /// Every function blocks (`open`, `fsync`, a FIFO's reader): call them off the cooperative pool (`offloaded`).
-public enum TranscriptFile {
+package enum TranscriptFile {
   /// The largest transcript `read(_:)` takes.
-  public static let sizeLimit = 16 << 20
+  package static let sizeLimit = 16 << 20
 
   /// What a path is, for writing.
   enum Destination: Equatable {
@@ -37,7 +37,7 @@ public enum TranscriptFile {
   /// a FIFO, or a new name in a folder that exists and is writable.
   /// - Parameter action: what the message says cannot be done, e.g. "record to" or "update".
   /// - Throws: `HostError(.cannotCreate)` (73): "cannot record to PATH: WHY; FIX".
-  public static func checkWritable(_ path: String, action: String) throws {
+  package static func checkWritable(_ path: String, action: String) throws {
     do {
       let destination = try destination(path)
       switch destination {
@@ -61,7 +61,7 @@ public enum TranscriptFile {
   /// Writes `bytes` to `path` as the type says.
   /// - Throws: `HostError(.cannotCreate)` when the path cannot take a file (it changed since it was checked);
   ///   `HostError(.ioError)` (74) when the write itself fails: "cannot record to PATH: WHY".
-  public static func write(_ bytes: [UInt8], to path: String, action: String) throws {
+  package static func write(_ bytes: [UInt8], to path: String, action: String) throws {
     let destination: Destination
     do {
       destination = try self.destination(path)
@@ -87,7 +87,7 @@ public enum TranscriptFile {
   /// non-blocking (a FIFO without a writer does not hang the open) and checked with `fstat` before it is read.
   /// - Throws: `HostError(.noInput)` (66) when it does not exist or is not a regular file; `HostError(.dataError)`
   ///   (65) when it is too large or not UTF-8; `HostError(.ioError)` (74) when reading it fails.
-  public static func read(_ path: String) throws -> String {
+  package static func read(_ path: String) throws -> String {
     let fd: FileDescriptor
     do {
       fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)

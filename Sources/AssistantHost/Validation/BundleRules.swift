@@ -5,7 +5,7 @@ import UntrustedText
 
 extension Validator {
   /// Validates an app bundle as `assistant install` does.
-  public func validateBundle(at url: URL) -> [Diagnostic] {
+  package func validateBundle(at url: URL) -> [Diagnostic] {
     // Only regular files and folders, as install requires: nothing is read through a link or from a FIFO.
     do {
       try BundleTree.check(url)
@@ -30,7 +30,7 @@ extension Validator {
   }
 
   /// Every rule for a loaded bundle, executables included.
-  public func validate(_ app: AppBundle) -> [Diagnostic] {
+  package func validate(_ app: AppBundle) -> [Diagnostic] {
     var diagnostics = app.loadDiagnostics
     diagnostics += executableRules(app)
     diagnostics += packageTypeRules(app)

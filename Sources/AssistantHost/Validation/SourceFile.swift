@@ -8,7 +8,7 @@ extension Validator {
   /// resolved are notes here (errors in a bundle), since Xcode expands them at build time. A file whose name does
   /// not say what it is (`ManifestKind(fileName:)`) is read, at most `maximumManifestSize` bytes and never through a
   /// link, and recognised by its content; one that is no manifest is `unknown-file`, saying what content would be.
-  public func validateFile(_ file: URL) -> [Diagnostic] {
+  package func validateFile(_ file: URL) -> [Diagnostic] {
     do {
       let source: SourceFile
       if let kind = ManifestKind(fileName: file.lastPathComponent) {

@@ -8,7 +8,7 @@ extension Validator {
   /// vocabularies, entitlements, strings, and the rules between them, but not executables), with the extensions
   /// whose bundle identifiers it prefixes and the other files in its folders; with one app, every file is its own.
   /// Without an app, and for files in no app's folders, each file on its own. A file is a manifest by its name, or else by its content (`ManifestKind`).
-  public func validateSources(in folder: URL) -> [Diagnostic] {
+  package func validateSources(in folder: URL) -> [Diagnostic] {
     var (files, diagnostics) = sourceFiles(in: folder)
     if files.isEmpty {
       return diagnostics + [

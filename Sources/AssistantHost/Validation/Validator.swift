@@ -4,14 +4,14 @@ import Understanding
 
 /// Apple's rules for SiriKit manifests, checked on a bundle, a folder of sources, or single files. Each finding is a
 /// `Diagnostic` naming the file, the key path, the severity, the rule and the fix; docs/VALIDATION.md lists the rules.
-public struct Validator: Sendable {
+package struct Validator: Sendable {
   /// Build settings given on the command line (`--setting NAME=VALUE`), over each bundle's own.
-  public var settings: [String: String]
+  package var settings: [String: String]
   /// The home whose folders no read-only exception may reach (`entitlement-read-only-path`); nil: the one the
   /// environment names (`ASSISTANT_HOME`, ...), if any.
-  public var home: AssistantHome?
+  package var home: AssistantHome?
 
-  public init(settings: [String: String] = [:], home: AssistantHome? = nil) {
+  package init(settings: [String: String] = [:], home: AssistantHome? = nil) {
     self.settings = settings
     self.home = home
   }
@@ -19,7 +19,7 @@ public struct Validator: Sendable {
   // MARK: - Entry points
 
   /// Validates what `path` is: an `.app` bundle, a folder of sources, or one file.
-  public func validate(path: String) -> [Diagnostic] {
+  package func validate(path: String) -> [Diagnostic] {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -32,13 +32,13 @@ public struct Validator: Sendable {
 
   /// The finding for a path that does not exist: what `validate` reports and `install` refuses with, both with
   /// exit status 66 (`ExitStatus.noInput`).
-  public static func missing(_ path: String) -> Diagnostic {
+  package static func missing(_ path: String) -> Diagnostic {
     Diagnostic(.error, .fileMissing, file: path, "does not exist", fix: "check the path")
   }
 
   /// The exit status of `assistant validate` for its findings: 66 (`noInput`) when a path does not exist, else 65
   /// (`dataError`) when there is an error, else 0 (warnings and notes only).
-  public static func exitStatus(for diagnostics: [Diagnostic]) -> ExitStatus {
+  package static func exitStatus(for diagnostics: [Diagnostic]) -> ExitStatus {
     if diagnostics.contains(where: { $0.rule == .fileMissing }) { return .noInput }
     return diagnostics.hasErrors ? .dataError : .success
   }
