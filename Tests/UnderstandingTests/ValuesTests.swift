@@ -3,7 +3,6 @@ import ExtensionProtocol
 import Foundation
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// An in-memory definition with a parameter of every type `ValueInterpreter` knows, and a vocabulary for some.

@@ -2,7 +2,6 @@ import BundleManifest
 import Foundation
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// The bound of issue 15's second attack: an `IntentPhrases` example's words are read as values of the intent's first
