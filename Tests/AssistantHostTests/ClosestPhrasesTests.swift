@@ -2,6 +2,7 @@ import BundleManifest
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 import UntrustedText
 
 @testable import AssistantHost

@@ -188,62 +188,6 @@ enum AppSkeleton {
   }
 }
 
-/// `Meters.app` (com.example.meters), an app whose titles have slots that are said as one word with punctuation in
-/// it: `LogReadingIntent` with a Decimal `amount`, a Date `at` and a Duration `length`, and the combination titles
-/// "Log ${amount} litres at ${at}" and "Log ${amount} litres over ${length}". With `impossibleTitle`, also
-/// `CalibrateIntent`, whose title "Calibrate in ${mode} mode" has a slot no one can fill: `mode`'s enum has only
-/// Xcode's `unknown` case.
-enum Meters {
-  static func build(impossibleTitle: Bool = false, in directory: URL) throws -> URL {
-    let (app, _) = try AppSkeleton.write(
-      name: "Meters", executable: "meters", identifier: "com.example.meters",
-      intents: ["LogReadingIntent"] + (impossibleTitle ? ["CalibrateIntent"] : []), in: directory)
-    func parameter(_ name: String, _ type: String, _ more: [String: Any] = [:]) -> [String: Any] {
-      ["INIntentParameterName": name, "INIntentParameterType": type].merging(more) { $1 }
-    }
-    let response: [String: Any] = [
-      "INIntentResponseCodes": [
-        ["INIntentResponseCodeName": "success", "INIntentResponseCodeSuccess": true],
-        ["INIntentResponseCodeName": "failure"],
-      ]
-    ]
-    var intents: [[String: Any]] = [
-      [
-        "INIntentName": "LogReading", "INIntentTitle": "Log Reading",
-        "INIntentParameterCombinations": [
-          "amount,at": ["INIntentParameterCombinationTitle": "Log ${amount} litres at ${at}"],
-          "amount,length": ["INIntentParameterCombinationTitle": "Log ${amount} litres over ${length}"],
-        ],
-        "INIntentParameters": [
-          parameter("amount", "Decimal"), parameter("at", "Date"), parameter("length", "Duration"),
-        ],
-        "INIntentResponse": response,
-      ]
-    ]
-    if impossibleTitle {
-      intents.append([
-        "INIntentName": "Calibrate", "INIntentTitle": "Calibrate",
-        "INIntentParameterCombinations": [
-          "mode": ["INIntentParameterCombinationTitle": "Calibrate in ${mode} mode"]
-        ],
-        "INIntentParameters": [parameter("mode", "Integer", ["INIntentParameterEnumType": "Mode"])],
-        "INIntentResponse": response,
-      ])
-    }
-    try writePlist(
-      [
-        "INIntentDefinitionModelVersion": "1.2", "INTypes": [Any](), "INIntents": intents,
-        "INEnums": [
-          [
-            "INEnumName": "Mode",
-            "INEnumValues": [["INEnumValueName": "unknown", "INEnumValueIndex": 0]],
-          ] as [String: Any]
-        ],
-      ], to: app.appendingPathComponent("Base.lproj/Intents.intentdefinition"))
-    return app
-  }
-}
-
 /// Literals for the tables: `12`, `"Ada"`, `true`.
 extension ParameterValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
   ExpressibleByBooleanLiteral

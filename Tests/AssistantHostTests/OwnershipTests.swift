@@ -3,9 +3,9 @@ import BundleManifest
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
-@testable import Understanding
 
 /// Identities belong to their owner (`OwnerTable`, `State/owners.json`): in-process installs into a temporary home,
 /// each refusal beside the install that is allowed (the control). End-to-end: IdentityEndToEndTests.

@@ -2,6 +2,7 @@ import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
 @testable import BundleManifest

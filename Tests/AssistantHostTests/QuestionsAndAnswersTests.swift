@@ -4,6 +4,7 @@ import Foundation
 import IntentHostSystem
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
 
@@ -379,7 +380,7 @@ struct QuestionsAndAnswersTests {
   /// Control: under English, "avec" is not a connector, so the French request is not understood.
   @Test func anotherLanguagesConnectorIsNoConnector() throws {
     let english = UtteranceMatcher(apps: [try Rooms.app()], locale: "en_US")
-    #expect(throws: HostError.self) { try english.match("Réserver la salle 51 pour Ada avec Rooms") }
+    #expect(throws: UnderstandingError.self) { try english.match("Réserver la salle 51 pour Ada avec Rooms") }
     #expect(UtteranceMatcher.appConnectors("en_US") == UtteranceMatcher.appConnectors(nil))
     let french = UtteranceMatcher.appConnectors("fr_FR")
     #expect(french.contains(["en", "utilisant"]) && french.contains(["avec"]) && french.contains(["with"]))

@@ -3,6 +3,7 @@ import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
 @testable import Understanding

@@ -4,6 +4,7 @@ import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
 

@@ -2,6 +2,7 @@ import BundleManifest
 import ExtensionProtocol
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
 @testable import Understanding

@@ -3,9 +3,9 @@ import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
-@testable import Understanding
 
 /// Apple's enums of the system intents (`SystemEnum`): each Enum parameter of the catalog names one, and a value is
 /// read, spoken and typed as a definition's enum case is.

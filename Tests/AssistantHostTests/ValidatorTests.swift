@@ -2,9 +2,9 @@ import BundleManifest
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
-@testable import Understanding
 
 /// One case per rule of docs/VALIDATION.md, in-process: the example Rooms.app (or its sources), which validates
 /// clean (the control), with one mistake made in it, checked by `Validator.validate(path:)`.

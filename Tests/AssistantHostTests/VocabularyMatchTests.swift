@@ -3,9 +3,9 @@ import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
+import Understanding
 
 @testable import AssistantHost
-@testable import Understanding
 
 /// The user's vocabulary in the matcher: a slot of a parameter with a vocabulary type takes the app's term as
 /// spelled, a reading with a term beats one without, a term lets a slot reach further than eight words; each test

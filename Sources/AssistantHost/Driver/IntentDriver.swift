@@ -468,15 +468,3 @@ package struct IntentDriver: Sendable {
     return words.joined(separator: " ")
   }
 }
-
-/// The value a template placeholder names: the first name is a parameter, each further name a property of the
-/// object before it (`${orderDetails.total}`); nil when any step is missing.
-func parameterValue(at name: String, in parameters: [String: ParameterValue]) -> ParameterValue? {
-  let path = name.split(separator: ".").map(String.init)
-  guard let head = path.first, var value = parameters[head] else { return nil }
-  for property in path.dropFirst() {
-    guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
-    value = next
-  }
-  return value
-}

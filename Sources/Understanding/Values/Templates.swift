@@ -1,4 +1,5 @@
 // Templates (`${name}` placeholders) and lists as the assistant says them.
+import ExtensionProtocol
 import Foundation
 
 /// `items` joined by commas, or "none" when there are none.
@@ -41,4 +42,16 @@ package func renderTemplate(_ template: String, values: (String) -> String?) -> 
   }
   output += rest
   return (output, missing)
+}
+
+/// The value a template placeholder names: the first name is a parameter, each further name a property of the
+/// object before it (`${orderDetails.total}`); nil when any step is missing.
+package func parameterValue(at name: String, in parameters: [String: ParameterValue]) -> ParameterValue? {
+  let path = name.split(separator: ".").map(String.init)
+  guard let head = path.first, var value = parameters[head] else { return nil }
+  for property in path.dropFirst() {
+    guard case .object(let object) = value, let next = object.properties?[property] else { return nil }
+    value = next
+  }
+  return value
 }

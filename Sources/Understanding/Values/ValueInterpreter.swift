@@ -8,11 +8,15 @@ import Foundation
 /// the parameter is read (`SpokenIndex`), so reading a value costs the same with 20,000 synonyms as with two. Copies
 /// of an interpreter share the index.
 package struct ValueInterpreter: Sendable {
+  /// The intent whose parameters it reads (a vocabulary's `Intent.parameter` keys name it).
   package let intentClass: String
+  /// The definition of the intent's enums and prompt translations; nil for a system intent without one.
   package let definition: IntentDefinition?
+  /// The app's vocabularies, whose synonyms are values too.
   package let vocabularies: [Vocabulary]
   private let index = SpokenIndex()
 
+  /// An interpreter of `intentClass`'s values under `definition`, with the synonyms of `vocabularies`.
   package init(intentClass: String, definition: IntentDefinition?, vocabularies: [Vocabulary]) {
     self.intentClass = intentClass
     self.definition = definition

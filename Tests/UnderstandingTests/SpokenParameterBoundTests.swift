@@ -3,7 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// The bound of issue 15's second attack: an `IntentPhrases` example's words are read as values of the intent's first

@@ -1,9 +1,7 @@
 import BundleManifest
 import Foundation
-import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// The bounds on what the matcher reads, from the second attack on issue 15: an utterance of at most 64 words and

@@ -4,7 +4,6 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// An in-memory definition with a parameter of every type `ValueInterpreter` knows, and a vocabulary for some.

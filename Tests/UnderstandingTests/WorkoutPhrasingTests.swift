@@ -1,10 +1,8 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
-import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// How people vary the seed's workout phrases (review 15, item 2): a goal, a location or open-endedness with or

@@ -1,10 +1,8 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
-import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// `IntentPhrases` examples are templates for their own intent: a value of one of the intent's parameters in them (a

@@ -1,10 +1,8 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
-import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// An `IntentPhrases` example said as written gets the values a title reads from it: "Add buy milk to Home with

@@ -1,10 +1,7 @@
-// How the engine's tests see Understanding: as the engine does.
-//
-// ConversationFindingsTests, ReviewSixteenTests and ShortcutReviewTests use Understanding's API without importing
-// it (another branch of issue 25 renames them); the re-export lets them build until they import it themselves.
+// What the assistant makes of an `UnderstandingError`, for the engine's tests that pin its exit status and line.
 
 import AssistantHost
-@_exported import Understanding
+import Understanding
 
 extension UnderstandingError {
   /// The exit status the assistant gives this error (`HostError.init(_:)`), for the tests that pin it.

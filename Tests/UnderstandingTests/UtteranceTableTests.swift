@@ -1,10 +1,8 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
-import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// The table of utterances issue 13 asks for: each said to the example Rooms app and Apple's SoupChef sample (its

@@ -1,10 +1,8 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
-import TestSupport
 import Testing
 
-@testable import AssistantHost
 @testable import Understanding
 
 /// `PhraseBook`: the capability questions ("What can you do?") and the phrase lint (`check`).
@@ -148,7 +146,7 @@ import Testing
     let directory = try TemporaryDirectory("assistanthost-phrasebook")
     defer { directory.remove() }
     let root = try TestBundles.roomsManifests(in: directory.url)
-    try ValidatorTests.addExample(case_.example, to: case_.intent, in: root)
+    try Edit.addExample(case_.example, to: case_.intent, in: root)
     let diagnostics = PhraseBook.check(try AppBundle.load(from: root))
     let found = try #require(diagnostics.first { $0.message.contains(case_.says) }, "\(diagnostics.map(\.description))")
     #expect(found.rule.rawValue == case_.rule)
