@@ -1,6 +1,5 @@
 import BundleManifest
 import Foundation
-import TestSupport
 import Testing
 
 @testable import Understanding

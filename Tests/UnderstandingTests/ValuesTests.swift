@@ -1,7 +1,6 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
-import TestSupport
 import Testing
 
 @testable import Understanding
