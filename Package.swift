@@ -130,7 +130,12 @@ let package = Package(
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     // The matcher in-process, over manifests written to temporary folders: no process, no home, no C sandbox.
-    .testTarget(name: "UnderstandingTests", dependencies: ["Understanding", "BundleManifest", "ExtensionProtocol"]),
+    // purpose: test fixtures built from the manifest model alone (no processes, no C sandbox), shared by test targets.
+    .target(name: "ManifestFixtures", dependencies: ["BundleManifest"], path: "Tests/ManifestFixtures"),
+    .testTarget(
+      name: "UnderstandingTests",
+      dependencies: ["Understanding", "BundleManifest", "ExtensionProtocol", "ManifestFixtures"]
+    ),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
     .testTarget(
@@ -151,7 +156,7 @@ let package = Package(
       name: "AssistantHostTests",
       dependencies: [
         "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport",
-        "IntentHostSystem", "TestSupport", "Understanding",
+        "IntentHostSystem", "TestSupport", "Understanding", "ManifestFixtures",
       ]),
   ]
 )

@@ -1,6 +1,7 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import ManifestFixtures
 import TestSupport
 import Testing
 import Understanding
@@ -47,7 +48,7 @@ import Understanding
     #expect(try Self.parameter("workoutLocationType").enumType == "INWorkoutLocationType")
     // A definition's own enum of the same name comes first; without a definition, Apple's.
     #expect(EnumSpec.named("INWorkoutLocationType", in: nil)?.values.count == 3)
-    #expect(EnumSpec.named("Size", in: try Soup.definition())?.name == "Size")
+    #expect(EnumSpec.named("Size", in: try SoupManifests.definition())?.name == "Size")
     #expect(EnumSpec.named("Size", in: nil) == nil)
   }
 

@@ -1,17 +1,16 @@
 import BundleManifest
 import Foundation
-import Understanding
 
-/// An in-memory definition with a parameter of every type `ValueInterpreter` knows (a copy of the definition of
-/// UnderstandingTests' `Soup`, whose tests moved there; `SystemEnumTests` reads its `Size` enum).
-enum Soup {
-  static let intentClass = "OrderSoupIntent"
+/// An in-memory definition, OrderSoupIntent, with a parameter of every type `ValueInterpreter` knows: the fixture of
+/// UnderstandingTests' value tests and of the engine's enum tests (a manifest model only, so both can link it).
+package enum SoupManifests {
+  package static let intentClass = "OrderSoupIntent"
 
-  static func parameter(_ name: String, _ type: String, _ more: [String: Any] = [:]) -> [String: Any] {
+  package static func parameter(_ name: String, _ type: String, _ more: [String: Any] = [:]) -> [String: Any] {
     ["INIntentParameterName": name, "INIntentParameterType": type].merging(more) { $1 }
   }
 
-  static func definition() throws -> IntentDefinition {
+  package static func definition() throws -> IntentDefinition {
     let confirmation = [
       [
         "INIntentParameterPromptDialogType": "Confirmation", "INIntentParameterPromptDialogFormatString": "Sure?",
