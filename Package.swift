@@ -69,6 +69,17 @@ let package = Package(
       name: "intenthost-bench", dependencies: ["AssistantHost", "Understanding", "UntrustedText"],
       path: "Sources/Tools/intenthost-bench"),
 
+    // purpose: one fuzz target per parser of untrusted input (bytes in, the properties that must hold), for Scripts/fuzz and the replay tests.
+    .target(
+      name: "FuzzTargets",
+      dependencies: [
+        "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport", "UntrustedText",
+      ], path: "Sources/Tools/FuzzTargets"),
+    // purpose: the libFuzzer driver of FuzzTargets (built by Scripts/fuzz), or in an ordinary build their replay over files.
+    .executableTarget(
+      name: "intenthost-fuzz", dependencies: ["FuzzTargets"], path: "Sources/Tools/intenthost-fuzz",
+      linkerSettings: [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]),
+
     // Examples: the Rooms booking app (seed 004).
     // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
     .target(
@@ -136,6 +147,8 @@ let package = Package(
       name: "UnderstandingTests",
       dependencies: ["Understanding", "BundleManifest", "ExtensionProtocol", "ManifestFixtures"]
     ),
+    // Every committed fuzz input and the real Xcode files through their fuzz targets, in-process.
+    .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
     .testTarget(

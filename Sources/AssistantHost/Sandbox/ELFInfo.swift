@@ -5,22 +5,22 @@ import UntrustedText
 /// The parts of an ELF executable or library the sandbox reads: its interpreter, its library search folders and the
 /// libraries it links. The file is hostile input: every offset and size is checked, and the parser reads at most a
 /// few pages.
-struct ELFInfo: Sendable, Equatable {
+package struct ELFInfo: Sendable, Equatable {
   /// `PT_INTERP`: the loader the kernel starts (ld.so).
-  var interpreter: String?
+  package var interpreter: String?
   /// `DT_RUNPATH`, split at colons.
-  var runPath: [String] = []
+  package var runPath: [String] = []
   /// `DT_RPATH`, split at colons (ignored by the loader when `DT_RUNPATH` is present).
-  var rPath: [String] = []
+  package var rPath: [String] = []
   /// `DT_NEEDED`: the shared libraries it links, by soname (or by path, when linked by path).
-  var needed: [String] = []
+  package var needed: [String] = []
 
   /// The most `DT_NEEDED` entries and program headers read.
-  static let entryLimit = 1024
+  package static let entryLimit = 1024
 
   /// Reads `path`; nil when it is not a regular 64-bit little-endian ELF file (a script, a 32-bit program) or
   /// cannot be read.
-  static func read(_ path: String) -> ELFInfo? {
+  package static func read(_ path: String) -> ELFInfo? {
     // Non-blocking, so a FIFO planted in place of a library cannot stall the host; only a regular file is read.
     guard let fd = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY) else { return nil }
     defer { fd.close() }
