@@ -12,7 +12,7 @@ extension FuzzTargets {
   /// or holds a newline; the framer never holds more than the limit and a carriage return.
   static let lineFramer = FuzzTarget(
     name: "line-framer", summary: "the newline framer of every JSON-RPC pipe (ExtensionTransport.LineFramer)",
-    maximumLength: 4096
+    maximumLength: 1024
   ) { bytes in
     guard bytes.count >= 2 else { return [] }
     let limit = Int(bytes[0] % 64) + 1
@@ -73,7 +73,7 @@ extension FuzzTargets {
 
   /// The one sanitizer: nothing unsafe survives it, and a stream sanitized in pieces reads as the whole.
   static let sanitizer = FuzzTarget(
-    name: "sanitizer", summary: "the one sanitizer of untrusted text (UntrustedText)", maximumLength: 4096
+    name: "sanitizer", summary: "the one sanitizer of untrusted text (UntrustedText)", maximumLength: 1024
   ) { bytes in
     guard let first = bytes.first else { return [] }
     let multiline = first & 1 == 1
