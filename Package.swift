@@ -80,22 +80,27 @@ let package = Package(
       name: "intenthost-fuzz", dependencies: ["FuzzTargets"], path: "Sources/Tools/intenthost-fuzz",
       linkerSettings: [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]),
 
+    // Examples. Each bundle's folder (Sources/Examples/NAME) holds its manifests as the Xcode project has them, and
+    // its target is the Code/ folder in it: nothing written beside the manifests (a LANG.lproj of `assistant strings
+    // export`) is then a file of a target, which SwiftPM would take for a localized resource and refuse the package
+    // for (it has no defaultLocalization).
+    //
     // Examples: the Rooms booking app (seed 004).
     // purpose: the room-booking logic shared by the Rooms app and its Intents extension.
     .target(
       name: "RoomsKit", dependencies: ["AppGroupStore", "ExtensionProtocol"], path: "Sources/Examples/RoomsKit"),
     // purpose: the Rooms containing app, a command-line app launched by `assistant open Rooms`.
     .executableTarget(
-      name: "rooms", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/Rooms",
-      exclude: ["Info.plist", "Rooms.entitlements", "Base.lproj", "fr.lproj"], linkerSettings: staticSwiftRuntime),
+      name: "rooms", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/Rooms/Code",
+      linkerSettings: staticSwiftRuntime),
     // purpose: the Rooms Intents extension, which resolves, confirms and handles BookRoomIntent and OpenDoorIntent.
     .executableTarget(
-      name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents",
-      exclude: ["Info.plist", "RoomsIntents.entitlements"], linkerSettings: staticSwiftRuntime),
+      name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents/Code",
+      linkerSettings: staticSwiftRuntime),
 
     // purpose: the Rooms Intents UI extension, which draws a card for a booking or a cancellation.
     .executableTarget(
-      name: "RoomsUI", dependencies: ["ExtensionSDK"], path: "Sources/Examples/RoomsUI", exclude: ["Info.plist"],
+      name: "RoomsUI", dependencies: ["ExtensionSDK"], path: "Sources/Examples/RoomsUI/Code",
       linkerSettings: staticSwiftRuntime),
 
     // Examples: the Ascent workout app (seed 003).
@@ -104,16 +109,16 @@ let package = Package(
       name: "AscentKit", dependencies: ["AppGroupStore", "ExtensionProtocol"], path: "Sources/Examples/AscentKit"),
     // purpose: the Ascent containing app: handles the workout intents handed over with handleInApp, shows the history.
     .executableTarget(
-      name: "ascent", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/Ascent",
-      exclude: ["Info.plist", "Ascent.entitlements", "Base.lproj"], linkerSettings: staticSwiftRuntime),
+      name: "ascent", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/Ascent/Code",
+      linkerSettings: staticSwiftRuntime),
     // purpose: the Ascent Intents extension, which resolves and confirms the five workout intents and hands them to the app.
     .executableTarget(
-      name: "AscentIntents", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentIntents",
-      exclude: ["Info.plist", "AscentIntents.entitlements"], linkerSettings: staticSwiftRuntime),
+      name: "AscentIntents", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentIntents/Code",
+      linkerSettings: staticSwiftRuntime),
     // purpose: the Ascent Intents UI extension, which draws the card of a workout intent.
     .executableTarget(
-      name: "AscentUI", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentUI",
-      exclude: ["Info.plist"], linkerSettings: staticSwiftRuntime),
+      name: "AscentUI", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentUI/Code",
+      linkerSettings: staticSwiftRuntime),
 
     // Test fixtures and helpers.
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).

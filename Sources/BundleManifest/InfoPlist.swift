@@ -199,8 +199,10 @@ public struct Entitlements: Sendable, Equatable {
   /// `com.apple.security.network.server`: listening for incoming connections (docs/SANDBOX.md, "Network").
   public var networkServer = false
   /// `com.apple.security.temporary-exception.files.absolute-path.read-only`: paths the sandbox lets it read, as
-  /// written. Each is checked here for its form (`readOnlyPathProblem`) and by the host, by its real path, at install
-  /// and at every launch (docs/SANDBOX.md, "Exceptions from entitlements").
+  /// written: with Apple's meaning, a path ending in `/` is a folder and everything in it (`/usr/share/`), one
+  /// without is that one file or folder (`/etc/hostname`; of a folder, its listing). Each is checked here for its
+  /// form (`readOnlyPathProblem`) and by the host, by its real path, at install and at every launch (docs/SANDBOX.md,
+  /// "Exceptions from entitlements").
   public var readOnlyPaths: [String] = []
   /// Unresolved build settings, names that break the grammar (`app-group-identifier`, `team-identifier`), read-only
   /// paths of the wrong form (`entitlement-read-only-path`), and `com.apple.security.` keys the sandbox does not
@@ -320,8 +322,9 @@ extension Entitlements {
   }()
 
   /// Why `path`, an entry of the read-only exception, is not an absolute path the host can check; nil when it is.
-  /// It must be absolute, at most `readOnlyPathLengthLimit` bytes, not `/`, with no empty, `.` or `..` component
-  /// (so no trailing `/`) and no control character.
+  /// It must be absolute, at most `readOnlyPathLengthLimit` bytes, not `/` alone (the whole file system), with no
+  /// empty component but the one a trailing `/` makes (a folder and everything in it, as Apple writes it: `/usr/bin/`),
+  /// no `.` or `..` component and no control character.
   public static func readOnlyPathProblem(_ path: String) -> String? {
     if path.isEmpty { return "is empty" }
     if path.utf8.count > readOnlyPathLengthLimit {
@@ -331,11 +334,25 @@ extension Entitlements {
       return "contains a control character"
     }
     guard path.hasPrefix("/") else { return "is not an absolute path" }
-    if path == "/" { return "is / itself, the whole file system" }
-    let components = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    if components.contains("") { return "has an empty component (a // or a trailing /)" }
+    if path == "/" { return rootProblem }
+    let components = readOnlyPathNamedItem(path).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    if components.contains("") { return "has an empty component (a //)" }
     if components.contains(where: { $0 == "." || $0 == ".." }) { return "has a . or .. component" }
     return nil
+  }
+
+  /// Why `/` alone is refused, as a phrase after the path.
+  public static let rootProblem =
+    "is / alone, which would grant the whole file system (every file the system owns, and every folder's listing); "
+    + "name the folders the app reads instead, each ending in / (/usr/share/)"
+
+  /// Whether `path`, an entry of the read-only exception, names a folder and everything in it: it ends in `/`
+  /// (`/usr/share/`), Apple's form. Without the `/`, it names that one file or folder.
+  public static func readOnlyPathNamesContents(_ path: String) -> Bool { path.count > 1 && path.hasSuffix("/") }
+
+  /// `path` without the trailing `/` that makes it name a folder's contents: the file or folder it names.
+  public static func readOnlyPathNamedItem(_ path: String) -> String {
+    readOnlyPathNamesContents(path) ? String(path.dropLast()) : path
   }
 
   /// The findings about the sandbox's keys: each read-only path of the wrong form, too many of them, and every
@@ -355,7 +372,8 @@ extension Entitlements {
         Diagnostic(
           .error, .entitlementReadOnlyPath, file: plist.file, keyPath: "\(readOnlyPathsKey)[\(index)]",
           "\"\(path)\" \(problem)",
-          fix: "write the path from / with no . or .. component, no trailing / and no control character"))
+          fix: "write it from /, with no // and no . or .. component: a folder and everything in it ends in / "
+            + "(/usr/share/), one file or folder does not (/etc/hostname)"))
     }
     for key in plist.values.keys.sorted() where key.hasPrefix("com.apple.security.") && !sandboxKeys.contains(key) {
       if let reason = unsupportedKeys[key] {

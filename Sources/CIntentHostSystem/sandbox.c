@@ -117,6 +117,10 @@ static int add_paths(int ruleset, const char *const *paths, uint64_t rights, uin
     struct stat st;
     uint64_t allowed = rights & handled;
     if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) allowed &= file_rights;
+    if (allowed == 0) {  // nothing of `rights` applies to it (a listing right for a file): nothing to grant
+      close(fd);
+      continue;
+    }
     struct ih_path_beneath rule = {.allowed_access = allowed, .parent_fd = fd};
     long r = syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &rule, 0);
     int error = errno;
@@ -155,6 +159,7 @@ static int apply_landlock(const ih_sandbox *s) {
   if (!error) error = add_paths(ruleset, s->read_paths, read, handled, 0);
   if (!error) error = add_paths(ruleset, s->write_paths, write, handled, 0);
   if (!error) error = add_paths(ruleset, s->read_exception_paths, read, handled, 1);
+  if (!error) error = add_paths(ruleset, s->listing_exception_paths, LL_FS_READ_DIR, handled, 1);
   if (!error && syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) error = errno;
   close(ruleset);
   return error;

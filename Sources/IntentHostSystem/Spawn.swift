@@ -86,6 +86,10 @@ public struct SandboxSpec: Sendable, Equatable {
   /// Read only, from the entitlements' temporary exception: real paths, each opened without following any link, so
   /// that what is granted is what the host checked; a missing one is skipped.
   public var readExceptionPaths: [String] = []
+  /// Folders whose listing alone may be read (names, not contents), from the entitlements' temporary exception (a
+  /// folder written without a trailing `/`): Landlock's read-dir right, which reaches the listings of the folders
+  /// below too. Opened as `readExceptionPaths`; one that is not a folder gets nothing.
+  public var listingExceptionPaths: [String] = []
   /// `com.apple.security.network.client`: inet stream and datagram sockets, TCP connect; bind and listen refused.
   public var networkClient = false
   /// `com.apple.security.network.server`: inet stream sockets, bind and listen; without `networkClient`, TCP connect
@@ -106,7 +110,8 @@ public struct SandboxSpec: Sendable, Equatable {
       && a.cgroupProcs == b.cgroupProcs && a.cpuSeconds == b.cpuSeconds && a.openFiles == b.openFiles
       && a.dataBytes == b.dataBytes && a.fileSizeBytes == b.fileSizeBytes && a.processes == b.processes
       && a.namespaceProcesses == b.namespaceProcesses && a.umask == b.umask
-      && a.readExceptionPaths == b.readExceptionPaths && a.networkClient == b.networkClient
+      && a.readExceptionPaths == b.readExceptionPaths && a.listingExceptionPaths == b.listingExceptionPaths
+      && a.networkClient == b.networkClient
       && a.networkServer == b.networkServer
   }
 }
@@ -245,11 +250,14 @@ private func withSandbox<R>(_ spec: SandboxSpec?, _ body: (UnsafePointer<ih_sand
               open_files: Int64(spec.openFiles), data_bytes: Int64(spec.dataBytes),
               file_size_bytes: Int64(spec.fileSizeBytes), processes: Int64(spec.processes),
               namespace_processes: Int64(spec.namespaceProcesses), umask_value: spec.umask,
-              read_exception_paths: nil, network_client: spec.networkClient ? 1 : 0,
+              read_exception_paths: nil, listing_exception_paths: nil, network_client: spec.networkClient ? 1 : 0,
               network_server: spec.networkServer ? 1 : 0)
             return withCStringArray(spec.readExceptionPaths) { exceptions in
-              sandbox.read_exception_paths = constant(exceptions)
-              return body(&sandbox)
+              withCStringArray(spec.listingExceptionPaths) { listings in
+                sandbox.read_exception_paths = constant(exceptions)
+                sandbox.listing_exception_paths = constant(listings)
+                return body(&sandbox)
+              }
             }
           }
         }

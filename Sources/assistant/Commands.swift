@@ -587,6 +587,16 @@ struct ShowSandboxProfile: AssistantCommand {
     CommandConfiguration(
       name: "sandbox-profile",
       abstract: "Show what an app or extension may read, write and run, its limits and deadlines.",
+      discussion: """
+        For an app (its own profile, then each extension's) or one extension, what a launch gets: what it may \
+        execute, read, and read and write (its bundle, the library files the loader needs, its container and app \
+        groups); the read-only paths its entitlements grant, each by its real path and what of it (a path ending \
+        in / is the folder and everything in it, a folder without the / its listing only); the network it may \
+        use; the uid and groups it runs as (when the host runs as root); its limits, with what its container and \
+        groups hold now; and an extension's deadlines. It runs nothing and changes nothing. With --json: \
+        {"profiles": [{"name", "bundleIdentifier", "kind", "execute", "read", "readWrite", "identity", "limits", \
+        "storage", "deadlines", "enforced", "interpreter", "network", "readExceptions"}]}.
+        """,
       arguments: [Self.name.argument],
       options: [deadlineOption] + confinementOptions,
       examples: ["assistant sandbox-profile RoomsIntents", "assistant sandbox-profile Rooms --json"])

@@ -59,22 +59,53 @@ import Testing
   }
 
   @Test(arguments: [
-    ("", "is empty"), ("usr/share", "is not an absolute path"), ("/", "is / itself"),
-    ("/usr//share", "empty component"), ("/usr/share/", "empty component"), ("/usr/./share", ". or .."),
-    ("/usr/share/..", ". or .."), ("/usr/\u{1B}[2J", "control character"), ("/usr/a\u{85}b", "control character"),
-    ("/" + String(repeating: "a", count: 1024), "bytes long"),
+    ("", "is empty"), ("usr/share", "is not an absolute path"), ("/", "is / alone"), ("//", "empty component (a //)"),
+    ("/usr//share", "empty component (a //)"), ("/usr//bin", "empty component"), ("/usr/share//", "empty component"),
+    ("/./", ". or .."), ("/../", ". or .."), ("/usr/./share", ". or .."), ("/usr/share/..", ". or .."),
+    ("/usr/share/../", ". or .."), ("/usr/\u{1B}[2J", "control character"), ("/usr/a\u{85}b", "control character"),
+    ("/usr/\u{1B}/", "control character"), ("/" + String(repeating: "a", count: 1024), "bytes long"),
   ])
   func aPathOfTheWrongFormIsRefused(path: String, problem: String) throws {
     #expect(Entitlements.readOnlyPathProblem(path)?.contains(problem) == true)
-    let read = try entitlements([Self.readOnly: ["/usr/share", path]])
+    let read = try entitlements([Self.readOnly: ["/usr/share/", path]])
     #expect(read.diagnostics.map(\.rule) == [.entitlementReadOnlyPath], "\(read.diagnostics)")
     #expect(read.diagnostics.first?.keyPath == "\(Self.readOnly)[1]")
     #expect(read.diagnostics.first?.severity == .error)
   }
 
-  @Test(arguments: ["/usr/share", "/opt/data/file.txt", "/a", "/" + String(repeating: "a", count: 1023), "/x/...y"])
-  func aPathOfTheRightForm(path: String) {
+  /// Apple's forms, as public projects write them: a trailing `/` for a folder and everything in it (`/usr/bin/`,
+  /// `/Users/Shared/`, `/private/var/log/asl/`), none for one file or folder. (Each was refused as "an empty
+  /// component (a // or a trailing /)" before the trailing `/` was read as Apple reads it.)
+  @Test(arguments: [
+    "/usr/bin/", "/usr/share/zoneinfo/", "/Users/Shared/", "/private/var/log/asl/", "/etc/hostname", "/usr/share",
+    "/opt/data/file.txt", "/a", "/a/", "/" + String(repeating: "a", count: 1023), "/x/...y", "/x/...y/",
+  ])
+  func aPathOfTheRightForm(path: String) throws {
     #expect(Entitlements.readOnlyPathProblem(path) == nil)
+    #expect(try entitlements([Self.readOnly: [path]]).diagnostics.isEmpty)
+  }
+
+  /// What a trailing `/` says, and the item it names: the folder without it.
+  @Test(arguments: [
+    ("/usr/bin/", true, "/usr/bin"), ("/usr/share/zoneinfo/", true, "/usr/share/zoneinfo"),
+    ("/etc/hostname", false, "/etc/hostname"), ("/usr/share", false, "/usr/share"), ("/", false, "/"),
+  ])
+  func aTrailingSlashNamesAFolderAndItsContents(path: String, contents: Bool, item: String) {
+    #expect(Entitlements.readOnlyPathNamesContents(path) == contents)
+    #expect(Entitlements.readOnlyPathNamedItem(path) == item)
+  }
+
+  /// `/` alone says why: it would grant the whole file system; the finding's fix gives both of Apple's forms.
+  @Test func theRootAloneIsRefusedSayingItWouldGrantTheWholeFileSystem() throws {
+    let read = try entitlements([Self.readOnly: ["/"]])
+    let finding = try #require(read.diagnostics.first)
+    #expect(read.diagnostics.count == 1)
+    #expect(
+      finding.message
+        == "\"/\" is / alone, which would grant the whole file system (every file the system owns, and every "
+        + "folder's listing); name the folders the app reads instead, each ending in / (/usr/share/)")
+    #expect(finding.fix?.contains("ends in / (/usr/share/)") == true, "\(finding)")
+    #expect(finding.fix?.contains("(/etc/hostname)") == true, "\(finding)")
   }
 
   @Test func atMost32Paths() throws {
@@ -126,7 +157,7 @@ import Testing
   }
 
   func refusal(_ outcome: ReadOnlyPathRules.Outcome) -> String? {
-    if case .refused(let reason) = outcome { return reason }
+    if case .refused(let reason, _) = outcome { return reason }
     return nil
   }
 
@@ -142,7 +173,48 @@ import Testing
     let tree = try Tree()
     defer { tree.directory.remove() }
     #expect(tree.rules.check(tree.good) == .granted(tree.good))
+    #expect(tree.rules.check(tree.good + "/") == .granted(tree.good))
     #expect(tree.rules.check(tree.good + "/file.txt") == .granted(tree.good + "/file.txt"))
+  }
+
+  /// Apple's forms of a system folder (root's, on every Linux): `/usr/bin/` and `/usr/share/` are the folders and
+  /// everything in them, `/usr/share` that folder alone (its listing), a file without a trailing `/` that file.
+  @Test func aLaunchGetsWhatEachFormGrants() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let read = try entitlements([Self.readOnly: ["/usr/bin/", "/usr/share/", "/usr/share", "/etc/passwd"]])
+    let grants = try tree.rules.grants(for: read, launch: "X (com.example.x)")
+    #expect(
+      grants == [
+        ReadOnlyException(entitled: "/usr/bin/", path: "/usr/bin", scope: .contents),
+        ReadOnlyException(entitled: "/usr/share/", path: "/usr/share", scope: .contents),
+        ReadOnlyException(entitled: "/usr/share", path: "/usr/share", scope: .listing),
+        ReadOnlyException(entitled: "/etc/passwd", path: "/etc/passwd", scope: .file),
+      ])
+    #expect(tree.rules.diagnostics(for: read) == [])
+  }
+
+  /// A trailing `/` on a file names a folder that is not there: refused, naming the path and the fix (the same path
+  /// without the `/`); the control: without it, the file is granted.
+  @Test func aTrailingSlashOnAFileIsRefusedWithTheFix() throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let outcome = tree.rules.check("/etc/passwd/")
+    #expect(
+      outcome
+        == .refused(
+          "ends with /, which grants a folder and everything in it, but /etc/passwd is a file",
+          fix: "write \"/etc/passwd\", without the trailing /, to grant that one file"))
+    let read = try entitlements([Self.readOnly: ["/usr/share/", "/etc/passwd/"]])
+    let findings = tree.rules.diagnostics(for: read)
+    #expect(findings.map(\.rule) == [.entitlementReadOnlyPath], "\(findings)")
+    #expect(findings.first?.keyPath == "\(Self.readOnly)[1]")
+    #expect(findings.first?.message.hasPrefix("\"/etc/passwd/\" ends with /") == true, "\(findings)")
+    #expect(findings.first?.fix == "write \"/etc/passwd\", without the trailing /, to grant that one file")
+    let error = #expect(throws: HostError.self) { try tree.rules.grants(for: read, launch: "X (com.example.x)") }
+    #expect(
+      error?.message.contains("/etc/passwd is a file [entitlement-read-only-path]; write \"/etc/passwd\"") == true)
+    #expect(tree.rules.check("/etc/passwd") == .granted("/etc/passwd"))
   }
 
   @Test(
@@ -375,7 +447,7 @@ import Testing
     #expect(refusal(tree.rules.check(toHome))?.hasPrefix("resolves to \(tree.userHome), which is the home") == true)
     let toRoot = tree.directory.file("to-root").path
     try FileManager.default.createSymbolicLink(atPath: toRoot, withDestinationPath: "/")
-    #expect(refusal(tree.rules.check(toRoot))?.contains("is / itself") == true)
+    #expect(refusal(tree.rules.check(toRoot))?.contains("is / alone, which would grant the whole file system") == true)
   }
 
   /// The control of `aLinkIsCheckedByItsRealPath` (root only): a link to a good folder is granted as that folder.
@@ -460,7 +532,7 @@ import Testing
     let good = try entitlements([Self.readOnly: [link, tree.good + "/not-yet"]])
     #expect(
       try tree.rules.grants(for: good, launch: "X (com.example.x)") == [
-        ReadOnlyException(entitled: link, path: tree.good)
+        ReadOnlyException(entitled: link, path: tree.good, scope: .listing)
       ])
     let bad = try entitlements([Self.readOnly: [tree.good, tree.userHome]])
     let error = #expect(throws: HostError.self) { try tree.rules.grants(for: bad, launch: "X (com.example.x)") }
@@ -471,19 +543,29 @@ import Testing
 
   // MARK: - Network and the spawner
 
-  /// Runs `/usr/bin/cat file` under a sandbox granting it the system libraries and `exceptions` (read-only): its
-  /// exit status (0 when it read the file).
+  /// Runs `/usr/bin/cat file` under a sandbox granting it the system libraries, `exceptions` (read-only) and
+  /// `listings` (the listing only): its exit status (0 when it read the file).
   /// - Throws: the spawn's `SpawnError`.
-  func cat(_ file: String, exceptions: [String]) async throws -> Termination {
+  func cat(_ file: String, exceptions: [String], listings: [String] = []) async throws -> Termination {
+    try await sandboxed("/usr/bin/cat", [file], exceptions: exceptions, listings: listings)
+  }
+
+  /// Runs `program` with `arguments` under a sandbox granting it the system libraries, `exceptions` (read-only) and
+  /// `listings` (the listing only): its exit status.
+  /// - Throws: the spawn's `SpawnError`.
+  func sandboxed(_ program: String, _ arguments: [String], exceptions: [String], listings: [String] = [])
+    async throws -> Termination
+  {
     var spec = SandboxSpec(
       landlockABI: IntentHostSystem.landlockABI(),
-      executePaths: ["/usr/bin/cat", "/lib64/ld-linux-x86-64.so.2"],
+      executePaths: [program, "/lib64/ld-linux-x86-64.so.2"],
       readPaths: ["/lib", "/lib64", "/usr/lib", "/usr/lib64"], writePaths: [])
     spec.readExceptionPaths = exceptions
+    spec.listingExceptionPaths = listings
     let null = try FileDescriptor.open("/dev/null", O_RDWR)
     defer { null.close() }
     var options = SpawnOptions(
-      executable: "/usr/bin/cat", arguments: ["cat", file], environment: [:], standardInput: null,
+      executable: program, arguments: [program] + arguments, environment: [:], standardInput: null,
       standardOutput: null, standardError: null)
     options.sandbox = spec
     let launch = options
@@ -514,6 +596,21 @@ import Testing
     #expect(try await cat(file, exceptions: [tree.good + "/gone", tree.good]) == .exited(0))
   }
 
+  /// A folder granted for its listing (written without a trailing `/`) can be listed, and no file in it read; the
+  /// controls: without the grant it cannot be listed, and granted whole its file is read. A file among the listings
+  /// gets nothing (the launch still starts).
+  @Test(.enabled(if: IntentHostSystem.landlockABI() > 0, "needs Landlock"))
+  func aListingGrantListsTheFolderAndReadsNoFile() async throws {
+    let tree = try Tree()
+    defer { tree.directory.remove() }
+    let file = tree.good + "/file.txt"
+    #expect(try await sandboxed("/usr/bin/ls", [tree.good], exceptions: [], listings: [tree.good]) == .exited(0))
+    #expect(try await cat(file, exceptions: [], listings: [tree.good]) == .exited(1))
+    #expect(try await sandboxed("/usr/bin/ls", [tree.good], exceptions: []) != .exited(0))
+    #expect(try await cat(file, exceptions: [tree.good]) == .exited(0))
+    #expect(try await cat(file, exceptions: [], listings: [file]) == .exited(1))
+  }
+
   @Test(arguments: [
     (false, false, 1, true), (true, false, 1, true), (false, true, 3, false), (false, true, 4, true),
     (true, true, 1, true),
@@ -530,17 +627,25 @@ import Testing
     let plain = profile.spec(abi: 6)
     #expect(!plain.networkClient && !plain.networkServer && plain.readExceptionPaths.isEmpty)
     profile.network = NetworkAccess(client: true, server: false)
-    profile.readExceptions = [ReadOnlyException(entitled: "/link", path: "/usr/share/dict")]
+    profile.readExceptions = [
+      ReadOnlyException(entitled: "/link/", path: "/usr/share/dict", scope: .contents),
+      ReadOnlyException(entitled: "/etc/hostname", path: "/etc/hostname", scope: .file),
+      ReadOnlyException(entitled: "/usr/share/fonts", path: "/usr/share/fonts", scope: .listing),
+    ]
     let spec = profile.spec(abi: 6)
     #expect(spec.networkClient && !spec.networkServer)
-    #expect(spec.readExceptionPaths == ["/usr/share/dict"])
+    #expect(spec.readExceptionPaths == ["/usr/share/dict", "/etc/hostname"])
+    #expect(spec.listingExceptionPaths == ["/usr/share/fonts"])
     #expect(spec.readPaths == ["/r"])
     #expect(spec != plain)
     let text = profile.description(deadlines: nil, memoryMechanism: "m")
-    #expect(text.contains("    /usr/share/dict (\(Self.readOnly), written /link)"))
+    #expect(text.contains("    /usr/share/dict (\(Self.readOnly), written /link/): the folder and everything in it\n"))
+    #expect(text.contains("    /etc/hostname (\(Self.readOnly))\n"))
+    #expect(text.contains("    /usr/share/fonts (\(Self.readOnly)): its listing only (written without a trailing /"))
     #expect(text.contains("  network: outgoing TCP and UDP to any host and port (com.apple.security.network.client)"))
     let report = profile.report(deadlines: nil, sandboxed: true)
-    #expect(report.read == ["/r", "/usr/share/dict"])
+    #expect(report.read == ["/r", "/usr/share/dict", "/etc/hostname"])
+    #expect(report.readExceptions.map(\.scope) == [.contents, .file, .listing])
     #expect(report.network.client && !report.network.server)
   }
 }

@@ -172,7 +172,7 @@ import Understanding
     #expect(error.status == .usage)
     #expect(
       error.message
-        == "workoutGoalUnitType=fortnight: Goal unit (Enum) needs one of inch, meter, foot, mile, yard, "
+        == "workoutGoalUnitType=fortnight: Goal unit (enum INWorkoutGoalUnitType) needs one of inch, meter, foot, mile, yard, "
         + "second, minute, hour, joule, kiloCalorie (kilocalories)")
     // The case name the error lists is taken, as the display name is.
     #expect(
@@ -181,7 +181,9 @@ import Understanding
     let location = try #require(throws: UnderstandingError.self) {
       try router.values(["workoutLocationType=upstairs"], intentClass: Self.start, in: app)
     }
-    #expect(location.message == "workoutLocationType=upstairs: Location (Enum) needs one of outdoor, indoor")
+    #expect(
+      location.message
+        == "workoutLocationType=upstairs: Location (enum INWorkoutLocationType) needs one of outdoor, indoor")
   }
 
   /// A donation's enum value must be a case of the system enum, as of a definition's.

@@ -901,6 +901,24 @@ import Understanding
     #expect(diagnostics.first?.message.contains("holds no Info.plist") == true)
   }
 
+  /// An example phrase of a payment app, "Send Ada 5 dollars with Wallet", sends the amount "5 dollars" when run:
+  /// validate says nothing is lost (it once warned that it "loses the value 5.0"). The control, a phrase that does
+  /// lose a number, is `cases`' "a value lost".
+  @Test func aPaymentPhraseKeepsItsAmount() throws {
+    let directory = try TemporaryDirectory("assistanthost-validator")
+    defer { directory.remove() }
+    let app = try SmallApp.build(name: "Wallet", intents: [], systemIntents: ["INSendPaymentIntent"], in: directory.url)
+    try writePlist(
+      [
+        "IntentPhrases": [
+          ["IntentName": "INSendPaymentIntent", "IntentExamples": ["Send Ada 5 dollars with Wallet"]]
+        ]
+      ], to: app.appendingPathComponent("Base.lproj/AppIntentVocabulary.plist"))
+    let diagnostics = Validator().validate(path: app.path)
+    #expect(!diagnostics.contains { $0.message.contains("loses the value") }, "\(diagnostics.map(\.description))")
+    #expect(!diagnostics.contains { $0.rule == .intentPhraseUnreachable }, "\(diagnostics.map(\.description))")
+  }
+
   @Test func aPropertyListOfNoKnownKindIsAWarning() throws {
     let directory = try TemporaryDirectory("assistanthost-validator")
     defer { directory.remove() }

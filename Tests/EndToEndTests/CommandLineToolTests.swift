@@ -61,7 +61,10 @@ struct CommandLineToolTests {
   @Test func theWalkOfTheModelReachesEveryCommand() async throws {
     let commands = try await Self.commands()
     let names = Set(commands.map(\.command))
-    for expected in ["assistant", "assistant run", "assistant completions", "assistant manual", "assistant help"] {
+    for expected in [
+      "assistant", "assistant run", "assistant completions", "assistant manual", "assistant help",
+      "assistant sandbox-profile",
+    ] {
       #expect(names.contains(expected), "\(names.sorted())")
     }
     #expect(commands.allSatisfy { !$0.optionNames.isEmpty && !$0.usage.isEmpty }, "\(commands)")
@@ -351,6 +354,37 @@ struct CommandLineToolTests {
     for status in ["0", "64", "65", "66", "69", "70", "73", "74", "75", "77", "128+N"] {
       #expect(Self.part(text, ".SH \"EXIT STATUS\"")?.contains("\n" + status + "\n") == true, "exit status \(status)")
     }
+  }
+
+  /// The commands of the README's command-line summary (its ```text block of `assistant COMMAND ...` lines), as
+  /// `assistant sandbox-profile`: a list the command model does not make, so a command the model lost is seen.
+  static func readmeCommands() throws -> [String] {
+    let readme = try String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "### The command line\n").dropFirst().first)
+    let block = try #require(section.components(separatedBy: "```").dropFirst().first)
+    return block.split(separator: "\n").compactMap { line in
+      let words = line.split(separator: " ")
+      guard words.first == "assistant", let command = words.dropFirst().first,
+        command.allSatisfy({ $0.isLowercase || $0 == "-" })
+      else { return nil }
+      return "assistant " + command
+    }
+  }
+
+  /// Every command of the README's summary has its section in the man page, `sandbox-profile` with what it prints;
+  /// the control: the summary is read (it lists sandbox-profile).
+  @Test func theManualHasASectionForEveryCommandTheReadmeLists() async throws {
+    let commands = try Self.readmeCommands()
+    #expect(commands.contains("assistant sandbox-profile") && commands.count >= 20, "\(commands)")
+    let text = Self.plain(try await Self.generated(["manual"]))
+    for command in commands {
+      #expect(Self.part(text, ".SS \"\(command)\"") != nil, "no .SS for \(command)")
+    }
+    let profile = try #require(Self.part(text, ".SS \"assistant sandbox-profile\""))
+    for words in ["APP|EXTENSION", "--deadline", "its listing only", "readExceptions"] {
+      #expect(profile.contains(words), "\(words)")
+    }
+    #expect(Self.part(text, ".SH \"EXAMPLES\"")?.contains("assistant sandbox-profile RoomsIntents") == true)
   }
 
   @Test func theStructuralCheckFindsWhatAFormatterWouldMisread() {

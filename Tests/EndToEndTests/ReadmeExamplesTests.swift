@@ -4,7 +4,13 @@ import Testing
 
 /// The README's sessions run as shown: every ```console block's `$ ` commands, in order, on a fresh home (as on a
 /// fresh clone), each printing exactly the lines under it (stdout and stderr together, in any interleaving: a
-/// question goes to the terminal, which here is stderr).
+/// question goes to the terminal, which here is stderr). Then the README's first command runs again, as a reader who
+/// followed the page would run it, and the package still loads (`swift package describe`): no example may leave the
+/// tree unbuildable (a `strings export` into `Sources/Examples/Rooms` once made SwiftPM refuse the package).
+///
+/// The commands run in a copy of the repository's sources (`Package.swift`, `Sources`, `Tests`, `Scripts`) with the
+/// built executables linked in, so what an example writes (`Sources/Examples/Rooms/de.lproj`) lands in the copy,
+/// never in the repository, where other tests read `Sources/Examples` while this one runs.
 @Suite(.serialized, .tags(.endToEnd))
 struct ReadmeExamplesTests {
   struct Example: Sendable, CustomStringConvertible {
@@ -33,21 +39,65 @@ struct ReadmeExamplesTests {
     return examples
   }
 
-  @Test func theReadmeSessionsRunAsShown() async throws {
+  /// A copy of the package's sources in `directory` whose `.build/debug` is the repository's (a link): what
+  /// `Scripts/assistant` needs to run there without building, assembling the example bundles from the copy.
+  static func copyOfTheRepository(in directory: URL) throws -> URL {
+    let copy = directory.appendingPathComponent("repository")
+    try FileManager.default.createDirectory(
+      at: copy.appendingPathComponent(".build"), withIntermediateDirectories: true)
+    for item in ["Package.swift", "Sources", "Tests", "Scripts"] {
+      try FileManager.default.copyItem(
+        at: PackagePaths.root.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+    }
+    try FileManager.default.createSymbolicLink(
+      at: copy.appendingPathComponent(".build/debug"),
+      withDestinationURL: PackagePaths.root.appendingPathComponent(".build/debug"))
+    return copy
+  }
+
+  @Test func theReadmeSessionsRunAsShownAndLeaveTheTreeBuildable() async throws {
     let examples = try Self.examples()
     #expect(examples.count >= 10, "the README's sessions were not found")
+    #expect(
+      examples.contains { $0.command.contains("strings export") },
+      "the README's strings export example is not run: the check that examples leave the tree buildable tests little")
+    let first = try #require(examples.first)
     let directory = try TemporaryDirectory("intenthost-readme")
     defer { directory.remove() }
+    let copy = try Self.copyOfTheRepository(in: directory.url)
     var environment = ProcessInfo.processInfo.environment
     environment["INTENTHOST_NO_BUILD"] = "1"
     environment["ASSISTANT_HOME"] = directory.file("home").path
     environment["ASSISTANT_APP_GROUPS"] = directory.file("groups").path
-    for example in examples {
+    for example in examples + [first] {
       let result = try await runCommand(
-        "/bin/bash", ["-c", "cd \"$1\" && " + example.command, "bash", PackagePaths.root.path],
-        environment: environment)
+        "/bin/bash", ["-c", "cd \"$1\" && " + example.command, "bash", copy.path], environment: environment)
       let printed = (result.stdout + result.stderr).split(separator: "\n").map(String.init)
       #expect(printed.sorted() == example.output.sorted(), "\(example)\n\(result)")
     }
+    // The control that the copy is what the examples wrote into: the German table is there, not in the repository.
+    let table = "Sources/Examples/Rooms/de.lproj/Intents.strings"
+    #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent(table).path))
+    #expect(!FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent(table).path))
+    // SwiftPM still takes the package as the examples left it.
+    let described = try await Self.describe(copy, scratch: directory.file("scratch"))
+    #expect(described.code == 0, "the examples left a package SwiftPM refuses:\n\(described)")
+    // The control: the same table in a target's folder (RoomsKit's) is what SwiftPM refuses the package for.
+    let planted = copy.appendingPathComponent("Sources/Examples/RoomsKit/de.lproj")
+    try FileManager.default.copyItem(
+      at: copy.appendingPathComponent("Sources/Examples/Rooms/de.lproj"), to: planted)
+    let refused = try await Self.describe(copy, scratch: directory.file("scratch"))
+    #expect(refused.code != 0 && refused.stderr.contains("defaultLocalization"), "\(refused)")
+  }
+
+  /// `swift package describe` of the package at `package`, with a scratch folder of its own (the repository's
+  /// `.build` is the running tests').
+  static func describe(_ package: URL, scratch: URL) async throws -> CommandResult {
+    try await runCommand(
+      "/usr/bin/env",
+      [
+        "swift", "package", "--package-path", package.path, "--scratch-path", scratch.path, "describe", "--type",
+        "json",
+      ])
   }
 }

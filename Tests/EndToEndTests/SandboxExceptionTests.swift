@@ -201,13 +201,83 @@ struct SandboxExceptionTests {
     defer { scene.host.directory.remove() }
     let outside = try Outside()
     defer { outside.directory.remove() }
-    let entitled: [String: Any] = [Self.readOnly: [outside.granted]]
+    let entitled: [String: Any] = [Self.readOnly: [outside.granted + "/"]]
     expectDone(try await run(scene, "ReadFile", outside.granted + "/file.txt", entitled), "Got done: read 9 bytes")
     expectRefused(try await run(scene, "ReadFile", outside.sibling + "/file.txt", entitled), "open")
     expectRefused(try await run(scene, "ReadFile", outside.granted + "/file.txt", [:]), "open")
     expectDone(
       try await run(scene, "ReadFile", outside.sibling + "/file.txt", entitled, options: ["--no-sandbox"]),
       "Got done: read 9 bytes")
+  }
+
+  /// A file below `/usr/share` (root's on every Linux host, and not one the profile grants anyway, as it does
+  /// `/usr/share/zoneinfo`): the first readable by all, in a folder of `/usr/share` readable by all.
+  static func fileBelowUsrShare() -> String? {
+    let fm = FileManager.default
+    let folders = ((try? fm.contentsOfDirectory(atPath: "/usr/share")) ?? []).sorted().filter { $0 != "zoneinfo" }
+    for folder in folders.map({ "/usr/share/" + $0 }) {
+      for name in ((try? fm.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
+        var status = stat()
+        let path = folder + "/" + name
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & S_IROTH != 0,
+          status.st_uid == 0
+        else { continue }
+        return path
+      }
+    }
+    return nil
+  }
+
+  /// Apple's form of a folder and everything in it, with a trailing `/` (`/usr/share/`, as public projects write
+  /// `/usr/bin/`), installs and lets the extension read a file below it; the control: without the entitlement the
+  /// same read is refused.
+  @Test(.enabled(if: fileBelowUsrShare() != nil, "no file readable by all below /usr/share on this host"))
+  func aFolderWithATrailingSlashIsReadWithEverythingInIt() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let file = try #require(Self.fileBelowUsrShare())
+    expectDone(try await run(scene, "ReadFile", file, [Self.readOnly: ["/usr/share/"]]), "Got done: read")
+    let profile = try await scene.host.assistant(["sandbox-profile", "ReadFile"])
+    #expect(
+      profile.stdout.contains(
+        "    /usr/share (\(Self.readOnly), written /usr/share/): the folder and everything in it\n"), "\(profile)")
+    expectRefused(try await run(scene, "ReadFile", file, [:]), "open \(file): Permission denied")
+  }
+
+  /// A folder written without a trailing `/` is that folder alone, as Apple reads it: its listing, not what it holds;
+  /// with the `/`, its file is read. The control: without the entitlement, not even the listing.
+  @Test(.enabled(if: geteuid() == 0, "only root can make a folder an exception may grant (root's, not in /tmp)"))
+  func aFolderWithoutATrailingSlashIsItsListingOnly() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let outside = try Outside()
+    defer { outside.directory.remove() }
+    let file = outside.granted + "/file.txt"
+    let folderAlone: [String: Any] = [Self.readOnly: [outside.granted]]
+    expectDone(try await run(scene, "ListFolder", outside.granted, folderAlone), "Got done: listed 3 names")
+    let profile = try await scene.host.assistant(["sandbox-profile", "ListFolder"])
+    #expect(
+      profile.stdout.contains(
+        "    \(outside.granted) (\(Self.readOnly)): its listing only (written without a trailing /"),
+      "\(profile)")
+    expectRefused(try await run(scene, "ReadFile", file, folderAlone), "open \(file): Permission denied")
+    expectDone(try await run(scene, "ReadFile", file, [Self.readOnly: [outside.granted + "/"]]), "Got done: read 9")
+    expectRefused(try await run(scene, "ListFolder", outside.granted, [:]), "opendir \(outside.granted)")
+  }
+
+  /// A trailing `/` on a file is refused at install (exit 65), naming the path and the fix; the control: the file
+  /// without it installs and is read.
+  @Test func aFileWithATrailingSlashIsRefusedWithTheFix() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    let refused = try await install(scene, "ReadFile", [Self.readOnly: ["/etc/passwd/"]])
+    #expect(refused.code == 65, "\(refused)")
+    #expect(
+      refused.stderr.contains(
+        "\(Self.readOnly)[0]: error: \"/etc/passwd/\" ends with /, which grants a folder and everything in it, but "
+          + "/etc/passwd is a file [entitlement-read-only-path]"), "\(refused)")
+    #expect(refused.stderr.contains("fix: write \"/etc/passwd\", without the trailing /, to grant that one file"))
+    expectDone(try await run(scene, "ReadFile", "/etc/passwd", [Self.readOnly: ["/etc/passwd"]]), "Got done: read")
   }
 
   /// On an ordinary user's host the extension runs as that user: an exception reaches only root's files, not the
@@ -234,12 +304,12 @@ struct SandboxExceptionTests {
     }
     for path in [outside.granted, outside.granted + "/file.txt"] { #expect(chown(path, 0, 0) == 0) }
     expectDone(
-      try await run(scene, "ReadFile", outside.granted + "/file.txt", [Self.readOnly: [outside.granted]]),
+      try await run(scene, "ReadFile", outside.granted + "/file.txt", [Self.readOnly: [outside.granted + "/"]]),
       "Got done: read 9 bytes")
   }
 
-  /// A link is resolved at install and launch, and its target is what is granted: `sandbox-profile` shows it with
-  /// the path as written.
+  /// A link is resolved at install and launch, and its target is what is granted (`link/`: the folder it points to
+  /// and everything in it): `sandbox-profile` shows it with the path as written.
   @Test(.enabled(if: geteuid() == 0, "only root can make a folder an exception may grant (root's, not in /tmp)"))
   func aLinkIsGrantedAsItsTarget() async throws {
     let scene = try Scene()
@@ -248,18 +318,21 @@ struct SandboxExceptionTests {
     defer { outside.directory.remove() }
     let link = outside.directory.file("link").path
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside.granted)
-    let entitled: [String: Any] = [Self.readOnly: [link]]
+    let entitled: [String: Any] = [Self.readOnly: [link + "/"]]
     expectDone(try await run(scene, "ReadFile", outside.granted + "/file.txt", entitled), "Got done: read 9 bytes")
     let profile = try await scene.host.assistant(["sandbox-profile", "ReadFile"])
     #expect(profile.code == 0, "\(profile)")
-    #expect(profile.stdout.contains("    \(outside.granted) (\(Self.readOnly), written \(link))"), "\(profile)")
+    #expect(
+      profile.stdout.contains(
+        "    \(outside.granted) (\(Self.readOnly), written \(link)/): the folder and everything in it\n"),
+      "\(profile)")
     #expect(profile.stdout.contains("  network: denied"), "\(profile)")
     let json = try await scene.host.assistant(["sandbox-profile", "--json", "ReadFile"])
     let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     let report = (document?["profiles"] as? [[String: Any]])?.first
     #expect((report?["read"] as? [String])?.contains(outside.granted) == true, "\(json)")
     let exceptions = report?["readExceptions"] as? [[String: String]]
-    #expect(exceptions == [["entitled": link, "path": outside.granted]], "\(json)")
+    #expect(exceptions == [["entitled": link + "/", "path": outside.granted, "scope": "contents"]], "\(json)")
     #expect(report?["network"] as? [String: Bool] == ["client": false, "server": false], "\(json)")
   }
 
@@ -343,7 +416,7 @@ struct SandboxExceptionTests {
     let outside = try Outside()
     defer { outside.directory.remove() }
     let missing = outside.directory.file("not-yet").path
-    let installed = try await install(scene, "ReadFile", [Self.readOnly: [missing, outside.granted]])
+    let installed = try await install(scene, "ReadFile", [Self.readOnly: [missing, outside.granted + "/"]])
     #expect(installed.code == 0, "\(installed)")
     #expect(installed.stderr.contains("[entitlement-read-only-path-missing]"), "\(installed)")
     let result = try await scene.assistant(["run", "Fixture", "Ping", "value=\(outside.granted)/file.txt"])
@@ -360,7 +433,8 @@ struct SandboxExceptionTests {
     let outside = try Outside()
     defer { outside.directory.remove() }
     let target = outside.granted + "/file.txt"
-    expectDone(try await run(scene, "ReadFile", target, [Self.readOnly: [outside.granted]]), "Got done: read 9 bytes")
+    expectDone(
+      try await run(scene, "ReadFile", target, [Self.readOnly: [outside.granted + "/"]]), "Got done: read 9 bytes")
 
     chmod(outside.granted, 0o777)
     let writable = try await scene.assistant(["run", "Fixture", "Ping", "value=\(target)"])

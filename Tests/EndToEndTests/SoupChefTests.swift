@@ -90,4 +90,23 @@ struct SoupChefTests {
       ordered.stdout.hasSuffix("Your total is $9.98. Your Clam Chowder order will be ready in 10 minutes.\n"),
       "\(ordered)")
   }
+
+  /// `run` with a value that is no case of an enum parameter (Xcode stores `orderType` as an Integer with the enum
+  /// OrderType) names the enum and lists its cases (exit 64), never the stored type; the control: a case is taken.
+  @Test(.enabled(if: present, skipped))
+  func aValueThatIsNoCaseNamesTheEnumAndItsCases() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let installed = try await host.assistant(["install", try Self.assemble(in: host.directory.url).path])
+    #expect(installed.code == 0, "\(installed)")
+    let refused = try await host.assistant(["run", "Soup Chef", "OrderSoup", "orderType=takeaway"])
+    #expect(refused.code == 64, "\(refused)")
+    #expect(refused.stderr.contains("orderType=takeaway: "), "\(refused)")
+    #expect(refused.stderr.contains(" (enum OrderType) needs one of pickup, delivery\n"), "\(refused)")
+    #expect(!refused.stderr.contains("Integer"), "\(refused)")
+    let taken = try await host.assistant([
+      "--answer", "2", "--answer", "yes", "run", "Soup Chef", "OrderSoup", "soup=Clam Chowder", "orderType=pickup",
+    ])
+    #expect(!taken.stderr.contains("needs one of"), "\(taken)")
+  }
 }

@@ -141,6 +141,35 @@ import Testing
       says: "reaches BookRoomIntent, not OpenDoorIntent"),
   ]
 
+  /// Wallet.app: an app whose Intents extension handles Apple's INSendPaymentIntent, with `examples` as its
+  /// `IntentPhrases`.
+  static func wallet(examples: [String], in directory: URL) throws -> AppBundle {
+    let app = try SmallApp.build(name: "Wallet", intents: [], systemIntents: ["INSendPaymentIntent"], in: directory)
+    try writePlist(
+      ["IntentPhrases": [["IntentName": "INSendPaymentIntent", "IntentExamples": examples]]],
+      to: app.appendingPathComponent("Base.lproj/AppIntentVocabulary.plist"))
+    return try AppBundle.load(from: app)
+  }
+
+  /// A number said inside a value the run sends as text is not lost: "Send Ada 5 dollars with Wallet" sends the
+  /// amount "5 dollars", and the lint reads the value as the run does. The control: a number the run drops (Rooms'
+  /// "Book rooms 12 and 14", whose room number is 12) is still lost, and named as said ("14", not "14.0").
+  @Test func aNumberInsideATextValueIsNotLost() throws {
+    let directory = try TemporaryDirectory("assistanthost-phrasebook")
+    defer { directory.remove() }
+    let wallet = try Self.wallet(
+      examples: ["Send Ada 5 dollars with Wallet", "Pay Ada 7 with Wallet"], in: directory.url)
+    let sent = try UtteranceMatcher(apps: [wallet]).match("Send Ada 5 dollars with Wallet")
+    #expect(sent.values["currencyAmount"]?.description.contains("5 dollars") == true, "\(sent.values)")
+    #expect(PhraseBook.check(wallet).map(\.description) == [])
+
+    let root = try TestBundles.roomsManifests(in: directory.url)
+    try Edit.addExample("Book rooms 12 and 14 with Rooms", to: 0, in: root)
+    let lost = PhraseBook.check(try AppBundle.load(from: root)).map(\.message)
+    #expect(
+      lost.contains("\"Book rooms 12 and 14 with Rooms\" reaches BookRoomIntent but loses the value 14"), "\(lost)")
+  }
+
   @Test(arguments: broken)
   func aBrokenExampleIsAnError(_ case_: Broken) throws {
     let directory = try TemporaryDirectory("assistanthost-phrasebook")

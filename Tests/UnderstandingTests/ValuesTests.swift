@@ -199,6 +199,25 @@ enum Soup {
     #expect(interpreter.expectation(for: spec) == expectation)
   }
 
+  /// A message names an enum parameter's enum (the definition's name; its display name only where it says more),
+  /// never the type Xcode stores it as (`Integer`); other parameters by their type; the control: without a
+  /// definition, the enum is unknown and the stored type is all there is.
+  @Test func namesTheTypeOfAParameterByItsEnum() throws {
+    let interpreter = try Soup.interpreter()
+    #expect(interpreter.typeName(of: try Soup.spec("size")) == "enum Size")
+    #expect(interpreter.typeName(of: try Soup.spec("quantity")) == "Integer")
+    var labelled = try Soup.definition()
+    labelled.enums[0].displayName = "Soup size"
+    let named = ValueInterpreter(intentClass: Soup.intentClass, definition: labelled, vocabularies: [])
+    #expect(named.typeName(of: try Soup.spec("size")) == "enum Size (\"Soup size\")")
+    labelled.enums[0].displayName = "size"
+    #expect(
+      ValueInterpreter(intentClass: Soup.intentClass, definition: labelled, vocabularies: []).typeName(
+        of: try Soup.spec("size")) == "enum Size")
+    let bare = ValueInterpreter(intentClass: Soup.intentClass, definition: nil, vocabularies: [])
+    #expect(bare.typeName(of: try Soup.spec("size")) == "Integer")
+  }
+
   /// Durations in the words people use, in seconds; a bare number is minutes.
   @Test(
     arguments: [

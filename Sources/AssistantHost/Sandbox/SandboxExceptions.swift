@@ -51,16 +51,29 @@ package struct NetworkAccess: Sendable, Equatable {
   }
 }
 
-/// One path of the read-only exception, as the entitlements wrote it and as granted: its real path.
+/// One path of the read-only exception, as the entitlements wrote it and as granted: its real path, and what of it.
 package struct ReadOnlyException: Sendable, Equatable, Encodable {
+  /// What an entry grants, by how it is written and what it is (Apple's meaning of a trailing `/`).
+  package enum Scope: String, Sendable, Encodable {
+    /// A file, written without a trailing `/`: that file.
+    case file
+    /// A folder written without a trailing `/`: that folder alone, which is its listing (the names in it). Landlock's
+    /// read-dir right reaches the listings of the folders below it too; no file in it can be read.
+    case listing
+    /// A folder written with a trailing `/`: the folder and everything in it.
+    case contents
+  }
+
   /// The path as written in the entitlements.
   package var entitled: String
   /// Its real path (links resolved), which is what the rules check and the sandbox grants.
   package var path: String
+  package var scope: Scope
 
-  package init(entitled: String, path: String) {
+  package init(entitled: String, path: String, scope: Scope) {
     self.entitled = entitled
     self.path = path
+    self.scope = scope
   }
 }
 
@@ -181,22 +194,25 @@ package struct ReadOnlyPathRules: Sendable {
     case granted(String)
     /// It does not exist (a warning at install; skipped at launch).
     case missing
-    /// It may not: why, as a phrase after the path ("is inside root's home (/root)").
-    case refused(String)
+    /// It may not: why, as a phrase after the path ("is inside root's home (/root)"), and the fix when it is
+    /// not `ReadOnlyPathRules.fix`.
+    case refused(String, fix: String? = nil)
   }
 
-  /// Checks `path`, an entry of the read-only exception (see the type's rules).
+  /// Checks `path`, an entry of the read-only exception (see the type's rules). A trailing `/` says "this folder and
+  /// everything in it": the folder is what is resolved and checked, and a file so written is refused, with the fix.
   package func check(_ path: String) -> Outcome {
     if let problem = Entitlements.readOnlyPathProblem(path) { return .refused(problem) }
-    guard let real = Self.resolve(path) else {
+    let named = Entitlements.readOnlyPathNamedItem(path)
+    guard let real = Self.resolve(named) else {
       let error = errno
       guard error == ENOENT || error == ENOTDIR else {
         return .refused("cannot be resolved: \(String(cString: strerror(error)))")
       }
       // Missing: where it would be (its deepest existing folder resolved) must not be protected either.
-      let (folder, rest) = Self.deepestExisting(path)
+      let (folder, rest) = Self.deepestExisting(named)
       let would = folder == "/" ? "/" + rest : folder + "/" + rest
-      let subject = would == path ? "" : "would resolve to \(would), which "
+      let subject = would == named ? "" : "would resolve to \(would), which "
       // (Another IntentHost home is looked for only where the rest passes: it is the last rule, as for a path that
       // exists.)
       let problem =
@@ -206,12 +222,23 @@ package struct ReadOnlyPathRules: Sendable {
       return problem.map { .refused("does not exist, and " + $0) } ?? .missing
     }
     // "is inside …" or "resolves to /real, which is inside …": what is checked is the real path.
-    let subject = real == path ? "" : "resolves to \(real), which "
-    if real == "/" { return .refused("\(subject)is / itself, the whole file system") }
+    let subject = real == named ? "" : "resolves to \(real), which "
+    if real == "/" { return .refused("\(subject)\(Entitlements.rootProblem)") }
+    if Entitlements.readOnlyPathNamesContents(path), Self.kind(real) == S_IFREG {
+      return .refused(
+        "ends with /, which grants a folder and everything in it, but \(real) is a file",
+        fix: "write \"\(named)\", without the trailing /, to grant that one file")
+    }
     if let problem = protectedProblem(real, subject: subject) { return .refused(problem) }
     let owned = ownership(real, subject: subject)
     guard case .granted = owned else { return owned }
     return Self.otherHomeProblem(real, subject: subject, children: true).map { .refused($0) } ?? owned
+  }
+
+  /// The type bits of `real`'s mode (`S_IFREG`, `S_IFDIR`, …), without following a link; 0 when it cannot be read.
+  static func kind(_ real: String) -> mode_t {
+    var status = stat()
+    return lstat(real, &status) == 0 ? status.st_mode & S_IFMT : 0
   }
 
   /// The canonical path of `path` (links resolved), or nil with `errno` set.
@@ -236,7 +263,7 @@ package struct ReadOnlyPathRules: Sendable {
 
   /// Why `real` may not be granted for where it is: `/`, or a protected folder, inside one, or holding one.
   func protectedProblem(_ real: String, subject: String) -> String? {
-    if real == "/" { return "\(subject)is / itself, the whole file system" }
+    if real == "/" { return "\(subject)\(Entitlements.rootProblem)" }
     for folder in protected {
       for protectedPath in folder.paths
       where real == protectedPath || (folder.refuseInside && real.hasPrefix(protectedPath + "/")) {
@@ -346,11 +373,11 @@ package struct ReadOnlyPathRules: Sendable {
             .warning, .entitlementReadOnlyPathMissing, file: file, keyPath: keyPath,
             "\"\(path)\" does not exist on this host; each launch skips it until it does",
             fix: "check the path, or remove it if the app does not need it"))
-      case .refused(let reason):
+      case .refused(let reason, let fix):
         findings.append(
           Diagnostic(
             .error, .entitlementReadOnlyPath, file: file, keyPath: keyPath, "\"\(path)\" \(reason)",
-            fix: Self.fix))
+            fix: fix ?? Self.fix))
       }
     }
     return findings
@@ -360,7 +387,7 @@ package struct ReadOnlyPathRules: Sendable {
     "grant a system file or folder that root owns and no one else can write (an exception only reaches what the "
     + "system owns); to give an extension a file of yours, put it in its container or an app group"
 
-  /// The exceptions a launch gets: each path that exists, by its real path.
+  /// The exceptions a launch gets: each path that exists, by its real path, with what of it (`Scope`).
   /// - Throws: `HostError(.refused)` naming the launch, the path, the reason and the rule, for the first path the
   ///   rules refuse (the installed copy's entitlements, or the file system, changed since install).
   package func grants(for entitlements: Entitlements, launch: String) throws -> [ReadOnlyException] {
@@ -373,13 +400,17 @@ package struct ReadOnlyPathRules: Sendable {
     var grants: [ReadOnlyException] = []
     for path in entitlements.readOnlyPaths {
       switch check(path) {
-      case .granted(let real): grants.append(ReadOnlyException(entitled: path, path: real))
+      case .granted(let real):
+        let scope: ReadOnlyException.Scope =
+          Entitlements.readOnlyPathNamesContents(path) ? .contents : Self.kind(real) == S_IFDIR ? .listing : .file
+        grants.append(ReadOnlyException(entitled: path, path: real, scope: scope))
       case .missing: continue
-      case .refused(let reason):
+      case .refused(let reason, let fix):
         throw HostError(
           .refused,
           "\(launch) cannot be sandboxed: \(Entitlements.readOnlyPathsKey) \"\(Untrusted.shown(path))\" "
-            + "\(Untrusted.shown(reason)) [entitlement-read-only-path]; \(Self.fix); it was not run")
+            + "\(Untrusted.shown(reason)) [entitlement-read-only-path]; \(Untrusted.shown(fix ?? Self.fix)); it was not "
+            + "run")
       }
     }
     return grants

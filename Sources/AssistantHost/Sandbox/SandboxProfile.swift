@@ -45,7 +45,8 @@ package struct SandboxProfile: Sendable {
     spec.dataBytes = limits.data
     spec.fileSizeBytes = limits.fileSize
     spec.umask = 0o007
-    spec.readExceptionPaths = readExceptions.map(\.path)
+    spec.readExceptionPaths = readExceptions.filter { $0.scope != .listing }.map(\.path)
+    spec.listingExceptionPaths = readExceptions.filter { $0.scope == .listing }.map(\.path)
     spec.networkClient = network.client
     spec.networkServer = network.server
     return spec
@@ -69,7 +70,13 @@ package struct SandboxProfile: Sendable {
     lines += readPaths.map { "    \(Untrusted.shown($0))" }
     lines += readExceptions.map { exception in
       let written = exception.entitled == exception.path ? "" : ", written \(Untrusted.shown(exception.entitled))"
-      return "    \(Untrusted.shown(exception.path)) (\(Entitlements.readOnlyPathsKey)\(written))"
+      let line = "    \(Untrusted.shown(exception.path)) (\(Entitlements.readOnlyPathsKey)\(written))"
+      switch exception.scope {
+      case .file: return line
+      case .contents: return line + ": the folder and everything in it"
+      case .listing:
+        return line + ": its listing only (written without a trailing /, which would grant everything in it)"
+      }
     }
     lines.append("  read and write (no execute):")
     lines += writePaths.map { "    \(Untrusted.shown($0))" }
@@ -129,8 +136,9 @@ extension SandboxProfile {
     package var interpreter: Interpreter? = nil
     /// `{"client", "server"}`: the network entitlements it has.
     package var network: Network = Network(client: false, server: false)
-    /// The paths of `read` that its entitlements' temporary exception grants: `{"entitled", "path"}`, as written and
-    /// as granted (the real path).
+    /// The paths its entitlements' temporary exception grants: `{"entitled", "path", "scope"}`, as written, as
+    /// granted (the real path), and what of it: `file`, `contents` (a folder and everything in it; both also in
+    /// `read`) or `listing` (a folder's listing only, not in `read`).
     package var readExceptions: [ReadOnlyException] = []
 
     enum CodingKeys: String, CodingKey {
@@ -201,7 +209,7 @@ extension SandboxProfile {
   package func report(deadlines: Deadlines?, sandboxed: Bool) -> Report {
     Report(
       name: name, bundleIdentifier: bundleIdentifier, kind: kind.rawValue, execute: executePaths,
-      read: readPaths + readExceptions.map(\.path), readWrite: writePaths,
+      read: readPaths + readExceptions.filter { $0.scope != .listing }.map(\.path), readWrite: writePaths,
       identity: identity.map { Identity(uid: $0.uid, gid: $0.gid, groups: $0.groups) },
       limits: Limits(
         memoryBytes: limits.memory, cpuSeconds: limits.cpuSeconds, threads: limits.threads,

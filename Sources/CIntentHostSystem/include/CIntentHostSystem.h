@@ -33,6 +33,10 @@ typedef struct {
   const char *const *read_exception_paths;  // read only, never execute; each a real path opened without following
                                              // any link (openat2 RESOLVE_NO_SYMLINKS); missing ones skipped;
                                              // NULL-terminated or NULL
+  const char *const *listing_exception_paths;  // folders whose listing alone may be read (Landlock's read-dir
+                                               // right, which reaches the folders below too; no file's contents);
+                                               // opened as read_exception_paths; one that is not a folder gets
+                                               // nothing; NULL-terminated or NULL
   int network_client;              // non-zero: socket() for AF_INET/AF_INET6 stream and datagram, TCP connect
                                    // (com.apple.security.network.client); bind and listen stay refused
   int network_server;              // non-zero: socket() for AF_INET/AF_INET6 stream, bind and listen

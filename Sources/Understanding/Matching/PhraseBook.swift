@@ -286,22 +286,24 @@ package enum PhraseBook {
   }
 
   /// What `found` lost of what `said` (`phrase` said as the lint says it) names: for an example, the first number in
-  /// it that is no value of the match; for a title, the first slot without a value (its example value may be several
-  /// numbers, "30 minutes", or none, "2026-11-21T09:30:00Z").
+  /// it (the word, as said) that none of the match's values carries; for a title, the first slot without a value (its
+  /// example value may be several numbers, "30 minutes", or none, "2026-11-21T09:30:00Z").
+  ///
+  /// A value carries the numbers of its words as the run gives them back (`ValueInterpreter.words(for:)`): 14 for
+  /// `.integer(14)`, and 5 for the text "5 dollars" of a payment's amount, which the run sends as said; so the lint
+  /// reads a value as the run does, and warns only about a number the run would not send.
   private static func lostValue(_ phrase: UtteranceMatcher.Phrase, said: String, found: UtteranceMatcher.Match)
     -> String?
   {
     if phrase.source == .title {
       return renderTemplate(phrase.text) { _ in nil }.missing.first { found.values[$0] == nil }.map { "of ${\($0)}" }
     }
-    let got = found.values.values.compactMap { value -> Double? in
-      switch value {
-      case .integer(let i): return Double(i)
-      case .decimal(let d): return d
-      default: return nil
-      }
-    }
-    return normalizedWords(said).compactMap { parseDecimal($0) }.first { !got.contains($0) }.map { "\($0)" }
+    let interpreter = ValueInterpreter(
+      intentClass: found.intentClass, definition: found.app.runnableSpec(className: found.intentClass)?.definition,
+      vocabularies: found.app.vocabularies)
+    let kept = Set(
+      found.values.values.flatMap { normalizedWords(interpreter.words(for: $0)).compactMap(parseDecimal) })
+    return normalizedWords(said).first { word in parseDecimal(word).map { !kept.contains($0) } ?? false }
   }
 
   /// A combination title with each slot filled with a value its parameter takes (a number, a case other than

@@ -139,7 +139,8 @@ package struct Router: Sendable {
       guard let value = interpreter.parse(text, for: parameter) else {
         throw UnderstandingError(
           .usage,
-          "\(name)=\(text): \(parameter.label) (\(parameter.type)) needs \(interpreter.expectation(for: parameter, caseNames: true))"
+          "\(name)=\(text): \(parameter.label) (\(interpreter.typeName(of: parameter))) needs "
+            + interpreter.expectation(for: parameter, caseNames: true)
         )
       }
       values[name] = value

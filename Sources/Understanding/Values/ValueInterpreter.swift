@@ -145,6 +145,19 @@ package struct ValueInterpreter: Sendable {
     return valueID.flatMap { definition.variants["\(promptID)-\($0)"] }
   }
 
+  /// The type `parameter` takes, as a message names it: its enum, by the definition's name for it (or Apple's, for a
+  /// system enum), with its display name where that says more ("enum Size (\"Soup size\")", "enum OrderType"), and
+  /// otherwise its type as the definition spells it ("Integer"). An enum parameter's stored type (Xcode writes
+  /// "Integer") is no name for what it takes.
+  package func typeName(of parameter: ParameterSpec) -> String {
+    guard let enumName = parameter.enumType, let spec = EnumSpec.named(enumName, in: definition) else {
+      return parameter.type.description
+    }
+    let squeezed = { (text: String) in text.lowercased().filter { !$0.isWhitespace } }
+    guard let display = spec.displayName, squeezed(display) != squeezed(spec.name) else { return "enum \(spec.name)" }
+    return "enum \(spec.name) (\"\(display)\")"
+  }
+
   /// What a value of `parameter` looks like, for error messages.
   /// - Parameter caseNames: for an enum, list its cases by the names `run` and `--json` use, each followed by its
   ///   display name in parentheses where that differs ("kiloCalorie (kilocalories)"); otherwise by what is said

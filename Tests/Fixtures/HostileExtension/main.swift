@@ -24,6 +24,14 @@ func readFile(_ path: String) -> String {
   return count < 0 ? failure("read \(path)") : "done: read \(count) bytes of \(path)"
 }
 
+func listFolder(_ path: String) -> String {
+  guard let folder = opendir(path) else { return failure("opendir \(path)") }
+  defer { closedir(folder) }
+  var names = 0
+  while readdir(folder) != nil { names += 1 }
+  return "done: listed \(names) names in \(path)"
+}
+
 func writeFile(_ path: String) -> String {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
   if fd < 0 { return failure("create \(path)") }
@@ -297,6 +305,7 @@ struct Attack: IntentHandler {
     let outcome: String
     switch attack {
     case "ReadFile": outcome = readFile(target)
+    case "ListFolder": outcome = listFolder(target)
     case "ReadHostEnvironment": outcome = readFile("/proc/\(getppid())/environ")
     case "WriteFile": outcome = writeFile(target)
     case "TCPConnect": outcome = connectTCP(UInt16(target) ?? 0)
