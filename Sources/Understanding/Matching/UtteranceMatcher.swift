@@ -5,9 +5,11 @@ import Synchronization
 
 /// A first phrase matcher: "Book room 12 for Ada with Rooms".
 ///
-/// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to"; APP is a name
-///    of the app, or its bundle id (`... with com.example.rooms`). When the best way of naming names several apps
-///    (two apps called "Rooms"), none is picked: the error lists them by bundle id.
+/// 0. A wake phrase that starts the utterance ("Hey Siri, ...", "Siri, ...") is no part of it (`WakePhrase`).
+/// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to" / "tell APP to" /
+///    "use APP to" / "open APP and" (`addressingVerbs`); APP is a name of the app, or its bundle id (`... with
+///    com.example.rooms`). When the best way of naming names several apps (two apps called "Rooms"), none is picked:
+///    the error lists them by bundle id.
 /// 2. The intent and values: the rest is matched against the app's phrases (`phrases(of:)`): the Shortcuts titles
 ///    of its intents (`INIntentParameterCombinations`, e.g. "${isCancellationOfBooking} room ${roomNumber} for
 ///    ${bookedBy}"), its vocabulary's `IntentPhrases` examples, each a template for its own intent (a value of one
@@ -206,9 +208,11 @@ package struct UtteranceMatcher: Sendable {
   }
 
   /// The best matches of `utterance`: one when it is understood, several (best first, each app and intent once)
-  /// when several apps or intents match it equally well, so the caller can ask which one.
+  /// when several apps or intents match it equally well, so the caller can ask which one. A wake phrase that starts
+  /// it is left out first (`WakePhrase`).
   /// - Throws: `UnderstandingError(.noMatch)` saying what was not understood.
   package func understand(_ utterance: String) throws -> [Match] {
+    let utterance = WakePhrase.removed(from: utterance)
     let spoken = spokenWordRanges(utterance)
     let original = spoken.map(\.word)
     let words = original.map { $0.lowercased() }
@@ -237,13 +241,15 @@ package struct UtteranceMatcher: Sendable {
         let named = original[(on + 1)...].joined(separator: " ")
         if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
       }
-      // "Roms, book ...", "ask Roms to book ...": the words before the first comma (at most four), or between "ask"
-      // and "to", are taken for a name when they are close to an installed app's name, as after "in" and "on".
+      // "Roms, book ...", "ask Roms to book ...", "use Roms to book ...", "open Roms and book ...": the words before
+      // the first comma (at most four), or between an addressing verb and the word after the name ("to", "and"), are
+      // taken for a name when they are close to an installed app's name, as after "in" and "on".
       let comma = (0..<min(4, spoken.count)).first { index in
         let end = index + 1 < spoken.count ? spoken[index + 1].range.lowerBound : utterance.endIndex
         return utterance[spoken[index].range.upperBound..<end].contains(",")
       }
-      let to = words.first == "ask" ? words.prefix(6).firstIndex(of: "to").flatMap { $0 > 1 ? $0 : nil } : nil
+      let joiner = words.first.flatMap { Self.addressingVerbs[$0] }.map { $0 ?? "to" }
+      let to = joiner.flatMap { joiner in words.prefix(6).firstIndex(of: joiner).flatMap { $0 > 1 ? $0 : nil } }
       for leading in [comma.map { 0..<($0 + 1) }, to.map { 1..<$0 }] {
         guard let leading else { continue }
         let named = original[leading].joined(separator: " ")
@@ -278,7 +284,7 @@ package struct UtteranceMatcher: Sendable {
     var firstFailure: UnderstandingError? = nil
     for (app, range, after) in named {
       do {
-        // "Rooms,", "with Rooms", "ask Rooms to": the app named, nothing asked.
+        // "Rooms,", "with Rooms", "ask Rooms to", "use Rooms to": the app named, nothing asked.
         if range.isEmpty && after.isEmpty { throw namedOnly(app) }
         // The words that remain: those before the app's name, then those after it ("Start a wall climb with Ascent
         // for 30 minutes").
@@ -515,12 +521,18 @@ package struct UtteranceMatcher: Sendable {
   }
 
   /// How an utterance names an app, best first: by its bundle id written out, then "... with APP" (the name ends
-  /// it), "ask APP to ...", "APP, ...", and last "... with APP ..." (values after the name: "Start a wall climb with
-  /// Ascent for 30 minutes").
+  /// it), "ask APP to ..." and the other addressing verbs (`addressingVerbs`), "APP, ...", and last "... with APP
+  /// ..." (values after the name: "Start a wall climb with Ascent for 30 minutes").
   private enum Mention: Int, Comparable {
-    case identifier, end, ask, start, middle
+    case identifier, end, addressed, start, middle
     static func < (a: Mention, b: Mention) -> Bool { a.rawValue < b.rawValue }
   }
+
+  /// The verbs that address an app by name before the request, each with the word that must follow the name: "ask
+  /// APP to ..." (the "to" may be left out, "ask Rooms book room 12"), "tell APP to ...", "use APP to ...", "open APP
+  /// and ...". The words after that one are the request, matched as if the app had been named last ("... with APP").
+  /// A verb followed by no app's name is a word of the request ("Use the sauna with Spa").
+  static let addressingVerbs: [String: String?] = ["ask": nil, "tell": "to", "use": "to", "open": "and"]
 
   /// The words that may stand before an app's name at the end of an utterance ("with Rooms"), by language: English's
   /// always, and those of the user's language (`--locale fr_FR`: "... avec Rooms", "... en utilisant Rooms").
@@ -543,9 +555,9 @@ package struct UtteranceMatcher: Sendable {
   }
 
   /// The app named in `words` (those of `utterance`), and the range of the words that remain. The best way of
-  /// naming wins (bundle id, "... with APP", "ask APP to", "APP, ..."); when that names more than one app (the same
-  /// name, or one name ending another: "Rooms" and "Study Rooms"), none is picked. One app named by two of its names
-  /// takes the longer.
+  /// naming wins (bundle id, "... with APP", "ask APP to" and the other `addressingVerbs`, "APP, ..."); when that
+  /// names more than one app (the same name, or one name ending another: "Rooms" and "Study Rooms"), none is picked.
+  /// One app named by two of its names takes the longer.
   /// `after` is the range of the words after the name when the name is in the middle ("with Ascent for 30 minutes"),
   /// empty otherwise.
   private func findApp(
@@ -579,15 +591,21 @@ package struct UtteranceMatcher: Sendable {
           if let connector = Self.appConnectors(locale).first(where: { before.suffix($0.count).elementsEqual($0) }) {
             range = range.lowerBound..<(range.upperBound - connector.count)
           }
-          // "ask Rooms": not a request "ask".
-          if words[range] == ["ask"] { range = range.lowerBound..<range.lowerBound }
+          // "ask Rooms", "tell Rooms", "use Rooms": not a request "ask". ("open Rooms" stays one: "open" begins
+          // requests, "Open the door of room 12".)
+          if range.count == 1, ["ask", "tell", "use"].contains(words[range.lowerBound]) {
+            range = range.lowerBound..<range.lowerBound
+          }
           mention = .end
         } else if Array(words.prefix(nameWords.count)) == nameWords {
           range = nameWords.count..<words.count
           mention = .start
-        } else if words.first == "ask", Array(words.dropFirst().prefix(nameWords.count)) == nameWords {
-          range = (1 + nameWords.count)..<words.count
-          mention = .ask
+        } else if let verb = words.first, let joiner = Self.addressingVerbs[verb],
+          Array(words.dropFirst().prefix(nameWords.count)) == nameWords,
+          joiner.map({ words.count > 1 + nameWords.count && words[1 + nameWords.count] == $0 }) ?? true
+        {
+          range = (1 + nameWords.count + (joiner == nil ? 0 : 1))..<words.count
+          mention = .addressed
         } else if let middle {
           range = 0..<(middle - 1)
           after = (middle + nameWords.count)..<words.count
