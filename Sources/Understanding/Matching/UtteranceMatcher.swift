@@ -363,7 +363,7 @@ package struct UtteranceMatcher: Sendable {
         (
           Self.readings(
             reader.pattern, rest, original: restOriginal, written: written, spec: reader.spec,
-            interpreter: reader.interpreter, terms: terms, steps: &steps),
+            interpreter: reader.interpreter, terms: terms, leadingName: reader.leadingName, steps: &steps),
           reader.pattern, phrase
         ))
     }
@@ -750,10 +750,14 @@ package struct UtteranceMatcher: Sendable {
   /// Each point (a word of the phrase, a word said) is read once (a dynamic program, memoized on both): the work
   /// grows with the product of the phrase's and the utterance's lengths, not with the number of ways through them
   /// ("pause a a a a a a a a a a a a workout" said to itself has millions).
-  /// - Parameter steps: counts the points read (for tests that count work).
+  /// - Parameters:
+  ///   - leadingName: the phrase starts with a system intent's named thing said as the verb (`Reader.leadingName`):
+  ///     only a reading of the whole phrase counts, and the first slot is held to `SystemPhrases.mayName`'s
+  ///     `leading` rule.
+  ///   - steps: counts the points read (for tests that count work).
   static func readings(
     _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
-    interpreter: ValueInterpreter, terms: UserVocabulary?, steps: inout Int
+    interpreter: ValueInterpreter, terms: UserVocabulary?, leadingName: Bool, steps: inout Int
   ) -> Readings {
     let width = words.count + 1
     var memo = [Readings?](repeating: nil, count: (pattern.count + 1) * width)
@@ -764,7 +768,7 @@ package struct UtteranceMatcher: Sendable {
       var result = Readings()
       defer { memo[p * width + w] = result }
       if w == words.count {
-        if p > 0 {
+        if p > 0, !leadingName || p == pattern.count {
           let reading = Reading(consumedPattern: p)
           result = Readings(
             best: reading, bestWithoutLittleWords: reading, completeWithoutLittleWords: p == pattern.count)
@@ -786,7 +790,7 @@ package struct UtteranceMatcher: Sendable {
         guard let parameter else { return result }
         for slot in slotValues(
           parameter, name: name, from: w, words, original: original, written: written, spec: spec,
-          interpreter: interpreter, terms: terms)
+          interpreter: interpreter, terms: terms, leading: leadingName && p == 0)
         {
           result.offer(
             read(p + 1, slot.end).after(
@@ -803,9 +807,11 @@ package struct UtteranceMatcher: Sendable {
 
   /// The values a slot of `parameter` may take from word `w` on: where each ends, the value, whether its words are
   /// all little words (only a text slot's may be), and how many of the app's terms it holds (`readings`).
+  /// - Parameter leading: the slot is the named thing said as the verb (`SystemPhrases.mayName`).
   private static func slotValues(
     _ parameter: ParameterSpec, name: String, from w: Int, _ words: [String], original: [String],
-    written: (Range<Int>) -> String, spec: IntentSpec, interpreter: ValueInterpreter, terms: UserVocabulary?
+    written: (Range<Int>) -> String, spec: IntentSpec, interpreter: ValueInterpreter, terms: UserVocabulary?,
+    leading: Bool
   ) -> [(end: Int, value: ParameterValue, little: Bool, terms: Int)] {
     let textSlot = takesText(parameter)
     let types = terms == nil ? [] : UserVocabulary.types(of: parameter, intentClass: spec.className)
@@ -822,7 +828,14 @@ package struct UtteranceMatcher: Sendable {
       // "Start an outdoor workout" names no workout, and "a boulder climb workout" names "boulder climb": a
       // system intent's generic noun is no name, nor its last word, and a number starts no name
       // (`SystemPhrases.mayName`), unless the words are one of the app's terms ("Tempo Run Workout").
-      if found == 0, !SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className) { continue }
+      if found == 0, !SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className, leading: leading) {
+        // A name said as the verb ("walk 500 miles") is one word, unless the app's vocabulary has it ("wall climb
+        // for 30 minutes").
+        let vocabularyName =
+          leading && SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className)
+          && interpreter.spokenValue(text, for: parameter, words: Array(words[w..<end])) != nil
+        if !vocabularyName { continue }
+      }
       // Past eight words, only a term.
       if end - w > 8, found == 0 { continue }
       result.append((end, value, little, found))
@@ -835,14 +848,14 @@ package struct UtteranceMatcher: Sendable {
   /// the number of ways), and to check that `readings` finds the same best readings.
   static func everyReading(
     _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
-    interpreter: ValueInterpreter, terms: UserVocabulary?, steps: inout Int
+    interpreter: ValueInterpreter, terms: UserVocabulary?, leadingName: Bool, steps: inout Int
   ) -> [Reading] {
     var results: [Reading] = []
     var count = 0
     func walk(_ p: Int, _ w: Int, _ reading: Reading) {
       count += 1
       if w == words.count {
-        if p > 0 {
+        if p > 0, !leadingName || p == pattern.count {
           var done = reading
           done.consumedPattern = p
           results.append(done)
@@ -862,7 +875,7 @@ package struct UtteranceMatcher: Sendable {
         guard let parameter else { return }
         for slot in slotValues(
           parameter, name: name, from: w, words, original: original, written: written, spec: spec,
-          interpreter: interpreter, terms: terms)
+          interpreter: interpreter, terms: terms, leading: leadingName && p == 0)
         {
           var next = reading
           next.values[name] = slot.value
@@ -887,6 +900,9 @@ package struct UtteranceMatcher: Sendable {
       var pattern: [Token]
       var spec: IntentSpec
       var interpreter: ValueInterpreter
+      /// The phrase is one of Siri's (`SystemPhrases`) and starts with a slot: the intent's named thing said as the
+      /// verb, "walk 500 miles" (`readings`).
+      var leadingName = false
     }
 
     private let table = Mutex<[String: [(phrase: Phrase, reader: Reader?)]]>([:])
@@ -927,7 +943,9 @@ package struct UtteranceMatcher: Sendable {
           : UtteranceMatcher.tokens(phrase.text)
         // A title longer than `maximumTitleTokens` is no phrase (examples are bounded where they are read).
         if phrase.source != .example && pattern.count > UtteranceMatcher.maximumTitleTokens { return (phrase, nil) }
-        return (phrase, Reader(pattern: pattern, spec: spec, interpreter: interpreter))
+        let leadingName: Bool =
+          if phrase.source == .system, case .slot = pattern.first { true } else { false }
+        return (phrase, Reader(pattern: pattern, spec: spec, interpreter: interpreter, leadingName: leadingName))
       }
     }
   }
