@@ -71,7 +71,8 @@ package struct Assistant: Sendable {
 
   package init(_ configuration: Configuration) { self.configuration = configuration }
 
-  /// Says `utterance`, as to Siri: a capability question is answered with the apps' phrases; one of the user's
+  /// Says `utterance`, as to Siri (a wake phrase that starts it, "Hey Siri, ...", is no part of it: `WakePhrase`): a
+  /// capability question is answered with the apps' phrases; one of the user's
   /// shortcuts runs its intent (before the apps' phrases, no app name needed); otherwise the utterance is
   /// understood against the installed apps' phrases, with the user's vocabulary (`host/setVocabulary`) counting in
   /// their slots, and when it could mean several intents the user says which one ("Which one? (1-N)"). The intent
@@ -83,8 +84,11 @@ package struct Assistant: Sendable {
     if let app = PhraseBook.capabilityQuestion(utterance) {
       return .phrases(try await PhraseList.of(app, in: home, locale: configuration.locale))
     }
-    // One of the user's shortcuts: before the apps' phrases, no app name needed.
-    if let invocation = try await shortcutInvocation(utterance) { return .outcome(try await run(invocation)) }
+    // One of the user's shortcuts: before the apps' phrases, no app name needed, and after a wake phrase too ("Hey
+    // Siri, open my door"; the capability question and the matcher leave it out themselves).
+    if let invocation = try await shortcutInvocation(WakePhrase.removed(from: utterance)) {
+      return .outcome(try await run(invocation))
+    }
     // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
     let apps = try home.installedApps()
     let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }

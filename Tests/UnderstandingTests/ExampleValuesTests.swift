@@ -160,7 +160,7 @@ import Testing
     let readings = UtteranceMatcher.readings(
       reader.pattern, original.map { $0.lowercased() }, original: original,
       written: { original[$0].joined(separator: " ") }, spec: reader.spec, interpreter: reader.interpreter,
-      terms: nil, steps: &steps)
+      terms: nil, leadingName: reader.leadingName, steps: &steps)
     let reading = try #require(readings.best)
     return (
       reading, UtteranceMatcher.score(reading, patternCount: reader.pattern.count),

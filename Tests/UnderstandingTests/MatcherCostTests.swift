@@ -76,13 +76,13 @@ import Testing
     var steps = 0
     let readings = UtteranceMatcher.readings(
       pattern, words, original: original, written: written, spec: spec, interpreter: interpreter, terms: nil,
-      steps: &steps)
+      leadingName: false, steps: &steps)
     var everySteps = 0
     let all =
       every
       ? UtteranceMatcher.everyReading(
         pattern, words, original: original, written: written, spec: spec, interpreter: interpreter, terms: nil,
-        steps: &everySteps) : nil
+        leadingName: false, steps: &everySteps) : nil
     return Cost(readings: readings, steps: steps, every: all, everySteps: everySteps)
   }
 
@@ -153,10 +153,10 @@ import Testing
         var steps = 0
         let readings = UtteranceMatcher.readings(
           reader.pattern, words, original: original, written: written, spec: reader.spec,
-          interpreter: reader.interpreter, terms: nil, steps: &steps)
+          interpreter: reader.interpreter, terms: nil, leadingName: reader.leadingName, steps: &steps)
         let every = UtteranceMatcher.everyReading(
           reader.pattern, words, original: original, written: written, spec: reader.spec,
-          interpreter: reader.interpreter, terms: nil, steps: &steps)
+          interpreter: reader.interpreter, terms: nil, leadingName: reader.leadingName, steps: &steps)
         let expected = Self.summary(every, patternCount: reader.pattern.count)
         #expect(readings.best == expected.best, "\(phrase.text)")
         #expect(readings.bestWithoutLittleWords == expected.bestWithoutLittleWords, "\(phrase.text)")

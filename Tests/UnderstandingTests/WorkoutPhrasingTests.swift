@@ -84,6 +84,14 @@ import Testing
     Said(
       utterance: "End my wall climb workout with Ascent", intentClass: "INEndWorkoutIntent",
       values: ["workoutName": "wall climb"]),
+    // The workout said as the verb, with a goal: the word said, vocabulary or not; several words only when the app's
+    // vocabulary has them (the control: "sunny climb for 30 minutes" is not understood, `theVerbIsOneWord`).
+    Said(
+      utterance: "Walk 5 miles with Ascent",
+      values: ["workoutName": "Walk", "goalValue": .decimal(5), "workoutGoalUnitType": .enumCase("mile")]),
+    Said(
+      utterance: "Wall climb for 30 minutes with Ascent",
+      values: ["workoutName": "wall climb", "goalValue": .decimal(30), "workoutGoalUnitType": .enumCase("minute")]),
     // The controls: a name that is not a value of another parameter stays a name; a text slot of another app's
     // intent may hold "workout" and numbers.
     Said(utterance: "Start a sunny wall climb with Ascent", values: ["workoutName": "sunny wall climb"]),
@@ -146,6 +154,20 @@ import Testing
     #expect(other.message.contains("no installed app is called \"Stride for 30 minutes\";"), "\(other)")
   }
 
+  /// A name said as the verb is one word, unless the app's vocabulary has it; the control: a vocabulary name of two
+  /// words is one ("Wall climb for 30 minutes" above).
+  @Test func theVerbIsOneWord() throws {
+    let error = try #require(throws: UnderstandingError.self) {
+      try UtteranceMatcher(apps: Self.apps).match("Sunny climb for 30 minutes with Ascent")
+    }
+    #expect(error.kind == .noMatch)
+    #expect(SystemPhrases.mayName(["walk"], parameter: "workoutName", of: Self.start, leading: true))
+    #expect(!SystemPhrases.mayName(["sunny", "climb"], parameter: "workoutName", of: Self.start, leading: true))
+    #expect(!SystemPhrases.mayName(["start"], parameter: "workoutName", of: Self.start, leading: true))
+    #expect(!SystemPhrases.mayName(["finish"], parameter: "workoutName", of: Self.start, leading: true))
+    #expect(SystemPhrases.mayName(["sunny", "climb"], parameter: "workoutName", of: Self.start))
+  }
+
   /// The rule itself, and where it applies: the workout intents' `workoutName` only.
   @Test func theGenericNounIsNoName() {
     func may(_ text: String, _ parameter: String = "workoutName", _ intentClass: String = Self.start) -> Bool {
@@ -169,7 +191,7 @@ import Testing
   /// combinations (the control: they are phrases too, only not shown); other intents show all of theirs.
   @Test func phrasesShowOneStartPhraseOfEachShape() {
     let shown = SystemPhrases.shown["INStartWorkoutIntent"] ?? []
-    #expect(shown.count == 9)
+    #expect(shown.count == 11)
     for phrase in shown {
       #expect(SystemPhrases.catalog["INStartWorkoutIntent"]?.contains(phrase) == true, "\(phrase)")
     }

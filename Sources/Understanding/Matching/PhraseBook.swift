@@ -41,8 +41,10 @@ package enum PhraseBook {
   /// Whether `utterance` asks what the assistant can do: "What can you do?", "What can I say?", "What can I do?",
   /// "Help"; or what one app can do: "What can I say to Rooms?", "What can you do with Rooms?", "What can Rooms do
   /// (for me)?", "Rooms, what can you do?", "ask Rooms what it can do". Returns the app's name as written, from its
-  /// first word to its last (so a bundle id stays whole: "com.example.rooms"), nil for all apps; or nothing.
+  /// first word to its last (so a bundle id stays whole: "com.example.rooms"), nil for all apps; or nothing. A wake
+  /// phrase before the question is no part of it ("Hey Siri, what can you do?", `WakePhrase`).
   package static func capabilityQuestion(_ utterance: String) -> String?? {
+    let utterance = WakePhrase.removed(from: utterance)
     let spoken = spokenWordRanges(utterance)
     let words = spoken.map { $0.word.lowercased() }
     func said(_ span: Range<Int>) -> String {

@@ -49,7 +49,7 @@ enum SystemPhrases {
   ]
 
   /// The phrases `assistant phrases` and "What can you do?" show for an intent whose phrases are many combinations
-  /// of the same parts (`startWorkout`'s 40): one of each shape, each a phrase of `catalog`. Intents not listed show
+  /// of the same parts (`startWorkout`'s 43): one of each shape, each a phrase of `catalog`. Intents not listed show
   /// all of theirs.
   static let shown: [String: [String]] = [
     "INStartWorkoutIntent": [
@@ -57,7 +57,8 @@ enum SystemPhrases {
       "start a ${goalValue} ${workoutGoalUnitType} ${workoutLocationType} ${workoutName}",
       "start a ${workoutName} for ${goalValue} ${workoutGoalUnitType}", "start a ${isOpenEnded} ${workoutName}",
       "start a ${workoutLocationType} workout", "start a workout", "begin a ${workoutName} workout", "begin a workout",
-      "go for a ${workoutName}",
+      "go for a ${workoutName}", "${workoutName} ${goalValue} ${workoutGoalUnitType}",
+      "${workoutName} for ${goalValue} ${workoutGoalUnitType}",
     ]
   ]
 
@@ -73,7 +74,11 @@ enum SystemPhrases {
   /// may suggest one); then, when no goal came before, optionally `for ${goalValue} ${workoutGoalUnitType}` ("for 20
   /// minutes"). "Start an indoor wall climb for 20 minutes", "Start a 10 minute open ended wall climb", "Start a 30
   /// minute workout" and "Start an outdoor workout" each have their phrase, so no value is left inside the name
-  /// (`genericNouns`). Then "begin" and "go for a", which take a name or nothing.
+  /// (`genericNouns`). Then "begin" and "go for a", which take a name or nothing. Last, the workout said as the
+  /// verb, with a goal: "walk 500 miles", "jog for 10 miles" (`${workoutName} ${goalValue} ${workoutGoalUnitType}`,
+  /// `${workoutName} for ...`), and "go for a 5 mile run": the name is the word the user said, vocabulary or not,
+  /// as Apple passes the spoken name (an `INSpeakableString`) for the extension to resolve. A phrase that starts with
+  /// the name is read whole, and its name is one word (`mayName`, `leading`).
   static let startWorkout: [String] = {
     let goal = "${goalValue} ${workoutGoalUnitType}"
     var phrases: [String] = []
@@ -92,6 +97,8 @@ enum SystemPhrases {
     }
     return phrases + [
       "start ${workoutName}", "begin a ${workoutName} workout", "begin a workout", "go for a ${workoutName}",
+      "${workoutName} ${goalValue} ${workoutGoalUnitType}", "${workoutName} for ${goalValue} ${workoutGoalUnitType}",
+      "go for a ${goalValue} ${workoutGoalUnitType} ${workoutName}",
     ]
   }()
 
@@ -108,14 +115,29 @@ enum SystemPhrases {
     "INCancelWorkoutIntent": ("workoutName", "workout"),
   ]
 
+  /// The verbs of the phrases of the intents with a generic noun (`genericNouns`): the first word of each
+  /// ("start", "begin", "go", "pause", "resume", "continue", "end", "stop", "finish", "cancel").
+  static let verbs: Set<String> = Set(
+    genericNouns.keys.flatMap { catalog[$0] ?? [] }.compactMap { phrase in
+      guard case .word(let word) = UtteranceMatcher.tokens(phrase).first else { return nil }
+      return word
+    })
+
   /// Whether `words` (lower case) may be the value of `parameter`'s slot in a phrase of `intentClass`: not when the
   /// intent has a generic noun for that parameter (`genericNouns`) and the words are the noun, end with it (or its
   /// plural), or start with a number (after "a", "an", "the" or "my", which a text slot keeps: "start a 5
   /// kilometer wall climb" against `start ${workoutName}`).
-  static func mayName(_ words: ArraySlice<String>, parameter: String, of intentClass: String) -> Bool {
+  /// - Parameter leading: the slot starts the phrase: the name is said as the verb of the request ("walk 500
+  ///   miles"). Then it is also one word, and none of the intents' own verbs (`verbs`): "Start 30 minutes" starts no
+  ///   workout called "start", and "I would walk 500 miles" none called "i would walk". (A value of the app's
+  ///   vocabulary is a name whatever its words: `UtteranceMatcher` does not ask.)
+  static func mayName(_ words: ArraySlice<String>, parameter: String, of intentClass: String, leading: Bool = false)
+    -> Bool
+  {
     guard let generic = genericNouns[intentClass], generic.parameter == parameter, let last = words.last else {
       return true
     }
+    if leading, words.count != 1 || verbs.contains(last) { return false }
     let first = words.first { !["a", "an", "the", "my"].contains($0) }
     return last != generic.noun && last != generic.noun + "s" && first.flatMap(parseDecimal) == nil
   }

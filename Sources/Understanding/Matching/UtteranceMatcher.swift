@@ -5,9 +5,11 @@ import Synchronization
 
 /// A first phrase matcher: "Book room 12 for Ada with Rooms".
 ///
-/// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to"; APP is a name
-///    of the app, or its bundle id (`... with com.example.rooms`). When the best way of naming names several apps
-///    (two apps called "Rooms"), none is picked: the error lists them by bundle id.
+/// 0. A wake phrase that starts the utterance ("Hey Siri, ...", "Siri, ...") is no part of it (`WakePhrase`).
+/// 1. The app: the utterance ends with "with|using|in|on APP", or starts with "APP," / "ask APP to" / "tell APP to" /
+///    "use APP to" / "open APP and" (`addressingVerbs`); APP is a name of the app, or its bundle id (`... with
+///    com.example.rooms`). When the best way of naming names several apps (two apps called "Rooms"), none is picked:
+///    the error lists them by bundle id.
 /// 2. The intent and values: the rest is matched against the app's phrases (`phrases(of:)`): the Shortcuts titles
 ///    of its intents (`INIntentParameterCombinations`, e.g. "${isCancellationOfBooking} room ${roomNumber} for
 ///    ${bookedBy}"), its vocabulary's `IntentPhrases` examples, each a template for its own intent (a value of one
@@ -206,9 +208,11 @@ package struct UtteranceMatcher: Sendable {
   }
 
   /// The best matches of `utterance`: one when it is understood, several (best first, each app and intent once)
-  /// when several apps or intents match it equally well, so the caller can ask which one.
+  /// when several apps or intents match it equally well, so the caller can ask which one. A wake phrase that starts
+  /// it is left out first (`WakePhrase`).
   /// - Throws: `UnderstandingError(.noMatch)` saying what was not understood.
   package func understand(_ utterance: String) throws -> [Match] {
+    let utterance = WakePhrase.removed(from: utterance)
     let spoken = spokenWordRanges(utterance)
     let original = spoken.map(\.word)
     let words = original.map { $0.lowercased() }
@@ -237,13 +241,15 @@ package struct UtteranceMatcher: Sendable {
         let named = original[(on + 1)...].joined(separator: " ")
         if !closestNames(to: named, among: allNames).isEmpty { throw notInstalled(named) }
       }
-      // "Roms, book ...", "ask Roms to book ...": the words before the first comma (at most four), or between "ask"
-      // and "to", are taken for a name when they are close to an installed app's name, as after "in" and "on".
+      // "Roms, book ...", "ask Roms to book ...", "use Roms to book ...", "open Roms and book ...": the words before
+      // the first comma (at most four), or between an addressing verb and the word after the name ("to", "and"), are
+      // taken for a name when they are close to an installed app's name, as after "in" and "on".
       let comma = (0..<min(4, spoken.count)).first { index in
         let end = index + 1 < spoken.count ? spoken[index + 1].range.lowerBound : utterance.endIndex
         return utterance[spoken[index].range.upperBound..<end].contains(",")
       }
-      let to = words.first == "ask" ? words.prefix(6).firstIndex(of: "to").flatMap { $0 > 1 ? $0 : nil } : nil
+      let joiner = words.first.flatMap { Self.addressingVerbs[$0] }.map { $0 ?? "to" }
+      let to = joiner.flatMap { joiner in words.prefix(6).firstIndex(of: joiner).flatMap { $0 > 1 ? $0 : nil } }
       for leading in [comma.map { 0..<($0 + 1) }, to.map { 1..<$0 }] {
         guard let leading else { continue }
         let named = original[leading].joined(separator: " ")
@@ -278,7 +284,7 @@ package struct UtteranceMatcher: Sendable {
     var firstFailure: UnderstandingError? = nil
     for (app, range, after) in named {
       do {
-        // "Rooms,", "with Rooms", "ask Rooms to": the app named, nothing asked.
+        // "Rooms,", "with Rooms", "ask Rooms to", "use Rooms to": the app named, nothing asked.
         if range.isEmpty && after.isEmpty { throw namedOnly(app) }
         // The words that remain: those before the app's name, then those after it ("Start a wall climb with Ascent
         // for 30 minutes").
@@ -357,7 +363,7 @@ package struct UtteranceMatcher: Sendable {
         (
           Self.readings(
             reader.pattern, rest, original: restOriginal, written: written, spec: reader.spec,
-            interpreter: reader.interpreter, terms: terms, steps: &steps),
+            interpreter: reader.interpreter, terms: terms, leadingName: reader.leadingName, steps: &steps),
           reader.pattern, phrase
         ))
     }
@@ -515,12 +521,18 @@ package struct UtteranceMatcher: Sendable {
   }
 
   /// How an utterance names an app, best first: by its bundle id written out, then "... with APP" (the name ends
-  /// it), "ask APP to ...", "APP, ...", and last "... with APP ..." (values after the name: "Start a wall climb with
-  /// Ascent for 30 minutes").
+  /// it), "ask APP to ..." and the other addressing verbs (`addressingVerbs`), "APP, ...", and last "... with APP
+  /// ..." (values after the name: "Start a wall climb with Ascent for 30 minutes").
   private enum Mention: Int, Comparable {
-    case identifier, end, ask, start, middle
+    case identifier, end, addressed, start, middle
     static func < (a: Mention, b: Mention) -> Bool { a.rawValue < b.rawValue }
   }
+
+  /// The verbs that address an app by name before the request, each with the word that must follow the name: "ask
+  /// APP to ..." (the "to" may be left out, "ask Rooms book room 12"), "tell APP to ...", "use APP to ...", "open APP
+  /// and ...". The words after that one are the request, matched as if the app had been named last ("... with APP").
+  /// A verb followed by no app's name is a word of the request ("Use the sauna with Spa").
+  static let addressingVerbs: [String: String?] = ["ask": nil, "tell": "to", "use": "to", "open": "and"]
 
   /// The words that may stand before an app's name at the end of an utterance ("with Rooms"), by language: English's
   /// always, and those of the user's language (`--locale fr_FR`: "... avec Rooms", "... en utilisant Rooms").
@@ -543,9 +555,9 @@ package struct UtteranceMatcher: Sendable {
   }
 
   /// The app named in `words` (those of `utterance`), and the range of the words that remain. The best way of
-  /// naming wins (bundle id, "... with APP", "ask APP to", "APP, ..."); when that names more than one app (the same
-  /// name, or one name ending another: "Rooms" and "Study Rooms"), none is picked. One app named by two of its names
-  /// takes the longer.
+  /// naming wins (bundle id, "... with APP", "ask APP to" and the other `addressingVerbs`, "APP, ..."); when that
+  /// names more than one app (the same name, or one name ending another: "Rooms" and "Study Rooms"), none is picked.
+  /// One app named by two of its names takes the longer.
   /// `after` is the range of the words after the name when the name is in the middle ("with Ascent for 30 minutes"),
   /// empty otherwise.
   private func findApp(
@@ -579,15 +591,21 @@ package struct UtteranceMatcher: Sendable {
           if let connector = Self.appConnectors(locale).first(where: { before.suffix($0.count).elementsEqual($0) }) {
             range = range.lowerBound..<(range.upperBound - connector.count)
           }
-          // "ask Rooms": not a request "ask".
-          if words[range] == ["ask"] { range = range.lowerBound..<range.lowerBound }
+          // "ask Rooms", "tell Rooms", "use Rooms": not a request "ask". ("open Rooms" stays one: "open" begins
+          // requests, "Open the door of room 12".)
+          if range.count == 1, ["ask", "tell", "use"].contains(words[range.lowerBound]) {
+            range = range.lowerBound..<range.lowerBound
+          }
           mention = .end
         } else if Array(words.prefix(nameWords.count)) == nameWords {
           range = nameWords.count..<words.count
           mention = .start
-        } else if words.first == "ask", Array(words.dropFirst().prefix(nameWords.count)) == nameWords {
-          range = (1 + nameWords.count)..<words.count
-          mention = .ask
+        } else if let verb = words.first, let joiner = Self.addressingVerbs[verb],
+          Array(words.dropFirst().prefix(nameWords.count)) == nameWords,
+          joiner.map({ words.count > 1 + nameWords.count && words[1 + nameWords.count] == $0 }) ?? true
+        {
+          range = (1 + nameWords.count + (joiner == nil ? 0 : 1))..<words.count
+          mention = .addressed
         } else if let middle {
           range = 0..<(middle - 1)
           after = (middle + nameWords.count)..<words.count
@@ -732,10 +750,14 @@ package struct UtteranceMatcher: Sendable {
   /// Each point (a word of the phrase, a word said) is read once (a dynamic program, memoized on both): the work
   /// grows with the product of the phrase's and the utterance's lengths, not with the number of ways through them
   /// ("pause a a a a a a a a a a a a workout" said to itself has millions).
-  /// - Parameter steps: counts the points read (for tests that count work).
+  /// - Parameters:
+  ///   - leadingName: the phrase starts with a system intent's named thing said as the verb (`Reader.leadingName`):
+  ///     only a reading of the whole phrase counts, and the first slot is held to `SystemPhrases.mayName`'s
+  ///     `leading` rule.
+  ///   - steps: counts the points read (for tests that count work).
   static func readings(
     _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
-    interpreter: ValueInterpreter, terms: UserVocabulary?, steps: inout Int
+    interpreter: ValueInterpreter, terms: UserVocabulary?, leadingName: Bool, steps: inout Int
   ) -> Readings {
     let width = words.count + 1
     var memo = [Readings?](repeating: nil, count: (pattern.count + 1) * width)
@@ -746,7 +768,7 @@ package struct UtteranceMatcher: Sendable {
       var result = Readings()
       defer { memo[p * width + w] = result }
       if w == words.count {
-        if p > 0 {
+        if p > 0, !leadingName || p == pattern.count {
           let reading = Reading(consumedPattern: p)
           result = Readings(
             best: reading, bestWithoutLittleWords: reading, completeWithoutLittleWords: p == pattern.count)
@@ -768,7 +790,7 @@ package struct UtteranceMatcher: Sendable {
         guard let parameter else { return result }
         for slot in slotValues(
           parameter, name: name, from: w, words, original: original, written: written, spec: spec,
-          interpreter: interpreter, terms: terms)
+          interpreter: interpreter, terms: terms, leading: leadingName && p == 0)
         {
           result.offer(
             read(p + 1, slot.end).after(
@@ -785,9 +807,11 @@ package struct UtteranceMatcher: Sendable {
 
   /// The values a slot of `parameter` may take from word `w` on: where each ends, the value, whether its words are
   /// all little words (only a text slot's may be), and how many of the app's terms it holds (`readings`).
+  /// - Parameter leading: the slot is the named thing said as the verb (`SystemPhrases.mayName`).
   private static func slotValues(
     _ parameter: ParameterSpec, name: String, from w: Int, _ words: [String], original: [String],
-    written: (Range<Int>) -> String, spec: IntentSpec, interpreter: ValueInterpreter, terms: UserVocabulary?
+    written: (Range<Int>) -> String, spec: IntentSpec, interpreter: ValueInterpreter, terms: UserVocabulary?,
+    leading: Bool
   ) -> [(end: Int, value: ParameterValue, little: Bool, terms: Int)] {
     let textSlot = takesText(parameter)
     let types = terms == nil ? [] : UserVocabulary.types(of: parameter, intentClass: spec.className)
@@ -804,7 +828,14 @@ package struct UtteranceMatcher: Sendable {
       // "Start an outdoor workout" names no workout, and "a boulder climb workout" names "boulder climb": a
       // system intent's generic noun is no name, nor its last word, and a number starts no name
       // (`SystemPhrases.mayName`), unless the words are one of the app's terms ("Tempo Run Workout").
-      if found == 0, !SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className) { continue }
+      if found == 0, !SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className, leading: leading) {
+        // A name said as the verb ("walk 500 miles") is one word, unless the app's vocabulary has it ("wall climb
+        // for 30 minutes").
+        let vocabularyName =
+          leading && SystemPhrases.mayName(words[w..<end], parameter: name, of: spec.className)
+          && interpreter.spokenValue(text, for: parameter, words: Array(words[w..<end])) != nil
+        if !vocabularyName { continue }
+      }
       // Past eight words, only a term.
       if end - w > 8, found == 0 { continue }
       result.append((end, value, little, found))
@@ -817,14 +848,14 @@ package struct UtteranceMatcher: Sendable {
   /// the number of ways), and to check that `readings` finds the same best readings.
   static func everyReading(
     _ pattern: [Token], _ words: [String], original: [String], written: (Range<Int>) -> String, spec: IntentSpec,
-    interpreter: ValueInterpreter, terms: UserVocabulary?, steps: inout Int
+    interpreter: ValueInterpreter, terms: UserVocabulary?, leadingName: Bool, steps: inout Int
   ) -> [Reading] {
     var results: [Reading] = []
     var count = 0
     func walk(_ p: Int, _ w: Int, _ reading: Reading) {
       count += 1
       if w == words.count {
-        if p > 0 {
+        if p > 0, !leadingName || p == pattern.count {
           var done = reading
           done.consumedPattern = p
           results.append(done)
@@ -844,7 +875,7 @@ package struct UtteranceMatcher: Sendable {
         guard let parameter else { return }
         for slot in slotValues(
           parameter, name: name, from: w, words, original: original, written: written, spec: spec,
-          interpreter: interpreter, terms: terms)
+          interpreter: interpreter, terms: terms, leading: leadingName && p == 0)
         {
           var next = reading
           next.values[name] = slot.value
@@ -869,6 +900,9 @@ package struct UtteranceMatcher: Sendable {
       var pattern: [Token]
       var spec: IntentSpec
       var interpreter: ValueInterpreter
+      /// The phrase is one of Siri's (`SystemPhrases`) and starts with a slot: the intent's named thing said as the
+      /// verb, "walk 500 miles" (`readings`).
+      var leadingName = false
     }
 
     private let table = Mutex<[String: [(phrase: Phrase, reader: Reader?)]]>([:])
@@ -909,7 +943,9 @@ package struct UtteranceMatcher: Sendable {
           : UtteranceMatcher.tokens(phrase.text)
         // A title longer than `maximumTitleTokens` is no phrase (examples are bounded where they are read).
         if phrase.source != .example && pattern.count > UtteranceMatcher.maximumTitleTokens { return (phrase, nil) }
-        return (phrase, Reader(pattern: pattern, spec: spec, interpreter: interpreter))
+        let leadingName: Bool =
+          if phrase.source == .system, case .slot = pattern.first { true } else { false }
+        return (phrase, Reader(pattern: pattern, spec: spec, interpreter: interpreter, leadingName: leadingName))
       }
     }
   }
