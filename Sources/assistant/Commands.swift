@@ -67,7 +67,8 @@ struct Ask: AssistantCommand {
       name: "ask",
       abstract: "Say something, as to Siri (the same as `assistant \"UTTERANCE\"`).",
       discussion: """
-        The utterance names an app ("... with Rooms", "ask Rooms to ...", "Rooms, ...") and says what to do. \
+        The utterance names an app ("... with Rooms", "ask Rooms to ...", "use Rooms to ...", "tell Rooms to ...", \
+        "open Rooms and ...", "Rooms, ...") and says what to do; a leading "Hey Siri," or "Siri," is dropped. \
         Missing values are asked for at the terminal, or taken from --answer in order; with neither, the command \
         exits 75.
         """,
