@@ -359,9 +359,7 @@ public struct DirectoryDescriptor: Sendable, Hashable {
     defer { closedir(stream) }
     var names: [String] = []
     while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let name = entry.name
       if name != "." && name != ".." { names.append(name) }
     }
     return names

@@ -41,10 +41,7 @@ public struct DiskUsage: Sendable, Equatable {
         closedir(stack.removeLast())
         continue
       }
-      // The name through a pointer: `entry.pointee` would copy a whole `struct dirent`, reading past a short
-      // record at the end of the kernel's buffer.
-      let name = (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
-        .assumingMemoryBound(to: CChar.self)
+      let name = entry.namePointer
       if strcmp(name, ".") == 0 || strcmp(name, "..") == 0 { continue }
       let folder = dirfd(stream)
       var status = stat()

@@ -344,9 +344,8 @@ package struct ReadOnlyPathRules: Sendable {
     var seen = 0
     while seen < childrenLimit, let entry = readdir(directory) {
       seen += 1
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      let type = entry.pointee.d_type
-      guard name != "." && name != "..", type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
+      let name = entry.name
+      guard name != "." && name != "..", entry.isDirectoryOrUnknown else { continue }
       let child = real == "/" ? "/" + name : real + "/" + name
       if looksLikeAssistantHome(child) {
         return "\(subject)contains another IntentHost home (\(child)), whose apps may have the uids "
