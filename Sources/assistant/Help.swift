@@ -40,6 +40,7 @@ enum HelpText {
     }
     if !configuration.subcommands.isEmpty {
       return ["\(prefix) COMMAND [OPTIONS] [ARGUMENTS]"]
+        + (configuration.defaultSubcommand.map { ["\(prefix) [OPTIONS]  (\(prefix) \($0.configuration.name))"] } ?? [])
     }
     var words = [prefix, "[OPTIONS]"]
     for argument in configuration.arguments {
@@ -63,7 +64,9 @@ enum HelpText {
     if !configuration.subcommands.isEmpty {
       out.append("COMMANDS:")
       for sub in configuration.subcommands {
-        out += entry(sub.configuration.name, sub.configuration.abstract)
+        let isDefault = configuration.defaultSubcommand.map { ObjectIdentifier($0) == ObjectIdentifier(sub) } ?? false
+        let alone = isDefault ? " `\((["assistant"] + path).joined(separator: " "))` alone runs it." : ""
+        out += entry(sub.configuration.name, sub.configuration.abstract + alone)
       }
       out.append("")
     }
