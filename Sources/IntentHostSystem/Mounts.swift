@@ -102,16 +102,24 @@ public struct LoopDevice: Sendable, Hashable {
     return FileIdentity(device: DeviceNumber(major: major, minor: minor), inode: inode)
   }
 
+  /// The device's number (`st_rdev`), as `/proc/self/mountinfo` shows the file systems on it.
+  public func deviceNumber() throws(SystemError) -> DeviceNumber {
+    var info = stat()
+    guard fstat(descriptor.rawValue, &info) == 0 else { throw SystemError.current("fstat", path) }
+    return DeviceNumber(UInt64(info.st_rdev))
+  }
+
   /// Closes the descriptor.
   public func close() { descriptor.close() }
 
-  /// The loop devices the kernel has bound to a file now (those with `/sys/block/loopN/loop`), by N.
+  /// The loop devices the kernel has bound to a file now (those with `/sys/block/loopN/loop`), by N. (Each
+  /// `/sys/block/loopN` is the kernel's link into `/sys/devices`: sysfs is trusted, and followed.)
   public static func boundNumbers() -> [Int32] {
     guard let folder = try? DirectoryDescriptor.openTrusted("/sys/block") else { return [] }
     defer { folder.close() }
     return ((try? folder.entries()) ?? []).compactMap { name in
       guard name.hasPrefix("loop"), let number = Int32(name.dropFirst(4)) else { return nil }
-      return (try? folder.status(of: name + "/loop")) != nil ? number : nil
+      return access("/sys/block/\(name)/loop", F_OK) == 0 ? number : nil
     }.sorted()
   }
 

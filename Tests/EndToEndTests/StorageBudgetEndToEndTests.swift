@@ -193,6 +193,33 @@ struct StorageBudgetEndToEndTests {
     #expect(FileManager.default.fileExists(atPath: container + "/Library"))
   }
 
+  /// A volume also mounted somewhere else is not folded back (its files would go on changing there, and be lost
+  /// with its image): refused, naming where. The control: once that mount is gone, it is folded back.
+  @Test(.needsLoopMounts)
+  func aVolumeMountedElsewhereIsNotFoldedBack() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    try await prepare(scene, volumes: true)
+    #expect(try await runFill(scene, "files=2").code == 0)
+    let container = scene.container("FillContainer")
+    let elsewhere = scene.host.directory.file("elsewhere").path
+    try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+    let bound = try await runCommand("/bin/mount", ["--bind", container, elsewhere])
+    #expect(bound.code == 0, "\(bound)")
+    let refused = try await scene.assistant(["storage", "set", "--volumes", "off"])
+    #expect(refused.code == 77, "\(refused)")
+    #expect(refused.stderr.contains("it is also mounted on \(elsewhere)"), "\(refused)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: scene.host.home + "/Volumes/Containers/com.example.fixture.FillContainer.ext4"))
+    try unmount(elsewhere)
+    let off = try await scene.assistant(["storage", "set", "--volumes", "off"])
+    #expect(off.code == 0, "\(off)")
+    #expect(try MountEntry.all().first { $0.mountPoint == container } == nil)
+    let fills = try FileManager.default.contentsOfDirectory(atPath: container).filter { $0.hasPrefix("fill-") }
+    #expect(fills.count == 1, "\(fills)")
+  }
+
   /// A volume unmounted behind the host's back (a reboot) is mounted again at the next launch, with what it held;
   /// a folder that holds files while its volume is not mounted is refused, not hidden.
   @Test(

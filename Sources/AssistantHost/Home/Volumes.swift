@@ -381,9 +381,16 @@ package struct Volume: Sendable {
       defer { parent.close() }
       if let directory = try system({ () throws(SystemError) in try openFolder() }, "open") {
         let state = try system({ () throws(SystemError) in try check(directory, image: image) }, "examine")
-        directory.close()
+        let mine = try? MountStatus(of: directory.descriptor).mountID
+        directory.close()  // before the unmount, which it would keep busy
         switch state {
         case .volume:
+          // Mounted elsewhere too (under another app groups' root, or by hand), its files would go on changing
+          // there, and be lost with the image.
+          let elsewhere = try system(
+            { () throws(SystemError) in try mountPoints(of: image!).filter { $0.id != mine }.map(\.mountPoint) },
+            "examine")
+          guard elsewhere.isEmpty else { throw mountedElsewhere(elsewhere.joined(separator: ", ")) }
           do throws(SystemError) {
             try unmount(folder.path)
           } catch  where error.code == EBUSY {
@@ -401,6 +408,10 @@ package struct Volume: Sendable {
         case .plain:
           break
         }
+      }
+      // Its loop device detaches itself once its last mount is gone; one still attached is in use somewhere.
+      if let still = try system({ () throws(SystemError) in try stillAttached(image!) }, "examine") {
+        throw mountedElsewhere(still)
       }
       // The folder, if any, is plain now; what was under the mount must not be mixed with the volume's files.
       if let directory = try system({ () throws(SystemError) in try openFolder() }, "open") {
@@ -458,6 +469,37 @@ package struct Volume: Sendable {
   }
 
   // MARK: - Helpers
+
+  /// The mounts of the loop device backed by the image, if one is.
+  func mountPoints(of image: FileIdentity) throws(SystemError) -> [MountEntry] {
+    guard let loop = try LoopDevice.backed(by: image) else { return [] }
+    defer { loop.close() }
+    let device = try loop.deviceNumber()
+    return try MountEntry.all().filter { $0.device == device }
+  }
+
+  /// Where the image is still in use: its loop device's mount points, or the device itself when it stays attached
+  /// without a mount (for 100 ms: it detaches itself just after its last unmount); nil once it is free.
+  func stillAttached(_ image: FileIdentity) throws(SystemError) -> String? {
+    var waits = 0
+    while true {
+      let points = try mountPoints(of: image)
+      if !points.isEmpty { return points.map(\.mountPoint).joined(separator: ", ") }
+      guard let loop = try LoopDevice.backed(by: image) else { return nil }
+      let path = loop.path
+      loop.close()
+      if waits == 10 { return "\(path) (attached without a mount)" }
+      usleep(10_000)
+      waits += 1
+    }
+  }
+
+  private func mountedElsewhere(_ places: String) -> HostError {
+    HostError(
+      .refused,
+      "cannot fold the volume \(imagePath) back into the \(folder.what) \(folder.path): it is also mounted on "
+        + "\(places); unmount it there and try again")
+  }
 
   /// Runs `body` holding the volume's lock (`flock` on `.<id>.ext4.lock` beside the image).
   private func locked<Result>(_ body: () throws -> Result) throws -> Result {
