@@ -15,6 +15,9 @@ enum VolumeImage {
   /// How far below the budget a volume's space may end (blocks): 64 KiB.
   static let tolerance = 16
 
+  /// Blocks in a block group (8 × the block size in bits).
+  static let blocksPerGroup = blockSize * 8
+
   /// How long one `mkfs.ext4` may take.
   static let mkfsSeconds = 300
 
@@ -61,8 +64,8 @@ enum VolumeImage {
 
   /// Formats the file open at `image` (read-write; its contents are replaced) as the volume of `budget`: its
   /// available space (lost+found removed) `budget.bytes` or up to 64 KiB less, and `budget.entries` inodes past
-  /// ext4's reserved ones (mkfs rounds the count up to fill its inode tables: at most 15 more per block group of
-  /// 128 MiB), its root folder owned by `rootOwner`.
+  /// ext4's reserved ones or up to 15 fewer per block group of 128 MiB (mkfs counts inodes in whole inode-table
+  /// blocks of 16 per group; it has at least 16 per group), its root folder owned by `rootOwner`.
   /// - Parameter name: the image's path, for messages.
   /// - Returns: the superblock it ended with.
   /// - Throws: `SystemError` (mkfs missing, failing, or the size not reached).
@@ -74,12 +77,15 @@ enum VolumeImage {
       throw SystemError(code: ENOENT, operation: "run", subject: "mkfs.ext4", detail: "it is not installed (e2fsprogs)")
     }
     let target = budget.bytes / blockSize
-    let inodes = budget.entries + Volume.reservedInodes
+    let wantedInodes = budget.entries + Volume.reservedInodes
     // A first guess: the budget, what ext4 keeps back, the inode tables, the journal (16 MiB up to 1 GiB) and the
     // groups' bitmaps and descriptors; then corrected from what mkfs made.
-    var blocks = target + target / 49 + inodes * 256 / blockSize + min(4096, max(1024, target / 32)) + 256
+    var blocks = target + target / 49 + wantedInodes * 256 / blockSize + min(4096, max(1024, target / 32)) + 256
     /// Makes the file system on an image of `blocks` blocks; false when mkfs found it too small for its tables.
     func make(_ blocks: Int) throws -> Bool {
+      // mkfs rounds each group's inodes up to whole inode-table blocks: ask for whole blocks, rounded down.
+      let groups = (blocks + blocksPerGroup - 1) / blocksPerGroup
+      let inodes = max(16, wantedInodes / groups / 16 * 16) * groups
       guard ftruncate(image.rawValue, 0) == 0, ftruncate(image.rawValue, off_t(blocks * blockSize)) == 0 else {
         throw SystemError.current("truncate", name)
       }
@@ -100,7 +106,7 @@ enum VolumeImage {
     // that the volume holds what a walk would measure under the budget.
     var best: (blocks: Int, available: Int)? = nil
     var last = 0
-    for _ in 0..<8 {
+    for _ in 0..<10 {
       guard try make(blocks) else {
         blocks *= 2
         continue
