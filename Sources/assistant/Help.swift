@@ -25,7 +25,11 @@ let exitStatusTable: [(status: String, meaning: String)] = [
   ),
   ("74", "the host's own I/O error (its state, its output)"),
   ("75", "a value, choice or passcode is needed but cannot be asked (no terminal, --answer or --passcode-stdin)"),
-  ("77", "refused (locked, wrong passcode, lockout, authentication, entitlement, sandbox, another team's id or group)"),
+  (
+    "77",
+    "refused (locked, wrong passcode, lockout, authentication, entitlement, sandbox, storage budget or volume, "
+      + "another team's id or group)"
+  ),
   ("128+N", "interrupted by signal N, every extension stopped first; 141 when the reader of the output went away"),
 ]
 
