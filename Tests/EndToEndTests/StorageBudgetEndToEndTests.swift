@@ -220,6 +220,19 @@ struct StorageBudgetEndToEndTests {
     #expect(fills.count == 1, "\(fills)")
   }
 
+  /// An ordinary user cannot have volumes: `storage set --volumes on` is refused with the reason, and nothing
+  /// changes. (The tests above, as root, are the control.)
+  @Test func volumesNeedRoot() async throws {
+    let scene = try Scene(ordinaryUser: true)
+    defer { scene.host.directory.remove() }
+    let refused = try await scene.assistant(["storage", "set", "--volumes", "on"])
+    #expect(refused.code == 77, "\(refused)")
+    #expect(refused.stderr.contains("only root can mount a file system"), "\(refused)")
+    #expect(refused.stderr.contains("nothing was changed"), "\(refused)")
+    let shown = try await scene.assistant(["storage", "--json"])
+    #expect(shown.stdout.contains("\"enforcement\":\"checked\""), "\(shown)")
+  }
+
   /// A volume unmounted behind the host's back (a reboot) is mounted again at the next launch, with what it held;
   /// a folder that holds files while its volume is not mounted is refused, not hidden.
   @Test(
