@@ -202,8 +202,9 @@ extension AssistantHome {
   }
 
   /// Why this machine cannot have volumes, or nil when it can: the host must be root (mounting needs it), mkfs.ext4
-  /// must be installed, `/dev/loop-control` must exist, and a test volume (1 MiB) must be made, mounted, written and
-  /// unmounted in `<home>/Volumes`. Blocks: call it off the cooperative pool.
+  /// must be installed, `/dev/loop-control` must exist, and a test volume (1 MiB) must be made, mounted (the new
+  /// mount API, Linux 5.2), written, asked its mount id (`statx`, Linux 5.8) and unmounted in `<home>/Volumes`.
+  /// Blocks: call it off the cooperative pool.
   package func volumeSupport() -> String? {
     guard geteuid() == 0 else { return "only root can mount a file system (run it, and the assistant, as root)" }
     guard VolumeImage.mkfs != nil else { return "mkfs.ext4 is not installed (e2fsprogs)" }
@@ -241,6 +242,8 @@ extension AssistantHome {
       let root = try mount.root()
       defer { root.close() }
       try root.openFile("probe", O_WRONLY | O_CREAT | O_EXCL).close()
+      // The check at each launch needs mount ids from statx (Linux 5.8).
+      _ = try MountStatus(of: root.descriptor)
       return nil
     } catch {
       return "a test volume could not be mounted: \(error)"
