@@ -44,7 +44,7 @@ struct StorageShow: AssistantCommand {
         Each folder is measured as a launch measures it (a walk that stops at the budget, following no link), or \
         its mounted volume is asked. With --json: {"budget": {"megabytes", "files"}, "source" ("home" or \
         "standard"), "enforcement" ("checked" or "volumes"), "folders": [{"kind", "identifier", "path", "bytes", \
-        "files", "partial", "over", "volume" ("mounted", "unmounted", "foreign" or "none"), "availableBytes", \
+        "files", "partial", "over", "volume" ("mounted", "unmounted", "foreign", "unknown" or "none"), "availableBytes", \
         "availableFiles", "detail"}]}.
         """,
       examples: ["assistant storage show", "assistant storage --json"])

@@ -24,12 +24,12 @@ package struct StorageReport: Sendable, Encodable {
     /// Whether it is over the budget (checked before each launch: its next launch is refused).
     package var over: Bool
     /// Its volume: "mounted", "unmounted" (an image not mounted yet: the next launch mounts it), "foreign"
-    /// (something else is mounted on it), or "none".
+    /// (something else is mounted on it), "unknown" (it cannot be examined: `detail` says why), or "none".
     package var volume: String
     /// What its mounted volume has left; null otherwise.
     package var availableBytes: Int?
     package var availableFiles: Int?
-    /// Why it is "foreign"; null otherwise.
+    /// Why it is "foreign" or "unknown"; null otherwise.
     package var detail: String?
     /// The line `assistant storage` prints for it (without its indent).
     package var summary: String
@@ -92,10 +92,18 @@ extension AssistantHome {
     let settings = try storageSettings()
     let budget = settings.effectiveBudget
     let folders = storageFolders().map { folder -> StorageReport.Folder in
-      let state = (try? volume(of: folder).state()) ?? .none
       var entry = StorageReport.Folder(
         kind: folder.kind.rawValue, identifier: folder.identifier, path: folder.path, bytes: nil, files: nil,
         partial: false, over: false, volume: "none", summary: "")
+      let state: Volume.State
+      do {
+        state = try volume(of: folder).state()
+      } catch {
+        // Shown, not thrown: the other folders are still worth seeing.
+        state = .none
+        entry.volume = "unknown"
+        entry.detail = (error as? HostError)?.message ?? "\(error)"
+      }
       let usage: StorageUsage
       switch state {
       case .mounted(let volume):
@@ -122,6 +130,7 @@ extension AssistantHome {
       switch entry.volume {
       case "unmounted": summary += " (its volume is not mounted: the next launch mounts it)"
       case "foreign": summary += " (not its volume: \(entry.detail ?? "") is mounted on it)"
+      case "unknown": summary += " (its volume cannot be examined: \(entry.detail ?? ""))"
       default: if entry.over { summary += " (over: the next launch is refused)" }
       }
       entry.summary = summary

@@ -153,14 +153,14 @@ package struct Volume: Sendable {
     guard let entry = try MountEntry.withID(status.mountID) else {
       return .foreign("a mount this process cannot see in /proc/self/mountinfo")
     }
-    let what = "\(entry.source) (\(entry.fileSystem))"
+    let what = "\(entry.source) (\(entry.fileSystem)"
     guard entry.device.major == DeviceNumber.loopMajor, entry.fileSystem == "ext4", entry.root == "/" else {
-      return .foreign(entry.root == "/" ? what : "\(what), its folder \(entry.root)")
+      return .foreign(entry.root == "/" ? what + ")" : "\(what), its folder \(entry.root))")
     }
     guard entry.options.isSuperset(of: ["nosuid", "nodev", "noexec"]) else {
-      return .foreign("\(what), mounted without nosuid, nodev and noexec")
+      return .foreign("\(what), without nosuid, nodev and noexec)")
     }
-    guard let image else { return .foreign("\(what), while \(imagePath) does not exist") }
+    guard let image else { return .foreign("\(what); the image \(imagePath) does not exist)") }
     let loop: LoopDevice
     do throws(SystemError) {
       loop = try LoopDevice.open(device: entry.device)
@@ -170,7 +170,7 @@ package struct Volume: Sendable {
     }
     defer { loop.close() }
     guard try loop.backingFile() == image else {
-      return .foreign("\(loop.path) (ext4), whose file is not \(imagePath)")
+      return .foreign("\(loop.path) (ext4, from another file than \(imagePath))")
     }
     return .volume
   }
@@ -272,6 +272,7 @@ package struct Volume: Sendable {
   private func make(
     in directory: DirectoryDescriptor, budget: StorageBudget, owner: (uid: uid_t, gid: gid_t)?, permissions: mode_t
   ) throws {
+    // A folder that cannot be measured is copied all the same: the volume's ENOSPC is the bound then.
     let held = try? DiskUsage.measure(
       folder.path, bytes: budget.bytes, entries: budget.entries, depthLimit: StorageBudget.depthLimit)
     if let held, held.tooDeep || held.bytes > budget.bytes || held.entries > budget.entries {
