@@ -54,6 +54,37 @@ struct FileTreeTests {
     #expect(try String(contentsOfFile: scratch.file("outside.txt").path, encoding: .utf8) == "secret")
   }
 
+  /// A name that is not UTF-8 is copied and removed as the bytes it is. The control: the repaired name that
+  /// `DirectoryDescriptor.entries()` gives does not name the file (a copy by it would have lost it).
+  @Test func aNameThatIsNotUTF8IsCopiedAsItIs() throws {
+    let scratch = try TemporaryDirectory("file-tree")
+    defer { scratch.remove() }
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: scratch.file("source").path, withIntermediateDirectories: false)
+    try fm.createDirectory(atPath: scratch.file("copy").path, withIntermediateDirectories: false)
+    let raw: [CChar] = (Array(scratch.file("source").path.utf8) + [0x2F, 0x66, 0xFF, 0x00]).map {
+      CChar(bitPattern: $0)
+    }
+    let fd = open(raw, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    #expect(fd >= 0)
+    #expect(write(fd, "odd", 3) == 3)
+    close(fd)
+    let from = try DirectoryDescriptor.open(scratch.file("source").path)
+    defer { from.close() }
+    let repaired = try #require(try from.entries().first)
+    #expect(access(scratch.file("source").path + "/" + repaired, F_OK) != 0)
+    let to = try DirectoryDescriptor.open(scratch.file("copy").path)
+    defer { to.close() }
+    #expect(try FileTree.copy(from: from, to: to).entries == 1)
+    let copied: [CChar] = (Array(scratch.file("copy").path.utf8) + [0x2F, 0x66, 0xFF, 0x00]).map {
+      CChar(bitPattern: $0)
+    }
+    var info = stat()
+    #expect(stat(copied, &info) == 0 && info.st_size == 3)
+    try FileTree.removeContents(of: from)
+    #expect(try fm.contentsOfDirectory(atPath: scratch.file("source").path).isEmpty)
+  }
+
   @Test func aMountInfoLineIsParsedWithItsEscapes() throws {
     let line: Substring =
       "42 27 7:3 / /tmp/a\\040home/Containers/com.x rw,nosuid,nodev,noexec,relatime shared:1 - ext4 /dev/loop3 rw"
