@@ -19,11 +19,11 @@ let package = Package(
     .library(name: "ExtensionSDK", targets: ["ExtensionSDK"]),
   ],
   targets: [
-    // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds, openat2).
+    // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds, openat2, loop devices and the mount API).
     .target(name: "CIntentHostSystem", path: "Sources/CIntentHostSystem"),
     // purpose: the device passcode's salted hash by libcrypt (yescrypt); the host's alone, so no extension links libcrypt.
     .target(name: "CPasscode", path: "Sources/CPasscode", linkerSettings: [.linkedLibrary("crypt")]),
-    // purpose: typed Swift wrappers over CIntentHostSystem: file and directory descriptors, errno, spawning, termination, threads and cancellable waits for blocking calls.
+    // purpose: typed Swift wrappers over CIntentHostSystem: file and directory descriptors, errno, spawning, termination, threads and cancellable waits for blocking calls, loop devices and mounts.
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
     // purpose: the one sanitizer that makes untrusted text safe for a terminal or a log line.
     .target(name: "UntrustedText", path: "Sources/UntrustedText"),

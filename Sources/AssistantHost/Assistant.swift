@@ -159,11 +159,16 @@ package struct Assistant: Sendable {
     driver.sandbox = configuration.sandbox
     driver.device = try configuration.device.state(home: configuration.home)
     driver.warm = configuration.warm
+    // The containers and groups of the run's launches: the user hears of those that are full once it ends.
+    let storageWatch = StorageWatch()
+    driver.storageWatch = storageWatch
     let dialogIsOutput = !configuration.standardOutputIsJSON
     let outcome: IntentOutcome
     do {
       outcome = try await driver.run(invocation)
+      await storageWatch.report()
     } catch {
+      if !(error is CancellationError) { await storageWatch.report() }
       // The reader of the dialog went away: the run ends quietly with 141, as SIGPIPE would have ended it.
       if dialogIsOutput, let lost = conversation.dialogWriteFailure, lost.code == EPIPE {
         throw lost.onStandardOutput

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -41,3 +42,9 @@ int ih_openat2_beneath(int dirfd, const char *path, int flags, unsigned int mode
 }
 
 int ih_o_path(void) { return O_PATH; }
+
+int ih_seek_data(void) { return SEEK_DATA; }
+
+int ih_seek_hole(void) { return SEEK_HOLE; }
+
+long ih_utime_omit(void) { return UTIME_OMIT; }

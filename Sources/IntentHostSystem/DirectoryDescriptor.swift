@@ -202,6 +202,23 @@ public struct DirectoryDescriptor: Sendable, Hashable {
     }
   }
 
+  /// A directory descriptor of its own (`O_RDONLY | O_DIRECTORY`, close-on-exec) for the directory `descriptor`
+  /// refers to, which may be an `O_PATH` one (a mount's root): `openat(descriptor, ".")`.
+  /// - Parameter path: where it is, for messages only.
+  /// - Throws: `SystemError` (`ENOTDIR` when it is not a directory).
+  public static func reopen(_ descriptor: FileDescriptor, path: String, resolution: PathResolution = .automatic)
+    throws(SystemError) -> DirectoryDescriptor
+  {
+    while true {
+      let fd = openat(descriptor.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY)
+      if fd >= 0 {
+        return DirectoryDescriptor(descriptor: FileDescriptor(rawValue: fd), path: path, resolution: resolution)
+      }
+      let error = SystemError.current("open", path)
+      if error.code != EINTR { throw error }
+    }
+  }
+
   /// Opens the directory at `path` (see `open(_:resolution:)`), runs `body` with it, and closes it.
   public static func withOpened<Result>(
     _ path: String, resolution: PathResolution = .automatic, _ body: (DirectoryDescriptor) throws -> Result

@@ -74,6 +74,9 @@ struct CommandConfiguration: Sendable {
   /// command.
   var options: [Option] = []
   var subcommands: [any AssistantCommand.Type] = []
+  /// The subcommand that runs when none is named (`assistant storage` is `assistant storage show`), as
+  /// swift-argument-parser's `defaultSubcommand`; nil: one must be named.
+  var defaultSubcommand: (any AssistantCommand.Type)? = nil
   /// Example invocations, shown by `--help` and in the man page.
   var examples: [String] = []
   /// Whether `--json` applies: then the command prints one JSON document (or, for a stream, one per line).

@@ -44,7 +44,7 @@ struct RootCommand: AssistantCommand {
         Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, Install.self, Uninstall.self,
         ShowSandboxProfile.self, Replay.self, Shell.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
-        Manual.self, Strings.self, Shortcuts.self, Vocabulary.self,
+        Manual.self, Strings.self, Shortcuts.self, Vocabulary.self, Storage.self,
       ],
       examples: [
         "assistant \"Book room 12 for Ada with Rooms\"",

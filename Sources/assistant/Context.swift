@@ -51,7 +51,9 @@ let cpuLimitOption = Option.value(
   "--cpu-limit", value: "SECONDS", help: "The CPU time of each extension process (default 10).")
 let storageLimitOption = Option.value(
   "--storage-limit", value: "MIB[,FILES]",
-  help: "What each container and app group may hold before launches are refused (default 128,10000).")
+  help:
+    "What each container and app group may hold for this run, checked before each launch (default: the home's, "
+    + "`assistant storage`).")
 let noSandboxOption = Option.flag(
   "--no-sandbox", help: "Run extensions and apps unconfined (unsafe; warns on every run).")
 
@@ -155,14 +157,11 @@ struct LaunchOptions: Sendable {
       sandbox.setExtensionMemory(megabytes: megabytes)
     }
     if let text = parsed.value(storageLimitOption) {
-      let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-      guard (1...2).contains(parts.count), let megabytes = Int(parts[0]), megabytes > 0,
-        parts.count == 1 || Int(parts[1]).map({ $0 > 0 }) == true
-      else {
-        throw HostError(.usage, "--storage-limit needs MIB or MIB,FILES (e.g. 256,20000), not \"\(text)\"")
+      do throws(StorageLimit.Problem) {
+        sandbox.storageLimit = try StorageLimit(parsing: text)
+      } catch {
+        throw HostError(.usage, "--storage-limit: \(error)")
       }
-      sandbox.storage.bytes = megabytes << 20
-      if parts.count == 2 { sandbox.storage.entries = Int(parts[1])! }
     }
   }
 

@@ -25,7 +25,11 @@ let exitStatusTable: [(status: String, meaning: String)] = [
   ),
   ("74", "the host's own I/O error (its state, its output)"),
   ("75", "a value, choice or passcode is needed but cannot be asked (no terminal, --answer or --passcode-stdin)"),
-  ("77", "refused (locked, wrong passcode, lockout, authentication, entitlement, sandbox, another team's id or group)"),
+  (
+    "77",
+    "refused (locked, wrong passcode, lockout, authentication, entitlement, sandbox, storage budget or volume, "
+      + "another team's id or group)"
+  ),
   ("128+N", "interrupted by signal N, every extension stopped first; 141 when the reader of the output went away"),
 ]
 
@@ -40,6 +44,7 @@ enum HelpText {
     }
     if !configuration.subcommands.isEmpty {
       return ["\(prefix) COMMAND [OPTIONS] [ARGUMENTS]"]
+        + (configuration.defaultSubcommand.map { ["\(prefix) [OPTIONS]  (\(prefix) \($0.configuration.name))"] } ?? [])
     }
     var words = [prefix, "[OPTIONS]"]
     for argument in configuration.arguments {
@@ -63,7 +68,9 @@ enum HelpText {
     if !configuration.subcommands.isEmpty {
       out.append("COMMANDS:")
       for sub in configuration.subcommands {
-        out += entry(sub.configuration.name, sub.configuration.abstract)
+        let isDefault = configuration.defaultSubcommand.map { ObjectIdentifier($0) == ObjectIdentifier(sub) } ?? false
+        let alone = isDefault ? " `\((["assistant"] + path).joined(separator: " "))` alone runs it." : ""
+        out += entry(sub.configuration.name, sub.configuration.abstract + alone)
       }
       out.append("")
     }

@@ -68,6 +68,12 @@ struct CommandLineParser: Sendable {
         \.element)
       return .help(try helpPath(words + (after ?? [])))
     }
+    if !command.configuration.subcommands.isEmpty && ObjectIdentifier(command) != ObjectIdentifier(root),
+      let fallback = command.configuration.defaultSubcommand
+    {
+      command = fallback
+      path.append(fallback.configuration.name)
+    }
     if !command.configuration.subcommands.isEmpty && ObjectIdentifier(command) != ObjectIdentifier(root) {
       throw UsageError(
         "\((["assistant"] + path).joined(separator: " ")) needs a command: "

@@ -40,7 +40,26 @@ public struct TemporaryDirectory: Sendable {
     url = URL(fileURLWithPath: String(cString: made)).standardizedFileURL
   }
 
-  public func remove() { try? FileManager.default.removeItem(at: url) }
+  /// Removes the directory and everything in it; first unmounts what is mounted below it (a home's volumes), the
+  /// deepest first, so that the removal neither stops at a mount point nor empties a volume it would leave mounted.
+  public func remove() {
+    Self.unmountEverything(under: path)
+    try? FileManager.default.removeItem(at: url)
+  }
+
+  /// Unmounts every mount whose mount point is `path` or below it (as this process sees them), deepest first; one
+  /// still busy (a process left in it) is detached, to go when its last user does.
+  public static func unmountEverything(under path: String) {
+    let root = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    let points = ((try? MountEntry.all()) ?? []).map(\.mountPoint).filter { $0 == root || $0.hasPrefix(root + "/") }
+    for point in points.sorted(by: { $0.count > $1.count }) {
+      do throws(SystemError) {
+        try unmount(point)
+      } catch {
+        try? unmount(point, detach: true)
+      }
+    }
+  }
 
   public func file(_ relative: String) -> URL { url.appendingPathComponent(relative) }
 

@@ -41,7 +41,8 @@ extension IntentDriver {
   /// (`application(_:handle:completionHandler:)`); its answer is the intent's response.
   func handOver(_ intent: Intent, to app: AppBundle, spec: IntentSpec?) async throws -> IntentResponse {
     let session = try await ExtensionSession.start(
-      SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher)
+      SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher,
+      storageWatch: storageWatch)
     do {
       let response = try await session.request(
         HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)",

@@ -123,6 +123,10 @@ package struct IntentDriver: Sendable {
   /// How sessions are started: sandboxed child processes (tests serve them in-process).
   var launcher: any SessionLauncher = ProcessLauncher()
 
+  /// Where each session started adds its container and app groups, to be checked when the run ends
+  /// (`StorageWatch.report()`, which `Assistant.run` calls).
+  package var storageWatch: StorageWatch? = nil
+
   /// Records every message to and from each extension (`--record`); the conversation is recorded by wrapping it in a
   /// `RecordingConversation`. Only sessions started as processes are tapped.
   package var recorder: TranscriptRecorder? {
@@ -182,7 +186,8 @@ package struct IntentDriver: Sendable {
     do {
       return .success(
         try await ExtensionSession.start(
-          target, home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher))
+          target, home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher,
+          storageWatch: storageWatch))
     } catch let error as HostError {
       return .failure(error)
     } catch is CancellationError {

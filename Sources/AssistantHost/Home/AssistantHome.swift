@@ -102,14 +102,17 @@ package struct AssistantHome: Sendable {
   }
 
   /// The shared container of an app group, made on first use with its final owner and mode (see
-  /// `prepareAppGroup`), for `defaults write`; the home is prepared first (`prepare()`).
+  /// `prepareAppGroup`), and mounted as its volume when the home's folders are volumes, for `defaults write`; the
+  /// home is prepared first (`prepare()`).
   /// - Important: it writes; a command that only reads uses `appGroupLocation(_:)`.
   /// - Throws: `HostError` when the identifier is not one path component or the folder cannot be made.
   package func appGroupContainer(_ identifier: String) throws -> URL {
     _ = try appGroupLocation(identifier)  // before anything is allocated for it
     try prepare()
+    let settings = try storageSettings()
     let gid = geteuid() == 0 ? try groupIDs([identifier])[0] : nil
-    return try prepareAppGroup(identifier, gid: gid)
+    return try prepareAppGroup(
+      identifier, gid: gid, volume: settings.enforcement == .volumes ? settings.effectiveBudget : nil)
   }
 
   /// `identifier`, checked to be exactly one path component: not empty, not `.` or `..`, no `/` and no NUL.

@@ -23,27 +23,49 @@ extension AssistantHome {
   /// Nothing here follows a link an app or a group member could have planted: the parents (`Containers/`, the app
   /// groups' root) are the host's or the user's (opened as trusted, a link of the user's own followed), and each
   /// folder is made and opened beneath them following no link.
-  /// - Parameter identity: the app's uid and each group's gid when the host is root; nil otherwise.
-  /// - Throws: `HostError(.refused)` naming the folder that cannot be made or opened (for example a link).
+  /// With volumes (`StorageEnforcement.volumes`), each folder is made first, then made or mounted as its volume
+  /// (`Volume.ensureMounted`), and what is above is done in the volume.
+  /// - Parameters:
+  ///   - identity: the app's uid and each group's gid when the host is root; nil otherwise.
+  ///   - volumes: the budget of each folder's volume when the home's folders are volumes; nil otherwise.
+  /// - Throws: `HostError(.refused)` naming the folder that cannot be made or opened (for example a link), or whose
+  ///   volume cannot be mounted (`Volume.ensureMounted`).
   func prepareDirectories(
-    bundleIdentifier: String, appGroups: [AppGroupLocation], identity: (uid: uid_t, groups: [gid_t])?
+    bundleIdentifier: String, appGroups: [AppGroupLocation], identity: (uid: uid_t, groups: [gid_t])?,
+    volumes: StorageBudget? = nil
   ) throws {
-    try prepareContainer(bundleIdentifier, owner: identity.map { (uid: $0.uid, gid: $0.uid) })
+    try prepareContainer(bundleIdentifier, owner: identity.map { (uid: $0.uid, gid: $0.uid) }, volume: volumes)
     for (index, group) in appGroups.enumerated() {
-      _ = try prepareAppGroup(group.identifier, gid: identity?.groups[index])
+      _ = try prepareAppGroup(group.identifier, gid: identity?.groups[index], volume: volumes)
     }
   }
 
   /// Makes or checks `Containers/<bundle id>` (see `prepareDirectories`).
+  /// - Parameter volume: the budget of its volume when it is to be one; nil otherwise.
   /// - Precondition: the home is prepared (`prepare()`): `Containers/` exists.
-  func prepareContainer(_ bundleIdentifier: String, owner: (uid: uid_t, gid: gid_t)?) throws {
+  func prepareContainer(_ bundleIdentifier: String, owner: (uid: uid_t, gid: gid_t)?, volume: StorageBudget? = nil)
+    throws
+  {
     let name = try Self.pathComponent(bundleIdentifier, "bundle identifier")
+    var created = false
+    if let volume {
+      try preparing(containers.path + "/" + name) { () throws(SystemError) in
+        let containers = try DirectoryDescriptor.openTrusted(self.containers.path)
+        defer { containers.close() }
+        let made = try containers.makeDirectory(name, permissions: 0o700, owner: owner)
+        made.directory.close()
+        created = made.created
+      }
+      try self.volume(of: try containerFolder(name)).ensureMounted(budget: volume, owner: owner, permissions: 0o700)
+    }
     try preparing(containers.path + "/" + name) { () throws(SystemError) in
       let containers = try DirectoryDescriptor.openTrusted(self.containers.path)
       defer { containers.close() }
-      let (container, created) = try containers.makeDirectory(name, permissions: 0o700, owner: owner)
+      let (container, madeNow) = try containers.makeDirectory(name, permissions: 0o700, owner: owner)
       defer { container.close() }
-      if !created { try settle(container, owner: owner, permissions: 0o700, shared: false) }
+      if !(created || madeNow) || volume != nil {
+        try settle(container, owner: owner, permissions: 0o700, shared: false)
+      }
       // The app may have removed or replaced these: it is its own container, so what is there is left alone.
       for sub in ["Documents", "Library", "tmp"] where try container.status(of: sub) == nil {
         try container.makeDirectory(sub, permissions: 0o700, owner: owner).directory.close()
@@ -53,22 +75,37 @@ extension AssistantHome {
 
   /// Makes or checks the folder of app group `identifier` (see `prepareDirectories`) and its
   /// `Library/Preferences`, where the group's shared defaults live.
-  /// - Parameter gid: the group's gid when the host is root; nil otherwise.
+  /// - Parameters:
+  ///   - gid: the group's gid when the host is root; nil otherwise.
+  ///   - volume: the budget of its volume when it is to be one; nil otherwise.
   /// - Returns: the folder's location.
   /// - Precondition: the home is prepared (`prepare()`): the app groups' root exists.
-  func prepareAppGroup(_ identifier: String, gid: gid_t?) throws -> URL {
+  func prepareAppGroup(_ identifier: String, gid: gid_t?, volume: StorageBudget? = nil) throws -> URL {
     let location = try appGroupLocation(identifier)
     let owner = gid.map { (uid: uid_t(0), gid: $0) }
     let permissions: mode_t = gid == nil ? 0o770 : 0o2770
+    var created = false
+    if let volume {
+      try preparing(location.path) { () throws(SystemError) in
+        let root = try DirectoryDescriptor.openTrusted(appGroupsRoot.path)
+        defer { root.close() }
+        let made = try root.makeDirectory(location.lastPathComponent, permissions: permissions, owner: owner)
+        made.directory.close()
+        created = made.created
+      }
+      try self.volume(of: try appGroupFolder(identifier)).ensureMounted(
+        budget: volume, owner: owner, permissions: permissions)
+    }
     try preparing(location.path) { () throws(SystemError) in
       let root = try DirectoryDescriptor.openTrusted(appGroupsRoot.path)
       defer { root.close() }
-      let (group, created) = try root.makeDirectory(location.lastPathComponent, permissions: permissions, owner: owner)
+      let (group, madeNow) = try root.makeDirectory(location.lastPathComponent, permissions: permissions, owner: owner)
       defer { group.close() }
-      if created {
+      if volume != nil { try settle(group, owner: owner, permissions: permissions, shared: true) }
+      if created || madeNow {
         try group.makeDirectory("Library", permissions: permissions, owner: owner).directory.close()
         try group.makeDirectory("Library/Preferences", permissions: permissions, owner: owner).directory.close()
-      } else {
+      } else if volume == nil {
         try settle(group, owner: owner, permissions: permissions, shared: true)
       }
     }

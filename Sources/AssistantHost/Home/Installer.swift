@@ -221,6 +221,22 @@ extension AssistantHome {
     } catch {
       unforgotten.append((error as? HostError)?.message ?? "\(error)")
     }
+    // Its containers, and the app groups no other installed app lists, stay as plain folders: their volumes (if the
+    // home has them) are folded back.
+    let others = apps.filter { $0.url != app.url }
+    let stillUsed = Set(others.flatMap { $0.applicationGroups.map(\.rawValue) })
+    var folders = identifiers.compactMap { try? containerFolder($0) }
+    folders += app.applicationGroups.map(\.rawValue).filter { !stillUsed.contains($0) }.compactMap {
+      try? appGroupFolder($0)
+    }
+    for folder in folders {
+      do {
+        try volume(of: folder).foldBack()
+      } catch {
+        unforgotten.append(
+          "the \(folder.what) \(folder.path) stays a volume: \((error as? HostError)?.message ?? "\(error)")")
+      }
+    }
     return (app, unforgotten)
   }
 }

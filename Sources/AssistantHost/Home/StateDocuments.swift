@@ -24,6 +24,10 @@ extension AssistantHome {
   /// `State/interpreters.json`: the script interpreter each installed script resolved to (`InterpreterTable`).
   var interpretersFile: String { state.appendingPathComponent("interpreters.json").path }
 
+  /// `State/storage.json`: the storage budget of the home's containers and app groups, and how it is enforced
+  /// (`StorageSettings`).
+  package var storageFile: URL { state.appendingPathComponent("storage.json") }
+
   /// `State/shortcuts.json`: the user's shortcuts (`ShortcutsRecord`).
   package var shortcutsFile: URL { state.appendingPathComponent("shortcuts.json") }
 

@@ -10,28 +10,35 @@ import UntrustedText
 
 extension AssistantHome {
   /// Gets the home (`prepare()`: the log's folder, the identities' record), the launch's container and app groups
-  /// ready (`prepareDirectories`), then adds the sandbox of `policy`: the profile's paths and identity, its limits,
-  /// its memory ceiling. With `--no-sandbox`, only the folders. Every launch goes through here.
+  /// ready (`prepareDirectories`, as volumes when the home's are), then adds the sandbox of `policy`: the profile's
+  /// paths and identity, its limits, its memory ceiling. With `--no-sandbox`, only the folders. Every launch goes
+  /// through here.
+  /// - Returns: what to check of its folders once it has run (`StorageWatch`); nil with `--no-sandbox`, which has no
+  ///   budget.
   /// - Throws: `HostError(.cannotCreate)` when the home cannot be made; `.refused` when a folder cannot be prepared,
-  ///   or the sandbox is on but cannot be provided.
+  ///   or the sandbox is on but cannot be provided; `.dataError` for a corrupt `State/storage.json`.
+  @discardableResult
   func confine(
     _ specification: inout LaunchSpecification, name: String, bundleIdentifier: String, bundlePath: String,
     kind: SandboxPolicy.Kind, container: URL, appGroups: [AppGroupLocation], entitlements: Entitlements,
     appIdentifier: String, policy: SandboxPolicy
-  ) throws {
+  ) throws -> StorageCheck? {
     // As root the folders belong to the app's uid and the groups' gids whether or not this launch is sandboxed, so
     // that a later sandboxed launch finds them ready.
     try prepare()
+    let storage = try storageSettings()
     let identity = geteuid() == 0 ? try identities(app: appIdentifier, groups: appGroups.map(\.identifier)) : nil
-    try prepareDirectories(bundleIdentifier: bundleIdentifier, appGroups: appGroups, identity: identity)
-    guard policy.enabled else { return }
+    try prepareDirectories(
+      bundleIdentifier: bundleIdentifier, appGroups: appGroups, identity: identity,
+      volumes: storage.enforcement == .volumes ? storage.effectiveBudget : nil)
+    guard policy.enabled else { return nil }
     let abi = try policy.landlockABI()
     let profile: SandboxProfile
     do {
       profile = try sandboxProfile(
         name: name, bundleIdentifier: bundleIdentifier, bundlePath: bundlePath, executable: specification.executable,
         kind: kind, container: container, appGroups: appGroups, entitlements: entitlements,
-        appIdentifier: appIdentifier, policy: policy, recordingIdentity: true)
+        appIdentifier: appIdentifier, policy: policy, storage: storage, recordingIdentity: true)
       if let refusal = profile.network.refusal(abi: abi) {
         throw HostError(.refused, "\(name) (\(bundleIdentifier)) cannot be sandboxed: \(refusal); it was not run")
       }
@@ -63,6 +70,10 @@ extension AssistantHome {
     specification.memoryLimit = profile.limits.memory
     specification.processLimit = profile.limits.threads
     specification.simulatedKernel = policy.simulatedKernel
+    return StorageCheck(
+      name: name, folders: profile.storage.map { StorageCheck.Folder(what: $0.what, path: $0.path) },
+      budget: profile.storageBudget,
+      byVolume: profile.storageEnforcement == .volumes, logPath: specification.logPath)
   }
 }
 

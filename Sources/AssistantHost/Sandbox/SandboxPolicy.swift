@@ -33,8 +33,9 @@ package struct SandboxPolicy: Sendable {
   /// False with `--no-sandbox`: children run unconfined (a warning is printed on every run).
   package var enabled: Bool
   package var limits: [Kind: Limits]
-  /// The most each container and app group may hold; a launch is refused while one is over (`--storage-limit`).
-  package var storage = StorageBudget.standard
+  /// `--storage-limit` of this run: the budget of each container and app group, instead of the home's
+  /// (`StorageBudget.effective`), checked before each launch (a volume keeps its size). nil: the home's.
+  package var storageLimit: StorageLimit? = nil
   /// What the kernel is taken to lack, for the tests (the hidden `--simulate`): it can only make the host refuse
   /// more or fall back to a weaker mechanism.
   package var simulatedKernel = SimulatedKernel()

@@ -23,6 +23,12 @@ package struct SandboxProfile: Sendable {
   package var limits: SandboxPolicy.Limits
   /// What the container and each app group hold now, against the storage budget.
   package var storage: [StorageUsage] = []
+  /// The budget of the container and of each app group (`StorageBudget.effective`), and where it comes from.
+  package var storageBudget = StorageBudget.standard
+  package var storageSource = StorageBudget.Source.standard
+  /// How it is enforced for this launch: `volumes` when the home's folders are volumes and no `--storage-limit`
+  /// asks for another budget (which is then checked before the launch).
+  package var storageEnforcement = StorageEnforcement.checked
   /// The interpreter a script runs with, as recorded at install (docs/SANDBOX.md, "Interpreted extensions"); nil
   /// for an ELF executable.
   var interpreter: ScriptInterpreter? = nil
@@ -98,8 +104,11 @@ package struct SandboxProfile: Sendable {
     lines.append("    file size: \(mib(limits.fileSize)); data segment: \(mib(limits.data)); core files: none")
     if let budget = storage.first?.budget {
       lines.append(
-        "    storage: \(budget.description) for the container and for each app group (every file, folder and link "
-          + "counts), measured at each launch, which is refused while one is over; now:")
+        storageEnforcement == .volumes
+          ? "    storage: \(budget.description) for the container and for each app group, each a volume of its own "
+            + "(the kernel refuses a write past it: ENOSPC); now:"
+          : "    storage: \(budget.description) for the container and for each app group (every file, folder and link "
+            + "counts), measured at each launch, which is refused while one is over; now:")
       lines += storage.map {
         "      \($0.what): \($0.summary)\($0.isOver ? " (over: the next launch is refused)" : "")"
       }
@@ -204,6 +213,8 @@ extension SandboxProfile {
     package var budgetBytes: Int
     package var budgetEntries: Int
     package var over: Bool
+    /// "checked" (measured before each launch) or "volumes" (a volume of its own).
+    package var enforcement: String
   }
 
   package func report(deadlines: Deadlines?, sandboxed: Bool) -> Report {
@@ -216,8 +227,10 @@ extension SandboxProfile {
         openFiles: limits.openFiles, fileSizeBytes: limits.fileSize, dataBytes: limits.data),
       storage: storage.map {
         Storage(
-          what: $0.what, path: $0.path, bytes: $0.usage?.bytes, entries: $0.usage?.entries,
-          budgetBytes: $0.budget.bytes, budgetEntries: $0.budget.entries, over: $0.isOver)
+          what: $0.what, path: $0.path, bytes: $0.usage?.bytes ?? $0.volume?.usedBytes,
+          entries: $0.usage?.entries ?? $0.volume?.usedEntries,
+          budgetBytes: $0.budget.bytes, budgetEntries: $0.budget.entries, over: $0.isOver,
+          enforcement: storageEnforcement.rawValue)
       },
       deadlines: deadlines.map { deadlines in
         Dictionary(
@@ -244,7 +257,7 @@ extension AssistantHome {
   func sandboxProfile(
     name: String, bundleIdentifier: String, bundlePath: String, executable: String, kind: SandboxPolicy.Kind,
     container: URL, appGroups: [AppGroupLocation], entitlements: Entitlements, appIdentifier: String,
-    policy: SandboxPolicy, recordingIdentity: Bool
+    policy: SandboxPolicy, storage settings: StorageSettings, recordingIdentity: Bool
   ) throws -> SandboxProfile {
     // An extension's .appex lies in its app's PlugIns folder; it may load libraries from anywhere in the app.
     let parent = (bundlePath as NSString).deletingLastPathComponent
@@ -288,9 +301,11 @@ extension AssistantHome {
         recorded = ids.recorded
       }
     }
-    let storage =
-      [StorageUsage.measure("container", path: container.path, budget: policy.storage)]
-      + appGroups.map { StorageUsage.measure("app group \($0.identifier)", path: $0.path, budget: policy.storage) }
+    let (budget, source) = StorageBudget.effective(run: policy.storageLimit, home: settings.budget)
+    let enforcement: StorageEnforcement = settings.enforcement == .volumes && source != .run ? .volumes : .checked
+    let folders =
+      [try containerFolder(container.lastPathComponent)] + (try appGroups.map { try appGroupFolder($0.identifier) })
+    let storage = folders.map { storageUsage(of: $0, budget: budget, enforcement: enforcement) }
     var profile = SandboxProfile(
       kind: kind, name: name, bundleIdentifier: bundleIdentifier, executePaths: execute, readPaths: read,
       writePaths: writable, identity: identity.map { (uid: $0.0, gid: $0.1, groups: $0.2) },
@@ -300,6 +315,9 @@ extension AssistantHome {
     // may have changed since install.
     profile.network = NetworkAccess(entitlements)
     profile.simulatedKernel = policy.simulatedKernel
+    profile.storageBudget = budget
+    profile.storageSource = source
+    profile.storageEnforcement = enforcement
     // (The rules read the user database: only when there is something to check.)
     profile.readExceptions =
       entitlements.readOnlyPaths.isEmpty
@@ -318,6 +336,17 @@ extension AssistantHome {
       name: target.name, bundleIdentifier: target.bundleIdentifier, bundlePath: target.bundlePath,
       executable: target.executable, kind: target.sandboxKind, container: try container(for: target.bundleIdentifier),
       appGroups: try grantedAppGroups(target.entitlements, home: self), entitlements: target.entitlements,
-      appIdentifier: target.appIdentifier, policy: policy, recordingIdentity: false)
+      appIdentifier: target.appIdentifier, policy: policy, storage: try storageSettings(), recordingIdentity: false)
+  }
+
+  /// What `folder` holds against `budget`: with volumes, what its mounted volume says (the kernel holds it to the
+  /// budget: it is never over, nor walked); otherwise, or while its volume is not mounted, a bounded walk.
+  package func storageUsage(of folder: StorageFolder, budget: StorageBudget, enforcement: StorageEnforcement)
+    -> StorageUsage
+  {
+    if enforcement == .volumes, case .mounted(let usage)? = try? volume(of: folder).state() {
+      return StorageUsage(what: folder.what, path: folder.path, usage: nil, budget: budget, volume: usage)
+    }
+    return StorageUsage.measure(folder.what, path: folder.path, budget: budget)
   }
 }

@@ -30,13 +30,13 @@ package struct AppLauncher: Sendable {
   {
     let identifier = app.info.bundleIdentifier
     // Preparing the container and the spawn block: off the cooperative pool.
-    let process = try await offloaded { () throws -> SupervisedProcess in
+    let (process, storage) = try await offloaded { () throws -> (SupervisedProcess, StorageCheck?) in
       // Its process is named for its executable, as a program the user starts is.
       let launch = try PreparedLaunch(
         SessionTarget(app: app), home: home, locale: locale, policy: sandbox, processName: app.info.executable,
         arguments: arguments, environment: extra, stdio: outputToStandardError ? .relayToStandardError : .relay,
         hostChannel: true)
-      return try startProcess(launch.specification, label: "\(app.name) (\(identifier))")
+      return (try startProcess(launch.specification, label: "\(app.name) (\(identifier))"), launch.storage)
     }
     // Its host channel (fd 3): donations and vocabulary while it runs.
     var channel: AppHostChannel? = nil
@@ -53,6 +53,8 @@ package struct AppLauncher: Sendable {
       throw CancellationError()
     }
     _ = await process.stderrTail(waitingUpTo: .seconds(2))  // let the relayed output drain
+    // Its container and groups: the user hears of those that are full.
+    await StorageWatch.report(storage.map { [$0] } ?? [])
     switch termination {
     case .exited(let code):
       return code

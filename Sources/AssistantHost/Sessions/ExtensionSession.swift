@@ -46,13 +46,15 @@ final class ExtensionSession: Sendable {
   }
 
   /// Starts `target` (confined by `sandbox`) through `launcher` and performs the handshake.
+  /// - Parameter storageWatch: where its container and app groups are added, to be checked when the run ends.
   /// - Throws: `HostError` (`.extensionFault` when it cannot start or answer, `.refused` when it cannot be
   ///   sandboxed); whatever was started is gone when this throws.
   static func start(
     _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines, sandbox: SandboxPolicy,
-    launcher: any SessionLauncher = ProcessLauncher()
+    launcher: any SessionLauncher = ProcessLauncher(), storageWatch: StorageWatch? = nil
   ) async throws -> ExtensionSession {
     let launched = try await launcher.launch(target, home: home, locale: locale, sandbox: sandbox)
+    storageWatch?.add(launched.storage)
     let session = ExtensionSession(
       target: target, peer: launched.peer, connection: launched.connection, deadlines: deadlines, home: home)
     do {

@@ -13,6 +13,8 @@ struct PreparedLaunch: Sendable {
   var container: URL
   /// The app groups its entitlements grant, with their containers.
   var appGroups: [AppGroupLocation]
+  /// What to check of its container and groups once it has run (`StorageWatch`); nil with `--no-sandbox`.
+  var storage: StorageCheck?
 
   /// Builds the launch of `target`: its container and granted app groups, its environment (docs/PROTOCOL.md), its
   /// log (`<home>/Logs/<bundle id>.log`) and working directory, then confines it by `policy` (`confine`).
@@ -46,7 +48,7 @@ struct PreparedLaunch: Sendable {
       environment: environment, workingDirectory: container.path, logPath: home.logFile(for: identifier).path,
       stdio: stdio)
     specification.hostChannel = hostChannel
-    try home.confine(
+    storage = try home.confine(
       &specification, name: target.name, bundleIdentifier: identifier, bundlePath: target.bundlePath,
       kind: target.sandboxKind, container: container, appGroups: groups, entitlements: target.entitlements,
       appIdentifier: target.appIdentifier, policy: policy)

@@ -42,6 +42,8 @@ struct LaunchedSession: Sendable {
   var peer: any SessionPeer
   var containerPath: String
   var appGroups: [AppGroupLocation]
+  /// What to check of its container and groups once it has run; nil for none (no sandbox, a test's peer).
+  var storage: StorageCheck? = nil
 }
 
 /// Starts what a run talks to: extensions, and apps launched to handle an intent.
@@ -75,7 +77,8 @@ struct ProcessLauncher: SessionLauncher {
     options.tap = recorder?.tap(peer: target.name)
     let connection = Connection(input: process.standardOutput!, output: process.standardInput!, options: options)
     return LaunchedSession(
-      connection: connection, peer: process, containerPath: launch.container.path, appGroups: launch.appGroups)
+      connection: connection, peer: process, containerPath: launch.container.path, appGroups: launch.appGroups,
+      storage: launch.storage)
   }
 }
 

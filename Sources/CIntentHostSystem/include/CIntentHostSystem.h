@@ -126,7 +126,52 @@ int ih_openat2_beneath(int dirfd, const char *path, int flags, unsigned int mode
 /// `O_PATH`, which the C library declares only under _GNU_SOURCE.
 int ih_o_path(void);
 
+/// `SEEK_DATA` and `SEEK_HOLE` (lseek), and `UTIME_OMIT` (utimensat), which the C library declares only under
+/// _GNU_SOURCE or as expressions Swift does not import.
+int ih_seek_data(void);
+int ih_seek_hole(void);
+long ih_utime_omit(void);
+
 /// The calling thread's errno (Swift cannot read the thread-local macro reliably across modules).
 int ih_errno(void);
+
+// ---- Loop devices and mounts (volumes.c) ----
+
+/// Attaches the file open at `backing_fd` (read-write) to a free loop device: `LOOP_CTL_GET_FREE` on
+/// /dev/loop-control, then `LOOP_CONFIGURE` with `LO_FLAGS_AUTOCLEAR` (the device detaches itself when its last user,
+/// the mount, goes), asking again when another process took the device first. `name` is shown by `losetup`.
+/// Returns the loop device's descriptor (read-write, close-on-exec: keep it open until the device is mounted, or the
+/// device detaches) and sets `*number` (N of /dev/loopN), or returns -errno.
+int ih_loop_attach(int backing_fd, const char *name, int *number);
+
+/// What backs the loop device open at `device_fd` (`LOOP_GET_STATUS64`): the device (major, minor) and inode of its
+/// file. Returns 0, -ENXIO for a device with no file, or -errno.
+int ih_loop_backing(int device_fd, unsigned int *major, unsigned int *minor, unsigned long long *inode);
+
+/// Makes a detached mount of the `fstype` file system on the block device `source` (`fsopen`, `fsconfig`, `fsmount`),
+/// nosuid, nodev and noexec, read-only when `read_only`. Returns the mount's descriptor (close-on-exec; the mount
+/// goes when it closes unless `ih_move_mount` attached it), or -errno with `*stage` (1 fsopen, 2 source, 3 create,
+/// 4 fsmount) and the file system's own message, if any, in `message`.
+int ih_mount_detached(const char *fstype, const char *source, int read_only, char *message, int message_size,
+                      int *stage);
+
+/// Attaches the detached mount `mount_fd` onto the folder open at `target_fd` (`move_mount` with both paths empty:
+/// no path is resolved). Returns 0 or -errno.
+int ih_move_mount(int mount_fd, int target_fd);
+
+/// `umount2(path, UMOUNT_NOFOLLOW)`, with `MNT_DETACH` when `detach`, retrying EINTR. Returns 0 or -errno.
+int ih_unmount(const char *path, int detach);
+
+/// What `statx` says of the file open at `fd`: its mount's id, whether it is the root of that mount (1, 0, or -1
+/// when the kernel does not say), its device (major, minor) and inode. Returns 0 or -errno (-ENOSYS without
+/// `STATX_MNT_ID`, before Linux 5.8).
+int ih_mount_of(int fd, unsigned long long *mount_id, int *is_mount_root, unsigned int *major, unsigned int *minor,
+                unsigned long long *inode);
+
+/// `syncfs(fd)`: writes everything of the file system `fd` is on to its disk, retrying EINTR. Returns 0 or -errno.
+int ih_syncfs(int fd);
+
+/// The major and minor of a `dev_t` (glibc's `major` and `minor` macros). Returns 0.
+int ih_device_numbers(unsigned long long device, unsigned int *major, unsigned int *minor);
 
 #endif
