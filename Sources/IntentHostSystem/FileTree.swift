@@ -90,9 +90,7 @@ public enum FileTree {
     defer { closedir(stream) }
     var names: [Name] = []
     while let entry = readdir(stream) {
-      // The name through a pointer: `entry.pointee` would copy a whole `struct dirent`, reading past a short record.
-      let pointer = (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
-        .assumingMemoryBound(to: CChar.self)
+      let pointer = entry.namePointer
       let length = strlen(pointer)
       let bytes = Array(UnsafeBufferPointer(start: pointer, count: length + 1))
       if strcmp(pointer, ".") == 0 || strcmp(pointer, "..") == 0 { continue }
