@@ -257,14 +257,14 @@ struct StorageBudgetEndToEndTests {
     let first = try await runFill(scene, "files=3")
     #expect(first.code == 0, "\(first)")
     let container = scene.container("FillContainer")
-    try unmount(container)
+    try await Self.unmountWhenFree(container)
     #expect(try FileManager.default.contentsOfDirectory(atPath: container).isEmpty)
     let again = try await runFill(scene, "files=2")
     #expect(again.code == 0, "\(again)")
     let fills = try FileManager.default.contentsOfDirectory(atPath: container).filter { $0.hasPrefix("fill-") }
     #expect(fills.count == 2, "\(fills)")
 
-    try unmount(container)
+    try await Self.unmountWhenFree(container)
     try "in the way".write(toFile: container + "/stray.txt", atomically: true, encoding: .utf8)
     let refused = try await runFill(scene, "files=1")
     #expect(refused.code == 77, "\(refused)")
@@ -290,7 +290,7 @@ struct StorageBudgetEndToEndTests {
     let container = scene.container("FillContainer")
     try "the app's notes".write(toFile: container + "/notes.txt", atomically: true, encoding: .utf8)
     // What an interruption left: the volume unmounted, the setting "checked", the image in place.
-    try unmount(container)
+    try await Self.unmountWhenFree(container)
     try AssistantHome(root: scene.host.home, environment: [:]).updateStorageSettings { $0.enforcement = .checked }
     #expect(!FileManager.default.fileExists(atPath: container + "/notes.txt"))
 
@@ -306,6 +306,26 @@ struct StorageBudgetEndToEndTests {
     #expect(plain.code == 0, "\(plain)")
     #expect(try String(contentsOfFile: container + "/notes.txt", encoding: .utf8) == "the app's notes")
     #expect(try !Self.isMountRoot(container))
+  }
+
+  /// Unmounts `path` as a reboot would, once the launch that just ended has let go of it: on a loaded machine the
+  /// extension's last descriptors close a moment after the host returns (EBUSY until then, for at most 10 s).
+  static func unmountWhenFree(_ path: String) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while try !unmountUnlessBusy(path, retrying: ContinuousClock.now < deadline) {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+  }
+
+  /// Unmounts `path`: true when it did, false when it is busy and `retrying`; throws otherwise.
+  static func unmountUnlessBusy(_ path: String, retrying: Bool) throws -> Bool {
+    do throws(SystemError) {
+      try unmount(path)
+      return true
+    } catch {
+      guard error.code == EBUSY, retrying else { throw error }
+      return false
+    }
   }
 
   /// Whether `path` is the root of a mount (statx).
