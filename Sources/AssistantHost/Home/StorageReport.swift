@@ -201,12 +201,10 @@ extension AssistantHome {
       }
       try updateStorageSettings { $0 = wanted }
     } else {
-      // Every folder back first, then the setting: a fold that fails leaves the home with volumes, its folders
-      // mounted, rather than a home that says "checked" over folders whose files are in images.
+      try updateStorageSettings { $0 = wanted }
       for folder in storageFolders() where try volume(of: folder).foldBack() {
         change.foldedBack.append(folder.path)
       }
-      try updateStorageSettings { $0 = wanted }
     }
     change.storage = try storageReport()
     return change
