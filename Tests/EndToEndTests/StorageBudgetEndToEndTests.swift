@@ -1,3 +1,4 @@
+import AssistantHost
 import Foundation
 import IntentHostSystem
 import TestSupport
@@ -96,6 +97,17 @@ struct StorageBudgetEndToEndTests {
     #expect(next.code == 0, "\(next)")
     #expect(next.stderr.contains("is full"), "\(next)")
     #expect(scene.survivors("FillContainer").isEmpty)
+    // Full to the last inode or block, with a folder the host makes at each launch removed (as the extension may
+    // remove its own tmp): the launch still runs, without it, so that the extension can make room.
+    try FileManager.default.removeItem(atPath: container + "/tmp")
+    var filler = 0
+    while FileManager.default.createFile(atPath: container + "/filler-\(filler)", contents: Data(count: 1 << 20)) {
+      filler += 1
+      if filler > 200 { break }
+    }
+    let full = try await runFill(scene, "files=1")
+    #expect(full.code == 0, "\(full)")
+    #expect(!full.stderr.contains("cannot prepare"), "\(full)")
   }
 
   /// The control: checked before each launch, the same fill goes past the budget (its launch is not stopped), the
@@ -245,14 +257,14 @@ struct StorageBudgetEndToEndTests {
     let first = try await runFill(scene, "files=3")
     #expect(first.code == 0, "\(first)")
     let container = scene.container("FillContainer")
-    try unmount(container)
+    try await Self.unmountWhenFree(container)
     #expect(try FileManager.default.contentsOfDirectory(atPath: container).isEmpty)
     let again = try await runFill(scene, "files=2")
     #expect(again.code == 0, "\(again)")
     let fills = try FileManager.default.contentsOfDirectory(atPath: container).filter { $0.hasPrefix("fill-") }
     #expect(fills.count == 2, "\(fills)")
 
-    try unmount(container)
+    try await Self.unmountWhenFree(container)
     try "in the way".write(toFile: container + "/stray.txt", atomically: true, encoding: .utf8)
     let refused = try await runFill(scene, "files=1")
     #expect(refused.code == 77, "\(refused)")
@@ -262,6 +274,65 @@ struct StorageBudgetEndToEndTests {
     try FileManager.default.removeItem(atPath: container + "/stray.txt")
     let back = try await runFill(scene, "files=1")
     #expect(back.code == 0, "\(back)")
+  }
+
+  /// A folder whose image is still there is its volume, whatever the home's setting says: a `--volumes off` that
+  /// failed or was interrupted after the unmount (the setting already "checked", the files still in the image)
+  /// leaves the next launch mounting the image, not running on an empty folder that hides the app's files. The
+  /// control: once the fold back succeeds, the folder is plain and the next launch mounts nothing.
+  @Test(.needsLoopMounts)
+  func aFolderWithAnImageIsItsVolumeWhateverTheSetting() async throws {
+    let scene = try Scene()
+    defer { scene.host.directory.remove() }
+    try await prepare(scene, volumes: true)
+    let first = try await runFill(scene, "files=1")
+    #expect(first.code == 0, "\(first)")
+    let container = scene.container("FillContainer")
+    try "the app's notes".write(toFile: container + "/notes.txt", atomically: true, encoding: .utf8)
+    // What an interruption left: the volume unmounted, the setting "checked", the image in place.
+    try await Self.unmountWhenFree(container)
+    try AssistantHome(root: scene.host.home, environment: [:]).updateStorageSettings { $0.enforcement = .checked }
+    #expect(!FileManager.default.fileExists(atPath: container + "/notes.txt"))
+
+    let again = try await runFill(scene, "files=1")
+    #expect(again.code == 0, "\(again)")
+    #expect(try String(contentsOfFile: container + "/notes.txt", encoding: .utf8) == "the app's notes")
+    #expect(try Self.isMountRoot(container), "the image is mounted on the folder again")
+
+    // The control: folded back, the folder is plain, its files still there, and a launch mounts nothing.
+    let off = try await scene.assistant(["storage", "set", "--volumes", "off"])
+    #expect(off.code == 0, "\(off)")
+    let plain = try await runFill(scene, "files=1")
+    #expect(plain.code == 0, "\(plain)")
+    #expect(try String(contentsOfFile: container + "/notes.txt", encoding: .utf8) == "the app's notes")
+    #expect(try !Self.isMountRoot(container))
+  }
+
+  /// Unmounts `path` as a reboot would, once the launch that just ended has let go of it: on a loaded machine the
+  /// extension's last descriptors close a moment after the host returns (EBUSY until then, for at most 10 s).
+  static func unmountWhenFree(_ path: String) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while try !unmountUnlessBusy(path, retrying: ContinuousClock.now < deadline) {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+  }
+
+  /// Unmounts `path`: true when it did, false when it is busy and `retrying`; throws otherwise.
+  static func unmountUnlessBusy(_ path: String, retrying: Bool) throws -> Bool {
+    do throws(SystemError) {
+      try unmount(path)
+      return true
+    } catch {
+      guard error.code == EBUSY, retrying else { throw error }
+      return false
+    }
+  }
+
+  /// Whether `path` is the root of a mount (statx).
+  static func isMountRoot(_ path: String) throws -> Bool {
+    let folder = try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    defer { folder.close() }
+    return try MountStatus(of: folder).isMountRoot
   }
 
   /// Turning volumes on moves what each folder holds into its volume, or refuses (naming the folder, changing

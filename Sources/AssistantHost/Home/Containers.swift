@@ -40,6 +40,13 @@ extension AssistantHome {
     }
   }
 
+  /// The budget to mount `folder`'s volume with when the home checks before each launch but the folder still has an
+  /// image (a fold back that failed or was interrupted): its files are in the image, so it is mounted (the budget
+  /// only sizes a new image, and this one exists). Nil for a folder without one.
+  private func leftVolume(_ folder: StorageFolder) -> StorageBudget? {
+    volume(of: folder).hasImage ? StorageBudget.standard : nil
+  }
+
   /// Makes or checks `Containers/<bundle id>` (see `prepareDirectories`).
   /// - Parameter volume: the budget of its volume when it is to be one; nil otherwise.
   /// - Precondition: the home is prepared (`prepare()`): `Containers/` exists.
@@ -48,6 +55,7 @@ extension AssistantHome {
   {
     let name = try Self.pathComponent(bundleIdentifier, "bundle identifier")
     var created = false
+    let volume = try volume ?? leftVolume(containerFolder(name))
     if let volume {
       try preparing(containers.path + "/" + name) { () throws(SystemError) in
         let containers = try DirectoryDescriptor.openTrusted(self.containers.path)
@@ -66,9 +74,14 @@ extension AssistantHome {
       if !(created || madeNow) || volume != nil {
         try settle(container, owner: owner, permissions: 0o700, shared: false)
       }
-      // The app may have removed or replaced these: it is its own container, so what is there is left alone.
+      // The app may have removed or replaced these: it is its own container, so what is there is left alone. A
+      // full volume has no room for them: the launch goes on without, so that the extension may make room.
       for sub in ["Documents", "Library", "tmp"] where try container.status(of: sub) == nil {
-        try container.makeDirectory(sub, permissions: 0o700, owner: owner).directory.close()
+        do throws(SystemError) {
+          try container.makeDirectory(sub, permissions: 0o700, owner: owner).directory.close()
+        } catch where volume != nil && (error.code == ENOSPC || error.code == EDQUOT) {
+          continue
+        }
       }
     }
   }
@@ -85,6 +98,7 @@ extension AssistantHome {
     let owner = gid.map { (uid: uid_t(0), gid: $0) }
     let permissions: mode_t = gid == nil ? 0o770 : 0o2770
     var created = false
+    let volume = try volume ?? leftVolume(appGroupFolder(identifier))
     if let volume {
       try preparing(location.path) { () throws(SystemError) in
         let root = try DirectoryDescriptor.openTrusted(appGroupsRoot.path)

@@ -201,10 +201,12 @@ extension AssistantHome {
       }
       try updateStorageSettings { $0 = wanted }
     } else {
-      try updateStorageSettings { $0 = wanted }
+      // Every folder back first, then the setting: a fold that fails leaves the home with volumes, its folders
+      // mounted, rather than a home that says "checked" over folders whose files are in images.
       for folder in storageFolders() where try volume(of: folder).foldBack() {
         change.foldedBack.append(folder.path)
       }
+      try updateStorageSettings { $0 = wanted }
     }
     change.storage = try storageReport()
     return change

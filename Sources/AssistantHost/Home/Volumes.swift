@@ -175,6 +175,11 @@ package struct Volume: Sendable {
     return .volume
   }
 
+  /// Whether the folder has an image: then it is its volume until folded back, whatever the home's setting says
+  /// (an interrupted or failed `storage set --volumes off` leaves the files in the image). False when the image
+  /// cannot be examined (the launch's own checks then say why).
+  package var hasImage: Bool { ((try? imageIdentity()) ?? nil) != nil }
+
   /// The image's device and inode, or nil when it does not exist.
   func imageIdentity() throws(SystemError) -> FileIdentity? {
     guard let imagesFolder = try openImages(creating: false) else { return nil }
@@ -253,8 +258,9 @@ package struct Volume: Sendable {
           throw HostError(
             .refused,
             "the \(folder.what) \(folder.path) holds files while its volume \(imagePath) is not mounted on it, and "
-              + "mounting it would hide them; move them aside (then copy what you need into the folder once the "
-              + "volume is mounted), or remove the image to make the volume again from the folder")
+              + "mounting it would hide them; move them aside, then copy what you need into the folder once the "
+              + "volume is mounted (the image holds what the folder held when it became a volume, and every write "
+              + "since)")
         }
         let mount = try mountImage(readOnly: false)
         defer { mount.close() }
@@ -424,7 +430,19 @@ package struct Volume: Sendable {
               + "of its own under the volume; move them aside and try again")
         }
       }
-      try copyOut(into: parent)
+      do {
+        try copyOut(into: parent)
+      } catch {
+        // The files are all in the image still: mount it back, so that the folder shows them until a fold succeeds.
+        if let directory = try? openFolder() {
+          defer { directory.close() }
+          if (try? directory.entries())?.isEmpty == true, let mount = try? mountImage(readOnly: false) {
+            defer { mount.close() }
+            try? mount.attach(onto: directory)
+          }
+        }
+        throw error
+      }
       do throws(SystemError) {
         guard let images = try openImages(creating: false) else { return true }
         defer { images.close() }
