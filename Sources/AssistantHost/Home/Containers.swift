@@ -79,7 +79,7 @@ extension AssistantHome {
       for sub in ["Documents", "Library", "tmp"] where try container.status(of: sub) == nil {
         do throws(SystemError) {
           try container.makeDirectory(sub, permissions: 0o700, owner: owner).directory.close()
-        } catch where volume != nil && (error.code == ENOSPC || error.code == EDQUOT) {
+        } catch  where volume != nil && (error.code == ENOSPC || error.code == EDQUOT) {
           continue
         }
       }
