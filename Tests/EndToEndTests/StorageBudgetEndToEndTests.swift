@@ -205,6 +205,32 @@ struct StorageBudgetEndToEndTests {
     #expect(FileManager.default.fileExists(atPath: container + "/Library"))
   }
 
+  /// An uninstall while one of the app's volumes is in use (here a file the test holds open in its app group) is
+  /// refused with 77 before anything is removed: the app stays installed and its volumes stay mounted. The control:
+  /// once the file is closed, the same uninstall folds the volumes back and removes the app.
+  @Test(.needsLoopMounts)
+  func anUninstallWhileAVolumeIsInUseRemovesNothing() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    #expect(try await host.assistant(["storage", "set", "--volumes", "on"]).code == 0)
+    let booked = try await host.assistant(["Book room 7 for Ada with Rooms"])
+    #expect(booked.code == 0, "\(booked)")
+    let group = host.groups + "/group.com.example.rooms"
+    let held = try FileDescriptor.open(group + "/held-open", O_WRONLY | O_CREAT | O_CLOEXEC)
+    let refused = try await host.assistant(["uninstall", "Rooms"])
+    held.close()
+    #expect(refused.code == 77, "\(refused)")
+    #expect(refused.stderr.contains("cannot uninstall Rooms, which stays installed"), "\(refused)")
+    #expect(refused.stderr.contains("in use"), "\(refused)")
+    #expect(FileManager.default.fileExists(atPath: host.home + "/Applications/Rooms.app"))
+    #expect(try MountEntry.all().map(\.mountPoint).contains(group))
+    let removed = try await host.assistant(["uninstall", "Rooms"])
+    #expect(removed.code == 0, "\(removed)")
+    #expect(!FileManager.default.fileExists(atPath: host.home + "/Applications/Rooms.app"))
+    #expect(try !MountEntry.all().map(\.mountPoint).contains { $0.hasPrefix(host.directory.path) })
+  }
+
   /// A volume also mounted somewhere else is not folded back (its files would go on changing there, and be lost
   /// with its image): refused, naming where. The control: once that mount is gone, it is folded back.
   @Test(.needsLoopMounts)

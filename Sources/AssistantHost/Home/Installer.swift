@@ -207,22 +207,10 @@ extension AssistantHome {
     } catch let error as UnderstandingError {
       throw HostError(error)
     }
-    do {
-      try FileManager.default.removeItem(at: app.url)
-    } catch {
-      throw HostError(.ioError, "cannot remove \(app.url.path): \(describe(error))")
-    }
-    // Its donations, suggested shortcuts and vocabulary go with it; the user's shortcuts stay (inactive).
-    var unforgotten = DonationStore(home: self).forget(app.identifier.rawValue)
-    // So do the interpreters recorded for its scripts.
     let identifiers = [app.info.bundleIdentifier] + app.extensions.map(\.info.bundleIdentifier)
-    do {
-      try recordInterpreters(Dictionary(uniqueKeysWithValues: identifiers.map { ($0, nil) }))
-    } catch {
-      unforgotten.append((error as? HostError)?.message ?? "\(error)")
-    }
     // Its containers, and the app groups no other installed app lists, stay as plain folders: their volumes (if the
-    // home has them) are folded back.
+    // home has them) are folded back first, so that a volume in use (a running extension or app, a shell inside it)
+    // or mounted elsewhere refuses the uninstall with the app still installed (`HostError(.refused)`, 77).
     let others = apps.filter { $0.url != app.url }
     let stillUsed = Set(others.flatMap { $0.applicationGroups.map(\.rawValue) })
     var folders = identifiers.compactMap { try? containerFolder($0) }
@@ -232,10 +220,22 @@ extension AssistantHome {
     for folder in folders {
       do {
         try volume(of: folder).foldBack()
-      } catch {
-        unforgotten.append(
-          "the \(folder.what) \(folder.path) stays a volume: \((error as? HostError)?.message ?? "\(error)")")
+      } catch let error as HostError {
+        throw HostError(error.status, "cannot uninstall \(app.name), which stays installed: \(error.message)")
       }
+    }
+    do {
+      try FileManager.default.removeItem(at: app.url)
+    } catch {
+      throw HostError(.ioError, "cannot remove \(app.url.path): \(describe(error))")
+    }
+    // Its donations, suggested shortcuts and vocabulary go with it; the user's shortcuts stay (inactive).
+    var unforgotten = DonationStore(home: self).forget(app.identifier.rawValue)
+    // So do the interpreters recorded for its scripts.
+    do {
+      try recordInterpreters(Dictionary(uniqueKeysWithValues: identifiers.map { ($0, nil) }))
+    } catch {
+      unforgotten.append((error as? HostError)?.message ?? "\(error)")
     }
     return (app, unforgotten)
   }
