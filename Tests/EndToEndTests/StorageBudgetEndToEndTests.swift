@@ -184,12 +184,8 @@ struct StorageBudgetEndToEndTests {
   /// plain folders that keep their files. The control: before, they were mounts.
   @Test(.needsLoopMounts)
   func uninstallingAnAppFoldsItsVolumesBack() async throws {
-    let host = try HostFixture()
+    let host = try await Self.roomsWithABookingOnVolumes()
     defer { host.directory.remove() }
-    try await host.installRooms()
-    #expect(try await host.assistant(["storage", "set", "--volumes", "on"]).code == 0)
-    let booked = try await host.assistant(["Book room 7 for Ada with Rooms"])
-    #expect(booked.code == 0, "\(booked)")
     let group = host.groups + "/group.com.example.rooms"
     let container = host.home + "/Containers/com.example.rooms.RoomsIntents"
     let mounted = try MountEntry.all().map(\.mountPoint)
@@ -210,12 +206,8 @@ struct StorageBudgetEndToEndTests {
   /// once the file is closed, the same uninstall folds the volumes back and removes the app.
   @Test(.needsLoopMounts)
   func anUninstallWhileAVolumeIsInUseRemovesNothing() async throws {
-    let host = try HostFixture()
+    let host = try await Self.roomsWithABookingOnVolumes()
     defer { host.directory.remove() }
-    try await host.installRooms()
-    #expect(try await host.assistant(["storage", "set", "--volumes", "on"]).code == 0)
-    let booked = try await host.assistant(["Book room 7 for Ada with Rooms"])
-    #expect(booked.code == 0, "\(booked)")
     let group = host.groups + "/group.com.example.rooms"
     let held = try FileDescriptor.open(group + "/held-open", O_WRONLY | O_CREAT | O_CLOEXEC)
     let refused = try await host.assistant(["uninstall", "Rooms"])
@@ -352,6 +344,16 @@ struct StorageBudgetEndToEndTests {
       guard error.code == EBUSY, retrying else { throw error }
       return false
     }
+  }
+
+  /// A home with Rooms installed and volumes on, after a booking (so its container and app group are mounted).
+  static func roomsWithABookingOnVolumes() async throws -> HostFixture {
+    let host = try HostFixture()
+    try await host.installRooms()
+    #expect(try await host.assistant(["storage", "set", "--volumes", "on"]).code == 0)
+    let booked = try await host.assistant(["Book room 7 for Ada with Rooms"])
+    #expect(booked.code == 0, "\(booked)")
+    return host
   }
 
   /// Whether `path` is the root of a mount (statx).
