@@ -18,18 +18,28 @@ public struct BoundedRun: Sendable {
   }
 }
 
-/// Runs a trusted system program (`mkfs.ext4`) to its end with stdin on /dev/null and stdout and stderr into one
-/// pipe, in its own session, and returns how it ended and what it wrote. Its whole life is bounded by `seconds`: at
-/// the deadline, or when it writes more than `outputLimit` bytes, its process group is killed, it is reaped, and this
-/// throws.
+/// Runs a trusted system program (`mkfs.ext4`, an interpreter asked for its library folders) to its end with stdin
+/// on /dev/null and stdout (and stderr, unless `discardsStandardError`) into one pipe, in `/` and in its own
+/// session, and returns how it ended and what it wrote. Its whole life is bounded by `seconds`: at the deadline, or
+/// when it writes more than `outputLimit` bytes, its process group is killed, it is reaped, and this throws.
 ///
 /// Blocks (it waits for the program): call it off the cooperative pool.
+///
+/// ```swift
+/// let made = try runBounded("/usr/sbin/mkfs.ext4", arguments: ["-q", "/proc/self/fd/3"], extraDescriptor: image,
+///                           seconds: 60)
+/// guard made.termination == .exited(0) else { print(made.text) }
+/// ```
 /// - Parameters:
+///   - arguments: after argv[0], which is `program`.
 ///   - extraDescriptor: becomes the program's fd 3 (for example a file it is to work on, as `/proc/self/fd/3`).
+///   - adjust: changes the spawn's other options (a sandbox, another argv[0], the executable itself as
+///     `/proc/self/fd/3`); the standard descriptors are this function's.
 /// - Throws: `SpawnError` when it cannot start; `SystemError` (`ETIMEDOUT`, `E2BIG`, or a wait's errno).
 public func runBounded(
   _ program: String, arguments: [String], environment: [String: String] = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
-  extraDescriptor: FileDescriptor? = nil, seconds: Int, outputLimit: Int = 64 << 10
+  extraDescriptor: FileDescriptor? = nil, seconds: Int, outputLimit: Int = 64 << 10,
+  discardsStandardError: Bool = false, adjust: (inout SpawnOptions) -> Void = { _ in }
 ) throws -> BoundedRun {
   let null = try FileDescriptor.open("/dev/null", O_RDWR)
   defer { null.close() }
@@ -37,9 +47,10 @@ public func runBounded(
   defer { pipe.read.close() }
   var options = SpawnOptions(
     executable: program, arguments: [program] + arguments, environment: environment, workingDirectory: "/",
-    standardInput: null, standardOutput: pipe.write, standardError: pipe.write)
+    standardInput: null, standardOutput: pipe.write, standardError: discardsStandardError ? null : pipe.write)
   options.extraDescriptor = extraDescriptor
   options.newSession = true
+  adjust(&options)
   let process: SpawnedProcess
   do {
     process = try spawn(options)

@@ -606,78 +606,20 @@ struct ScriptInterpreter: Sendable, Equatable, Codable {
     _ program: String, arguments: [String], executable: FileDescriptor? = nil, sandbox: SandboxSpec? = nil,
     seconds: Int = answerSeconds
   ) throws -> [UInt8] {
-    let null = try FileDescriptor.open("/dev/null", O_RDWR)
-    defer { null.close() }
-    let pipe = try FileDescriptor.pipe()
-    defer { pipe.read.close() }
-    // The descriptor becomes the child's fd 3, and the kernel executes the file it names (/proc/self/fd/3: the
-    // descriptor, not a path walked again).
-    var options = SpawnOptions(
-      executable: executable == nil ? program : "/proc/self/fd/3", arguments: arguments,
-      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], workingDirectory: "/", standardInput: null,
-      standardOutput: pipe.write, standardError: null)
-    options.extraDescriptor = executable
-    options.newSession = true
-    options.sandbox = sandbox
-    let process: SpawnedProcess
-    do {
-      process = try spawn(options)
-    } catch {
-      pipe.write.close()
-      throw error
+    let run = try runBounded(
+      program, arguments: Array(arguments.dropFirst()), environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+      extraDescriptor: executable, seconds: seconds, outputLimit: answerLimit, discardsStandardError: true
+    ) { options in
+      // The descriptor becomes the child's fd 3, and the kernel executes the file it names (/proc/self/fd/3: the
+      // descriptor, not a path walked again).
+      if executable != nil { options.executable = "/proc/self/fd/3" }
+      options.arguments = arguments
+      options.sandbox = sandbox
     }
-    pipe.write.close()
-    defer { process.pidfd.close() }
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    func millisecondsLeft() -> Int32 {
-      max(0, (deadline - ContinuousClock.now).pollTimeout())
+    guard run.termination == .exited(0) else {
+      throw SystemError(code: EIO, operation: "run", subject: program, detail: "\(run.termination)")
     }
-    let timeout = SystemError(
-      code: ETIMEDOUT, operation: "wait", subject: program, detail: "no answer within \(seconds) s")
-    var output: [UInt8] = []
-    var failure: SystemError? = nil
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let milliseconds = millisecondsLeft()
-      let readable = milliseconds > 0 ? try pipe.read.waitReadable(timeoutMilliseconds: milliseconds) : false
-      if !readable {
-        failure = timeout
-        break
-      }
-      let count = try pipe.read.read(into: &chunk)
-      if count == 0 { break }
-      output += chunk.prefix(count)
-      if output.count > answerLimit {
-        failure = SystemError(
-          code: E2BIG, operation: "read", subject: program, detail: "more than \(answerLimit) bytes")
-        break
-      }
-    }
-    // Its output ended: it must end too, by the same deadline.
-    var termination: Termination? = nil
-    while failure == nil, termination == nil {
-      termination = try process.reap()
-      if termination != nil { break }
-      let milliseconds = millisecondsLeft()
-      if milliseconds > 0 { _ = try process.pidfd.waitReadable(timeoutMilliseconds: milliseconds) }
-      if millisecondsLeft() == 0 {
-        termination = try process.reap()
-        if termination == nil { failure = timeout }
-      }
-    }
-    if failure != nil {
-      process.sendToGroup(SIGKILL)
-      process.send(SIGKILL)
-      while termination == nil {
-        termination = try process.reap()
-        if termination == nil { _ = try process.pidfd.waitReadable(timeoutMilliseconds: 1000) }
-      }
-    }
-    if let failure { throw failure }
-    guard termination == .exited(0) else {
-      throw SystemError(code: EIO, operation: "run", subject: program, detail: "\(termination!)")
-    }
-    return output
+    return run.output
   }
 }
 
