@@ -120,6 +120,10 @@ let package = Package(
       name: "AscentUI", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentUI/Code",
       linkerSettings: staticSwiftRuntime),
 
+    // Examples: the FuelOrder app (seed 000), in App Intents.
+    // purpose: the fuel-ordering use cases (the seed's commands) shared by the FuelOrder app and its App Intents extension.
+    .target(name: "FuelOrderKit", dependencies: ["AppGroupStore"], path: "Sources/Examples/FuelOrderKit"),
+
     // Test fixtures and helpers.
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
     .executableTarget(
@@ -159,6 +163,7 @@ let package = Package(
     .testTarget(
       name: "RoomsKitTests", dependencies: ["RoomsKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     // AscentKit in-process: obstacle names, the history's state machine and its failures, the workout card.
+    .testTarget(name: "FuelOrderKitTests", dependencies: ["FuelOrderKit", "AppGroupStore", "TestSupport"]),
     .testTarget(
       name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     .testTarget(
