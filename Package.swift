@@ -17,6 +17,7 @@ let package = Package(
   products: [
     .executable(name: "assistant", targets: ["assistant"]),
     .library(name: "ExtensionSDK", targets: ["ExtensionSDK"]),
+    .library(name: "AppIntents", targets: ["AppIntents"]),
   ],
   targets: [
     // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds, openat2, loop devices and the mount API).
@@ -48,6 +49,8 @@ let package = Package(
     .target(
       name: "ExtensionSDK", dependencies: ["ExtensionProtocol", "ExtensionTransport", "AppGroupStore"],
       path: "Sources/ExtensionSDK"),
+    // purpose: Apple's App Intents API, spelled as Apple spells it (AppIntent, @Parameter, AppEnum, AppEntity, App Shortcuts, results, snippet views), for extensions and apps that declare their intents in Swift.
+    .target(name: "AppIntents", dependencies: ["ExtensionProtocol"], path: "Sources/AppIntents"),
     // purpose: the assistant engine: the use cases of `Assistant`, each concern in a folder of its own (docs/ARCHITECTURE.md).
     .target(
       name: "AssistantHost",
@@ -163,6 +166,7 @@ let package = Package(
     .testTarget(
       name: "RoomsKitTests", dependencies: ["RoomsKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     // AscentKit in-process: obstacle names, the history's state machine and its failures, the workout card.
+    .testTarget(name: "AppIntentsTests", dependencies: ["AppIntents", "ExtensionProtocol", "TestSupport"]),
     .testTarget(name: "FuelOrderKitTests", dependencies: ["FuelOrderKit", "AppGroupStore", "TestSupport"]),
     .testTarget(
       name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
