@@ -91,16 +91,22 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
   /// The protocol versions of host and extension differ.
   public static let unsupportedVersion = ErrorCode(rawValue: -33004)
   /// The request is not allowed at this point of the session: `host/requestAuthentication` while none of the host's
-  /// `intent/confirm` or `intent/handle` requests is pending.
+  /// `intent/confirm`, `intent/handle` or `appIntent/perform` requests is pending, or a question to the user
+  /// (`host/requestValue`, …) while no `appIntent/perform` is.
   public static let notAllowedNow = ErrorCode(rawValue: -33005)
-  /// The receiver is already serving a request of this kind for the session (a second `host/requestAuthentication`
-  /// before the first is answered).
+  /// The receiver is already serving a request of this kind for the session (a second `host/requestAuthentication`,
+  /// or question to the user, before the first is answered).
   public static let busy = ErrorCode(rawValue: -33006)
+  /// The user cancelled: the answer to `host/requestValue`, `host/requestDisambiguation`, `host/requestConfirmation`
+  /// or `host/requestParameterConfirmation` when the user says "cancel" (or nobody can be asked), which App Intents
+  /// throws; an `appIntent/perform` that lets it through ends the run as the user's cancel.
+  public static let userCancelled = ErrorCode(rawValue: -33007)
 
   private static let names: [Int: String] = [
     -32700: "parseError", -32600: "invalidRequest", -32601: "methodNotFound", -32602: "invalidParams",
     -32603: "internalError", -32800: "requestCancelled", -33001: "noHandler", -33002: "handlerFailed",
     -33003: "notInitialized", -33004: "unsupportedVersion", -33005: "notAllowedNow", -33006: "busy",
+    -33007: "userCancelled",
   ]
 
   public var name: String { Self.names[rawValue] ?? "code \(rawValue)" }

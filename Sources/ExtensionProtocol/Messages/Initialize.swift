@@ -52,9 +52,40 @@ public struct InitializeResult: Codable, Sendable, Equatable {
   public var protocolVersion: Int
   /// The SDK or implementation, e.g. "IntentHostSDK 0.1.0".
   public var implementation: String
+  /// An App Intents extension (or app): the digest of the App Intents metadata its code registers, in lowercase hex,
+  /// which the host compares with the digest of the installed `Metadata.appintents` to name a file that has drifted
+  /// from the code. Absent for a SiriKit extension, and from an extension that does not know it.
+  public var appIntentsMetadataDigest: String?
 
-  public init(protocolVersion: Int = ExtensionProtocol.protocolVersion, implementation: String) {
+  public init(
+    protocolVersion: Int = ExtensionProtocol.protocolVersion, implementation: String,
+    appIntentsMetadataDigest: String? = nil
+  ) {
     self.protocolVersion = protocolVersion
     self.implementation = implementation
+    self.appIntentsMetadataDigest = appIntentsMetadataDigest
+  }
+
+  private enum CodingKeys: String, CodingKey { case protocolVersion, implementation, appIntentsMetadataDigest }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
+    implementation = try container.decode(String.self, forKey: .implementation)
+    appIntentsMetadataDigest = try container.decodeIfPresent(String.self, forKey: .appIntentsMetadataDigest)
+    try container.refuse(appIntentsMetadataDigest.flatMap(Self.digestProblem))
+  }
+
+  /// What is wrong with a metadata digest, or nil: it is 16 to 128 lowercase hexadecimal digits, an even number of
+  /// them (the bytes of a hash, whichever the metadata's writer uses), so that equal digests are equal strings.
+  public static func digestProblem(_ digest: String) -> String? {
+    let digits = digest.unicodeScalars
+    guard digits.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else {
+      return "appIntentsMetadataDigest is not lowercase hexadecimal: \(AppIntentLimits.quoted(digest))"
+    }
+    guard (16...128).contains(digits.count), digits.count.isMultiple(of: 2) else {
+      return "appIntentsMetadataDigest has \(digits.count) digits; a digest has an even number from 16 to 128"
+    }
+    return nil
   }
 }
