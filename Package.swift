@@ -50,7 +50,9 @@ let package = Package(
       name: "ExtensionSDK", dependencies: ["ExtensionProtocol", "ExtensionTransport", "AppGroupStore"],
       path: "Sources/ExtensionSDK"),
     // purpose: Apple's App Intents API, spelled as Apple spells it (AppIntent, @Parameter, AppEnum, AppEntity, App Shortcuts, results, snippet views), for extensions and apps that declare their intents in Swift.
-    .target(name: "AppIntents", dependencies: ["ExtensionProtocol"], path: "Sources/AppIntents"),
+    .target(
+      name: "AppIntents", dependencies: ["ExtensionProtocol", "ExtensionTransport", "ExtensionSDK"],
+      path: "Sources/AppIntents"),
     // purpose: the assistant engine: the use cases of `Assistant`, each concern in a folder of its own (docs/ARCHITECTURE.md).
     .target(
       name: "AssistantHost",

@@ -14,6 +14,32 @@ import Synchronization
 /// The SDK's name and version, sent in `initialize`.
 public let sdkImplementation = "IntentHostSDK 0.1.0"
 
+/// Requests beyond SiriKit's that another SDK module of this package answers (the App Intents runtime): their
+/// methods, how each is answered, and what it adds to `initialize`'s result.
+package struct MoreMethods: Sendable {
+  package var methods: Set<String>
+  /// Answers one request of `methods`; a `ResponseError` it throws is the answer's error.
+  package var answer: @Sendable (InboundMessage, ExtensionContext) async throws -> any Codable & Sendable
+  /// `initialize`'s result, with what the module adds.
+  package var initialized: @Sendable (InitializeResult) -> InitializeResult
+
+  package init(
+    methods: Set<String>,
+    answer: @escaping @Sendable (InboundMessage, ExtensionContext) async throws -> any Codable & Sendable,
+    initialized: @escaping @Sendable (InitializeResult) -> InitializeResult = { $0 }
+  ) {
+    self.methods = methods
+    self.answer = answer
+    self.initialized = initialized
+  }
+}
+
+/// Serves the protocol on stdin and the real stdout with no SiriKit handler, answering `more`'s requests: the
+/// entry point of an App Intents extension. Returns only by exiting.
+package func serveMoreMethods(_ more: MoreMethods) async -> Never {
+  await ExtensionRunner.serve(handlerFor: { _ in nil }, more: more)
+}
+
 /// Serves the protocol for an `IntentsExtension` on stdin and the real stdout.
 enum ExtensionRunner {
   /// What the serve loop shares between the reader thread and the handler tasks.
@@ -33,7 +59,7 @@ enum ExtensionRunner {
   /// there: one thread hop per request.
   static func serve(
     handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?,
-    makeView: (@Sendable () -> any IntentViewController)? = nil
+    makeView: (@Sendable () -> any IntentViewController)? = nil, more: MoreMethods? = nil
   ) async -> Never {
     ignoreBrokenPipeSignal()
     // Keep the real stdout for the protocol and point fd 1 at stderr, so a stray print cannot corrupt the stream.
@@ -53,7 +79,8 @@ enum ExtensionRunner {
         // End of input: the host is gone. Exit without waiting for anything.
         exit(state.values.withLock { $0.shutDown } ? 0 : 1)
       }
-      receive(message, state: state, handlerFor: handlerFor, makeView: makeView, connection: connection)
+      receive(
+        message, state: state, handlerFor: handlerFor, makeView: makeView, more: more, connection: connection)
     }
     while true { try? await Task.sleep(for: .seconds(3600)) }
   }
@@ -61,7 +88,7 @@ enum ExtensionRunner {
   /// Takes one message on the reader thread.
   private static func receive(
     _ message: InboundMessage, state: ServeState, handlerFor: @escaping @Sendable (Intent) -> (any IntentHandler)?,
-    makeView: (@Sendable () -> any IntentViewController)?, connection: Connection
+    makeView: (@Sendable () -> any IntentViewController)?, more: MoreMethods?, connection: Connection
   ) {
     switch message.kind {
     case .notification:
@@ -93,7 +120,8 @@ enum ExtensionRunner {
             return true
           }
           guard first else { throw ResponseError(.notInitialized, "initialize was already received") }
-          answerOrLog { try connection.reply(to: id, with: InitializeResult(implementation: sdkImplementation)) }
+          let result = InitializeResult(implementation: sdkImplementation)
+          answerOrLog { try connection.reply(to: id, with: more?.initialized(result) ?? result) }
         } catch let error as ResponseError {
           answerOrLog { try connection.reply(to: id, error: error) }
         } catch {
@@ -124,7 +152,8 @@ enum ExtensionRunner {
       state.values.withLock { values in
         values.tasks[id] = Task {
           await answer(
-            message, id: id, handlerFor: handlerFor, makeView: makeView, context: context, connection: connection)
+            message, id: id, handlerFor: handlerFor, makeView: makeView, more: more, context: context,
+            connection: connection)
           _ = state.values.withLock { $0.tasks.removeValue(forKey: id) }
         }
       }
@@ -133,9 +162,15 @@ enum ExtensionRunner {
 
   private static func answer(
     _ message: InboundMessage, id: RequestID, handlerFor: (Intent) -> (any IntentHandler)?,
-    makeView: (@Sendable () -> any IntentViewController)?, context: ExtensionContext, connection: Connection
+    makeView: (@Sendable () -> any IntentViewController)?, more: MoreMethods?, context: ExtensionContext,
+    connection: Connection
   ) async {
     do {
+      if let more, more.methods.contains(message.method) {
+        let result = try await more.answer(message, context)
+        try connection.reply(to: id, with: result)
+        return
+      }
       switch message.method {
       case ResolveParameterRequest.method:
         let request = try message.params(ResolveParameterRequest.self)

@@ -69,6 +69,9 @@ public struct ExtensionContext: Sendable {
   /// The connection to the host, for requests to it; nil in a context made with the public initializer.
   let host: Connection?
 
+  /// The connection to the host, for the App Intents runtime's requests (nil when not connected).
+  package var hostConnection: Connection? { host }
+
   /// A context that is not connected to a host (for tests of a handler): `requestAuthentication(reason:)` throws
   /// `notAllowedNow`. The SDK gives handlers a connected one.
   public init(

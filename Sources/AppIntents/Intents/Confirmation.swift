@@ -1,20 +1,9 @@
+import ExtensionProtocol
+
 // Asking the user to confirm the whole intent before perform() goes on, in both of Apple's spellings.
 
-/// The word on the button that confirms an action (Apple's closed set).
-public struct ConfirmationActionName: Sendable, Hashable, CustomStringConvertible {
-  public let rawValue: String
-  private init(_ rawValue: String) { self.rawValue = rawValue }
-  public var description: String { rawValue }
-
-  public static let add = Self("add"), addData = Self("addData"), book = Self("book"), buy = Self("buy")
-  public static let call = Self("call"), checkIn = Self("checkIn"), `continue` = Self("continue")
-  public static let create = Self("create"), `do` = Self("do"), download = Self("download")
-  public static let filter = Self("filter"), get = Self("get"), go = Self("go"), log = Self("log")
-  public static let open = Self("open"), order = Self("order"), pay = Self("pay"), play = Self("play")
-  public static let playSound = Self("playSound"), post = Self("post"), request = Self("request")
-  public static let run = Self("run"), search = Self("search"), send = Self("send"), set = Self("set")
-  public static let share = Self("share"), start = Self("start"), toggle = Self("toggle")
-}
+/// The word on the button that confirms an action (Apple's closed set: `.order`, `.book`, `.continue`, …).
+public typealias ConfirmationActionName = ExtensionProtocol.ConfirmationActionName
 
 /// When a confirmation is asked (iOS 18's `conditions:`); a text host asks whenever the call is made.
 public struct ConfirmationConditions: OptionSet, Sendable {

@@ -133,6 +133,10 @@ public protocol AnyIntentParameter: AnyObject, Sendable {
   var defaultIntentValue: ParameterValue? { get }
   /// Its value on the wire: the one given, else the default; nil when it has neither.
   var currentIntentValue: ParameterValue? { get }
+  /// The entity type it holds (alone, optional or in an array), if any.
+  var entityType: (any AppEntity.Type)? { get }
+  /// The cases of the enum it holds, on the wire, if it holds one.
+  var enumCases: [ParameterValue]? { get }
   func setIntentValue(_ value: ParameterValue) async throws
 }
 
@@ -142,6 +146,37 @@ extension IntentParameter: AnyIntentParameter {
   public var currentIntentValue: ParameterValue? {
     (state.withLock { $0.value } ?? defaultValue).map(\.intentValue)
   }
+  public var entityType: (any AppEntity.Type)? { Value.self as? any AppEntity.Type ?? Value.wrappedEntityType }
+  public var enumCases: [ParameterValue]? {
+    ((Value.self as? any AppEnum.Type) ?? Value.wrappedEnumType).map { $0.allCaseValues }
+  }
+}
+
+extension _IntentValue {
+  /// The entity type inside an optional or an array; nil for others.
+  static var wrappedEntityType: (any AppEntity.Type)? { (Self.self as? any WrappingIntentValue.Type)?.innerEntity }
+  static var wrappedEnumType: (any AppEnum.Type)? { (Self.self as? any WrappingIntentValue.Type)?.innerEnum }
+}
+
+/// An optional or an array of intent values.
+protocol WrappingIntentValue {
+  static var innerEntity: (any AppEntity.Type)? { get }
+  static var innerEnum: (any AppEnum.Type)? { get }
+}
+
+extension Optional: WrappingIntentValue where Wrapped: _IntentValue {
+  static var innerEntity: (any AppEntity.Type)? { Wrapped.self as? any AppEntity.Type ?? Wrapped.wrappedEntityType }
+  static var innerEnum: (any AppEnum.Type)? { Wrapped.self as? any AppEnum.Type ?? Wrapped.wrappedEnumType }
+}
+
+extension Array: WrappingIntentValue where Element: _IntentValue {
+  static var innerEntity: (any AppEntity.Type)? { Element.self as? any AppEntity.Type ?? Element.wrappedEntityType }
+  static var innerEnum: (any AppEnum.Type)? { Element.self as? any AppEnum.Type ?? Element.wrappedEnumType }
+}
+
+extension AppEnum {
+  /// Every case on the wire.
+  static var allCaseValues: [ParameterValue] { allCases.map(\.intentValue) }
 }
 
 /// The parameters of `intent`, in declaration order, each named after its property (`_location` is `location`).

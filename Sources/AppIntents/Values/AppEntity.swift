@@ -101,3 +101,35 @@ public protocol DynamicOptionsProvider: Sendable {
 extension DynamicOptionsProvider {
   public func defaultResult() async -> DefaultValue? { nil }
 }
+
+/// An entity query that can list every entity.
+public protocol EnumerableEntityQuery: EntityQuery {
+  func allEntities() async throws -> [Entity]
+}
+
+/// An entity type's lookups, as the runtime answers `entity/query` (its default query, opened).
+extension AppEntity {
+  static func lookUp(_ lookup: EntityLookup) async throws -> [Self]? {
+    let query = defaultQuery
+    switch lookup {
+    case .identifiers(let identifiers):
+      return try await query.entities(for: identifiers.compactMap { ID.entityIdentifier(for: $0) })
+    case .suggested:
+      return try await query.suggestedEntities()
+    case .matching(let string):
+      guard let query = query as? any EntityStringQuery else { return nil }
+      return try await matching(query, string)
+    case .all:
+      guard let query = query as? any EnumerableEntityQuery else { return nil }
+      return try await all(query)
+    }
+  }
+
+  private static func matching<Query: EntityStringQuery>(_ query: Query, _ string: String) async throws -> [Self] {
+    try await query.entities(matching: string).compactMap { $0 as? Self }
+  }
+
+  private static func all<Query: EnumerableEntityQuery>(_ query: Query) async throws -> [Self] {
+    try await query.allEntities().compactMap { $0 as? Self }
+  }
+}
