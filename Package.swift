@@ -32,7 +32,7 @@ let package = Package(
     // purpose: Apple's App Intents metadata (Metadata.appintents) as a typed document, read from untrusted bytes, written canonically with its digest, checked by Apple's rules.
     .target(name: "AppIntentsMetadata", path: "Sources/AppIntentsMetadata"),
     // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, strings, build settings, system intents, bundles.
-    .target(name: "BundleManifest", path: "Sources/BundleManifest"),
+    .target(name: "BundleManifest", dependencies: ["AppIntentsMetadata"], path: "Sources/BundleManifest"),
     // purpose: understanding what a user says (matching utterances to apps' intents, reading spoken values) as pure functions over the manifests.
     .target(
       name: "Understanding", dependencies: ["BundleManifest", "ExtensionProtocol"], path: "Sources/Understanding"),
@@ -54,8 +54,8 @@ let package = Package(
     .target(
       name: "AssistantHost",
       dependencies: [
-        "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore",
-        "UntrustedText", "CPasscode", "IntentHostSystem", "Understanding",
+        "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "AppIntentsMetadata", "ProcessSupervision",
+        "AppGroupStore", "UntrustedText", "CPasscode", "IntentHostSystem", "Understanding",
       ],
       path: "Sources/AssistantHost"),
     // purpose: the thin command line over AssistantHost: one command model from which parsing, help, the man page
