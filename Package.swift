@@ -30,8 +30,10 @@ let package = Package(
     .target(name: "UntrustedText", path: "Sources/UntrustedText"),
     // purpose: the wire protocol: intent model, resolution results, response codes and every JSON-RPC message.
     .target(name: "ExtensionProtocol", path: "Sources/ExtensionProtocol"),
+    // purpose: Apple's App Intents metadata (Metadata.appintents) as a typed document, read from untrusted bytes, written canonically with its digest, checked by Apple's rules.
+    .target(name: "AppIntentsMetadata", path: "Sources/AppIntentsMetadata"),
     // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, strings, build settings, system intents, bundles.
-    .target(name: "BundleManifest", path: "Sources/BundleManifest"),
+    .target(name: "BundleManifest", dependencies: ["AppIntentsMetadata"], path: "Sources/BundleManifest"),
     // purpose: understanding what a user says (matching utterances to apps' intents, reading spoken values) as pure functions over the manifests.
     .target(
       name: "Understanding", dependencies: ["BundleManifest", "ExtensionProtocol"], path: "Sources/Understanding"),
@@ -57,8 +59,8 @@ let package = Package(
     .target(
       name: "AssistantHost",
       dependencies: [
-        "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "ProcessSupervision", "AppGroupStore",
-        "UntrustedText", "CPasscode", "IntentHostSystem", "Understanding",
+        "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "AppIntentsMetadata", "ProcessSupervision",
+        "AppGroupStore", "UntrustedText", "CPasscode", "IntentHostSystem", "Understanding",
       ],
       path: "Sources/AssistantHost"),
     // purpose: the thin command line over AssistantHost: one command model from which parsing, help, the man page
@@ -153,6 +155,7 @@ let package = Package(
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText", "TestSupport"]),
     .testTarget(name: "ExtensionTransportTests", dependencies: ["ExtensionTransport", "TestSupport"]),
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
+    .testTarget(name: "AppIntentsMetadataTests", dependencies: ["AppIntentsMetadata", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     // The matcher in-process, over manifests written to temporary folders: no process, no home, no C sandbox.
     // purpose: test fixtures built from the manifest model alone (no processes, no C sandbox), shared by test targets.

@@ -1,3 +1,4 @@
+import AppIntentsMetadata
 import Foundation
 
 /// An extension bundle: `<App>.app/PlugIns/<Name>.appex`.
@@ -38,10 +39,15 @@ public struct AppBundle: Sendable, Equatable {
   public var stringsTables: [StringsTable]
   public internal(set) var extensions: [ExtensionBundle]
   public var settings: BuildSettings
+  /// The app's own `Metadata.appintents` (intents that run in the app); nil when it has none.
+  public internal(set) var appIntentsMetadata: AppIntentsMetadataFolder? = nil
+  /// Its App Intents extensions, in `Extensions/` (intents that run in them), in name order.
+  public internal(set) var appIntentsExtensions: [AppIntentsExtensionBundle] = []
   /// What loading found (unresolved build settings, keys taken from settings), from every file of the bundle.
   public var loadDiagnostics: [Diagnostic] {
     info.diagnostics + entitlements.diagnostics
       + extensions.flatMap { $0.info.diagnostics + $0.entitlements.diagnostics }
+      + appIntentsExtensions.flatMap { $0.info.diagnostics + $0.entitlements.diagnostics }
   }
 
   public var executableURL: URL { url.appendingPathComponent(info.executable) }
@@ -59,17 +65,21 @@ public struct AppBundle: Sendable, Equatable {
     return result
   }
 
-  /// Every app group the app and its extensions list, each once, in order.
+  /// Every app group the app and its extensions (App Intents extensions included) list, each once, in order.
   public var applicationGroups: [AppGroupIdentifier] {
     var result: [AppGroupIdentifier] = []
-    for text in entitlements.applicationGroups + extensions.flatMap(\.entitlements.applicationGroups) {
+    for text in entitlements.applicationGroups + extensions.flatMap(\.entitlements.applicationGroups)
+      + appIntentsExtensions.flatMap(\.entitlements.applicationGroups)
+    {
       if let group = AppGroupIdentifier(validating: text), !result.contains(group) { result.append(group) }
     }
     return result
   }
 
-  /// The identifiers of the app and of its extensions.
-  public var allIdentifiers: [BundleIdentifier] { [identifier] + extensions.map(\.identifier) }
+  /// The identifiers of the app and of its extensions (App Intents extensions included).
+  public var allIdentifiers: [BundleIdentifier] {
+    [identifier] + extensions.map(\.identifier) + appIntentsExtensions.map(\.identifier)
+  }
 
   /// All intent definitions of the app and its extensions.
   public var allDefinitions: [IntentDefinition] { definitions + extensions.flatMap(\.definitions) }
@@ -145,8 +155,11 @@ public struct AppBundle: Sendable, Equatable {
     }
     let entitlements = try loadEntitlements(in: url, settings: settings)
     let parts = try loadExtensions(in: url, explicit: explicit)
+    let appIntentsParts = try loadAppIntentsExtensions(in: url, explicit: explicit)
     let problems = NameRules.bundleNames(
-      app: (url, info, entitlements), extensions: parts.map { ($0.url, $0.info, $0.entitlements) })
+      app: (url, info, entitlements),
+      extensions: parts.map { ($0.url, $0.info, $0.entitlements) }
+        + appIntentsParts.map { ($0.url, $0.info, $0.entitlements) })
     func checked(_ text: String) throws -> BundleIdentifier {
       if !checkingNames { return BundleIdentifier(unchecked: text) }
       guard problems.isEmpty, let identifier = BundleIdentifier(validating: text) else {
@@ -161,13 +174,22 @@ public struct AppBundle: Sendable, Equatable {
         url: part.url, info: part.info, identifier: extensionIdentifier, extensionInfo: part.extensionInfo,
         entitlements: part.entitlements, definitions: part.definitions, settings: part.settings)
     }
+    let appIntentsExtensions = try appIntentsParts.map { part in
+      AppIntentsExtensionBundle(
+        url: part.url, info: part.info, identifier: try checked(part.info.bundleIdentifier),
+        entitlements: part.entitlements, settings: part.settings, metadata: part.metadata)
+    }
     return AppBundle(
       url: url, info: info, identifier: identifier, team: Team(app: identifier, declared: entitlements.teamIdentifier),
       entitlements: entitlements,
       definitions: try findFiles(in: url, extension: "intentdefinition").map(IntentDefinition.load),
       vocabularies: try findFiles(in: url, named: "AppIntentVocabulary.plist").map(Vocabulary.load),
-      stringsTables: try findFiles(in: url, extension: "strings", languagesOnly: true).map(StringsTable.load),
-      extensions: extensions, settings: settings)
+      // App Shortcut phrases are the App Intents model's (`appIntentsMetadata`), not translations of definitions.
+      stringsTables: try findFiles(in: url, extension: "strings", languagesOnly: true).filter {
+        $0.lastPathComponent != AppShortcutsStrings.fileName
+      }.map(StringsTable.load),
+      extensions: extensions, settings: settings, appIntentsMetadata: try AppIntentsMetadataFolder.load(in: url),
+      appIntentsExtensions: appIntentsExtensions)
   }
 
   /// An extension as read, before its names are checked.
@@ -201,7 +223,7 @@ public struct AppBundle: Sendable, Equatable {
     }
   }
 
-  private static func loadEntitlements(in bundle: URL, settings: BuildSettings) throws -> Entitlements {
+  static func loadEntitlements(in bundle: URL, settings: BuildSettings) throws -> Entitlements {
     let files =
       (try? FileManager.default.contentsOfDirectory(atPath: bundle.path))?.filter {
         $0.hasSuffix(".entitlements")

@@ -1,3 +1,5 @@
+import AppIntentsMetadata
+
 /// One finding of the validator: which file and key, how bad, what is wrong, and how to fix it.
 public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible {
   public enum Severity: String, Sendable, Codable, Comparable {
@@ -32,6 +34,19 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
   /// A parse or type error of the loaders, as a diagnostic.
   public init(_ error: ManifestError, rule: Rule = .plist) {
     self.init(.error, rule, file: error.file, keyPath: error.keyPath, error.problem, fix: error.fix)
+  }
+
+  /// A finding about App Intents metadata (AppIntentsMetadata's reader and validator), as a diagnostic: its JSON
+  /// path (or strings key) is the key path, its rule the same name.
+  public init(_ finding: MetadataFinding) {
+    let severity: Severity
+    switch finding.severity {
+    case .error: severity = .error
+    case .warning: severity = .warning
+    case .note: severity = .note
+    }
+    self.init(
+      severity, Rule(finding.rule), file: finding.file, keyPath: finding.path, finding.message, fix: finding.fix)
   }
 
   /// `FILE: KEYPATH: error: message [rule]` and, on a second line, the fix.

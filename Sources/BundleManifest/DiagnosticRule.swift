@@ -1,3 +1,5 @@
+import AppIntentsMetadata
+
 extension Diagnostic {
   /// The rule a finding breaks, by the stable name `assistant validate` prints in brackets and `--json` gives as
   /// `rule` (the raw value). docs/VALIDATION.md lists every rule with its severity and what it checks; a test keeps
@@ -141,7 +143,70 @@ extension Diagnostic {
     /// A `<lang>.lproj/NAME.strings` table has a key for every text of `NAME.intentdefinition`.
     case stringsMissingKey = "strings-missing-key"
 
+    // App Intents (`Metadata.appintents` and `AppShortcuts.strings`; AppIntentsMetadata's `MetadataRule`).
+
+    /// `extract.actionsdata` and `version.json` parse: JSON within the limits, keys of Xcode's types, identifiers.
+    case appIntentsMetadata = "app-intents-metadata"
+    /// A key, value type or primitive type the reader does not read.
+    case appIntentsUnknownKey = "app-intents-unknown-key"
+    /// `version` is the one IntentHost knows.
+    case appIntentsVersion = "app-intents-version"
+    /// Every App Shortcut phrase has exactly one `${applicationName}`.
+    case appShortcutUtterance = "app-shortcut-utterance"
+    /// Every App Shortcut has a phrase.
+    case appShortcutPhraseMissing = "app-shortcut-phrase-missing"
+    /// A phrase's parameter is an `AppEntity` or `AppEnum` parameter.
+    case appShortcutParameterType = "app-shortcut-parameter-type"
+    /// A phrase's parameter is a parameter of the shortcut's intent.
+    case appShortcutParameterUnknown = "app-shortcut-parameter-unknown"
+    /// A phrase has at most one parameter.
+    case appShortcutParameterCount = "app-shortcut-parameter-count"
+    /// An app has at most 10 App Shortcuts.
+    case appShortcutsTooMany = "app-shortcuts-too-many"
+    /// An App Shortcut's `actionIdentifier` names an action.
+    case appShortcutActionUnknown = "app-shortcut-action-unknown"
+    /// A bundle has one set of `AppShortcuts.strings` tables, one per language.
+    case appShortcutsStringsFiles = "app-shortcuts-strings-files"
+    /// An entity's `defaultQueryIdentifier` names a query.
+    case appIntentsDefaultQuery = "app-intents-default-query"
+    /// Actions, parameters, properties, entities, enums and enum cases have a title.
+    case appIntentsTitleMissing = "app-intents-title-missing"
+    /// Enum identifiers are unique, and case identifiers within an enum.
+    case appIntentsDuplicateIdentifier = "app-intents-duplicate-identifier"
+    /// An enum parameter's default is a case of its enum.
+    case appIntentsDefaultValue = "app-intents-default-value"
+    /// Apple's closing line after App Intents errors.
+    case appIntentsHaltingError = "app-intents-halting-error"
+    /// An App Intents extension has a `Metadata.appintents`.
+    case appIntentsExtensionEmpty = "app-intents-extension-empty"
+    /// Only one `Metadata.appintents` of an app declares App Shortcuts.
+    case appShortcutsProviderTwice = "app-shortcuts-provider-twice"
+
     /// The rule's name, as `assistant validate` prints it: the raw value.
     public var description: String { rawValue }
+  }
+}
+
+extension Diagnostic.Rule {
+  /// The rule of an App Intents finding: the same name.
+  public init(_ rule: MetadataRule) {
+    switch rule {
+    case .metadata: self = .appIntentsMetadata
+    case .unknownKey: self = .appIntentsUnknownKey
+    case .version: self = .appIntentsVersion
+    case .utterance: self = .appShortcutUtterance
+    case .phraseMissing: self = .appShortcutPhraseMissing
+    case .parameterType: self = .appShortcutParameterType
+    case .parameterUnknown: self = .appShortcutParameterUnknown
+    case .parameterCount: self = .appShortcutParameterCount
+    case .tooManyShortcuts: self = .appShortcutsTooMany
+    case .actionUnknown: self = .appShortcutActionUnknown
+    case .stringsFiles: self = .appShortcutsStringsFiles
+    case .defaultQuery: self = .appIntentsDefaultQuery
+    case .titleMissing: self = .appIntentsTitleMissing
+    case .duplicateIdentifier: self = .appIntentsDuplicateIdentifier
+    case .defaultValue: self = .appIntentsDefaultValue
+    case .haltingError: self = .appIntentsHaltingError
+    }
   }
 }

@@ -27,6 +27,9 @@ public struct InfoPlist: Sendable, Equatable {
   public var userActivityTypes: [String]
   public var siriUsageDescription: String?
   public var extensionInfo: ExtensionInfo?
+  /// `EXAppExtensionAttributes.EXExtensionPointIdentifier`: the point of an ExtensionKit extension (in an app's
+  /// `Extensions/`), such as `com.apple.appintents-extension`; nil when absent.
+  public var appExtensionPointIdentifier: String? = nil
   /// What loading found that is not a parse error: unresolved build settings, keys taken from settings.
   public var diagnostics: [Diagnostic]
 
@@ -180,6 +183,10 @@ public struct InfoPlist: Sendable, Equatable {
           try strings(attributes, ExtensionInfo.restrictedAfterQuestionsKey))
     } else {
       extensionInfo = nil
+    }
+    if let attributes = try plist.dictionary("EXAppExtensionAttributes") {
+      appExtensionPointIdentifier = expand(
+        attributes, "EXExtensionPointIdentifier", try attributes.string("EXExtensionPointIdentifier"))
     }
     self.diagnostics = diagnostics
   }

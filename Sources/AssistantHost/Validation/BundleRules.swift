@@ -34,7 +34,7 @@ extension Validator {
     var diagnostics = app.loadDiagnostics
     diagnostics += executableRules(app)
     diagnostics += packageTypeRules(app)
-    for url in [app.executableURL] + app.extensions.map(\.executableURL)
+    for url in [app.executableURL] + app.extensions.map(\.executableURL) + app.appIntentsExtensions.map(\.executableURL)
     where ScriptInterpreter.isExecutableFile(url.path) {
       diagnostics += libraryRules(executable: url.path, app: app.url.path)
       diagnostics += scriptRules(executable: url.path, app: app.url.path)
@@ -51,6 +51,8 @@ extension Validator {
         return warning
       }
     }
+    // App Intents last: every finding of the metadata and its phrases, then Apple's closing line after an error.
+    diagnostics += app.appIntentsDiagnostics
     return diagnostics
   }
 
@@ -59,7 +61,10 @@ extension Validator {
   func executableRules(_ app: AppBundle) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let fm = FileManager.default
-    for (url, info) in [(app.executableURL, app.info)] + app.extensions.map({ ($0.executableURL, $0.info) })
+    let bundles =
+      [(app.executableURL, app.info)] + app.extensions.map { ($0.executableURL, $0.info) }
+      + app.appIntentsExtensions.map { ($0.executableURL, $0.info) }
+    for (url, info) in bundles
     where !info.executable.isEmpty && !ScriptInterpreter.isExecutableFile(url.path) {
       let exists = fm.fileExists(atPath: url.path)
       // A folder is "executable" to FileManager (searchable): the kernel refuses to run it.

@@ -6,7 +6,8 @@ extension Validator {
   /// The sandbox's rules for the read-only paths each entitlements file of `app` asks for (docs/SANDBOX.md,
   /// "Exceptions from entitlements"), checked on this host as a launch checks them again.
   func readOnlyPathRules(_ app: AppBundle) -> [Diagnostic] {
-    ([app.entitlements] + app.extensions.map(\.entitlements)).flatMap(readOnlyPathRules)
+    ([app.entitlements] + app.extensions.map(\.entitlements) + app.appIntentsExtensions.map(\.entitlements))
+      .flatMap(readOnlyPathRules)
   }
 
   /// The same rules for one entitlements file (a source folder's, or a file validated on its own).

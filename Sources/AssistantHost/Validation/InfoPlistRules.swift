@@ -49,11 +49,12 @@ extension Validator {
           .warning, .packageType, file: app.info.file, keyPath: "CFBundlePackageType",
           "is \"\(app.info.packageType!)\"; an app's is APPL", fix: "set it to APPL"))
     }
-    for ext in app.extensions where ext.info.packageType != nil && ext.info.packageType != "XPC!" {
+    for info in app.extensions.map(\.info) + app.appIntentsExtensions.map(\.info)
+    where info.packageType != nil && info.packageType != "XPC!" {
       diagnostics.append(
         Diagnostic(
-          .warning, .packageType, file: ext.info.file, keyPath: "CFBundlePackageType",
-          "is \"\(ext.info.packageType!)\"; an extension's is XPC!", fix: "set it to XPC!"))
+          .warning, .packageType, file: info.file, keyPath: "CFBundlePackageType",
+          "is \"\(info.packageType!)\"; an extension's is XPC!", fix: "set it to XPC!"))
     }
     return diagnostics
   }

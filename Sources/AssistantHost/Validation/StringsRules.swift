@@ -1,3 +1,4 @@
+import AppIntentsMetadata
 import BundleManifest
 import Foundation
 import Understanding
@@ -8,7 +9,11 @@ extension Validator {
   func stringsRules(_ project: Project) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let ids = project.definitions.reduce(into: Set<String>()) { $0.formUnion($1.localizationIDs) }
-    for table in project.strings where table.file.hasSuffix("Intents.strings") || table.file.hasSuffix(".strings") {
+    // App Shortcut phrases (`AppShortcuts.strings`) translate no definition: the App Intents rules check them.
+    for table in project.strings
+    where table.file.hasSuffix(".strings")
+      && URL(fileURLWithPath: table.file).lastPathComponent != AppShortcutsStrings.fileName
+    {
       let stale = table.strings.keys.filter { !ids.contains(String($0.split(separator: "-").first ?? "")) }.sorted()
       if !stale.isEmpty && !ids.isEmpty {
         diagnostics.append(

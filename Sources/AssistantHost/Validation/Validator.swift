@@ -18,12 +18,16 @@ package struct Validator: Sendable {
 
   // MARK: - Entry points
 
-  /// Validates what `path` is: an `.app` bundle, a folder of sources, or one file.
+  /// Validates what `path` is: an `.app` bundle, App Intents metadata (a `Metadata.appintents` folder or its
+  /// `extract.actionsdata`), a folder of sources, or one file.
   package func validate(path: String) -> [Diagnostic] {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       return [Self.missing(url.path)]
+    }
+    if Self.isAppIntentsMetadata(url, isDirectory: isDirectory.boolValue) {
+      return validateAppIntentsMetadata(url, isDirectory: isDirectory.boolValue)
     }
     if !isDirectory.boolValue { return validateFile(url) }
     if url.pathExtension == "app" { return validateBundle(at: url) }
