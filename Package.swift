@@ -53,7 +53,8 @@ let package = Package(
       path: "Sources/ExtensionSDK"),
     // purpose: Apple's App Intents API, spelled as Apple spells it (AppIntent, @Parameter, AppEnum, AppEntity, App Shortcuts, results, snippet views), for extensions and apps that declare their intents in Swift.
     .target(
-      name: "AppIntents", dependencies: ["ExtensionProtocol", "ExtensionTransport", "ExtensionSDK"],
+      name: "AppIntents",
+      dependencies: ["ExtensionProtocol", "ExtensionTransport", "ExtensionSDK", "AppIntentsMetadata"],
       path: "Sources/AppIntents"),
     // purpose: the assistant engine: the use cases of `Assistant`, each concern in a folder of its own (docs/ARCHITECTURE.md).
     .target(
@@ -171,7 +172,8 @@ let package = Package(
     .testTarget(
       name: "RoomsKitTests", dependencies: ["RoomsKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     // AscentKit in-process: obstacle names, the history's state machine and its failures, the workout card.
-    .testTarget(name: "AppIntentsTests", dependencies: ["AppIntents", "ExtensionProtocol", "TestSupport"]),
+    .testTarget(
+      name: "AppIntentsTests", dependencies: ["AppIntents", "AppIntentsMetadata", "ExtensionProtocol", "TestSupport"]),
     .testTarget(name: "FuelOrderKitTests", dependencies: ["FuelOrderKit", "AppGroupStore", "TestSupport"]),
     .testTarget(
       name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),

@@ -135,8 +135,8 @@ public protocol AnyIntentParameter: AnyObject, Sendable {
   var currentIntentValue: ParameterValue? { get }
   /// The entity type it holds (alone, optional or in an array), if any.
   var entityType: (any AppEntity.Type)? { get }
-  /// The cases of the enum it holds, on the wire, if it holds one.
-  var enumCases: [ParameterValue]? { get }
+  /// The enum type it holds (alone, optional or in an array), if any.
+  var enumType: (any AppEnum.Type)? { get }
   func setIntentValue(_ value: ParameterValue) async throws
 }
 
@@ -147,9 +147,7 @@ extension IntentParameter: AnyIntentParameter {
     (state.withLock { $0.value } ?? defaultValue).map(\.intentValue)
   }
   public var entityType: (any AppEntity.Type)? { Value.self as? any AppEntity.Type ?? Value.wrappedEntityType }
-  public var enumCases: [ParameterValue]? {
-    ((Value.self as? any AppEnum.Type) ?? Value.wrappedEnumType).map { $0.allCaseValues }
-  }
+  public var enumType: (any AppEnum.Type)? { Value.self as? any AppEnum.Type ?? Value.wrappedEnumType }
 }
 
 extension _IntentValue {

@@ -36,6 +36,8 @@ public enum AppIntentsUsageError: Error, Sendable, Equatable, CustomStringConver
   case noValue(parameter: String)
   /// The host sent a value of another type than the parameter's.
   case wrongType(parameter: String, expected: String, got: String)
+  /// A type or parameter name the metadata cannot hold.
+  case invalidName(String, problem: String)
 
   public var description: String {
     switch self {
@@ -44,6 +46,7 @@ public enum AppIntentsUsageError: Error, Sendable, Equatable, CustomStringConver
     case .noValue(let parameter): "the parameter \(parameter) has no value and no default"
     case .wrongType(let parameter, let expected, let got):
       "the value given for \(parameter) is \(got), not \(expected)"
+    case .invalidName(let name, let problem): "\(name) cannot name an intent, a parameter or a type: \(problem)"
     }
   }
 }

@@ -1,8 +1,10 @@
 // The entry point of an App Intents extension (or of an app that runs its own intents): serve the host's App
 // Intents requests with the intents the `@main` type lists.
+import AppIntentsMetadata
 import ExtensionProtocol
 import ExtensionSDK
 import ExtensionTransport
+import Foundation
 
 /// The `@main` type of an App Intents extension. Swift without macros cannot find the intent types of a module, so
 /// this lists them: the one line Apple's framework does not need. The intents a shortcut names are added to them.
@@ -35,11 +37,56 @@ extension AppIntentsExtension {
     return all
   }
 
+  /// Serves the host; with `--emit-appintents-metadata DIR`, writes the metadata instead (`emitMetadata(into:)`)
+  /// and exits with its status.
   public static func main() async {
+    let arguments = CommandLine.arguments
+    if let flag = arguments.firstIndex(of: "--emit-appintents-metadata") {
+      exit(emitMetadata(into: arguments.indices.contains(flag + 1) ? arguments[flag + 1] : nil))
+    }
+    let digest = try? metadataDocument().digest
     let catalog = IntentCatalog(intents: allIntents)
     await serveMoreMethods(
       MoreMethods(
         methods: [PerformAppIntentRequest.method, AppIntentOptionsRequest.method, EntityQueryRequest.method],
-        answer: { message, context in try await catalog.answer(message, context: context) }))
+        answer: { message, context in try await catalog.answer(message, context: context) },
+        initialized: { result in
+          var result = result
+          result.appIntentsMetadataDigest = digest
+          return result
+        }))
+  }
+
+  /// Writes `folder/Metadata.appintents/` (`extract.actionsdata` and `version.json`) from what this extension
+  /// declares, as Xcode's metadata processor does at build time; the bundle assembly runs it. Prints what went wrong
+  /// on stderr.
+  /// - Returns: 0; 64 without a folder; 65 when a declared name cannot be an identifier; 73 when the files cannot be
+  ///   written.
+  public static func emitMetadata(into folder: String?) -> Int32 {
+    guard let folder, !folder.hasPrefix("-") else {
+      FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) --emit-appintents-metadata DIR\n".utf8))
+      return 64
+    }
+    let document: MetadataDocument
+    do {
+      document = try metadataDocument()
+    } catch {
+      FileHandle.standardError.write(Data("cannot describe the App Intents: \(error)\n".utf8))
+      return 65
+    }
+    let metadata = URL(fileURLWithPath: folder).appendingPathComponent("Metadata.appintents")
+    do {
+      try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true)
+      try Data(document.canonicalEncoding()).write(to: metadata.appendingPathComponent("extract.actionsdata"))
+      try Data(#"{"toolsVersion":"\#(metadataToolsVersion)","version":"3.0"}"#.utf8)
+        .write(to: metadata.appendingPathComponent("version.json"))
+    } catch {
+      FileHandle.standardError.write(Data("cannot write \(metadata.path): \(error)\n".utf8))
+      return 73
+    }
+    return 0
   }
 }
+
+/// What `version.json`'s `toolsVersion` says wrote the metadata.
+let metadataToolsVersion = "IntentHostSDK 0.1.0"

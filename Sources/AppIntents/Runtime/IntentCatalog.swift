@@ -87,7 +87,7 @@ package struct IntentCatalog: Sendable {
     }
     do {
       if let options = parameter.options { return AppIntentOptionsResult(items: try await options()) }
-      if let cases = parameter.enumCases { return AppIntentOptionsResult(items: cases) }
+      if let cases = parameter.enumType?.allCaseValues { return AppIntentOptionsResult(items: cases) }
       if let entity = parameter.entityType {
         return AppIntentOptionsResult(items: try await entity.lookUpValues(.suggested) ?? [])
       }
