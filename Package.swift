@@ -81,7 +81,8 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport", "UntrustedText",
+        "AppGroupStore", "AppIntentsMetadata", "AssistantHost", "BundleManifest", "ExtensionProtocol",
+        "ExtensionTransport", "UntrustedText",
       ], path: "Sources/Tools/FuzzTargets"),
     // purpose: the libFuzzer driver of FuzzTargets (built by Scripts/fuzz), or in an ordinary build their replay over files.
     .executableTarget(
@@ -166,7 +167,7 @@ let package = Package(
       dependencies: ["Understanding", "BundleManifest", "ExtensionProtocol", "ManifestFixtures"]
     ),
     // Every committed fuzz input and the real Xcode files through their fuzz targets, in-process.
-    .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
+    .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "AppIntentsMetadata", "TestSupport"]),
     .testTarget(name: "AppGroupStoreTests", dependencies: ["AppGroupStore", "IntentHostSystem", "TestSupport"]),
     // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
     .testTarget(

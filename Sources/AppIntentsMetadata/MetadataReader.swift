@@ -54,7 +54,7 @@ public enum MetadataReader {
     var reader = Reader(file: file)
     let root = try reader.parse(bytes, limits: limits)
     let document = try reader.document(root)
-    return MetadataReading(document: document, findings: reader.findings)
+    return MetadataReading(document: document, findings: reader.allFindings)
   }
 
   /// Reads `version.json` (`{"version": "3.0", "toolsVersion": "17E6107"}`).
@@ -69,7 +69,7 @@ public enum MetadataReader {
       version: try fields.requiredString("version", fix: "write {\"version\": \"3.0\"}, as Xcode does"),
       toolsVersion: try fields.string("toolsVersion"))
     reader.finish(fields)
-    return (version, reader.findings)
+    return (version, reader.allFindings)
   }
 }
 
@@ -78,10 +78,31 @@ private typealias LocalizedText = MetadataDocument.LocalizedText
 
 /// One reading of one file: its path for messages and the findings so far.
 private struct Reader {
+  /// The most notes one file gets; past them, one note says how many more there were (a hostile file could have a
+  /// million unknown keys).
+  static let maximumNotes = 100
+
   let file: String
-  var findings: [MetadataFinding] = []
+  private(set) var findings: [MetadataFinding] = []
+  private var notesLeftOut = 0
 
   init(file: String) { self.file = file }
+
+  /// Adds a finding about a key, a value type or the version, unless the file has had `maximumNotes` already.
+  mutating func note(_ finding: MetadataFinding) {
+    if findings.count < Self.maximumNotes { findings.append(finding) } else { notesLeftOut += 1 }
+  }
+
+  /// The findings, with one more note for those left out.
+  var allFindings: [MetadataFinding] {
+    guard notesLeftOut > 0 else { return findings }
+    return findings + [
+      MetadataFinding(
+        .note, .unknownKey, file: file,
+        "has \(notesLeftOut) more keys or types IntentHost does not read, not listed",
+        fix: "check the file against docs/APPINTENTS.md")
+    ]
+  }
 
   func error(_ path: JSONPath, _ problem: String, fix: String? = nil) -> MetadataError {
     MetadataError(file: file, path: path.description, problem: problem, fix: fix)
@@ -113,7 +134,7 @@ private struct Reader {
   /// A note for each key of `fields` that was not read and is not one of Apple's that IntentHost leaves aside.
   mutating func finish(_ fields: Fields, appleKeys: Set<String> = []) {
     for key in fields.values.keys.sorted() where !fields.read.contains(key) && !appleKeys.contains(key) {
-      findings.append(
+      note(
         MetadataFinding(
           .note, .unknownKey, file: file, path: fields.path.appending(key).description,
           "is a key IntentHost does not read; it is ignored",
@@ -132,7 +153,7 @@ private struct Reader {
         fix: "add \"version\": \(Document.knownVersion) at the top of the file, as Xcode writes it")
     }
     if version != Document.knownVersion {
-      findings.append(
+      note(
         MetadataFinding(
           .warning, .version, file: file, path: "version",
           "is \(version); IntentHost reads version \(Document.knownVersion), and reports what it does not know",
@@ -391,7 +412,7 @@ private struct Reader {
       finish(wrapper)
       let primitive = Document.PrimitiveType(typeIdentifier: identifier)
       if case .other = primitive {
-        findings.append(
+        note(
           MetadataFinding(
             .note, .unknownKey, file: file, path: wrapper.path.appending("typeIdentifier").description,
             "is \(identifier), a primitive type IntentHost does not know (0 String, 1 Bool, 2 Int, 7 Double, 8 Date, "
@@ -425,7 +446,7 @@ private struct Reader {
       finish(wrapper)
       return .intents(identifier)
     default:
-      findings.append(
+      note(
         MetadataFinding(
           .note, .unknownKey, file: file, path: tagPath.description,
           "is a kind of value IntentHost does not know; the parameter's values are passed on as they are",

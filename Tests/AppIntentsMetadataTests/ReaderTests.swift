@@ -182,6 +182,17 @@ struct UnknownMetadataKeysTests {
         == (try read(AppIntentsFixtures.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases))).document)
   }
 
+  @Test func aHostileFilesNotesAreCountedPastAHundred() throws {
+    let keys = (0..<150).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+    let reading = try read("{\"version\": 1, \(keys)}")
+    #expect(reading.findings.count == 101)
+    #expect(reading.findings.last?.message == "has 50 more keys or types IntentHost does not read, not listed")
+    #expect(reading.findings.last?.path == "")
+    // The control: at a hundred, each is listed.
+    let hundred = (0..<100).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+    #expect(try read("{\"version\": 1, \(hundred)}").findings.count == 100)
+  }
+
   @Test func anUnknownValueTypeIsKeptAndReported() throws {
     let reading = try read(
       #"{"version": 1, "actions": {"A": {"parameters": [{"name": "p", "valueType": {"hologram": {"wrapper": {"x": 1}}}}]}}}"#

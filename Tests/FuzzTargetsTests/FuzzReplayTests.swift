@@ -1,3 +1,4 @@
+import AppIntentsMetadata
 import Foundation
 import FuzzTargets
 import TestSupport
@@ -84,5 +85,33 @@ struct FuzzReplayTests {
     let target = try #require(FuzzTargets.named("journal"))
     #expect(target.check(Array("{\"content\": [}\0IHJ1 zzzz".utf8)).isEmpty)
     #expect(target.check(Array("{\"content\":{},\"schemaVersion\":99,\"sequence\":1}".utf8)).isEmpty)
+  }
+
+  @Test("the metadata round trip fails on a document the writer cannot write back")
+  func metadataRoundTripCanFail() throws {
+    let vehicle = MetadataIdentifier(validating: "Vehicle")!
+    func reading(_ type: MetadataDocument.ValueType) -> MetadataReading {
+      var document = MetadataDocument()
+      let name = MetadataIdentifier(validating: "A")!
+      document.actions[name] = MetadataDocument.Action(
+        identifier: name, title: "A",
+        parameters: [
+          MetadataDocument.Parameter(name: MetadataIdentifier(validating: "p")!, title: "P", valueType: type)
+        ])
+      return MetadataReading(document: document)
+    }
+    // The control: a document the reader made survives.
+    #expect(FuzzTargets.roundTripProblems(reading(.entity(vehicle))).isEmpty)
+    // A known tag with content the reader refuses, and one it reads as something else.
+    let refused = FuzzTargets.roundTripProblems(reading(.unknown(tag: "primitive", content: .null)))
+    #expect(refused.count == 1 && refused[0].hasPrefix("the reader refuses what the writer wrote"))
+    let other = reading(
+      .unknown(tag: "entity", content: .object(["wrapper": .object(["typeName": .string("Vehicle")])])))
+    #expect(FuzzTargets.roundTripProblems(other) == ["what the writer wrote reads back to another document"])
+    // An unknown tag is noted again when read back: the property holds when the first reading noted it.
+    var unknown = reading(.unknown(tag: "hologram", content: .object([:])))
+    #expect(FuzzTargets.roundTripProblems(unknown) == ["what the writer wrote has a key the reader does not read"])
+    unknown = try MetadataReader.read(unknown.document.canonicalEncoding(), file: "written")
+    #expect(FuzzTargets.roundTripProblems(unknown).isEmpty)
   }
 }

@@ -40,7 +40,7 @@ package struct FuzzTarget: Sendable {
 package enum FuzzTargets {
   package static let all: [FuzzTarget] = [
     lineFramer, jsonRPC, sanitizer, plist, entitlements, intentDefinition, vocabulary, strings, journal, elf,
-    transcript,
+    transcript, appIntentsMetadata,
   ]
 
   package static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -1,4 +1,5 @@
 import AppGroupStore
+import AppIntentsMetadata
 import AssistantHost
 import BundleManifest
 import ExtensionProtocol
@@ -208,5 +209,50 @@ extension FuzzTargets {
   ) { bytes in
     _ = try? Transcript.parse(String(decoding: bytes, as: UTF8.self), file: "book.jsonl")
     return []
+  }
+
+  /// App Intents metadata: the bytes before the first NUL are `extract.actionsdata`, the rest an
+  /// `AppShortcuts.strings`; the reader and the validator never trap, and what the reader accepts, the writer writes
+  /// in bytes that read back to the same document, with no key the reader does not read, and that are stable.
+  static let appIntentsMetadata = FuzzTarget(
+    name: "appintents-metadata",
+    summary: "App Intents metadata and App Shortcut phrases (AppIntentsMetadata's reader, writer and validator)"
+  ) { bytes in
+    let split = bytes.firstIndex(of: 0) ?? bytes.endIndex
+    guard let reading = try? MetadataReader.read(bytes[..<split], file: "extract.actionsdata") else { return [] }
+    var strings: [AppShortcutsStrings] = []
+    if split < bytes.endIndex,
+      let table = try? StringsTable.parse(
+        Data(bytes[(split + 1)...]), url: URL(fileURLWithPath: "/en.lproj/AppShortcuts.strings"))
+    {
+      strings.append(AppShortcutsStrings(file: table.file, language: table.language, strings: table.strings))
+    }
+    _ = MetadataValidator.validate(reading.document, file: "extract.actionsdata", strings: strings)
+    return roundTripProblems(reading)
+  }
+
+  /// Why the document of `reading` does not survive the writer: its canonical bytes are refused by the reader (with
+  /// no size limit: the writer spells out defaults a file may leave out), read back to another document or with a
+  /// note the first reading did not have (an unknown value type is kept, and noted again), or are not written again
+  /// the same.
+  package static func roundTripProblems(_ reading: MetadataReading) -> [String] {
+    let document = reading.document
+    let written = document.canonicalEncoding()
+    let limits = MetadataLimits(maximumBytes: .max, maximumDepth: MetadataLimits.standard.maximumDepth)
+    let again: MetadataReading
+    do {
+      again = try MetadataReader.read(written, file: "written", limits: limits)
+    } catch {
+      return ["the reader refuses what the writer wrote: \(Untrusted.sanitized(error.description))"]
+    }
+    var problems: [String] = []
+    if again.document != document { problems.append("what the writer wrote reads back to another document") }
+    // (The note that counts the notes left out past the reader's limit has no path, and may count others.)
+    let noted = Set(reading.findings.map { [$0.path, $0.message] })
+    if again.findings.contains(where: { !$0.path.isEmpty && !noted.contains([$0.path, $0.message]) }) {
+      problems.append("what the writer wrote has a key the reader does not read")
+    }
+    if again.document.canonicalEncoding() != written { problems.append("the writer writes the document differently") }
+    return problems
   }
 }
