@@ -93,6 +93,11 @@ package struct Assistant: Sendable {
     let apps = try home.installedApps()
     let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
     for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
+    // The apps' App Shortcuts (App Intents): a phrase said whole, before the SiriKit phrases.
+    let appShortcuts = AppShortcutMatcher(apps: apps).matches(utterance)
+    if !appShortcuts.isEmpty {
+      return .outcome(try await run(try await chooseAmong(appShortcuts, saying: utterance)))
+    }
     // The user's active shortcuts are suggested too when nothing matches.
     let shortcuts = await activeShortcuts(apps: apps)
     let found = try UtteranceMatcher(
@@ -125,7 +130,68 @@ package struct Assistant: Sendable {
   /// - Throws: `HostError` naming what is not installed, defined or a value of its type (`Router`); what `run(_:)`
   ///   throws.
   package func run(app: String, intent: String, values: [String]) async throws -> IntentOutcome {
-    try await run(invocation(app: app, intent: intent, values: values))
+    if let invocation = try appIntentInvocation(app: app, intent: intent, values: values) {
+      return try await run(invocation)
+    }
+    return try await run(invocation(app: app, intent: intent, values: values))
+  }
+
+  /// The App Intent `run(app:intent:values:)` runs when the app's `Metadata.appintents` declares `intent` (by its
+  /// type name or title); nil when it declares none of that name (a SiriKit intent is looked for then).
+  /// - Throws: `HostError` for an app that is not installed, or a value that is not `NAME=VALUE` of a parameter of
+  ///   the intent, or does not read as its type.
+  package func appIntentInvocation(app: String, intent: String, values: [String]) throws -> AppIntentInvocation? {
+    let router = Router(apps: try configuration.home.installedApps())
+    let app = try router.app(named: app)
+    for folder in app.allAppIntentsMetadata {
+      guard let document = folder.readDocument else { continue }
+      let action = document.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue }.first {
+        $0.identifier.rawValue == intent || $0.title.map { sameWords($0.key, intent) } == true
+      }
+      guard let action else { continue }
+      var invocation = AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
+      for assignment in values {
+        let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let parameter = action.parameter(parts[0]) else {
+          let names = action.parameters.map(\.name.rawValue)
+          throw HostError(
+            .usage,
+            "\"\(assignment)\" is not NAME=VALUE of a parameter of \(action.identifier.rawValue); its parameters are "
+              + (names.isEmpty ? "none" : names.joined(separator: ", ")))
+        }
+        if case .entity = parameter.valueType {
+          invocation.entityWords[parts[0]] = parts[1]
+        } else if let value = IntentDriver.read(parts[1], for: parameter, in: document) {
+          invocation.values[parts[0]] = value
+        } else {
+          throw HostError(
+            .usage,
+            "\(parts[0])=\(parts[1]): \(parameter.title?.key ?? parts[0]) needs "
+              + IntentDriver.expectation(for: parameter, in: document))
+        }
+      }
+      return invocation
+    }
+    return nil
+  }
+
+  /// The one of `found` the user means: the first when it is alone or the best, else the user says which.
+  /// - Throws: `HostError(.usage)` for an answer that is not one of the numbers.
+  private func chooseAmong(_ found: [AppIntentInvocation], saying utterance: String) async throws
+    -> AppIntentInvocation
+  {
+    guard found.count > 1 else { return found[0] }
+    let conversation = recorded(configuration.conversation)
+    await conversation.explain("\"\(utterance)\" could mean:")
+    for (index, candidate) in found.enumerated() {
+      await conversation.explain(
+        "  \(index + 1). \(candidate.identifier) of \(candidate.app.name) (\(candidate.app.identifier))")
+    }
+    let answer = try await conversation.ask("Which one? (1-\(found.count))", need: "which one")
+    guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) else {
+      throw HostError(.usage, "\"\(answer)\" is not one of 1-\(found.count)")
+    }
+    return found[number - 1]
   }
 
   /// The invocation `run(app:intent:values:)` runs.
@@ -145,6 +211,17 @@ package struct Assistant: Sendable {
   ///   (`onStandardOutput`) when the dialog, being the output, could not be written (after the run went to its
   ///   end); `HostError(.usage)` (64) naming the scripted answers nobody asked for, after the run.
   package func run(_ invocation: IntentInvocation) async throws -> IntentOutcome {
+    try await drive { driver in try await driver.run(invocation) }
+  }
+
+  /// Runs the App Intent `invocation` to its answer (`IntentDriver.run(_:)` of an `AppIntentInvocation`: parameters,
+  /// then perform), as `run(_:)` runs a SiriKit intent: the same configuration, recording, checks and errors.
+  package func run(_ invocation: AppIntentInvocation) async throws -> IntentOutcome {
+    try await drive { driver in try await driver.run(invocation) }
+  }
+
+  /// The driver of this configuration, running `body`; the checks after a run (see `run(_:)`).
+  private func drive(_ body: (IntentDriver) async throws -> IntentOutcome) async throws -> IntentOutcome {
     let configuration = configuration
     if !configuration.sandbox.enabled { await FileDescriptor.standardError.write(SandboxPolicy.warning + "\n") }
     try await configuration.home.prepare()
@@ -165,7 +242,7 @@ package struct Assistant: Sendable {
     let dialogIsOutput = !configuration.standardOutputIsJSON
     let outcome: IntentOutcome
     do {
-      outcome = try await driver.run(invocation)
+      outcome = try await body(driver)
       await storageWatch.report()
     } catch {
       if !(error is CancellationError) { await storageWatch.report() }

@@ -18,7 +18,7 @@ let answerOption = Option.value(
 let deadlineOption = Option.value(
   "--deadline", value: "PHASE=SECS",
   help:
-    "The deadline of handshake, resolve, confirm, handle, ui or shutdown (or all); defaults 5, 5, 5, 10, 3, 2 "
+    "The deadline of handshake, resolve, confirm, handle, perform, ui or shutdown (or all); defaults 5, 5, 5, 10, 30, 3, 2 "
     + "seconds.", repeatable: true,
   completion: .words(Phase.allCases.map { "\($0.rawValue)=" } + ["all="]))
 let voiceOption = Option.flag(

@@ -155,7 +155,7 @@ struct AuthenticationTests {
       #expect(
         answer.hasPrefix(
           "auth: error notAllowedNow: host/requestAuthentication is allowed only while one of the host's "
-            + "intent/confirm or intent/handle requests to you is pending"), "\(answer)")
+            + "intent/confirm, intent/handle or appIntent/perform requests to you is pending"), "\(answer)")
     }
     #expect(conversation.asked.isEmpty)
   }

@@ -2,7 +2,7 @@ import Understanding
 
 /// The phases of an extension's life that have a deadline.
 package enum Phase: String, Sendable, CaseIterable {
-  case handshake, resolve, confirm, handle, ui, shutdown
+  case handshake, resolve, confirm, handle, perform, ui, shutdown
 }
 
 /// Per-phase deadlines. Apple publishes none; reported figures are about 10 s for handling (see
@@ -12,6 +12,8 @@ package struct Deadlines: Sendable, Equatable {
   package var resolve: Duration = .seconds(5)
   package var confirm: Duration = .seconds(5)
   package var handle: Duration = .seconds(10)
+  /// Each `appIntent/perform` of an App Intents extension: 30 s, Apple's figure for an intent's `perform()`.
+  package var perform: Duration = .seconds(30)
   /// Each `configureView` of an Intents UI extension.
   package var ui: Duration = .seconds(3)
   package var shutdown: Duration = .seconds(2)
@@ -25,6 +27,7 @@ package struct Deadlines: Sendable, Equatable {
       case .resolve: return resolve
       case .confirm: return confirm
       case .handle: return handle
+      case .perform: return perform
       case .ui: return ui
       case .shutdown: return shutdown
       }
@@ -35,6 +38,7 @@ package struct Deadlines: Sendable, Equatable {
       case .resolve: resolve = newValue
       case .confirm: confirm = newValue
       case .handle: handle = newValue
+      case .perform: perform = newValue
       case .ui: ui = newValue
       case .shutdown: shutdown = newValue
       }

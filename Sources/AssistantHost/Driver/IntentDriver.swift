@@ -181,7 +181,7 @@ package struct IntentDriver: Sendable {
   }
 
   /// A kept session of `target`, or a new one; a failure to start is returned, not thrown.
-  private func startSession(_ target: SessionTarget) async -> Result<ExtensionSession, HostError> {
+  func startSession(_ target: SessionTarget) async -> Result<ExtensionSession, HostError> {
     if let kept = await warm?.take(target.bundleIdentifier) { return .success(kept) }
     do {
       return .success(
@@ -317,7 +317,7 @@ package struct IntentDriver: Sendable {
   }
 
   /// The user said no to the intent's confirmation, or "cancel" at a question: "OK, I won't." (`cancelledByUser`).
-  private func decline(_ intent: Intent, app: AppBundle) async -> IntentOutcome {
+  func decline(_ intent: Intent, app: AppBundle) async -> IntentOutcome {
     await conversation.say("OK, I won't.")
     return IntentOutcome(
       app: app.name, intent: intent.name, parameters: intent.parameters, code: "cancelledByUser", isSuccess: false,

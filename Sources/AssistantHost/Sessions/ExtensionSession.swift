@@ -5,6 +5,7 @@ import ExtensionTransport
 import Foundation
 import IntentHostSystem
 import ProcessSupervision
+import Synchronization
 
 /// What an extension (or an app serving `handleInApp`) may send of its own, requests and notifications, per request
 /// of the host's: past it, a protocol violation (exit 70). Version 1 has one request for an extension to send
@@ -19,8 +20,14 @@ final class ExtensionSession: Sendable {
   let peer: any SessionPeer
   let connection: Connection
   let deadlines: Deadlines
-  /// What the peer sends of its own: `host/requestAuthentication` during confirm and handle, errors otherwise.
+  /// What the peer sends of its own: `host/requestAuthentication` during confirm, handle and perform, an App
+  /// Intent's questions during perform, errors otherwise.
   let inbound: InboundRequests
+  /// What it answered `initialize`.
+  private let handshakeResult = Mutex<InitializeResult?>(nil)
+
+  /// The digest of the App Intents metadata its code registers, as it answered `initialize`; nil when it sent none.
+  var appIntentsMetadataDigest: String? { handshakeResult.withLock { $0?.appIntentsMetadataDigest } }
 
   /// A name for messages: "RoomsIntents (com.example.rooms.RoomsIntents)".
   var label: String { "\(target.name) (\(target.bundleIdentifier))" }
@@ -64,6 +71,7 @@ final class ExtensionSession: Sendable {
           extensionPoint: target.extensionPoint, bundlePath: target.bundlePath,
           containerPath: launched.containerPath, appGroups: launched.appGroups, locale: locale),
         phase: .handshake, what: "the handshake")
+      session.handshakeResult.withLock { $0 = result }
       if result.protocolVersion != protocolVersion {
         throw session.violation(
           "speaks protocol version \(result.protocolVersion); this host speaks \(protocolVersion)")
@@ -78,39 +86,90 @@ final class ExtensionSession: Sendable {
   /// Whether the session can take another request.
   var isHealthy: Bool { connection.failure == nil && peer.termination == nil }
 
+  /// How the host answers an App Intent's question (`host/requestValue`, …) while its perform is pending: the
+  /// answer, or the error to answer with. `host/requestAuthentication` is answered by the authenticator.
+  typealias QuestionHandler =
+    @Sendable (InboundRequests.Question.Kind) async throws -> Result<InboundRequests.Answer, ResponseError>
+
   /// Sends a request within the phase's deadline.
   /// - Parameters:
   ///   - what: the step for messages, e.g. "resolve of roomNumber".
-  ///   - authenticator: given for confirm and handle: while the request is pending, the peer's
+  ///   - authenticator: given for confirm, handle and perform: while the request is pending, the peer's
   ///     `host/requestAuthentication` requests are served with it, one at a time (the user's time does not count
   ///     against the deadline). Without it they are answered `notAllowedNow`.
+  ///   - questions: given for `appIntent/perform`: while it is pending, the peer's questions are served with it, one
+  ///     at a time, as authentications are.
   /// - Throws: `HostError(.extensionFault)` describing what went wrong (the peer is then gone), or
   ///   `CancellationError` when the calling task was cancelled (the peer is then killed).
   func request<R: RequestMessage>(
-    _ request: R, phase: Phase, what: String, authenticator: HostAuthenticator? = nil
+    _ request: R, phase: Phase, what: String, authenticator: HostAuthenticator? = nil,
+    questions: QuestionHandler? = nil
   ) async throws -> R.Response {
+    switch try await answer(request, phase: phase, what: what, authenticator: authenticator, questions: questions) {
+    case .success(let response): return response
+    case .failure(let answer): throw await answer.fault()
+    }
+  }
+
+  /// Sends a request as `request(_:phase:what:authenticator:questions:)` does, returning the peer's error answer
+  /// instead of treating it as a fault (App Intents' `perform()` throws an error the user hears).
+  /// - Throws: as `request`, for every other failure.
+  func answer<R: RequestMessage>(
+    _ request: R, phase: Phase, what: String, authenticator: HostAuthenticator? = nil,
+    questions: QuestionHandler? = nil
+  ) async throws -> Result<R.Response, HostErrorAnswer> {
     do {
-      guard let authenticator else { return try await connection.send(request, timeout: deadlines[phase]) }
-      return try await servingAuthentications(with: authenticator, during: what) {
-        try await self.connection.send(request, timeout: self.deadlines[phase])
+      guard authenticator != nil || questions != nil else {
+        return .success(try await connection.send(request, timeout: deadlines[phase]))
       }
+      return .success(
+        try await servingQuestions(authenticator: authenticator, questions: questions, during: what) {
+          try await self.connection.send(request, timeout: self.deadlines[phase])
+        })
     } catch ConnectionError.cancelled {
       await abort()
       throw CancellationError()
+    } catch ConnectionError.remote(let error) {
+      return .failure(HostErrorAnswer(error: error, session: self, phase: phase, what: what))
     } catch let error as ConnectionError {
       throw await fault(error, phase: phase, what: what)
     }
   }
 
-  /// Runs `body` (the wait for a request's answer) with a child task that serves the peer's authentication requests
-  /// until it ends. When it ends, an authentication still being served is answered `requestCancelled` and its prompt
-  /// ends; the child has ended when this returns.
-  private func servingAuthentications<T: Sendable>(
-    with authenticator: HostAuthenticator, during what: String, _ body: () async throws -> T
+  /// An error the peer answered a request with: the session is alive. `fault()` makes it the fault it is for
+  /// every request but the ones whose errors mean something (`appIntent/perform`).
+  struct HostErrorAnswer: Error {
+    var error: ResponseError
+    var session: ExtensionSession
+    var phase: Phase
+    var what: String
+
+    func fault() async -> HostError {
+      await session.fault(.remote(error), phase: phase, what: what)
+    }
+  }
+
+  /// Sends a request while the user answers one of the peer's questions (an App Intent's `entity/query` or
+  /// `appIntent/options`, the one exception to one request at a time): the deadlines the question holds are released
+  /// for its time, so it has the `phase` deadline and the pending perform's clock runs meanwhile.
+  func requestWhileAsking<R: RequestMessage>(_ request: R, phase: Phase, what: String) async throws -> R.Response {
+    connection.releaseDeadlines()
+    defer { connection.holdDeadlines() }
+    return try await self.request(request, phase: phase, what: what)
+  }
+
+  /// Runs `body` (the wait for a request's answer) with a child task that serves the peer's questions until it
+  /// ends. When it ends, a question still being served is answered `requestCancelled` and its prompt ends; the
+  /// child has ended when this returns.
+  private func servingQuestions<T: Sendable>(
+    authenticator: HostAuthenticator?, questions: QuestionHandler?, during what: String,
+    _ body: () async throws -> T
   ) async throws -> T {
-    let authentications = inbound.open(during: what)
+    let stream = inbound.open(during: what, serving: questions == nil ? .authentication : .perform)
     let result = await withTaskGroup(of: Void.self) { group -> Result<T, any Error> in
-      group.addTask { await self.serve(authentications, with: authenticator, during: what) }
+      group.addTask {
+        await self.serve(stream, authenticator: authenticator, questions: questions, during: what)
+      }
       let result: Result<T, any Error>
       do { result = .success(try await body()) } catch { result = .failure(error) }
       inbound.close(connection: connection)
@@ -120,39 +179,52 @@ final class ExtensionSession: Sendable {
     return try result.get()
   }
 
-  /// Serves the authentications taken during `what`, one at a time, until the stream finishes or the task is
-  /// cancelled.
+  /// Serves the questions taken during `what`, one at a time, until the stream finishes or the task is cancelled.
   private func serve(
-    _ authentications: AsyncStream<InboundRequests.Authentication>, with authenticator: HostAuthenticator,
+    _ stream: AsyncStream<InboundRequests.Question>, authenticator: HostAuthenticator?, questions: QuestionHandler?,
     during what: String
   ) async {
-    for await authentication in authentications {
-      let result: Result<AuthenticationOutcome, ResponseError>
+    for await question in stream {
+      let result: Result<InboundRequests.Answer, ResponseError>
       do {
         let name = target.name
-        let outcome = try await authentication.cancelled.racing {
-          try await authenticator.authenticate(reason: authentication.reason, for: name)
+        let kind = question.kind
+        let outcome = try await question.cancelled.racing {
+          () async throws -> Result<InboundRequests.Answer, ResponseError> in
+          if case .authentication(let reason) = kind {
+            guard let authenticator else {
+              return .failure(ResponseError(.notAllowedNow, "the host authenticates nobody during \(what)"))
+            }
+            return .success(.authentication(try await authenticator.authenticate(reason: reason, for: name)))
+          }
+          guard let questions else {
+            return .failure(ResponseError(.notAllowedNow, "the host asks nothing for you during \(what)"))
+          }
+          return try await questions(kind)
         }
         result =
-          outcome.map { .success($0) }
+          outcome
           ?? .failure(ResponseError(.requestCancelled, "cancelled by $/cancelRequest before the user answered"))
       } catch is CancellationError {
         result = .failure(
           ResponseError(.requestCancelled, "the host's \(what) ended before the user answered"))
       } catch {
         let message = (error as? HostError)?.message ?? "\(error)"
-        await writeHostMessage("cannot authenticate the user for \(label): \(message)")
+        let task = question.method == RequestAuthenticationRequest.method ? "authenticate the user" : "ask the user"
+        await writeHostMessage("cannot \(task) for \(label): \(message)")
         // The details (the host's paths, what is wrong with its state) go to the user and the log, not to the peer.
-        peer.appendToLog("note: cannot authenticate the user: \(message)")
-        result = .failure(ResponseError(.internalError, "the host could not authenticate the user"))
+        peer.appendToLog("note: cannot \(task): \(message)")
+        result = .failure(ResponseError(.internalError, "the host could not \(task)"))
       }
       switch result {
-      case .success(let outcome):
-        peer.appendToLog("note: \(RequestAuthenticationRequest.method) during \(what): \(outcome.rawValue)")
+      case .success(.authentication(let outcome)):
+        peer.appendToLog("note: \(question.method) during \(what): \(outcome.rawValue)")
+      case .success:
+        peer.appendToLog("note: \(question.method) during \(what): answered")
       case .failure(let error):
-        peer.appendToLog("note: \(RequestAuthenticationRequest.method) during \(what): \(error.code.name)")
+        peer.appendToLog("note: \(question.method) during \(what): \(error.code.name)")
       }
-      inbound.answer(authentication, with: result, connection: connection)
+      inbound.answer(question, with: result, connection: connection)
     }
   }
 

@@ -45,6 +45,20 @@ struct SessionTarget: Sendable {
     kind = SessionKind(extensionPoint: extensionPoint)
   }
 
+  /// An App Intents extension (`Extensions/NAME.appex`): an Intents extension's kind and limits, its own extension
+  /// point in `initialize`.
+  init(_ bundle: AppIntentsExtensionBundle, app: AppBundle) {
+    appIdentifier = app.info.bundleIdentifier
+    appDefinitions = app.allDefinitions
+    name = bundle.name
+    bundleIdentifier = bundle.info.bundleIdentifier
+    executable = bundle.executableURL.path
+    bundlePath = bundle.url.path
+    entitlements = bundle.entitlements
+    extensionPoint = AppIntentsExtensionBundle.extensionPoint
+    kind = .intentsExtension
+  }
+
   /// The containing app, launched in the background to handle an intent (or opened by `AppLauncher`).
   init(app: AppBundle) {
     appIdentifier = app.info.bundleIdentifier

@@ -9,7 +9,7 @@ private let numberWords: [String: Int] = [
 ]
 
 /// "12", "-3", "twelve", "twenty one", "twenty-one", "a hundred and five", "two thousand twenty six".
-func parseInteger(_ text: String) -> Int? {
+package func parseInteger(_ text: String) -> Int? {
   if let value = Int(text) { return value }
   return parseNumberWords(text).flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
 }

@@ -7,7 +7,7 @@ let sameWordsFiller: Set<String> = ["a", "an", "the", "my", "of"]
 
 /// Whether two phrases are the same words, ignoring the little words people add or drop ("cancel booking" is
 /// "cancel my booking of"), and case and punctuation.
-func sameWords(_ a: String, _ b: String) -> Bool {
+package func sameWords(_ a: String, _ b: String) -> Bool {
   let filler = sameWordsFiller
   let left = normalizedWords(a)
   let right = normalizedWords(b)

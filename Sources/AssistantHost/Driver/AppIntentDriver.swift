@@ -1,0 +1,524 @@
+// The App Intents run: parameters before perform, `appIntent/perform` and its answers, the extension's questions
+// while it performs (docs/PROTOCOL.md, "App Intents").
+import AppIntentsMetadata
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import IntentHostSystem
+import Synchronization
+import Understanding
+import UntrustedText
+
+extension IntentDriver {
+  /// How many performs one run makes at most: a `needsValue` or `continueInForeground` answered to the last is not
+  /// followed (an IntentHost default; Apple sets no number).
+  package static let maximumPerforms = 5
+
+  /// Runs the App Intent `invocation` to its end, in the process that declares it (its App Intents extension, or the
+  /// app in the background), with the same sandbox and limits as every session: its `authenticationPolicy` is
+  /// satisfied first (a locked device is unlocked), the required parameters without a value are asked, then
+  /// `appIntent/perform` runs, as often as its answers ask (`needsValue`, `continueInForeground`), at most
+  /// `maximumPerforms` times. While it performs, the extension's questions are asked and answered.
+  ///
+  /// Everything started is shut down before this returns, on every path.
+  /// - Throws: `HostError`: 65 when the installed metadata has drifted from the extension's code, 70 for a fault,
+  ///   75 when a value is needed and nobody can be asked or the performs ran out, 77 when the device stays locked;
+  ///   `CancellationError` when the calling task was cancelled.
+  package func run(_ invocation: AppIntentInvocation) async throws -> IntentOutcome {
+    let app = invocation.app
+    let rules = Self.lockRules(of: invocation)
+    try await satisfy(rules, after: .upFront, intent: invocation.identifier, app: app)
+    let target = try Self.target(of: invocation)
+    let session = try await startSession(target).get()
+    do {
+      try Self.checkDigest(of: session, against: invocation.metadata)
+      var run = AppIntentRun(invocation: invocation, session: session)
+      try await resolveBeforePerform(&run)
+      var outcome = try await perform(&run, rules: rules)
+      await finish(run.session)
+      if run.session !== session { await finish(session) }
+      if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
+      outcome.parameters = run.values
+      return outcome
+    } catch is CancelledByUser {
+      await finish(session)
+      return await decline(Intent(name: invocation.identifier, identifier: "", parameters: invocation.values), app: app)
+    } catch {
+      if session.peer.termination == nil { await session.shutdown() }
+      throw error
+    }
+  }
+
+  /// Where `invocation` runs: the App Intents extension whose metadata declares it, or the app.
+  static func target(of invocation: AppIntentInvocation) throws -> SessionTarget {
+    let app = invocation.app
+    if invocation.metadata.bundleURL.standardizedFileURL == app.url.standardizedFileURL {
+      return SessionTarget(app: app)
+    }
+    guard
+      let bundle = app.appIntentsExtensions.first(where: {
+        $0.url.standardizedFileURL == invocation.metadata.bundleURL.standardizedFileURL
+      })
+    else {
+      throw HostError(.noMatch, "\(app.name) has no App Intents extension that declares \(invocation.identifier)")
+    }
+    return SessionTarget(bundle, app: app)
+  }
+
+  /// The lock rule of the intent's `authenticationPolicy`: `requiresAuthentication` and
+  /// `requiresLocalDeviceAuthentication` both need the device unlocked before anything runs.
+  static func lockRules(of invocation: AppIntentInvocation) -> [LockPolicy.Rule] {
+    let policy = invocation.action.authenticationPolicy
+    guard policy != .none else { return [] }
+    let file = invocation.metadata.url.pathComponents.suffix(3).joined(separator: "/")
+    return [
+      LockPolicy.Rule(
+        need: .unlockedDevice, name: "app-intent-authentication-policy",
+        source: "\(invocation.identifier)'s authenticationPolicy is \(policy.appleName) in \(file)")
+    ]
+  }
+
+  /// Checks the digest the extension reported in `initialize` against the installed metadata's.
+  /// - Throws: `HostError(.dataError)` (65) naming both when they differ.
+  static func checkDigest(of session: ExtensionSession, against metadata: AppIntentsMetadataFolder) throws {
+    guard let reported = session.appIntentsMetadataDigest, let installed = metadata.digest, reported != installed
+    else { return }
+    let message =
+      "\(session.label) registers App Intents that its \(MetadataReader.folderName) does not describe: the code's "
+      + "metadata digest is \(reported), the installed file's \(installed), so the file has drifted from the code "
+      + "and intents would be routed by a stale file; rebuild the bundle so that the file is written from the code "
+      + "(`EXECUTABLE --emit-appintents-metadata DIR`, docs/APPINTENTS.md) and install it again"
+    session.appendToLog("fault: \(message)")
+    throw HostError(.dataError, message)
+  }
+
+  // MARK: - Parameters before perform
+
+  /// Gives every required parameter without a value one: the words the phrase said for an AppEntity read by its
+  /// query, the parameter's default, else the user's answer to its `requestValueDialog`.
+  private func resolveBeforePerform(_ run: inout AppIntentRun) async throws {
+    for parameter in run.invocation.action.parameters {
+      let name = parameter.name.rawValue
+      if run.values[name] != nil { continue }
+      if let words = run.invocation.entityWords[name] {
+        if let value = try await entity(saying: words, for: parameter, run: run) {
+          run.values[name] = value
+          continue
+        }
+      }
+      guard !parameter.isOptional else { continue }
+      if let value = Self.defaultValue(of: parameter) {
+        run.values[name] = value
+        continue
+      }
+      run.values[name] = try await askValue(for: parameter, dialog: nil, run: run)
+    }
+  }
+
+  /// A parameter's default from the metadata (`LNValueTypeSpecificMetadataKeyDefaultValue`), as a value of its
+  /// type; nil when it has none or it does not read as one.
+  static func defaultValue(of parameter: MetadataDocument.Parameter) -> ParameterValue? {
+    guard let text = parameter.typeSpecificMetadata.defaultValue?.string else { return nil }
+    switch parameter.valueType {
+    case .enumeration: return .enumCase(text)
+    case .primitive(.string): return .string(text)
+    case .primitive(.int): return Int(text).map(ParameterValue.integer)
+    case .primitive(.double): return Double(text).map(ParameterValue.decimal)
+    case .primitive(.bool): return SpokenAnswer.yesNo(text).map(ParameterValue.boolean)
+    default: return nil
+    }
+  }
+
+  /// The entity `words` name, read with its query (`entity/query` `string`): the one found, or the one the user
+  /// chooses among several; nil when none is found (the user hears so, and is asked).
+  private func entity(
+    saying words: String, for parameter: MetadataDocument.Parameter, run: AppIntentRun, whileAsking: Bool = false
+  ) async throws -> ParameterValue? {
+    guard case .entity(let type) = parameter.valueType else { return nil }
+    let request = EntityQueryRequest(entityType: type.rawValue, lookup: .matching(words))
+    let what = "entity/query of \(type.rawValue) for \"\(words)\""
+    let found =
+      whileAsking
+      ? try await run.session.requestWhileAsking(request, phase: .resolve, what: what)
+      : try await run.session.request(request, phase: .resolve, what: what)
+    if let problem = found.problem(answering: request) { throw run.session.violation("answered \(what) \(problem)") }
+    let values = found.entities.map(ParameterValue.object)
+    switch values.count {
+    case 0:
+      await conversation.explain("Sorry, I couldn't find \(words).")
+      return nil
+    case 1: return values[0]
+    default:
+      return try await choose(
+        among: values, dialog: parameter.intentHost?.requestDisambiguationDialog?.key, parameter: parameter,
+        run: run)
+    }
+  }
+
+  /// The title of a parameter, lower-cased for a question ("location").
+  private static func spokenTitle(_ parameter: MetadataDocument.Parameter) -> String {
+    (parameter.title?.key ?? parameter.name.rawValue).lowercased()
+  }
+
+  /// Asks the user for `parameter`'s value with `dialog`, else its `requestValueDialog`, else "What's the TITLE?",
+  /// offering its options (an AppEnum's cases, its options provider's, its entity query's suggestions) as a numbered
+  /// list. "cancel" ends the intent.
+  /// - Throws: `HostError(.valueNeeded)` when nobody can be asked or no answer reads after `maximumAttempts`.
+  func askValue(
+    for parameter: MetadataDocument.Parameter, dialog: String?, run: AppIntentRun, whileAsking: Bool = false
+  ) async throws -> ParameterValue {
+    let name = parameter.name.rawValue
+    let prompt =
+      dialog ?? parameter.intentHost?.requestValueDialog?.key ?? "What's the \(Self.spokenTitle(parameter))?"
+    let options = try await options(for: parameter, run: run, whileAsking: whileAsking)
+    let names = options.map { Self.words(for: $0, in: run.invocation.document) }
+    if !options.isEmpty {
+      for (index, option) in names.enumerated() { await conversation.explain("  \(index + 1). \(option)") }
+    }
+    let need = "\(parameter.title?.key ?? name) (\(name)) for \(run.invocation.app.name)"
+    for _ in 0..<maximumAttempts {
+      let answer = try await conversation.ask(prompt, need: need, kind: options.isEmpty ? .value : .choice)
+        .trimmingCharacters(in: .whitespaces)
+      if let number = Int(answer), options.indices.contains(number - 1) { return options[number - 1] }
+      if let index = names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
+        return options[index]
+      }
+      if let value = Self.read(answer, for: parameter, in: run.invocation.document) { return value }
+      if case .entity = parameter.valueType, !answer.isEmpty, !SpokenAnswer.isCancel(answer) {
+        if let value = try await entity(saying: answer, for: parameter, run: run, whileAsking: whileAsking) {
+          return value
+        }
+        continue
+      }
+      if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
+      await conversation.explain(
+        "Sorry, \(parameter.title?.key ?? name) needs \(Self.expectation(for: parameter, in: run.invocation.document))."
+      )
+    }
+    throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
+  }
+
+  /// What may be chosen for `parameter`: its options provider's (`appIntent/options`), an AppEntity's suggested
+  /// entities (`entity/query` `suggested`), or an AppEnum's cases.
+  private func options(
+    for parameter: MetadataDocument.Parameter, run: AppIntentRun, whileAsking: Bool
+  ) async throws -> [ParameterValue] {
+    let session = run.session
+    func send<R: RequestMessage>(_ request: R, what: String) async throws -> R.Response {
+      whileAsking
+        ? try await session.requestWhileAsking(request, phase: .resolve, what: what)
+        : try await session.request(request, phase: .resolve, what: what)
+    }
+    let name = parameter.name.rawValue
+    if (parameter.dynamicOptionsSupport ?? 0) != 0 {
+      let result = try await send(
+        AppIntentOptionsRequest(
+          intent: AppIntentInstance(identifier: run.invocation.identifier, parameters: run.values), parameter: name),
+        what: "appIntent/options of \(name)")
+      return result.allItems
+    }
+    switch parameter.valueType {
+    case .entity(let type):
+      let request = EntityQueryRequest(entityType: type.rawValue, lookup: .suggested)
+      let what = "entity/query of \(type.rawValue) (suggested)"
+      let found = try await send(request, what: what)
+      if let problem = found.problem(answering: request) { throw session.violation("answered \(what) \(problem)") }
+      return found.entities.map(ParameterValue.object)
+    case .enumeration(let identifier):
+      return run.invocation.document.enumeration(identifier)?.cases.map { .enumCase($0.identifier.rawValue) } ?? []
+    default:
+      return []
+    }
+  }
+
+  /// Asks which of `candidates` the user means, with `dialog`, else the parameter's `requestDisambiguationDialog`,
+  /// else "Which TITLE?".
+  func choose(
+    among candidates: [ParameterValue], dialog: String?, parameter: MetadataDocument.Parameter, run: AppIntentRun
+  ) async throws -> ParameterValue {
+    let introduction =
+      dialog ?? parameter.intentHost?.requestDisambiguationDialog?.key ?? "Which \(Self.spokenTitle(parameter))?"
+    await conversation.explain(introduction)
+    let names = candidates.map { Self.words(for: $0, in: run.invocation.document) }
+    for (index, name) in names.enumerated() { await conversation.explain("  \(index + 1). \(name)") }
+    let need = "which \(Self.spokenTitle(parameter)) for \(run.invocation.app.name)"
+    for _ in 0..<maximumAttempts {
+      let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need, kind: .choice)
+        .trimmingCharacters(in: .whitespaces)
+      if let number = Int(answer), candidates.indices.contains(number - 1) { return candidates[number - 1] }
+      if let index = names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
+        return candidates[index]
+      }
+      if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
+      await conversation.explain("Please say a number from 1 to \(candidates.count).")
+    }
+    throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
+  }
+
+  /// A value in words: an AppEnum case's title, an entity's display string, a primitive as written.
+  static func words(for value: ParameterValue, in document: MetadataDocument) -> String {
+    switch value {
+    case .enumCase(let identifier):
+      for enumeration in document.enums {
+        if let found = enumeration.cases.first(where: { $0.identifier.rawValue == identifier }) {
+          return found.title?.key ?? identifier
+        }
+      }
+      return identifier
+    case .object(let object): return object.displayString
+    case .string(let text): return text
+    case .integer(let number): return String(number)
+    case .decimal(let number): return String(number)
+    case .boolean(let flag): return flag ? "yes" : "no"
+    case .date(let date): return ParameterValue.formatDate(date)
+    case .array(let items): return items.map { words(for: $0, in: document) }.joined(separator: ", ")
+    }
+  }
+
+  /// `answer` as a value of `parameter`'s type: an AppEnum case by its identifier, title or a synonym; a number, a
+  /// yes or no, text. nil when it does not read (an AppEntity is read by its query).
+  static func read(
+    _ answer: String, for parameter: MetadataDocument.Parameter, in document: MetadataDocument
+  ) -> ParameterValue? {
+    let said = normalizedWords(answer).filter { !AppShortcutMatcher.optionalWords.contains($0) }
+    guard !said.isEmpty else { return nil }
+    switch parameter.valueType {
+    case .enumeration(let identifier):
+      for enumCase in document.enumeration(identifier)?.cases ?? [] {
+        let names =
+          [enumCase.identifier.rawValue] + (enumCase.title.map { [$0.key] + $0.alternatives } ?? [])
+          + enumCase.synonyms.flatMap { [$0.key] + $0.alternatives }
+        if names.contains(where: {
+          normalizedWords($0).filter { !AppShortcutMatcher.optionalWords.contains($0) } == said
+        }) {
+          return .enumCase(enumCase.identifier.rawValue)
+        }
+      }
+      return nil
+    case .primitive(.string): return .string(answer)
+    case .primitive(.int): return parseInteger(answer).map(ParameterValue.integer)
+    case .primitive(.double): return Double(answer).map(ParameterValue.decimal)
+    case .primitive(.bool): return SpokenAnswer.yesNo(answer).map(ParameterValue.boolean)
+    default: return nil
+    }
+  }
+
+  /// What an answer for `parameter` must be, for "Sorry, Location needs …".
+  static func expectation(for parameter: MetadataDocument.Parameter, in document: MetadataDocument) -> String {
+    switch parameter.valueType {
+    case .enumeration(let identifier):
+      let titles = document.enumeration(identifier)?.cases.map { $0.title?.key ?? $0.identifier.rawValue } ?? []
+      return "one of " + titles.joined(separator: ", ")
+    case .primitive(.int): return "a whole number"
+    case .primitive(.double): return "a number"
+    case .primitive(.bool): return "yes or no"
+    default: return "a value"
+    }
+  }
+
+  // MARK: - Perform
+
+  /// `appIntent/perform`, again after each `needsValue` and `continueInForeground`, at most `maximumPerforms`
+  /// times; the answer said.
+  private func perform(_ run: inout AppIntentRun, rules: [LockPolicy.Rule]) async throws -> IntentOutcome {
+    let invocation = run.invocation
+    let app = invocation.app
+    let title = invocation.action.title?.key ?? invocation.identifier
+    var mode = PerformMode.background
+    for attempt in 1...Self.maximumPerforms {
+      let request = PerformAppIntentRequest(
+        intent: AppIntentInstance(identifier: invocation.identifier, parameters: run.values), attempt: attempt,
+        mode: mode)
+      let what =
+        attempt == 1 ? "perform of \(invocation.identifier)" : "perform of \(invocation.identifier) (\(attempt))"
+      let snapshot = run
+      let answer = try await run.session.answer(
+        request, phase: .perform, what: what, authenticator: authenticator,
+        questions: { kind in try await self.answerQuestion(kind, run: snapshot) })
+      let result: AppIntentPerformResult
+      switch answer {
+      case .success(let answered): result = answered
+      case .failure(let error):
+        switch PerformFailure(error.error) {
+        case .threw(_, let resource):
+          let dialog =
+            resource ?? "The action \(title) could not run because an unknown error occurred."
+          await conversation.say(dialog)
+          return IntentOutcome(
+            app: app.name, intent: invocation.identifier, parameters: run.values, code: "failure",
+            isSuccess: false, dialog: dialog)
+        case .cancelledByUser:
+          throw CancelledByUser()
+        case .fault:
+          throw await error.fault()
+        }
+      }
+      let last = attempt == Self.maximumPerforms
+      switch result {
+      case .result(let dialog, let value, let snippet):
+        let said = dialog ?? "Done."
+        await conversation.say(said)
+        var outcome = IntentOutcome(
+          app: app.name, intent: invocation.identifier, parameters: run.values, code: "success", isSuccess: true,
+          dialog: said)
+        if let snippet {
+          let view = ConfiguredView(
+            success: true, parameters: [], size: viewSizeLimits.maximum, snippet: snippet)
+          await conversation.show(view, from: run.session.target.name)
+          outcome.views = [view]
+        }
+        if let value { outcome.responseParameters["value"] = value }
+        return outcome
+      case .needsValue(let parameterName, let dialog):
+        guard let parameter = invocation.action.parameter(parameterName) else {
+          throw run.session.violation(
+            "answered needsValue for \(parameterName), which \(invocation.identifier) does not have")
+        }
+        if last {
+          throw HostError(
+            .valueNeeded,
+            "\(invocation.identifier) still needed \(parameterName) after \(Self.maximumPerforms) performs; the "
+              + "assistant gave up")
+        }
+        run.values[parameterName] = try await askValue(for: parameter, dialog: dialog, run: run)
+      case .continueInForeground(let dialog, let alwaysConfirm):
+        if mode == .foreground {
+          throw run.session.violation(
+            "answered continueInForeground to a perform in the foreground (mode foreground); answer a result")
+        }
+        if last {
+          throw HostError(
+            .valueNeeded,
+            "\(invocation.identifier) still wanted to continue in \(app.name) after \(Self.maximumPerforms) performs; "
+              + "the assistant gave up")
+        }
+        if let dialog { await conversation.say(dialog) }
+        if alwaysConfirm, try await !askYesNo("Continue in \(app.name)?", need: "whether to continue in \(app.name)") {
+          throw CancelledByUser()
+        }
+        var history = LockPolicy.History()
+        history.continuingInApp = true
+        try await satisfy(
+          [
+            LockPolicy.Rule(
+              need: .unlockedDevice, name: "continue-in-app",
+              source: "\(invocation.identifier) continues in \(app.name) (continueInForeground)",
+              condition: .continueInApp)
+          ] + rules,
+          after: history, intent: invocation.identifier, app: app)
+        // The rest runs in the app, in the foreground.
+        let previous = run.session
+        await finish(previous)
+        run.session = try await startSession(SessionTarget(app: app)).get()
+        mode = .foreground
+      }
+    }
+    throw HostError(.valueNeeded, "\(invocation.identifier) did not finish in \(Self.maximumPerforms) performs")
+  }
+
+  // MARK: - The extension's questions
+
+  /// Asks the user the question `kind` of the extension, while its perform is pending, and makes the answer.
+  private func answerQuestion(
+    _ kind: InboundRequests.Question.Kind, run: AppIntentRun
+  ) async throws -> Result<InboundRequests.Answer, ResponseError> {
+    let action = run.invocation.action
+    func parameter(_ name: String, of method: String) -> Result<MetadataDocument.Parameter, ResponseError> {
+      guard let parameter = action.parameter(name) else {
+        return .failure(
+          ResponseError(
+            .invalidParams,
+            "invalid params for \(method): params.parameter: \(run.invocation.identifier) has no parameter \(name)"))
+      }
+      return .success(parameter)
+    }
+    do {
+      switch kind {
+      case .authentication:
+        return .failure(ResponseError(.internalError, "the host could not authenticate the user"))
+      case .value(let request):
+        switch parameter(request.parameter, of: RequestValueRequest.method) {
+        case .failure(let error): return .failure(error)
+        case .success(let parameter):
+          return .success(
+            .value(try await askValue(for: parameter, dialog: request.dialog, run: run, whileAsking: true)))
+        }
+      case .disambiguation(let request):
+        switch parameter(request.parameter, of: RequestDisambiguationRequest.method) {
+        case .failure(let error): return .failure(error)
+        case .success(let parameter):
+          return .success(
+            .value(try await choose(among: request.candidates, dialog: request.dialog, parameter: parameter, run: run)))
+        }
+      case .parameterConfirmation(let request):
+        switch parameter(request.parameter, of: RequestParameterConfirmationRequest.method) {
+        case .failure(let error): return .failure(error)
+        case .success:
+          let words = Self.words(for: request.value, in: run.invocation.document)
+          let question = request.dialog ?? "Just to confirm, you wanted \u{201C}\(words)\u{201D}?"
+          return .success(.confirmed(try await askYesNo(question, need: "a confirmation of \(request.parameter)")))
+        }
+      case .confirmation(let request):
+        if let snippet = request.snippet {
+          await conversation.show(
+            ConfiguredView(success: true, parameters: [], size: viewSizeLimits.maximum, snippet: snippet),
+            from: run.session.target.name)
+        }
+        let verb = Self.verb(request.actionName)
+        let title = (action.title?.key ?? run.invocation.identifier).lowercased()
+        if request.showPrompt { await conversation.say(request.dialog ?? "Do you want to \(verb) \(title)?") }
+        if try await confirm(verb: verb) { return .success(.accepted) }
+        return .failure(ResponseError(.userCancelled, "the user did not confirm \(RequestConfirmationRequest.method)"))
+      }
+    } catch is CancelledByUser {
+      return .failure(ResponseError(.userCancelled, "the user cancelled"))
+    } catch let error as HostError where error.status == .valueNeeded {
+      // Nobody can be asked: the extension hears a cancel, and the run ends with 75 once perform has answered.
+      run.unanswered.withLock { $0 = $0 ?? error }
+      return .failure(ResponseError(.userCancelled, "nobody can be asked: \(error.message)"))
+    }
+  }
+
+  /// The confirmation's button, as a question: "Order?" answered yes (or the action's word) or no.
+  private func confirm(verb: String) async throws -> Bool {
+    let button = verb.prefix(1).uppercased() + verb.dropFirst()
+    for attempt in 0..<2 {
+      let answer = try await conversation.ask("\(button)? (yes/no)", need: "a confirmation", kind: .yesNo)
+      if normalizedWords(answer) == normalizedWords(verb) { return true }
+      if let meant = SpokenAnswer.answer(to: answer) { return meant }
+      if attempt == 0 { await conversation.explain(Self.pleaseAnswerYesOrNo) }
+    }
+    return false
+  }
+
+  /// A confirmation action's name as the words of its button ("order", "check in", "add data").
+  static func verb(_ name: ConfirmationActionName) -> String {
+    var words: [String] = []
+    for character in name.rawValue {
+      if character.isUppercase || words.isEmpty { words.append("") }
+      words[words.count - 1].append(Character(character.lowercased()))
+    }
+    return words.joined(separator: " ")
+  }
+}
+
+/// One App Intent run as it goes: the session it performs in, the values so far, and the first question nobody
+/// could answer.
+struct AppIntentRun: Sendable {
+  var invocation: AppIntentInvocation
+  var session: ExtensionSession
+  var values: [String: ParameterValue]
+  /// Set when a question of the extension could not be asked: the run ends with it (75) after perform answers.
+  let unanswered = Unanswered()
+
+  final class Unanswered: Sendable {
+    private let error = Mutex<HostError?>(nil)
+    func withLock<T>(_ body: (inout HostError?) -> T) -> T { error.withLock { body(&$0) } }
+  }
+
+  init(invocation: AppIntentInvocation, session: ExtensionSession) {
+    self.invocation = invocation
+    self.session = session
+    values = invocation.values
+  }
+}
