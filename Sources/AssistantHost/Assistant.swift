@@ -96,28 +96,19 @@ package struct Assistant: Sendable {
     // The apps' App Shortcuts (App Intents): a phrase said whole, before the SiriKit phrases.
     let appShortcuts = AppShortcutMatcher(apps: apps).matches(utterance)
     if !appShortcuts.isEmpty {
-      return .outcome(try await run(try await chooseAmong(appShortcuts, saying: utterance)))
+      let index = try await whichOne(
+        of: appShortcuts.map { "\($0.identifier) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
+      return .outcome(try await run(appShortcuts[index]))
     }
     // The user's active shortcuts are suggested too when nothing matches.
     let shortcuts = await activeShortcuts(apps: apps)
     let found = try UtteranceMatcher(
       apps: apps, locale: configuration.locale, vocabulary: terms.vocabularies, shortcuts: shortcuts
     ).understand(utterance)
-    var match = found[0]
-    if found.count > 1 {
-      // Several apps or intents: the user says which (a number, or scripted with --answer).
-      let conversation = recorded(configuration.conversation)
-      await conversation.explain("\"\(utterance)\" could mean:")
-      for (index, candidate) in found.enumerated() {
-        await conversation.explain(
-          "  \(index + 1). \(candidate.intentClass) of \(candidate.app.name) (\(candidate.app.identifier))")
-      }
-      let answer = try await conversation.ask("Which one? (1-\(found.count))", need: "which one")
-      guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) else {
-        throw HostError(.usage, "\"\(answer)\" is not one of 1-\(found.count)")
-      }
-      match = found[number - 1]
-    }
+    // Several apps or intents: the user says which (a number, or scripted with --answer).
+    let match = found[
+      try await whichOne(
+        of: found.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)]
     return .outcome(
       try await run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)))
   }
@@ -175,23 +166,19 @@ package struct Assistant: Sendable {
     return nil
   }
 
-  /// The one of `found` the user means: the first when it is alone or the best, else the user says which.
+  /// The index of the one of `candidates` (each "INTENT of APP (ID)") the user means: 0 when it is alone, else the
+  /// user says which.
   /// - Throws: `HostError(.usage)` for an answer that is not one of the numbers.
-  private func chooseAmong(_ found: [AppIntentInvocation], saying utterance: String) async throws
-    -> AppIntentInvocation
-  {
-    guard found.count > 1 else { return found[0] }
+  private func whichOne(of candidates: [String], saying utterance: String) async throws -> Int {
+    guard candidates.count > 1 else { return 0 }
     let conversation = recorded(configuration.conversation)
     await conversation.explain("\"\(utterance)\" could mean:")
-    for (index, candidate) in found.enumerated() {
-      await conversation.explain(
-        "  \(index + 1). \(candidate.identifier) of \(candidate.app.name) (\(candidate.app.identifier))")
+    for (index, candidate) in candidates.enumerated() { await conversation.explain("  \(index + 1). \(candidate)") }
+    let answer = try await conversation.ask("Which one? (1-\(candidates.count))", need: "which one")
+    guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...candidates.count).contains(number) else {
+      throw HostError(.usage, "\"\(answer)\" is not one of 1-\(candidates.count)")
     }
-    let answer = try await conversation.ask("Which one? (1-\(found.count))", need: "which one")
-    guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...found.count).contains(number) else {
-      throw HostError(.usage, "\"\(answer)\" is not one of 1-\(found.count)")
-    }
-    return found[number - 1]
+    return number - 1
   }
 
   /// The invocation `run(app:intent:values:)` runs.

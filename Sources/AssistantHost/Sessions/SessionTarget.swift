@@ -34,41 +34,39 @@ struct SessionTarget: Sendable {
   }
 
   init(_ bundle: ExtensionBundle, app: AppBundle) {
-    appIdentifier = app.info.bundleIdentifier
-    appDefinitions = app.allDefinitions
-    name = bundle.name
-    bundleIdentifier = bundle.info.bundleIdentifier
-    executable = bundle.executableURL.path
-    bundlePath = bundle.url.path
-    entitlements = bundle.entitlements
-    extensionPoint = bundle.extensionInfo.pointIdentifier
-    kind = SessionKind(extensionPoint: extensionPoint)
+    self.init(
+      app: app, name: bundle.name, bundleIdentifier: bundle.info.bundleIdentifier, executable: bundle.executableURL,
+      bundle: bundle.url, entitlements: bundle.entitlements, extensionPoint: bundle.extensionInfo.pointIdentifier)
   }
 
   /// An App Intents extension (`Extensions/NAME.appex`): an Intents extension's kind and limits, its own extension
   /// point in `initialize`.
   init(_ bundle: AppIntentsExtensionBundle, app: AppBundle) {
-    appIdentifier = app.info.bundleIdentifier
-    appDefinitions = app.allDefinitions
-    name = bundle.name
-    bundleIdentifier = bundle.info.bundleIdentifier
-    executable = bundle.executableURL.path
-    bundlePath = bundle.url.path
-    entitlements = bundle.entitlements
-    extensionPoint = AppIntentsExtensionBundle.extensionPoint
-    kind = .intentsExtension
+    self.init(
+      app: app, name: bundle.name, bundleIdentifier: bundle.info.bundleIdentifier, executable: bundle.executableURL,
+      bundle: bundle.url, entitlements: bundle.entitlements, extensionPoint: AppIntentsExtensionBundle.extensionPoint)
   }
 
   /// The containing app, launched in the background to handle an intent (or opened by `AppLauncher`).
   init(app: AppBundle) {
+    self.init(
+      app: app, name: app.name, bundleIdentifier: app.info.bundleIdentifier, executable: app.executableURL,
+      bundle: app.url, entitlements: app.entitlements, extensionPoint: SessionKind.app.extensionPoint)
+  }
+
+  /// A part of `app`; its kind is the one `extensionPoint` names (`SessionKind(extensionPoint:)`).
+  private init(
+    app: AppBundle, name: String, bundleIdentifier: String, executable: URL, bundle: URL, entitlements: Entitlements,
+    extensionPoint: String
+  ) {
     appIdentifier = app.info.bundleIdentifier
     appDefinitions = app.allDefinitions
-    name = app.name
-    bundleIdentifier = app.info.bundleIdentifier
-    executable = app.executableURL.path
-    bundlePath = app.url.path
-    entitlements = app.entitlements
-    kind = .app
-    extensionPoint = kind.extensionPoint
+    self.name = name
+    self.bundleIdentifier = bundleIdentifier
+    self.executable = executable.path
+    bundlePath = bundle.path
+    self.entitlements = entitlements
+    self.extensionPoint = extensionPoint
+    kind = SessionKind(extensionPoint: extensionPoint)
   }
 }
