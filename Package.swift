@@ -69,8 +69,8 @@ let package = Package(
     .executableTarget(
       name: "assistant",
       dependencies: [
-        "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "IntentHostSystem",
-        "ProcessSupervision", "Understanding", "UntrustedText",
+        "AppGroupStore", "AppIntentsMetadata", "AssistantHost", "BundleManifest", "ExtensionProtocol",
+        "IntentHostSystem", "ProcessSupervision", "Understanding", "UntrustedText",
       ], path: "Sources/assistant"),
     // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
     .executableTarget(

@@ -1,5 +1,6 @@
 // The subcommands of `assistant`, one type each. They parse nothing themselves: the command model declares what
 // they take, and each reads what the parser found.
+import AppIntentsMetadata
 import AssistantHost
 import BundleManifest
 import ExtensionProtocol
@@ -213,7 +214,8 @@ struct List: AssistantCommand {
         intent that always needs it), and "needs protected data" when one needs protected data \
         (IntentsRestrictedWhileProtectedDataUnavailable, INIntentsRestrictedWhileProtectedDataUnavailable); \
         `assistant explain APP INTENT` says more. With --json: {"home", "apps": [{"name", "bundleIdentifier", \
-        "path", "appGroups", "extensions": [{"name", "bundleIdentifier", "kind", "intents": [{"className", \
+        "path", "appGroups", "extensions": [{"name", "bundleIdentifier", "kind" (intents, intentsUI or appIntents: \
+        the App Intents of an App Intents extension or of the app), "intents": [{"className", \
         "title", "parameters", "restrictedWhileLocked", "restrictedWhileProtectedDataUnavailable"}]}]}]}.
         """,
       options: [localeOption, Self.names],
@@ -248,7 +250,7 @@ struct List: AssistantCommand {
   struct Extension: Encodable {
     var name: String
     var bundleIdentifier: String
-    /// "intents" or "intentsUI".
+    /// "intents", "intentsUI", or "appIntents" (an App Intents extension, or the app's own App Intents).
     var kind: String
     var intents: [Intent]
   }
@@ -272,10 +274,33 @@ struct List: AssistantCommand {
       restrictedWhileProtectedDataUnavailable = upFront.contains { $0.need == .protectedData }
     }
 
+    /// An App Intent of a `Metadata.appintents`: its type name, title and parameters; restricted while locked by an
+    /// `authenticationPolicy` other than `alwaysAllowed`.
+    init(appIntent action: MetadataDocument.Action) {
+      className = action.identifier.rawValue
+      title = action.title?.key
+      parameters = action.parameters.map(\.name.rawValue)
+      restrictedWhileLocked = action.authenticationPolicy != .none
+      restrictedWhileProtectedDataUnavailable = false
+    }
+
     /// The markers the text form adds after the title.
     var markers: String {
       (restrictedWhileLocked ? ", restricted while locked" : "")
         + (restrictedWhileProtectedDataUnavailable ? ", needs protected data" : "")
+    }
+  }
+
+  /// The App Intents of `app`, one entry for each `Metadata.appintents` (its own, its App Intents extensions').
+  static func appIntents(of app: AppBundle) -> [Extension] {
+    app.allAppIntentsMetadata.map { folder in
+      let place = folder.bundleURL.standardizedFileURL
+      let ext = app.appIntentsExtensions.first { $0.url.standardizedFileURL == place }
+      let actions: [MetadataDocument.Action] =
+        folder.readDocument?.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue } ?? []
+      return Extension(
+        name: ext?.name ?? app.name, bundleIdentifier: ext?.info.bundleIdentifier ?? app.info.bundleIdentifier,
+        kind: "appIntents", intents: actions.map(Intent.init(appIntent:)))
     }
   }
 
@@ -295,7 +320,7 @@ struct List: AssistantCommand {
               intents: ext.extensionInfo.intentsSupported.map { className in
                 Intent(className: className, spec: app.runnableSpec(className: className)?.spec, app: app)
               })
-          })
+          } + Self.appIntents(of: app))
       })
     if context.json {
       try await context.output(json: report)
@@ -326,7 +351,9 @@ struct List: AssistantCommand {
       print("\(app.name) (\(app.bundleIdentifier))")
       for ext in app.extensions {
         print(
-          "  \(ext.name) (\(ext.bundleIdentifier)): \(ext.kind == "intentsUI" ? "Intents UI" : "Intents") extension")
+          "  \(ext.name) (\(ext.bundleIdentifier)): "
+            + ["intentsUI": "Intents UI extension", "appIntents": "App Intents"][ext.kind, default: "Intents extension"]
+        )
         for intent in ext.intents {
           let parameters = intent.parameters.isEmpty ? "" : " (" + intent.parameters.joined(separator: ", ") + ")"
           print(

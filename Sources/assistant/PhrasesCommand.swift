@@ -114,13 +114,18 @@ func printPhrases(_ list: PhraseList, in context: CommandContext) async throws {
   for entry in entries {
     let name = Untrusted.shown(entry.name)
     try await context.output("\(name) (\(entry.bundleIdentifier))")
+    let appShortcuts = entry.phrases.filter { $0.source == .appShortcut }
     let examples = entry.phrases.filter { $0.source == .example }
-    let patterns = entry.phrases.filter { $0.source != .example }
+    let patterns = entry.phrases.filter { $0.source != .example && $0.source != .appShortcut }
     let width = entry.phrases.map { Untrusted.shown($0.phrase).count + 2 }.max() ?? 0
     func row(_ line: PhraseBook.Line) -> String {
       let phrase = "\"\(Untrusted.shown(line.phrase))\""
       return "    " + phrase + String(repeating: " ", count: max(0, width - phrase.count)) + "  "
         + Untrusted.shown(line.intent)
+    }
+    if !appShortcuts.isEmpty {
+      try await context.output("  App Shortcuts (said as they are; ${NAME} is a value):")
+      for line in appShortcuts { try await context.output(row(line)) }
     }
     if !examples.isEmpty {
       try await context.output("  Say, for example:")

@@ -74,7 +74,7 @@ package enum ClosestPhrases {
           continue
         }
         said = filled
-      case .system:
+      case .system, .appShortcut:
         guard !line.phrase.contains("${") else { continue }
         said = line.phrase.prefix(1).uppercased() + line.phrase.dropFirst()
       }

@@ -34,7 +34,27 @@ package enum PhraseBook {
       let ordered = phrases.filter { $0.source == .example } + phrases.filter { $0.source != .example }
       return Entry(
         name: app.name, bundleIdentifier: app.identifier.rawValue,
-        phrases: ordered.map { Line(intent: $0.intentClass, phrase: $0.text, source: $0.source) })
+        phrases: appShortcutLines(of: app)
+          + ordered.map { Line(intent: $0.intentClass, phrase: $0.text, source: $0.source) })
+    }
+  }
+
+  /// The App Shortcut phrases of `app`'s `Metadata.appintents`, in order, each with the app's name where
+  /// `${applicationName}` is (a parameter slot stays `${name}`).
+  static func appShortcutLines(of app: AppBundle) -> [Line] {
+    app.allAppIntentsMetadata.compactMap(\.readDocument).flatMap { document in
+      document.autoShortcuts.flatMap { shortcut in
+        shortcut.phrases.map { phrase in
+          let text = phrase.segments.map { segment in
+            switch segment {
+            case .text(let words): return words
+            case .applicationName: return app.name
+            case .parameter(let name): return "${\(name)}"
+            }
+          }.joined()
+          return Line(intent: shortcut.actionIdentifier.rawValue, phrase: text, source: .appShortcut)
+        }
+      }
     }
   }
 

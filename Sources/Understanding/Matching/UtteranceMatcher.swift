@@ -88,7 +88,9 @@ package struct UtteranceMatcher: Sendable {
 
   /// Where a phrase comes from.
   package enum PhraseSource: String, Sendable, Codable {
-    case title, example, system
+    /// `appShortcut`: an App Shortcut phrase of the app's `Metadata.appintents` (App Intents; `AppShortcutMatcher`
+    /// matches them, never this matcher).
+    case title, example, system, appShortcut
   }
 
   /// A phrase an app answers to.
