@@ -134,13 +134,9 @@ package struct Assistant: Sendable {
   package func appIntentInvocation(app: String, intent: String, values: [String]) throws -> AppIntentInvocation? {
     let router = Router(apps: try configuration.home.installedApps())
     let app = try router.app(named: app)
-    for folder in app.allAppIntentsMetadata {
-      guard let document = folder.readDocument else { continue }
-      let action = document.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue }.first {
-        $0.identifier.rawValue == intent || $0.title.map { sameWords($0.key, intent) } == true
-      }
-      guard let action else { continue }
-      var invocation = AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
+    if var invocation = Self.appIntent(named: intent, in: app) {
+      let action = invocation.action
+      let document = invocation.document
       for assignment in values {
         let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let parameter = action.parameter(parts[0]) else {
@@ -162,6 +158,19 @@ package struct Assistant: Sendable {
         }
       }
       return invocation
+    }
+    return nil
+  }
+
+  /// The App Intent of `app` called `intent` (its type name, or its title in other words), with no value yet; nil
+  /// when none of its `Metadata.appintents` declares one.
+  package static func appIntent(named intent: String, in app: AppBundle) -> AppIntentInvocation? {
+    for folder in app.allAppIntentsMetadata {
+      guard let document = folder.readDocument else { continue }
+      let action = document.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue }.first {
+        $0.identifier.rawValue == intent || $0.title.map { sameWords($0.key, intent) } == true
+      }
+      if let action { return AppIntentInvocation(app: app, metadata: folder, action: action, values: [:]) }
     }
     return nil
   }

@@ -15,8 +15,9 @@ struct Explain: AssistantCommand {
       discussion: """
         The rules come from the manifests (IntentsRestrictedWhileLocked, INIntentsRestrictedWhileLocked, \
         IntentsRestrictedWhileProtectedDataUnavailable, INIntentsRestrictedWhileProtectedDataUnavailable, \
-        IntentHostIntentsRestrictedWhileLockedAfterQuestions) and SiriKit's system intents; some apply only when \
-        resolving asks to choose or confirm, or when the extension answers continueInApp. "now" and "when locked" \
+        IntentHostIntentsRestrictedWhileLockedAfterQuestions) and SiriKit's system intents, and for an App Intent \
+        its authenticationPolicy in Metadata.appintents; some apply only when resolving asks to choose or confirm, \
+        or when the extension answers continueInApp (continueInForeground). "now" and "when locked" \
         say what a run would do before the extension starts, as the run decides it: now, with the device as it is; \
         when locked, with the device locked long enough ago that the grace period and the protected-data delay are \
         over (failed attempts and a lockout as they stand now). A decision is "allowed" (it runs), "unlock" (the \
@@ -91,8 +92,10 @@ struct Explain: AssistantCommand {
     let home = try context.home()
     let router = Router(apps: try home.installedApps())
     let app = try router.app(named: self.app)
-    let intentClass = try router.intentClass(named: intent, in: app)
-    let rules = LockPolicy.rules(for: intentClass, of: app)
+    // An App Intent (its `authenticationPolicy`), else a SiriKit intent.
+    let appIntent = Assistant.appIntent(named: intent, in: app)
+    let intentClass = try appIntent?.identifier ?? router.intentClass(named: intent, in: app)
+    let rules = appIntent.map(IntentDriver.lockRules(of:)) ?? LockPolicy.rules(for: intentClass, of: app)
     let device = try deviceState(context)
     let record = try await offloaded { () throws in try device.record() }
     let now = device.clock.now
@@ -118,7 +121,8 @@ struct Explain: AssistantCommand {
       switch rule.condition {
       case .always: when = ""
       case .afterQuestions: when = "if resolving asks to choose or confirm, "
-      case .continueInApp: when = "if the extension answers continueInApp, "
+      case .continueInApp:
+        when = appIntent == nil ? "if the extension answers continueInApp, " : "if perform continues in the app, "
       }
       lines.append("  \(when)\(need): \(rule.source) [\(rule.name)]")
     }

@@ -65,16 +65,23 @@ extension IntentDriver {
     return SessionTarget(bundle, app: app)
   }
 
-  /// The lock rule of the intent's `authenticationPolicy`: `requiresAuthentication` and
-  /// `requiresLocalDeviceAuthentication` both need the device unlocked before anything runs.
-  static func lockRules(of invocation: AppIntentInvocation) -> [LockPolicy.Rule] {
+  /// The lock rules of an App Intent: its `authenticationPolicy` (`requiresAuthentication` and
+  /// `requiresLocalDeviceAuthentication` both need the device unlocked before anything runs), and
+  /// `continueInForeground`'s (an unlocked device before the app comes to the foreground).
+  package static func lockRules(of invocation: AppIntentInvocation) -> [LockPolicy.Rule] {
     let policy = invocation.action.authenticationPolicy
-    guard policy != .none else { return [] }
+    // `continueInForeground` brings the app to the foreground: an unlocked device first, as for continueInApp.
+    let continueInForeground = LockPolicy.Rule(
+      need: .unlockedDevice, name: "continue-in-app",
+      source: "\(invocation.identifier) continues in \(invocation.app.name) (continueInForeground)",
+      condition: .continueInApp)
+    guard policy != .none else { return [continueInForeground] }
     let file = invocation.metadata.url.pathComponents.suffix(3).joined(separator: "/")
     return [
       LockPolicy.Rule(
         need: .unlockedDevice, name: "app-intent-authentication-policy",
-        source: "\(invocation.identifier)'s authenticationPolicy is \(policy.appleName) in \(file)")
+        source: "\(invocation.identifier)'s authenticationPolicy is \(policy.appleName) in \(file)"),
+      continueInForeground,
     ]
   }
 
