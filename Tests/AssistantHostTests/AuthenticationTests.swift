@@ -359,7 +359,7 @@ struct InboundRequestsTests {
     var taken = authentications.makeAsyncIterator()
     let authentication = try #require(await taken.next())
     #expect(try await Self.overdueRequestSurvives(host: host, peerInbox: &peerInbox, peer: peer))
-    inbound.answer(authentication, with: .success(.approved), connection: host)
+    inbound.answer(authentication, with: .success(.authentication(.approved)), connection: host)
     #expect(try await answer.outcome == .approved)
     // The control: once it is answered the deadlines run again, and the same overdue request times out.
     #expect(try await !Self.overdueRequestSurvives(host: host, peerInbox: &peerInbox, peer: peer))
@@ -379,13 +379,55 @@ struct InboundRequestsTests {
     let authentication = try #require(await taken.next())
     inbound.close(connection: host)
     #expect(await taken.next() == nil)
-    inbound.answer(authentication, with: .success(.approved), connection: host)  // too late: dropped
+    inbound.answer(authentication, with: .success(.authentication(.approved)), connection: host)  // too late: dropped
     #expect(
       await answer
         == "error requestCancelled: the host's handle of X ended before the user answered host/requestAuthentication")
     #expect(try await !Self.overdueRequestSurvives(host: host, peerInbox: &peerInbox, peer: peer))
     // Closed: a new request is refused at once.
     #expect(await requestAuthentication(peer).hasPrefix("error notAllowedNow"))
+  }
+
+  /// An App Intent's questions are taken only while an `appIntent/perform` is pending (the window `.perform`), one
+  /// at a time with `host/requestAuthentication`; during confirm or handle (the window `.authentication`) they are
+  /// refused at once.
+  @Test func anAppIntentsQuestionIsTakenOnlyDuringPerformAndOneAtATime() async throws {
+    let inbound = InboundRequests(log: { _ in })
+    let (host, peer) = try Self.pair(inbound)
+    defer { host.close(); peer.close() }
+    func ask(_ request: RequestValueRequest) async -> String {
+      do {
+        return "value \(try await peer.send(request).value)"
+      } catch ConnectionError.remote(let error) {
+        return "error \(error.code.name): \(error.message)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    // During handle: refused, the user is asked nothing.
+    let handling = inbound.open(during: "handle of X")
+    #expect(
+      await ask(RequestValueRequest(parameter: "location"))
+        == "error notAllowedNow: host/requestValue is allowed only while the host's appIntent/perform to you is "
+        + "pending: ask while you perform an intent")
+    inbound.close(connection: host)
+    _ = handling
+    // During perform: taken; a second question while the first is served is busy, an authentication too.
+    let questions = inbound.open(during: "perform of OrderFuelIntent", serving: .perform)
+    async let first = ask(RequestValueRequest(parameter: "location", dialog: "Where?"))
+    var taken = questions.makeAsyncIterator()
+    let question = try #require(await taken.next())
+    guard case .value(let request) = question.kind else {
+      Issue.record("\(question.kind)")
+      return
+    }
+    #expect(request == RequestValueRequest(parameter: "location", dialog: "Where?"))
+    #expect(await ask(RequestValueRequest(parameter: "vehicle")).hasPrefix("error busy: request "))
+    #expect(await requestAuthentication(peer).hasPrefix("error busy: request "))
+    inbound.answer(question, with: .success(.value(.enumCase("work"))), connection: host)
+    let answered = await first
+    #expect(answered == "value \(ParameterValue.enumCase("work"))", "\(answered)")
+    inbound.close(connection: host)
   }
 
   /// Other requests get `methodNotFound`.

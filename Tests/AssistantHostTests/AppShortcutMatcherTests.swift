@@ -1,0 +1,108 @@
+import AppIntentsMetadata
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import TestSupport
+import Testing
+import Understanding
+
+@testable import AssistantHost
+
+/// `AppShortcutMatcher` (App Shortcut phrases against an utterance) and the App Intents driver's readers of the
+/// user's words, on seed 000's FuelOrder metadata with the corrected phrases. In-process.
+@Suite(.tags(.unit)) struct AppShortcutMatcherTests {
+  /// FuelOrder.app with the corrected phrases, loaded; its display name "Fuel Order" beside its bundle name.
+  static func fuelOrder(displayName: String? = "Fuel Order") throws -> (AppBundle, TemporaryDirectory) {
+    let directory = try TemporaryDirectory()
+    let url = try TestBundles.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases, in: directory.url)
+    if let displayName {
+      try writePlist(
+        [
+          "CFBundleIdentifier": "com.example.fuel", "CFBundleExecutable": "fuelorder", "CFBundleName": "FuelOrder",
+          "CFBundleDisplayName": displayName, "CFBundlePackageType": "APPL",
+        ], to: url.appendingPathComponent("Info.plist"))
+    }
+    return (try AppBundle.load(from: url), directory)
+  }
+
+  @Test(
+    arguments: [
+      ("Fuel my car with FuelOrder", nil),
+      ("fuel my car with fuelorder", nil),
+      ("Hey Siri, fuel my car with Fuel Order.", nil),
+      ("Fuel my car at home with FuelOrder", "home"),
+      ("Fuel my car at work with Fuel Order", "work"),
+      ("Fuel my car at the work with FuelOrder", "work"),
+      ("Fuel my car at my house with FuelOrder", "home"),  // a synonym
+      ("Fuel my car at HOME with FuelOrder!", "home"),
+    ] as [(String, String?)])
+  func aPhraseSaidWholeNamesTheIntentAndItsSlot(_ utterance: String, _ location: String?) throws {
+    let (app, directory) = try Self.fuelOrder()
+    defer { directory.remove() }
+    let found = AppShortcutMatcher(apps: [app]).matches(utterance)
+    try #require(found.count == 1, "\(utterance)")
+    #expect(found[0].identifier == "OrderFuelIntent")
+    #expect(found[0].values == (location.map { ["location": .enumCase($0)] } ?? [:]), "\(utterance)")
+    #expect(found[0].metadata.bundleURL.lastPathComponent == "FuelOrderIntents.appex")
+  }
+
+  /// The control: what is not a phrase said whole matches nothing, so the SiriKit matcher gets it.
+  @Test(arguments: [
+    "Fuel my car",  // no app name
+    "Fuel my car at the beach with FuelOrder",  // no such case
+    "Fuel my car with Rooms",  // another app's name
+    "Please fuel my car with FuelOrder",  // a word the phrase does not have
+    "Fuel my car at with FuelOrder",  // an empty slot
+    "Fuel my car at home",
+  ])
+  func whatIsNotAPhraseMatchesNothing(_ utterance: String) throws {
+    let (app, directory) = try Self.fuelOrder()
+    defer { directory.remove() }
+    #expect(AppShortcutMatcher(apps: [app]).matches(utterance).isEmpty, "\(utterance)")
+  }
+
+  @Test func theDisplayNameIsANameOnlyWhenTheAppHasIt() throws {
+    let (app, directory) = try Self.fuelOrder(displayName: nil)
+    defer { directory.remove() }
+    #expect(AppShortcutMatcher(apps: [app]).matches("Fuel my car with Fuel Order").isEmpty)
+    #expect(AppShortcutMatcher(apps: [app]).matches("Fuel my car with FuelOrder").count == 1)
+  }
+
+  @Test func anEnumAnswerReadsByIdentifierTitleOrSynonym() throws {
+    let (app, directory) = try Self.fuelOrder()
+    defer { directory.remove() }
+    let invocation = try #require(Assistant.appIntent(named: "OrderFuelIntent", in: app))
+    #expect(Assistant.appIntent(named: "order fuel", in: app)?.identifier == "OrderFuelIntent")  // its title
+    #expect(Assistant.appIntent(named: "BookRoomIntent", in: app) == nil)
+    let location = try #require(invocation.action.parameter("location"))
+    let document = invocation.document
+    #expect(IntentDriver.read("Home", for: location, in: document) == .enumCase("home"))
+    #expect(IntentDriver.read("my house", for: location, in: document) == .enumCase("home"))
+    #expect(IntentDriver.read("the work", for: location, in: document) == .enumCase("work"))
+    #expect(IntentDriver.read("the beach", for: location, in: document) == nil)
+    #expect(IntentDriver.words(for: .enumCase("work"), in: document) == "Work")
+    #expect(IntentDriver.expectation(for: location, in: document) == "one of Home, Work")
+  }
+
+  @Test func thePolicyIsALockRuleUpFront() throws {
+    let (app, directory) = try Self.fuelOrder()
+    defer { directory.remove() }
+    // The fixture's OrderFuelIntent has authenticationPolicy 2.
+    let invocation = try #require(Assistant.appIntent(named: "OrderFuelIntent", in: app))
+    let rules = IntentDriver.lockRules(of: invocation)
+    #expect(rules.map(\.name) == ["app-intent-authentication-policy", "continue-in-app"])
+    #expect(rules[0].knownUpFront && rules[0].need == .unlockedDevice)
+    #expect(rules[0].source.contains("authenticationPolicy is requiresLocalDeviceAuthentication"), "\(rules[0])")
+    #expect(!rules[1].knownUpFront)
+    // The control: an intent that is always allowed has only continueInForeground's rule.
+    var allowed = invocation
+    allowed.action.authenticationPolicy = .none
+    #expect(IntentDriver.lockRules(of: allowed).map(\.name) == ["continue-in-app"])
+  }
+
+  @Test func aConfirmationActionIsSaidAsItsWords() {
+    #expect(IntentDriver.verb(.order) == "order")
+    #expect(IntentDriver.verb(.checkIn) == "check in")
+    #expect(IntentDriver.verb(.addData) == "add data")
+  }
+}
