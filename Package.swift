@@ -132,6 +132,14 @@ let package = Package(
     // Examples: the FuelOrder app (seed 000), in App Intents.
     // purpose: the fuel-ordering use cases (the seed's commands) shared by the FuelOrder app and its App Intents extension.
     .target(name: "FuelOrderKit", dependencies: ["AppGroupStore"], path: "Sources/Examples/FuelOrderKit"),
+    // purpose: the FuelOrder containing app, a command-line app launched by `assistant open FuelOrder` that manages the vehicles and places the orders use.
+    .executableTarget(
+      name: "fuelorder", dependencies: ["FuelOrderKit", "ExtensionSDK"], path: "Sources/Examples/FuelOrder/Code",
+      linkerSettings: staticSwiftRuntime),
+    // purpose: the FuelOrder App Intents extension, which orders fuel (OrderFuelIntent) and selects a vehicle in Apple's App Intents API.
+    .executableTarget(
+      name: "FuelOrderIntents", dependencies: ["AppIntents", "FuelOrderKit"],
+      path: "Sources/Examples/FuelOrderIntents/Code", linkerSettings: staticSwiftRuntime),
 
     // Test fixtures and helpers.
     // purpose: a misbehaving Intents extension whose fault is chosen by its executable name (also the fixture app).
@@ -179,7 +187,10 @@ let package = Package(
     .testTarget(
       name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["AssistantHost", "BundleManifest", "IntentHostSystem", "TestSupport"]),
+      name: "EndToEndTests",
+      dependencies: [
+        "AssistantHost", "BundleManifest", "ExtensionProtocol", "ExtensionTransport", "IntentHostSystem", "TestSupport",
+      ]),
     // The command model and its parser in-process, each command's --help against Golden/, and how values are spelt.
     .testTarget(
       name: "CommandLineTests",

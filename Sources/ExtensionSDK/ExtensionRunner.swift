@@ -245,6 +245,8 @@ func answerOrLog(_ body: () throws -> Void) {
   }
 }
 
-func writeToStderr(_ text: String) {
+/// Writes `text` to stderr, which the host keeps in the extension's log; a failed write is dropped (there is nowhere
+/// else to say it).
+package func writeToStderr(_ text: String) {
   try? FileDescriptor.standardError.writeAll(Array(text.utf8))
 }

@@ -112,6 +112,18 @@ struct RuntimeTests {
     #expect(try await catalog.options(of: "car", in: fill).items.count == 2)
   }
 
+  /// What an intent, an options provider or a query reaches its app group with: the context of the request being
+  /// answered, and none outside one.
+  @Test func theExtensionContextIsKnownOnlyWhileARequestIsAnswered() throws {
+    #expect(throws: AppIntentsUsageError.outsideRequest) { try ExtensionContext.current() }
+    let groups = [AppGroupLocation(identifier: "group.com.example.fuel", path: "/groups/fuel")]
+    let context = ExtensionContext(
+      bundleIdentifier: "com.example.fuel.FuelIntents", extensionPoint: "com.apple.appintents-extension",
+      bundlePath: "/apps/Fuel.app/Extensions/FuelIntents.appex", containerPath: "/containers/fuel", locale: "en_US",
+      appGroups: groups)
+    #expect(try ExtensionContext.$answering.withValue(context) { try ExtensionContext.current().appGroups } == groups)
+  }
+
   @Test func entityQueriesAnswerByEveryLookupTheQueryHas() async throws {
     #expect(
       try await catalog.query(EntityQueryRequest(entityType: "Car", lookup: .identifiers(["EV-2", "gone"]))).entities

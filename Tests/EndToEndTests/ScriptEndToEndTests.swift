@@ -73,7 +73,7 @@ struct ScriptEndToEndTests {
     let reset = try await script(["reset-examples"], in: here, scratch: scratch)
     #expect(reset.code == 0, "\(reset)")
     let home = scratch.file("home").path
-    #expect(reset.stdout == "Reinstalled the example apps (Rooms, Ascent) in \(home).\n", "\(reset)")
+    #expect(reset.stdout == "Reinstalled the example apps (Rooms, Ascent, FuelOrder) in \(home).\n", "\(reset)")
     let back = try await script(["list"], in: here, scratch: scratch)
     #expect(back.stdout.contains("Rooms (com.example.rooms)"), "\(back)")
 

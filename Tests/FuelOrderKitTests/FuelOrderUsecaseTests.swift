@@ -96,10 +96,69 @@ struct FuelOrderUsecaseTests {
     #expect(orders.count == 1 && orders[0].status == .placed)
   }
 
-  @Test func savedLocationsAreAllAddressesUntilChanged() async throws {
+  /// Saved places are offered home first; saving one again replaces it; an order records the street of its place.
+  @Test func savedLocationsAreOfferedAndRecordedInTheOrder() async throws {
     defer { directory.remove() }
-    #expect(try await SavedLocationsUsecase(store: store).execute().get() == [.home, .work])
-    try await store.update { $0.savedLocations = [.work] }
-    #expect(try await SavedLocationsUsecase(store: store).execute().get() == [.work])
+    #expect(try await SavedLocationsUsecase(store: store).execute().get() == [])
+    _ = try await SaveLocationUsecase(location: SavedLocation(type: .work, address: " 1 Market Square "), store: store)
+      .execute().get()
+    _ = try await SaveLocationUsecase(location: SavedLocation(type: .home, address: "3 Old Lane"), store: store)
+      .execute().get()
+    _ = try await SaveLocationUsecase(location: SavedLocation(type: .home, address: "12 Harbour Road"), store: store)
+      .execute().get()
+    #expect(
+      try await SavedLocationsUsecase(store: store).execute().get() == [
+        SavedLocation(type: .home, address: "12 Harbour Road"), SavedLocation(type: .work, address: "1 Market Square"),
+      ])
+    try await addRedCar()
+    _ = try await UpdateUserAddressUsecase(newAddress: .work, store: store).execute().get()
+    let slot = try await NearestTimeSlotUseCase(variantId: "fuel-98", store: store).execute().get()
+    let order = try await CreateOrderUsecase(timeSlot: slot, store: store).execute().get()
+    #expect(order.summary == "Full tank of 98 for the red car (AB-123) at work (1 Market Square), 15:00-16:00")
+    #expect(try await ListOrdersUsecase(store: store).execute().get() == [order])
+  }
+
+  @Test func badAddressesAreRefused() async throws {
+    defer { directory.remove() }
+    for address in ["", "   ", "two\nlines", String(repeating: "x", count: 101)] {
+      let result = await SaveLocationUsecase(location: SavedLocation(type: .home, address: address), store: store)
+        .execute()
+      #expect(result == .failure(BusinessError("An address has 1 to 100 characters on one line")))
+    }
+    #expect(try await store.read().locations.isEmpty)
+  }
+
+  @Test func theSelectedVehicleIsTheFirstStillRegistered() async throws {
+    defer { directory.remove() }
+    #expect(await GetSelectedVehicleUsecase(store: store).execute() == .failure(.noSelectedVehicle))
+    try await addRedCar()
+    let van = Vehicle(id: "EV-1", name: "the van", fuelType: .electric)
+    _ = try await AddVehicleUsecase(vehicle: van, store: store).execute().get()
+    #expect(try await ListVehiclesUsecase(store: store).execute().get().map(\.id) == ["AB-123", "EV-1"])
+    #expect(try await GetSelectedVehicleUsecase(store: store).execute().get().id == "AB-123")
+    _ = try await SelectVehicleUsecase(plate: "EV-1", store: store).execute().get()
+    #expect(try await GetSelectedVehicleUsecase(store: store).execute().get() == van)
+  }
+
+  /// A new group gets the sample once; a group in use, even one emptied by its user, is never seeded again.
+  @Test func theSampleIsWrittenOnFirstUseOnly() async throws {
+    defer { directory.remove() }
+    #expect(try await SeedSampleDataUsecase(store: store).execute().get())
+    #expect(try await store.read() == FuelDocument.sample)
+    #expect(try await GetSelectedVehicleUsecase(store: store).execute().get().name == "the red car")
+    #expect(try await SavedLocationsUsecase(store: store).execute().get().map(\.type) == [.home, .work])
+    _ = try await RemoveVehicleUsecase(plate: "AB-123", store: store).execute().get()
+    try await store.update { $0.locations = [] }
+    #expect(try await SeedSampleDataUsecase(store: store).execute().get() == false)
+    #expect(try await store.read().vehicles.isEmpty)
+  }
+
+  /// The control: a group that already has a document (the app added a vehicle first) is not seeded.
+  @Test func aGroupInUseIsNotSeeded() async throws {
+    defer { directory.remove() }
+    let van = Vehicle(id: "EV-1", name: "the van", fuelType: .electric)
+    _ = try await AddVehicleUsecase(vehicle: van, store: store).execute().get()
+    #expect(try await SeedSampleDataUsecase(store: store).execute().get() == false)
+    #expect(try await store.read().vehicles == [van])
   }
 }

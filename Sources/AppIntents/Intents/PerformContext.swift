@@ -32,6 +32,8 @@ public enum PerformContext {
 /// A call that only `perform()` may make, made elsewhere.
 public enum AppIntentsUsageError: Error, Sendable, Equatable, CustomStringConvertible {
   case outsidePerform
+  /// `ExtensionContext.current()` called while no request of the host is being answered.
+  case outsideRequest
   /// A parameter read before it has a value, and with no default.
   case noValue(parameter: String)
   /// The host sent a value of another type than the parameter's.
@@ -43,6 +45,9 @@ public enum AppIntentsUsageError: Error, Sendable, Equatable, CustomStringConver
     switch self {
     case .outsidePerform:
       "requestValue, requestDisambiguation and requestConfirmation can only be called while perform() runs"
+    case .outsideRequest:
+      "the extension's context (its container and app groups) is known only while it answers the host: in perform(), "
+        + "an options provider or an entity query"
     case .noValue(let parameter): "the parameter \(parameter) has no value and no default"
     case .wrongType(let parameter, let expected, let got):
       "the value given for \(parameter) is \(got), not \(expected)"

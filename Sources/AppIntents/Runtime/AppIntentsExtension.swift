@@ -4,7 +4,17 @@ import AppIntentsMetadata
 import ExtensionProtocol
 import ExtensionSDK
 import ExtensionTransport
-import Foundation
+
+// FoundationEssentials, not Foundation: an extension links the Swift runtime statically, and Foundation's
+// internationalization would bring ICU's data with it.
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The `@main` type of an App Intents extension. Swift without macros cannot find the intent types of a module, so
 /// this lists them: the one line Apple's framework does not need. The intents a shortcut names are added to them.
@@ -64,14 +74,14 @@ extension AppIntentsExtension {
   ///   written.
   public static func emitMetadata(into folder: String?) -> Int32 {
     guard let folder, !folder.hasPrefix("-") else {
-      FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) --emit-appintents-metadata DIR\n".utf8))
+      writeToStderr("usage: \(CommandLine.arguments[0]) --emit-appintents-metadata DIR\n")
       return 64
     }
     let document: MetadataDocument
     do {
       document = try metadataDocument()
     } catch {
-      FileHandle.standardError.write(Data("cannot describe the App Intents: \(error)\n".utf8))
+      writeToStderr("cannot describe the App Intents: \(error)\n")
       return 65
     }
     let metadata = URL(fileURLWithPath: folder).appendingPathComponent("Metadata.appintents")
@@ -81,7 +91,7 @@ extension AppIntentsExtension {
       try Data(#"{"toolsVersion":"\#(metadataToolsVersion)","version":"3.0"}"#.utf8)
         .write(to: metadata.appendingPathComponent("version.json"))
     } catch {
-      FileHandle.standardError.write(Data("cannot write \(metadata.path): \(error)\n".utf8))
+      writeToStderr("cannot write \(metadata.path): \(error)\n")
       return 73
     }
     return 0

@@ -21,8 +21,14 @@ package struct IntentCatalog: Sendable {
     self.entities = entities
   }
 
-  /// Answers one request of `AppIntentsExtension.main()`'s methods.
+  /// Answers one request of `AppIntentsExtension.main()`'s methods, with `context` as `ExtensionContext.current()`.
   func answer(_ message: InboundMessage, context: ExtensionContext) async throws -> any Codable & Sendable {
+    try await ExtensionContext.$answering.withValue(context) { try await answerInContext(message, context: context) }
+  }
+
+  private func answerInContext(_ message: InboundMessage, context: ExtensionContext) async throws
+    -> any Codable & Sendable
+  {
     switch message.method {
     case PerformAppIntentRequest.method:
       let request = try message.params(PerformAppIntentRequest.self)
@@ -159,11 +165,12 @@ struct HostConversation: PerformConversation {
     }
   }
 
-  /// A question's answer; the user's cancel as `AppIntentsError.userCancelled`, which perform lets through.
+  /// A question's answer; the user's cancel (the host's `userCancelled` error, which the connection throws as
+  /// `ConnectionError.remote`) as `AppIntentsError.userCancelled`, which perform lets through.
   private func asking<T>(_ body: () async throws -> T) async throws -> T {
     do {
       return try await body()
-    } catch let error as ResponseError where error.code == .userCancelled {
+    } catch ConnectionError.remote(let error) where error.code == .userCancelled {
       throw AppIntentsError.userCancelled
     }
   }

@@ -39,6 +39,20 @@ public enum FuelType: String, Codable, Sendable, CaseIterable, CustomStringConve
   }
 }
 
+/// A place the user saved: home or work, and its street address ("12 Harbour Road").
+public struct SavedLocation: Codable, Sendable, Equatable {
+  public var type: AddressType
+  public var address: String
+
+  public init(type: AddressType, address: String) {
+    self.type = type
+    self.address = address
+  }
+
+  /// The longest street address kept, in characters.
+  public static let maximumAddressLength = 100
+}
+
 /// A vehicle the user registered in the app.
 public struct Vehicle: Codable, Sendable, Equatable, Identifiable {
   /// Its licence plate, which identifies it: letters, digits and dashes, 2 to 12 of them (`Vehicle.plateProblem`).
@@ -108,34 +122,47 @@ public struct Order: Codable, Sendable, Equatable, Identifiable {
   public var vehicle: Vehicle
   public var quantity: Quantity
   public var address: AddressType
+  /// The street address saved for `address` when the order was created, if one was.
+  public var street: String?
   public var timeSlot: TimeSlot
   public var status: OrderStatus
   public var createdAt: Date
   public var placedAt: Date?
 
   public init(
-    id: String, vehicle: Vehicle, quantity: Quantity, address: AddressType, timeSlot: TimeSlot,
-    status: OrderStatus = .created, createdAt: Date, placedAt: Date? = nil
+    id: String, vehicle: Vehicle, quantity: Quantity, address: AddressType, street: String? = nil,
+    timeSlot: TimeSlot, status: OrderStatus = .created, createdAt: Date, placedAt: Date? = nil
   ) {
     self.id = id
     self.vehicle = vehicle
     self.quantity = quantity
     self.address = address
+    self.street = street
     self.timeSlot = timeSlot
     self.status = status
     self.createdAt = createdAt
     self.placedAt = placedAt
   }
 
-  /// One line: "Full tank of 98 for the red car (AB-123) at home, 14:30-15:30".
-  public var summary: String {
-    let what = quantity == .fullTank ? "Full tank" : "\(quantity)".capitalizedFirst
-    return "\(what) of \(vehicle.fuelType) for \(vehicle.name) (\(vehicle.id)) at \(address.rawValue), \(timeSlot)"
+  /// What is delivered: "Full tank of 98".
+  public var product: String {
+    (quantity == .fullTank ? "Full tank" : "\(quantity)".capitalizedFirst) + " of \(vehicle.fuelType)"
   }
+
+  /// Where: "home", or "home (12 Harbour Road)" when a street address was saved.
+  public var place: String { address.rawValue + (street.map { " (\($0))" } ?? "") }
+
+  /// One line: "Full tank of 98 for the red car (AB-123) at home (12 Harbour Road), 14:30-15:30".
+  public var summary: String { "\(product) for \(vehicle.name) (\(vehicle.id)) at \(place), \(timeSlot)" }
 }
 
 extension String {
   var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+
+  /// Without the white space at either end.
+  var trimmedWhitespace: String {
+    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+  }
 }
 
 /// Why a use case failed, in words a user can hear (the seed's `BusinessError.errorMessage`).
@@ -146,7 +173,8 @@ public struct BusinessError: Error, Sendable, Equatable, CustomStringConvertible
 
   public var description: String { errorMessage }
 
-  static let noSelectedVehicle = BusinessError("Couldn't find your selected vehicle")
+  /// The seed's reason when no vehicle is selected.
+  public static let noSelectedVehicle = BusinessError("Couldn't find your selected vehicle")
   static func noSlot(_ variant: String) -> BusinessError {
     BusinessError("There is no delivery slot for \(variant) in the next 24 hours")
   }

@@ -15,8 +15,8 @@ public struct FuelDocument: DocumentContent, Equatable {
   public var selectedVehicleIDs: [String] = []
   /// Where the next order is delivered; nil until an address is chosen.
   public var address: AddressType? = nil
-  /// The addresses the user saved, offered when an order's location is asked for.
-  public var savedLocations: [AddressType] = AddressType.allCases
+  /// The places the user saved (at most one of each type), offered when an order's location is asked for.
+  public var locations: [SavedLocation] = []
   public var orders: [Order] = []
 
   public init() {}
@@ -26,7 +26,7 @@ public struct FuelDocument: DocumentContent, Equatable {
     vehicles = try container.decodeIfPresent([Vehicle].self, forKey: .vehicles) ?? []
     selectedVehicleIDs = try container.decodeIfPresent([String].self, forKey: .selectedVehicleIDs) ?? []
     address = try container.decodeIfPresent(AddressType.self, forKey: .address)
-    savedLocations = try container.decodeIfPresent([AddressType].self, forKey: .savedLocations) ?? AddressType.allCases
+    locations = try container.decodeIfPresent([SavedLocation].self, forKey: .locations) ?? []
     orders = try container.decodeIfPresent([Order].self, forKey: .orders) ?? []
   }
 
@@ -34,6 +34,23 @@ public struct FuelDocument: DocumentContent, Equatable {
   public var selectedVehicles: [Vehicle] {
     selectedVehicleIDs.compactMap { id in vehicles.first { $0.id == id } }
   }
+
+  /// The street address saved for `type`, if any.
+  public func street(of type: AddressType) -> String? {
+    locations.first { $0.type == type }?.address
+  }
+
+  /// What a FuelOrder group holds on its first use (`SeedSampleDataUsecase`), so that "Fuel my car with FuelOrder"
+  /// works before the app was ever opened: the red car (AB-123, 98), selected, and both places saved.
+  public static let sample: FuelDocument = {
+    var document = FuelDocument()
+    document.vehicles = [Vehicle(id: "AB-123", name: "the red car", fuelType: .gas98)]
+    document.selectedVehicleIDs = ["AB-123"]
+    document.locations = [
+      SavedLocation(type: .home, address: "12 Harbour Road"), SavedLocation(type: .work, address: "1 Market Square"),
+    ]
+    return document
+  }()
 }
 
 /// The FuelOrder data of one app group, read and changed under the group's file lock (AppGroupStore), so that the
@@ -61,6 +78,19 @@ public struct FuelStore: Sendable {
   /// - Throws: `StoreError` when it cannot be read.
   public func read() async throws -> FuelDocument {
     try await document.read()
+  }
+
+  /// Writes `content` as the document when there is none yet; leaves a document that exists as it is (even one
+  /// another process wrote between the check and the write).
+  /// - Returns: whether it wrote.
+  /// - Throws: `StoreError` when the document cannot be read or written.
+  public func create(_ content: FuelDocument) async throws -> Bool {
+    guard try await document.snapshot().sequence == 0 else { return false }
+    return try await document.update { document in
+      guard document == FuelDocument() else { return false }
+      document = content
+      return true
+    }
   }
 
   /// Changes the document under its lock; what `body` throws leaves it unchanged.

@@ -52,9 +52,20 @@ public struct GetFuelTypeForVehicleUsecase: AsyncUsecase {
   public init(store: FuelStore) { self.store = store }
 
   public func execute() async -> Result<FuelType, BusinessError> {
+    await GetSelectedVehicleUsecase(store: store).execute().map(\.fuelType)
+  }
+}
+
+/// The first selected vehicle (the seed's step 3, `session.selectedVehicles.first`).
+public struct GetSelectedVehicleUsecase: AsyncUsecase {
+  public let store: FuelStore
+
+  public init(store: FuelStore) { self.store = store }
+
+  public func execute() async -> Result<Vehicle, BusinessError> {
     await running {
       guard let vehicle = try await store.read().selectedVehicles.first else { throw BusinessError.noSelectedVehicle }
-      return vehicle.fuelType
+      return vehicle
     }
   }
 }
@@ -89,8 +100,8 @@ public struct NearestTimeSlotUseCase: AsyncUsecase {
   }
 }
 
-/// Creates the order for the first selected vehicle, a full tank at the chosen address in `timeSlot` (the seed's
-/// steps 3, 5 and 7): a draft to be confirmed, which replaces an earlier unplaced draft for the same vehicle (a
+/// Creates the order for the first selected vehicle, a full tank at the chosen address (with its saved street
+/// address) in `timeSlot` (the seed's steps 5 and 7): a draft to be confirmed, which replaces an earlier unplaced draft for the same vehicle (a
 /// perform that runs again, or a confirmation declined, leaves no pile of drafts).
 public struct CreateOrderUsecase: AsyncUsecase {
   public let timeSlot: TimeSlot
@@ -107,9 +118,10 @@ public struct CreateOrderUsecase: AsyncUsecase {
     return await running {
       try await store.update { document in
         guard let vehicle = document.selectedVehicles.first else { throw BusinessError.noSelectedVehicle }
+        let address = document.address ?? .home
         let order = Order(
-          id: id, vehicle: vehicle, quantity: .fullTank, address: document.address ?? .home, timeSlot: timeSlot,
-          createdAt: now)
+          id: id, vehicle: vehicle, quantity: .fullTank, address: address, street: document.street(of: address),
+          timeSlot: timeSlot, createdAt: now)
         document.orders.removeAll { $0.status == .created && $0.vehicle.id == vehicle.id }
         document.orders.append(order)
         return order
@@ -146,14 +158,18 @@ public struct PlaceOrderUsecase: AsyncUsecase {
   }
 }
 
-/// The addresses offered when an order's location is asked for (the seed's `SiriIntentLocationOptionsProvider`).
+/// The places offered when an order's location is asked for (the seed's `SiriIntentLocationOptionsProvider`), home
+/// before work.
 public struct SavedLocationsUsecase: AsyncUsecase {
   public let store: FuelStore
 
   public init(store: FuelStore) { self.store = store }
 
-  public func execute() async -> Result<[AddressType], BusinessError> {
-    await running { try await store.read().savedLocations }
+  public func execute() async -> Result<[SavedLocation], BusinessError> {
+    await running {
+      let locations = try await store.read().locations
+      return AddressType.allCases.compactMap { type in locations.first { $0.type == type } }
+    }
   }
 }
 
@@ -174,7 +190,7 @@ public struct AddVehicleUsecase: AsyncUsecase {
       if let problem = Vehicle.plateProblem(vehicle.id) {
         throw BusinessError("Invalid plate \(vehicle.id): \(problem)")
       }
-      let name = String(vehicle.name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+      let name = vehicle.name.trimmedWhitespace
       guard (1...60).contains(name.count), !name.contains(where: \.isNewline) else {
         throw BusinessError("A vehicle's name has 1 to 60 characters on one line")
       }
@@ -236,5 +252,69 @@ public struct RemoveVehicleUsecase: AsyncUsecase {
         document.selectedVehicleIDs.removeAll { $0.lowercased() == plate.lowercased() }
       }
     }
+  }
+}
+
+/// The registered vehicles, in the order they were added.
+public struct ListVehiclesUsecase: AsyncUsecase {
+  public let store: FuelStore
+
+  public init(store: FuelStore) { self.store = store }
+
+  public func execute() async -> Result<[Vehicle], BusinessError> {
+    await running { try await store.read().vehicles }
+  }
+}
+
+/// Saves the street address of home or work, replacing the one saved before.
+public struct SaveLocationUsecase: AsyncUsecase {
+  public let location: SavedLocation
+  public let store: FuelStore
+
+  public init(location: SavedLocation, store: FuelStore) {
+    self.location = location
+    self.store = store
+  }
+
+  public func execute() async -> Result<SavedLocation, BusinessError> {
+    await running {
+      var saved = location
+      saved.address = location.address.trimmedWhitespace
+      guard (1...SavedLocation.maximumAddressLength).contains(saved.address.count),
+        !saved.address.contains(where: \.isNewline)
+      else {
+        throw BusinessError("An address has 1 to \(SavedLocation.maximumAddressLength) characters on one line")
+      }
+      return try await store.update { [saved] document in
+        document.locations.removeAll { $0.type == saved.type }
+        document.locations.append(saved)
+        return saved
+      }
+    }
+  }
+}
+
+/// The orders, oldest first: the drafts waiting for a confirmation and those placed.
+public struct ListOrdersUsecase: AsyncUsecase {
+  public let store: FuelStore
+
+  public init(store: FuelStore) { self.store = store }
+
+  public func execute() async -> Result<[Order], BusinessError> {
+    await running { try await store.read().orders }
+  }
+}
+
+/// Gives a group with no FuelOrder document yet `FuelDocument.sample` (a vehicle, selected, and both places), so
+/// that the extension can take an order before the app was ever opened; a group in use is left as it is. The app and
+/// the extension run it before their first command.
+public struct SeedSampleDataUsecase: AsyncUsecase {
+  public let store: FuelStore
+
+  public init(store: FuelStore) { self.store = store }
+
+  /// - Returns: whether it wrote the sample.
+  public func execute() async -> Result<Bool, BusinessError> {
+    await running { try await store.create(.sample) }
   }
 }
