@@ -179,12 +179,15 @@ extension IntentDriver {
       dialog ?? parameter.intentHost?.requestValueDialog?.key ?? "What's the \(Self.spokenTitle(parameter))?"
     let options = try await options(for: parameter, run: run, whileAsking: whileAsking)
     let names = options.map { Self.words(for: $0, in: run.invocation.document) }
+    // With choices: the question, the choices numbered, then "Choose 1-N:" (a number or the words of one).
     if !options.isEmpty {
+      await conversation.explain(prompt)
       for (index, option) in names.enumerated() { await conversation.explain("  \(index + 1). \(option)") }
     }
+    let question = options.isEmpty ? prompt : "Choose 1-\(options.count):"
     let need = "\(parameter.title?.key ?? name) (\(name)) for \(run.invocation.app.name)"
     for _ in 0..<maximumAttempts {
-      let answer = try await conversation.ask(prompt, need: need, kind: options.isEmpty ? .value : .choice)
+      let answer = try await conversation.ask(question, need: need, kind: options.isEmpty ? .value : .choice)
         .trimmingCharacters(in: .whitespaces)
       if let number = Int(answer), options.indices.contains(number - 1) { return options[number - 1] }
       if let index = names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
@@ -372,8 +375,9 @@ extension IntentDriver {
           let view = ConfiguredView(
             success: true, parameters: [], size: viewSizeLimits.maximum, snippet: snippet)
           await conversation.show(view, from: run.session.target.name)
-          outcome.views = [view]
+          run.drawn.withLock { $0.append(view) }
         }
+        outcome.views = run.drawn.withLock { $0 }
         if let value { outcome.responseParameters["value"] = value }
         return outcome
       case .needsValue(let parameterName, let dialog):
@@ -467,9 +471,9 @@ extension IntentDriver {
         }
       case .confirmation(let request):
         if let snippet = request.snippet {
-          await conversation.show(
-            ConfiguredView(success: true, parameters: [], size: viewSizeLimits.maximum, snippet: snippet),
-            from: run.session.target.name)
+          let view = ConfiguredView(success: true, parameters: [], size: viewSizeLimits.maximum, snippet: snippet)
+          run.drawn.withLock { $0.append(view) }
+          await conversation.show(view, from: run.session.target.name)
         }
         let verb = Self.verb(request.actionName)
         let title = (action.title?.key ?? run.invocation.identifier).lowercased()
@@ -516,11 +520,15 @@ struct AppIntentRun: Sendable {
   var session: ExtensionSession
   var values: [String: ParameterValue]
   /// Set when a question of the extension could not be asked: the run ends with it (75) after perform answers.
-  let unanswered = Unanswered()
+  let unanswered = Shared<HostError?>(nil)
+  /// The snippets drawn so far (a confirmation's, the result's), for `IntentOutcome.views`.
+  let drawn = Shared<[ConfiguredView]>([])
 
-  final class Unanswered: Sendable {
-    private let error = Mutex<HostError?>(nil)
-    func withLock<T>(_ body: (inout HostError?) -> T) -> T { error.withLock { body(&$0) } }
+  /// A value the run and the questions it serves share.
+  final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
   }
 
   init(invocation: AppIntentInvocation, session: ExtensionSession) {

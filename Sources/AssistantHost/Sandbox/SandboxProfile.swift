@@ -247,9 +247,14 @@ extension SandboxProfile {
 }
 
 extension AssistantHome {
+  /// `/dev/urandom` and `/dev/random`, read by every process as on iOS, whose sandbox lets every app read them.
+  /// Foundation's `UUID()` reads `/dev/urandom` (not `getrandom`): without it every UUID an extension made in the
+  /// sandbox was 00000000-0000-4000-8000-000000000000, silently (found by the FuelOrder example, issue 27).
+  static let randomnessDevices = ["/dev/urandom", "/dev/random"]
+
   /// The profile for launching `target` with `policy`: its own bundle (read), its executable and ELF interpreter
-  /// (execute), the library files the loader needs (`LibraryGrants`), `/usr/share/zoneinfo` and `/proc` (read),
-  /// its container and each app group its entitlements list (read and write).
+  /// (execute), the library files the loader needs (`LibraryGrants`), `/usr/share/zoneinfo`, `/proc` and the
+  /// randomness devices (read), its container and each app group its entitlements list (read and write).
   /// - Parameter recordingIdentity: as root, allocate and record the app's uid and the groups' gids (a launch);
   ///   without it, read what is recorded and make nothing (`sandbox-profile`, a read-only command).
   /// - Throws: `HostError(.refused)` when its ELF headers ask for libraries or a loader outside the folders the
@@ -259,16 +264,18 @@ extension AssistantHome {
     container: URL, appGroups: [AppGroupLocation], entitlements: Entitlements, appIdentifier: String,
     policy: SandboxPolicy, storage settings: StorageSettings, recordingIdentity: Bool
   ) throws -> SandboxProfile {
-    // An extension's .appex lies in its app's PlugIns folder; it may load libraries from anywhere in the app.
+    // An extension's .appex lies in its app's PlugIns folder (an App Intents extension's in Extensions); it may load
+    // libraries from anywhere in the app.
     let parent = (bundlePath as NSString).deletingLastPathComponent
     let appBundle =
-      (parent as NSString).lastPathComponent == "PlugIns" ? (parent as NSString).deletingLastPathComponent : bundlePath
+      ["PlugIns", AppIntentsExtensionBundle.folderName].contains((parent as NSString).lastPathComponent)
+      ? (parent as NSString).deletingLastPathComponent : bundlePath
     let grants = LibraryGrants.resolve(executable: executable, appBundle: appBundle)
     if let refusal = grants.refusal {
       throw HostError(.refused, "\(name) (\(bundleIdentifier)) cannot be sandboxed: \(refusal); it was not run")
     }
     var read = [bundlePath] + grants.libraries.filter { !isInside($0, [realPath(bundlePath) ?? bundlePath]) }
-    read += ["/usr/share/zoneinfo", "/proc"]
+    read += ["/usr/share/zoneinfo", "/proc"] + Self.randomnessDevices
     var execute = [executable]
     if let interpreter = grants.interpreter { execute.append(interpreter) }
     // A script: the interpreter recorded at install (not the script) is executed, with its loader and libraries.

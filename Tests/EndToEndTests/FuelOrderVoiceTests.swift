@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The FuelOrder example (seed 000) by voice, as the README shows it, with the real `assistant`, the App Intents
+/// extension sandboxed: the phrase with and without its slot, by synonym and by the app's other name; the question
+/// "Where should the order be?" with its options; the summary and the confirmation, accepted (the order is placed,
+/// as the app lists it) and declined (nothing placed); the seed's error heard; and a locked device.
+@Suite(.serialized, .tags(.endToEnd))
+struct FuelOrderVoiceTests {
+  static func orders(_ host: HostFixture) async throws -> [Substring] {
+    try await host.assistant(["open", "FuelOrder", "--", "orders"]).stdout.split(separator: "\n")
+  }
+
+  @Test func fuelMyCarAtHomePlacesAnOrderAfterItsSummaryAndConfirmation() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    _ = try await host.installFuelOrder()
+    let placed = try await host.assistant(["Fuel my car at home with FuelOrder", "--answer", "yes"])
+    #expect(placed.code == 0, "\(placed)")
+    #expect(
+      placed.stdout.hasPrefix(
+        "[FuelOrderIntents]\n  [fuelpump]  Fuel order\n  Vehicle: the red car (AB-123)\n  Fuel: Full tank of 98\n"
+          + "  Location: Home, 12 Harbour Road\n  Time slot: "), "\(placed)")
+    #expect(placed.stdout.hasSuffix("Awesome! Your fuel order has been placed.\n"), "\(placed)")
+    #expect(placed.stderr.contains("Order? (yes/no) yes"), "\(placed)")  // the button of `.order`
+    #expect(!placed.stderr.contains("Here is your fuel order."), "\(placed)")  // showPrompt: false
+    var orders = try await Self.orders(host)
+    #expect(orders.count == 1 && orders[0].hasPrefix("placed: Full tank of 98 for the red car (AB-123) at home"))
+
+    // A second order, by the synonym of work and the app's other name: placed too. Each order has an identifier of
+    // its own (Foundation's UUID() reads /dev/urandom, which the sandbox must let it read: without it every UUID
+    // was the same and this order was refused as "already placed").
+    let again = try await host.assistant(["Fuel my car at the office with Fuel Order", "--answer", "order"])
+    #expect(again.code == 0 && again.stdout.contains("Location: Work, 1 Market Square"), "\(again)")
+    orders = try await Self.orders(host)
+    #expect(orders.count == 2 && orders.allSatisfy { $0.hasPrefix("placed: ") }, "\(orders)")
+  }
+
+  @Test func withoutItsSlotTheLocationIsAskedAndDecliningPlacesNothing() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    _ = try await host.installFuelOrder()
+    let declined = try await host.assistant(
+      ["Fuel my car with FuelOrder", "--answer", "my place", "--answer", "no"])
+    #expect(declined.code == 1, "\(declined)")
+    #expect(
+      declined.stderr.contains("Where should the order be?\n  1. Home\n  2. Work\nChoose 1-2: my place\n"),
+      "\(declined)")
+    #expect(declined.stdout.contains("Location: Home, 12 Harbour Road"), "\(declined)")
+    #expect(declined.stdout.hasSuffix("OK, I won't.\n"), "\(declined)")
+    let orders = try await Self.orders(host)
+    #expect(orders.count == 1 && orders[0].hasPrefix("created: "), "\(orders)")  // a draft, nothing placed
+
+    // The control: the same run, confirmed by the option's number, places it.
+    let placed = try await host.assistant(["Order fuel in FuelOrder", "--answer", "2", "--answer", "yes", "--json"])
+    #expect(placed.code == 0, "\(placed)")
+    let json =
+      #"{"app":"FuelOrder","code":"success","dialog":"Awesome! Your fuel order has been placed.","#
+      + #""intent":"OrderFuelIntent","parameters":{"location":"work"},"success":true,"#
+      + #""views":[{"parameters":[],"size":{"height":600,"width":398},"#
+      + #""snippet":{"stack":[{"text":"[fuelpump]  Fuel order"},"#
+    #expect(placed.stdout.hasPrefix(json), "\(placed)")
+    #expect(try await Self.orders(host).allSatisfy { $0.hasPrefix("placed: ") })
+  }
+
+  @Test func withoutASelectedVehicleTheUserHearsWhy() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    _ = try await host.installFuelOrder()
+    #expect(try await host.assistant(["open", "FuelOrder", "--", "remove-vehicle", "AB-123"]).code == 0)
+    let failed = try await host.assistant(["Fuel my car at work with FuelOrder"])
+    #expect(failed.code == 1, "\(failed)")
+    #expect(failed.stdout == "Couldn't find your selected vehicle\n", "\(failed)")
+    #expect(!failed.stderr.contains("Order?"), "\(failed)")  // nothing was asked
+    #expect(try await Self.orders(host) == ["No orders yet."])
+  }
+
+  /// OrderFuelIntent's `authenticationPolicy` is `requiresAuthentication`: on a locked device the passcode comes
+  /// first, and without it nothing runs (77); SelectVehicleIntent's is `alwaysAllowed` and runs locked (the control).
+  @Test func aLockedDeviceIsUnlockedBeforeTheOrder() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    _ = try await host.installFuelOrder()
+    #expect(try await host.assistant(["passcode", "set", "--passcode-stdin"], input: "2468\n").code == 0)
+    #expect(try await host.assistant(["lock"]).code == 0)
+    let refused = try await host.assistant(["Fuel my car at home with FuelOrder", "--answer", "yes"])
+    #expect(refused.code == 77, "\(refused)")
+    #expect(refused.stderr.contains("You need to unlock your device first.\n"), "\(refused)")
+    #expect(
+      refused.stderr.contains(
+        "OrderFuelIntent was not run: the device is locked and OrderFuelIntent's authenticationPolicy is "
+          + "requiresAuthentication in "), "\(refused)")
+    #expect(try await Self.orders(host) == ["No orders yet."])
+    let explained = try await host.assistant(["explain", "FuelOrder", "OrderFuelIntent"])
+    #expect(explained.stdout.contains("when locked: the passcode is asked first"), "\(explained)")
+
+    let selected = try await host.assistant(["Select the red car in FuelOrder"])
+    #expect(selected.code == 0, "\(selected)")
+
+    let unlocked = try await host.assistant(
+      ["--passcode-stdin", "Fuel my car at home with FuelOrder", "--answer", "yes"], input: "2468\n")
+    #expect(unlocked.code == 0 && unlocked.stdout.hasSuffix("placed.\n"), "\(unlocked)")
+    #expect(try await Self.orders(host).count == 1)
+  }
+}
