@@ -352,8 +352,9 @@ struct List: AssistantCommand {
       for ext in app.extensions {
         print(
           "  \(ext.name) (\(ext.bundleIdentifier)): "
-            + ["intentsUI": "Intents UI extension", "appIntents": "App Intents"][ext.kind, default: "Intents extension"]
-        )
+            + (ext.kind == "appIntents"
+              ? (ext.bundleIdentifier == app.bundleIdentifier ? "App Intents of the app" : "App Intents extension")
+              : ext.kind == "intentsUI" ? "Intents UI extension" : "Intents extension"))
         for intent in ext.intents {
           let parameters = intent.parameters.isEmpty ? "" : " (" + intent.parameters.joined(separator: ", ") + ")"
           print(

@@ -64,6 +64,22 @@ struct FuelOrderVoiceTests {
     #expect(try await Self.orders(host).allSatisfy { $0.hasPrefix("placed: ") })
   }
 
+  /// The confirmation with nobody to answer it (a script without the answer): the extension hears a cancel, nothing
+  /// is placed, and the run ends with 75 naming the question, not as the user's "no" (1).
+  @Test func aConfirmationNobodyAnswersEndsTheRunWith75() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    _ = try await host.installFuelOrder()
+    let unanswered = try await host.assistant(["Fuel my car at home with FuelOrder"])
+    #expect(unanswered.code == 75, "\(unanswered)")
+    #expect(
+      unanswered.stderr.contains("assistant: a confirmation is needed (\"Order? (yes/no)\"), but there is no terminal"),
+      "\(unanswered)")
+    #expect(!unanswered.stdout.contains("OK, I won't."), "\(unanswered)")
+    let orders = try await Self.orders(host)
+    #expect(orders.count == 1 && orders[0].hasPrefix("created: "), "\(orders)")
+  }
+
   @Test func withoutASelectedVehicleTheUserHearsWhy() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }

@@ -29,22 +29,23 @@ extension IntentDriver {
     let rules = Self.lockRules(of: invocation)
     try await satisfy(rules, after: .upFront, intent: invocation.identifier, app: app)
     let target = try Self.target(of: invocation)
-    let session = try await startSession(target).get()
+    var run = AppIntentRun(invocation: invocation, session: try await startSession(target).get())
     do {
-      try Self.checkDigest(of: session, against: invocation.metadata)
-      var run = AppIntentRun(invocation: invocation, session: session)
+      try Self.checkDigest(of: run.session, against: invocation.metadata)
       try await resolveBeforePerform(&run)
       var outcome = try await perform(&run, rules: rules)
-      await finish(run.session)
-      if run.session !== session { await finish(session) }
+      // A question nobody could answer ends the run with 75, whatever perform made of its cancel.
       if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
+      await finish(run.session)
       outcome.parameters = run.values
       return outcome
     } catch is CancelledByUser {
-      await finish(session)
-      return await decline(Intent(name: invocation.identifier, identifier: "", parameters: invocation.values), app: app)
+      await finish(run.session)
+      if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
+      return await decline(Intent(name: invocation.identifier, identifier: "", parameters: run.values), app: app)
     } catch {
-      if session.peer.termination == nil { await session.shutdown() }
+      // The session of the moment (perform may have moved to the app, the one before it finished then).
+      if run.session.peer.termination == nil { await run.session.shutdown() }
       throw error
     }
   }
@@ -418,9 +419,9 @@ extension IntentDriver {
           ] + rules,
           after: history, intent: invocation.identifier, app: app)
         // The rest runs in the app, in the foreground.
-        let previous = run.session
-        await finish(previous)
-        run.session = try await startSession(SessionTarget(app: app)).get()
+        let foreground = try await startSession(SessionTarget(app: app)).get()
+        await finish(run.session)
+        run.session = foreground
         mode = .foreground
       }
     }
