@@ -50,7 +50,7 @@ struct ScriptEndToEndTests {
   }
 
   /// The examples are installed once per home: an uninstalled Rooms stays uninstalled, even after the examples were
-  /// rebuilt, until `reset-examples`.
+  /// rebuilt, until `reset-examples`; an example added since the home was made is installed with the rebuild.
   @Test func anUninstalledExampleStaysUninstalledUntilReset() async throws {
     let scratch = try TemporaryDirectory("intenthost-script")
     defer { scratch.remove() }
@@ -69,6 +69,17 @@ struct ScriptEndToEndTests {
     try Data("an older build\n".utf8).write(to: scratch.file("home/.examples-installed"))
     let rebuilt = try await script(["list"], in: here, scratch: scratch)
     #expect(!rebuilt.stdout.contains("Rooms (com.example.rooms)"), "\(rebuilt)")
+
+    // An example the home has not had (a home made before FuelOrder, whose marker knows only Rooms and Ascent) is
+    // installed by the rebuild; one it has had and lost stays uninstalled.
+    #expect(try await script(["uninstall", "FuelOrder"], in: here, scratch: scratch).code == 0)
+    try Data("an older build\nknown: Rooms Ascent FuelOrder\n".utf8).write(to: scratch.file("home/.examples-installed"))
+    let known = try await script(["list"], in: here, scratch: scratch)
+    #expect(!known.stdout.contains("FuelOrder (com.example.fuelorder)"), "\(known)")
+    try Data("an older build\n".utf8).write(to: scratch.file("home/.examples-installed"))
+    let new = try await script(["list"], in: here, scratch: scratch)
+    #expect(new.stdout.contains("FuelOrder (com.example.fuelorder)"), "\(new)")
+    #expect(!new.stdout.contains("Rooms (com.example.rooms)"), "\(new)")
 
     let reset = try await script(["reset-examples"], in: here, scratch: scratch)
     #expect(reset.code == 0, "\(reset)")
