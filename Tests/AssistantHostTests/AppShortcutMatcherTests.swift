@@ -61,6 +61,22 @@ import Understanding
     #expect(AppShortcutMatcher(apps: [app]).matches(utterance).isEmpty, "\(utterance)")
   }
 
+  /// A phrase with two slots (which install refuses, and a changed file could still have) never matches: a reading
+  /// of one slot is bounded by the utterance's words, of several it would not be.
+  @Test func aPhraseWithTwoSlotsNeverMatches() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = try TestBundles.fuelOrder(
+      phrases: [
+        "Fuel my car at ${location} then ${location} with ${applicationName}",
+        "Fuel at ${location} with ${applicationName}",
+      ],
+      in: directory.url)
+    let matcher = AppShortcutMatcher(apps: [try AppBundle.load(from: url)])
+    #expect(matcher.matches("Fuel my car at home then work with FuelOrder").isEmpty)
+    #expect(matcher.matches("Fuel at work with FuelOrder").first?.values == ["location": .enumCase("work")])  // control
+  }
+
   @Test func theDisplayNameIsANameOnlyWhenTheAppHasIt() throws {
     let (app, directory) = try Self.fuelOrder(displayName: nil)
     defer { directory.remove() }

@@ -38,7 +38,8 @@ package struct AppIntentInvocation: Sendable {
 /// utterance, word for word (case, punctuation and the little words "a", "an", "the" aside), with
 /// `${applicationName}` any name the app has (`AppBundle.names`) and a parameter slot filled by a case of its
 /// `AppEnum` (its title or a synonym) or, for an `AppEntity`, by one or more words the entity's query reads before
-/// perform. A phrase with a slot that is neither (which `validate` reports) never matches.
+/// perform. A phrase with a slot that is neither, or with more than one slot (which `validate` reports), never
+/// matches.
 ///
 /// ```swift
 /// let found = AppShortcutMatcher(apps: apps).matches("Fuel my car at the office with FuelOrder")
@@ -121,6 +122,10 @@ package struct AppShortcutMatcher: Sendable {
   static func tokens(
     of phrase: PhraseTemplate, action: MetadataDocument.Action, document: MetadataDocument, names: [[String]]
   ) -> [Token]? {
+    // Apple's rule (`validate` refuses the rest at install): at most one parameter, so that a reading costs at most
+    // the utterance's words squared, whatever an installed file was changed to.
+    let slots = phrase.segments.filter { if case .parameter = $0 { true } else { false } }.count
+    guard slots <= 1, phrase.segments.count <= 2 * maximumWords else { return nil }
     var tokens: [Token] = []
     for segment in phrase.segments {
       switch segment {
