@@ -677,7 +677,9 @@ func sandboxProfiles(_ name: String, home: AssistantHome, policy: SandboxPolicy)
   if !router.apps(answeringTo: name).isEmpty || router.extensions(answeringTo: name).isEmpty {
     let app = try router.app(named: name, orExtension: true)
     return try [home.profile(of: app, extensionNamed: nil, policy: enabled)]
-      + app.extensions.map { try home.profile(of: app, extensionNamed: $0.name, policy: enabled) }
+      + (app.extensions.map(\.name) + app.appIntentsExtensions.map(\.name)).map {
+        try home.profile(of: app, extensionNamed: $0, policy: enabled)
+      }
   }
   let (app, ext) = try router.onlyExtension(answeringTo: name)
   return [try home.profile(of: app, extensionNamed: ext.name, policy: enabled)]

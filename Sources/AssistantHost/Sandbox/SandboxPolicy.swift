@@ -12,6 +12,8 @@ package struct SandboxPolicy: Sendable {
   package enum Kind: String, Sendable, CaseIterable {
     case intentsExtension = "Intents extension"
     case intentsUIExtension = "Intents UI extension"
+    /// An App Intents extension: an Intents extension's limits.
+    case appIntentsExtension = "App Intents extension"
     case app = "app"
   }
 
@@ -45,20 +47,23 @@ package struct SandboxPolicy: Sendable {
     limits = [
       .intentsExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
       .intentsUIExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
+      .appIntentsExtension: Limits(memory: 30 << 20, cpuSeconds: 10),
       .app: Limits(memory: 256 << 20, cpuSeconds: 60, openFiles: 256, threads: 256, data: 1 << 30),
     ]
   }
 
   /// Sets the memory ceiling of every extension kind (`--memory-limit MIB`).
   package mutating func setExtensionMemory(megabytes: Int) {
-    limits[.intentsExtension]?.memory = megabytes << 20
-    limits[.intentsUIExtension]?.memory = megabytes << 20
+    for kind in [Kind.intentsExtension, .intentsUIExtension, .appIntentsExtension] {
+      limits[kind]?.memory = megabytes << 20
+    }
   }
 
   /// Sets the CPU time of every extension kind (`--cpu-limit SECONDS`).
   package mutating func setExtensionCPU(seconds: Int) {
-    limits[.intentsExtension]?.cpuSeconds = seconds
-    limits[.intentsUIExtension]?.cpuSeconds = seconds
+    for kind in [Kind.intentsExtension, .intentsUIExtension, .appIntentsExtension] {
+      limits[kind]?.cpuSeconds = seconds
+    }
   }
 
   /// The Landlock ABI to use.

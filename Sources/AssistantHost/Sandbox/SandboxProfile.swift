@@ -338,7 +338,10 @@ extension AssistantHome {
   /// identities not recorded yet are shown as the first launch would allocate them (`identityRecorded` false).
   package func profile(of app: AppBundle, extensionNamed: String?, policy: SandboxPolicy) throws -> SandboxProfile {
     let ext = extensionNamed.flatMap { name in app.extensions.first { $0.name == name } }
-    let target = ext.map { SessionTarget($0, app: app) } ?? SessionTarget(app: app)
+    let appIntents = extensionNamed.flatMap { name in app.appIntentsExtensions.first { $0.name == name } }
+    let target =
+      ext.map { SessionTarget($0, app: app) } ?? appIntents.map { SessionTarget($0, app: app) }
+      ?? SessionTarget(app: app)
     return try sandboxProfile(
       name: target.name, bundleIdentifier: target.bundleIdentifier, bundlePath: target.bundlePath,
       executable: target.executable, kind: target.sandboxKind, container: try container(for: target.bundleIdentifier),

@@ -29,7 +29,8 @@ struct SessionTarget: Sendable {
     switch kind {
     case .app: .app
     case .intentsUIExtension: .intentsUIExtension
-    case .intentsExtension: .intentsExtension
+    case .intentsExtension:
+      extensionPoint == AppIntentsExtensionBundle.extensionPoint ? .appIntentsExtension : .intentsExtension
     }
   }
 
