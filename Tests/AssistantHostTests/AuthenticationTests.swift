@@ -359,7 +359,7 @@ struct InboundRequestsTests {
     var taken = authentications.makeAsyncIterator()
     let authentication = try #require(await taken.next())
     #expect(try await Self.overdueRequestSurvives(host: host, peerInbox: &peerInbox, peer: peer))
-    inbound.answer(authentication, with: .success(.approved), connection: host)
+    inbound.answer(authentication, with: .success(.authentication(.approved)), connection: host)
     #expect(try await answer.outcome == .approved)
     // The control: once it is answered the deadlines run again, and the same overdue request times out.
     #expect(try await !Self.overdueRequestSurvives(host: host, peerInbox: &peerInbox, peer: peer))
@@ -379,7 +379,7 @@ struct InboundRequestsTests {
     let authentication = try #require(await taken.next())
     inbound.close(connection: host)
     #expect(await taken.next() == nil)
-    inbound.answer(authentication, with: .success(.approved), connection: host)  // too late: dropped
+    inbound.answer(authentication, with: .success(.authentication(.approved)), connection: host)  // too late: dropped
     #expect(
       await answer
         == "error requestCancelled: the host's handle of X ended before the user answered host/requestAuthentication")
