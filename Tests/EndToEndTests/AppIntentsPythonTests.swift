@@ -327,6 +327,33 @@ struct AppIntentsPythonTests {
     }
   }
 
+  /// A question of perform that nobody can answer (no terminal, no `--answer` left) is answered `userCancelled`, and
+  /// when perform lets that through, the run ends as any question nobody can answer does: exit 75, naming what was
+  /// needed (docs/PROTOCOL.md, "Questions to the user while perform runs"), not "OK, I won't.". The control: the
+  /// user's own "cancel" to the same question is the user's cancel, exit 1. Nothing is ordered either way.
+  @Test func aQuestionOfPerformNobodyCanAnswerEndsWith75() async throws {
+    try await Self.withPantry { scene in
+      let unanswered = try await scene.assistant(["--answer", "evening", "Order groceries with Pantry"])
+      #expect(unanswered.code == 75, "\(unanswered)")
+      #expect(unanswered.stdout == "", "\(unanswered)")
+      #expect(
+        unanswered.stderr.contains(
+          "assistant: which item for Pantry is needed (\"Choose 1-3:\"), but there is no terminal to ask"),
+        "\(unanswered)")
+      let unconfirmed = try await scene.assistant(["--answer", "1", "Order butter with Pantry"])
+      #expect(unconfirmed.code == 75, "\(unconfirmed)")
+      #expect(!unconfirmed.stdout.contains("OK, I won't."), "\(unconfirmed)")
+      #expect(
+        unconfirmed.stderr.contains("assistant: a confirmation is needed (\"Order? (yes/no)\")"), "\(unconfirmed)")
+
+      let cancelled = try await scene.assistant(
+        ["--answer", "evening", "--answer", "cancel", "Order groceries with Pantry"])
+      #expect(cancelled.code == 1, "\(cancelled)")
+      #expect(cancelled.stdout == "OK, I won't.\n", "\(cancelled)")
+      #expect(try await scene.groupFiles() == [:])
+    }
+  }
+
   /// A perform that throws an error with a localized reason is heard as that reason, exit 1 (the intent's failure,
   /// not a fault); one without a reason as Apple's sentence. The control: an item with some left is taken.
   @Test func aThrownErrorIsHeardAsItsReason() async throws {

@@ -348,6 +348,9 @@ extension IntentDriver {
             app: app.name, intent: invocation.identifier, parameters: run.values, code: "failure",
             isSuccess: false, dialog: dialog)
         case .cancelledByUser:
+          // The cancel of a question nobody could answer, let through: the run ends as that question does (75),
+          // not as the user's "cancel".
+          if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
           throw CancelledByUser()
         case .fault:
           throw await error.fault()
