@@ -327,6 +327,30 @@ struct AppIntentsPythonTests {
     }
   }
 
+  /// `run` names an App Intent as it names a SiriKit intent (its help: "its class (BookRoomIntent), definition name
+  /// (BookRoom) or title"): the type name, the name without `Intent`, case aside, or the title. A name that is none
+  /// of the app's is refused (69) with a suggestion and the list of its App Intents (not "it supports none").
+  @Test func runNamesAnAppIntentByItsTypeNameShortNameOrTitle() async throws {
+    try await Self.withPantry { scene in
+      for (name, said) in [
+        ("AddStockIntent", "Added 1 to Butter: now 4.\n"), ("AddStock", "Added 1 to Butter: now 5.\n"),
+        ("addstock", "Added 1 to Butter: now 6.\n"), ("Add Stock", "Added 1 to Butter: now 7.\n"),
+      ] {
+        let added = try await scene.assistant(["run", "Pantry", name, "item=butter", "count=1"])
+        #expect(added.code == 0, "\(added)")
+        #expect(added.stdout == said, "\(added)")
+      }
+      let unknown = try await scene.assistant(["run", "Pantry", "AddStok", "item=butter", "count=1"])
+      #expect(unknown.code == 69, "\(unknown)")
+      #expect(
+        unknown.stderr
+          == "assistant: Pantry has no intent called \"AddStok\" (did you mean \"AddStock\"?); it supports "
+          + "AddStockIntent, CheckStockIntent, ListShelfIntent, OrderGroceriesIntent, TakeItemIntent, TestOnlyIntent\n",
+        "\(unknown)")
+      #expect(try await scene.list().hasPrefix("Fridge: Butter (7), Oat Milk (1)\n"))
+    }
+  }
+
   /// A question of perform that nobody can answer (no terminal, no `--answer` left) is answered `userCancelled`, and
   /// when perform lets that through, the run ends as any question nobody can answer does: exit 75, naming what was
   /// needed (docs/PROTOCOL.md, "Questions to the user while perform runs"), not "OK, I won't.". The control: the
