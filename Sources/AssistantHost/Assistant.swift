@@ -1,3 +1,4 @@
+import AppIntentsMetadata
 import BundleManifest
 import ExtensionProtocol
 import Foundation
@@ -127,10 +128,12 @@ package struct Assistant: Sendable {
     return try await run(invocation(app: app, intent: intent, values: values))
   }
 
-  /// The App Intent `run(app:intent:values:)` runs when the app's `Metadata.appintents` declares `intent` (by its
-  /// type name or title); nil when it declares none of that name (a SiriKit intent is looked for then).
+  /// The App Intent `run(app:intent:values:)` runs when the app's `Metadata.appintents` declares `intent`
+  /// (`names(_:_:)`); nil when it declares none of that name and the app has a SiriKit intent of that name, or no
+  /// App Intents.
   /// - Throws: `HostError` for an app that is not installed, or a value that is not `NAME=VALUE` of a parameter of
-  ///   the intent, or does not read as its type.
+  ///   the intent, or does not read as its type; `UnderstandingError(.noMatch)` when the app has App Intents and
+  ///   neither they nor its SiriKit intents are called `intent`, listing both.
   package func appIntentInvocation(app: String, intent: String, values: [String]) throws -> AppIntentInvocation? {
     let router = Router(apps: try configuration.home.installedApps())
     let app = try router.app(named: app)
@@ -159,18 +162,41 @@ package struct Assistant: Sendable {
       }
       return invocation
     }
-    return nil
+    let declared = app.allAppIntentsMetadata.compactMap(\.readDocument)
+      .flatMap { $0.actions.keys.map(\.rawValue).sorted() }
+    guard !declared.isEmpty else { return nil }
+    do {
+      _ = try router.intentClass(named: intent, in: app)
+      return nil
+    } catch let error as UnderstandingError where error.kind == .noMatch {
+      // Neither a SiriKit intent nor an App Intent: the message lists both, as `run` takes both.
+      let names = app.supportedIntents + declared
+      let short = declared.compactMap { $0.hasSuffix("Intent") ? String($0.dropLast("Intent".count)) : nil }
+      throw UnderstandingError(
+        .noMatch,
+        "\(app.name) has no intent called \"\(intent)\"" + suggestion(intent, among: names + short)
+          + "; it supports " + listOrNone(names))
+    }
   }
 
-  /// The App Intent of `app` called `intent` (its type name, or its title in other words), with no value yet; nil
-  /// when none of its `Metadata.appintents` declares one.
+  /// Whether `name` names `action` as `run` names an intent: its type name (`AddStockIntent`), that name without
+  /// `Intent` (`AddStock`), case aside, or its title ("Add Stock").
+  static func names(_ name: String, _ action: MetadataDocument.Action) -> Bool {
+    let identifier = action.identifier.rawValue.lowercased()
+    let wanted = name.lowercased()
+    return identifier == wanted || identifier == wanted + "intent"
+      || action.title.map { sameWords($0.key, name) } == true
+  }
+
+  /// The App Intent of `app` called `intent` (its type name, that name without `Intent`, or its title: `names`),
+  /// with no value yet; nil when none of its `Metadata.appintents` declares one.
   package static func appIntent(named intent: String, in app: AppBundle) -> AppIntentInvocation? {
     for folder in app.allAppIntentsMetadata {
       guard let document = folder.readDocument else { continue }
-      let action = document.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue }.first {
-        $0.identifier.rawValue == intent || $0.title.map { sameWords($0.key, intent) } == true
+      let actions = document.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue }
+      if let action = actions.first(where: { names(intent, $0) }) {
+        return AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
       }
-      if let action { return AppIntentInvocation(app: app, metadata: folder, action: action, values: [:]) }
     }
     return nil
   }

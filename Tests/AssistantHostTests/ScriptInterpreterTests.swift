@@ -1,3 +1,4 @@
+import AppGroupStore
 import Foundation
 import IntentHostSystem
 import TestSupport
@@ -99,6 +100,43 @@ import Testing
     let full = try interpreter.withLibraryFolders(forbidden: [])
     #expect(full.libraryFolders.contains { $0.hasSuffix("/lib-dynload") }, "\(full.libraryFolders)")
     #expect(full.libraryFolders.allSatisfy { $0.hasPrefix("/usr/") || $0.hasPrefix("/lib") }, "\(full)")
+  }
+
+  /// An App Intents extension written as a script (`Extensions/NAME.appex`) has its interpreter recorded at install,
+  /// as an Intents extension's is (without the record, each launch is refused: "none was recorded for this script at
+  /// install"), and forgotten at uninstall. The control: the app's own executable, an ELF program, has none.
+  @Test func anAppIntentsExtensionsScriptIsRecordedAtInstallAndForgottenAtUninstall() async throws {
+    let directory = try TemporaryDirectory("assistanthost-appintents-script")
+    defer { directory.remove() }
+    let home = try AssistantHome(
+      root: directory.file("home").path, environment: ["ASSISTANT_APP_GROUPS": directory.file("groups").path])
+    let bundle = try TestBundles.fuelOrder(
+      phrases: AppIntentsFixtures.correctedPhrases, in: directory.file("bundles"))
+    let script = bundle.appendingPathComponent("Extensions/FuelOrderIntents.appex/FuelOrderIntents")
+    try FileManager.default.removeItem(at: script)
+    try Data("#!/bin/sh\nexit 0\n".utf8).write(to: script)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let app = try await home.install(from: bundle).app
+    let ext = try #require(app.appIntentsExtensions.first)
+    let (extensionsRecord, appsRecord) = try await offThePool {
+      () throws in
+      (
+        try home.recordedInterpreter(
+          name: ext.name, bundleIdentifier: ext.info.bundleIdentifier, executable: ext.executableURL.path,
+          appBundle: app.url.path),
+        try home.recordedInterpreter(
+          name: app.name, bundleIdentifier: app.info.bundleIdentifier, executable: app.executableURL.path,
+          appBundle: app.url.path)
+      )
+    }
+    #expect(extensionsRecord?.shebang == "/bin/sh")
+    #expect(appsRecord == nil)
+
+    let table = try await offThePool { () throws -> InterpreterTable in
+      _ = try home.uninstall("FuelOrder")
+      return try Document<InterpreterTable>(path: home.interpretersFile).read()
+    }
+    #expect(table.scripts[ext.info.bundleIdentifier] == nil, "\(table.scripts)")
   }
 }
 

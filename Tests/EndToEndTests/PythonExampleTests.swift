@@ -21,15 +21,10 @@ struct PythonExampleTests {
     var installed: String { host.home + "/Applications/Notes.app" }
     var intentsLog: String { host.home + "/Logs/com.example.notes.NotesIntents.log" }
 
-    /// Assembles Notes.app with `Scripts/make-python-example` into a fresh home's folder (the script runs through
-    /// `runCommand`, so the wait is off the cooperative pool).
+    /// Assembles Notes.app with `Scripts/make-python-example` into a fresh home's folder.
     init() async throws {
       host = try HostFixture()
-      let out = host.directory.file("bundles")
-      let made = try await runCommand("/bin/sh", [PythonExampleTests.script, out.path])
-      #expect(made.code == 0, "\(made)")
-      app = out.appendingPathComponent("Notes.app")
-      #expect(made.stdout == app.path + "\n", "\(made)")
+      app = try await PythonExampleTests.assemble("Notes.app", with: PythonExampleTests.script, in: host)
     }
 
     /// Runs `assistant --home HOME` with `arguments` (`HostFixture.assistant`).
@@ -69,25 +64,36 @@ struct PythonExampleTests {
   /// The lines a command wrote to stderr, without empty ones.
   static func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
 
-  @Test func theScriptAssemblesTheBundleAsDocumented() async throws {
-    let help = try await runCommand("/bin/sh", [Self.script, "--help"])
-    #expect(help.code == 0, "\(help)")
-    #expect(help.stdout.contains("usage: Scripts/make-python-example OUTPUT_DIR"), "\(help)")
-    let usage = try await runCommand("/bin/sh", [Self.script])
-    #expect(usage.code == 64, "\(usage)")
-    #expect(usage.stderr == "usage: Scripts/make-python-example OUTPUT_DIR\n", "\(usage)")
+  /// Assembles `bundle` (`Notes.app`) with the example's `script` into the folder `bundles` of `host`'s directory,
+  /// checking that the script says where: the bundle. The script runs through `runCommand`, so the wait is off the
+  /// cooperative pool.
+  static func assemble(_ bundle: String, with script: String, in host: HostFixture) async throws -> URL {
+    let out = host.directory.file("bundles")
+    let made = try await runCommand("/bin/sh", [script, out.path])
+    #expect(made.code == 0, "\(made)")
+    let app = out.appendingPathComponent(bundle)
+    #expect(made.stdout == app.path + "\n", "\(made)")
+    return app
+  }
 
+  /// An example's assembling `script` explains itself with `--help`, and without its argument prints its usage line
+  /// (`Scripts/NAME OUTPUT_DIR`) and exits 64.
+  static func expectHelpAndUsage(of script: String) async throws {
+    let line = "usage: Scripts/\((script as NSString).lastPathComponent) OUTPUT_DIR"
+    let help = try await runCommand("/bin/sh", [script, "--help"])
+    #expect(help.code == 0, "\(help)")
+    #expect(help.stdout.contains(line), "\(help)")
+    let usage = try await runCommand("/bin/sh", [script])
+    #expect(usage.code == 64, "\(usage)")
+    #expect(usage.stderr == line + "\n", "\(usage)")
+  }
+
+  @Test func theScriptAssemblesTheBundleAsDocumented() async throws {
+    try await Self.expectHelpAndUsage(of: Self.script)
     let scene = try await Scene()
     defer { scene.host.directory.remove() }
     let app = scene.app.path
-    let layout = try await offThePool { () throws -> [String: Int] in
-      var modes: [String: Int] = [:]
-      for path in try FileManager.default.subpathsOfDirectory(atPath: app) {
-        let attributes = try FileManager.default.attributesOfItem(atPath: app + "/" + path)
-        modes[path] = (attributes[.posixPermissions] as? Int) ?? -1
-      }
-      return modes
-    }
+    let layout = try await fileModes(under: app)
     let scripts = ["notes", "PlugIns/NotesIntents.appex/NotesIntents", "PlugIns/NotesUI.appex/NotesUI"]
     let files = [
       "Info.plist", "Notes.entitlements", "notebooks.py", "appgroup.py", "Base.lproj/Intents.intentdefinition",

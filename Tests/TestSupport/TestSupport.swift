@@ -109,6 +109,19 @@ public func offThePool<T: Sendable, E: Error>(_ body: @escaping @Sendable () thr
   try await offloaded(body)
 }
 
+/// The permission bits of every file and folder under `folder`, by its path below it: how a bundle was laid out.
+/// Reads off the cooperative pool.
+public func fileModes(under folder: String) async throws -> [String: Int] {
+  try await offThePool { () throws -> [String: Int] in
+    var modes: [String: Int] = [:]
+    for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+      let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + path)
+      modes[path] = (attributes[.posixPermissions] as? Int) ?? -1
+    }
+    return modes
+  }
+}
+
 /// Checks `condition` until it holds or `timeout` has passed, sleeping `interval` between checks with
 /// `Task.sleep`, so that nothing waits on the cooperative pool.
 ///

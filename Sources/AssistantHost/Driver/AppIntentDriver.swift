@@ -94,8 +94,9 @@ extension IntentDriver {
     let message =
       "\(session.label) registers App Intents that its \(MetadataReader.folderName) does not describe: the code's "
       + "metadata digest is \(reported), the installed file's \(installed), so the file has drifted from the code "
-      + "and intents would be routed by a stale file; rebuild the bundle so that the file is written from the code "
-      + "(`EXECUTABLE --emit-appintents-metadata DIR`, docs/APPINTENTS.md) and install it again"
+      + "and intents would be routed by a stale file; write the file from the code again (a Swift extension: "
+      + "`EXECUTABLE --emit-appintents-metadata DIR`; one in another language: the metadata it registers, "
+      + "docs/APPINTENTS.md) and install the bundle again"
     session.appendToLog("fault: \(message)")
     throw HostError(.dataError, message)
   }
@@ -186,7 +187,10 @@ extension IntentDriver {
       for (index, option) in names.enumerated() { await conversation.explain("  \(index + 1). \(option)") }
     }
     let question = options.isEmpty ? prompt : "Choose 1-\(options.count):"
-    let need = "\(parameter.title?.key ?? name) (\(name)) for \(run.invocation.app.name)"
+    // What is needed, as an error says it when nobody can be asked: the dialog too when the question is "Choose".
+    let need =
+      "\(parameter.title?.key ?? name) (\(name)) for \(run.invocation.app.name)"
+      + (options.isEmpty ? "" : ", asked \"\(prompt)\",")
     for _ in 0..<maximumAttempts {
       let answer = try await conversation.ask(question, need: need, kind: options.isEmpty ? .value : .choice)
         .trimmingCharacters(in: .whitespaces)
@@ -359,6 +363,9 @@ extension IntentDriver {
             app: app.name, intent: invocation.identifier, parameters: run.values, code: "failure",
             isSuccess: false, dialog: dialog)
         case .cancelledByUser:
+          // The cancel of a question nobody could answer, let through: the run ends as that question does (75),
+          // not as the user's "cancel".
+          if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
           throw CancelledByUser()
         case .fault:
           throw await error.fault()

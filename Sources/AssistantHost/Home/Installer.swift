@@ -207,7 +207,7 @@ extension AssistantHome {
     } catch let error as UnderstandingError {
       throw HostError(error)
     }
-    let identifiers = [app.info.bundleIdentifier] + app.extensions.map(\.info.bundleIdentifier)
+    let identifiers = app.allIdentifiers.map(\.rawValue)
     // Its containers, and the app groups no other installed app lists, stay as plain folders: their volumes (if the
     // home has them) are folded back first, so that a volume in use (a running extension or app, a shell inside it)
     // or mounted elsewhere refuses the uninstall with the app still installed (`HostError(.refused)`, 77).

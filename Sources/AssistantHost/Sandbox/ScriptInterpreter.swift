@@ -645,6 +645,7 @@ extension AssistantHome {
     let executables =
       [(app.info.bundleIdentifier, app.executableURL.path)]
       + app.extensions.map { ($0.info.bundleIdentifier, $0.executableURL.path) }
+      + app.appIntentsExtensions.map { ($0.info.bundleIdentifier, $0.executableURL.path) }
     for (identifier, executable) in executables {
       do {
         let interpreter = try ScriptInterpreter.inspect(
