@@ -36,7 +36,8 @@ let package = Package(
     .target(name: "BundleManifest", dependencies: ["AppIntentsMetadata"], path: "Sources/BundleManifest"),
     // purpose: understanding what a user says (matching utterances to apps' intents, reading spoken values) as pure functions over the manifests.
     .target(
-      name: "Understanding", dependencies: ["AppIntentsMetadata", "BundleManifest", "ExtensionProtocol"], path: "Sources/Understanding"),
+      name: "Understanding", dependencies: ["AppIntentsMetadata", "BundleManifest", "ExtensionProtocol"],
+      path: "Sources/Understanding"),
     // purpose: newline-delimited JSON-RPC 2.0 over a pair of file descriptors.
     .target(
       name: "ExtensionTransport", dependencies: ["ExtensionProtocol", "IntentHostSystem"],
