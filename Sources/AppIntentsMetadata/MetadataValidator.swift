@@ -150,12 +150,19 @@ private struct Check {
     _ phrase: PhraseTemplate, of action: Document.Action?, named identifier: MetadataIdentifier, path: String
   ) {
     let names = phrase.parameterNames
-    if names.count > 1 {
+    // Slots, not names: one parameter said twice is two slots ("${thing} ${thing} ... with ..."), each a reading.
+    let slots = phrase.segments.compactMap { segment -> String? in
+      if case .parameter(let name) = segment { return name }
+      return nil
+    }
+    if slots.count > 1 {
       error(
         .parameterCount, path,
-        "names \(names.count) parameters (" + names.map { "${\($0)}" }.joined(separator: ", ")
-          + "); a phrase has at most one",
-        fix: "keep one parameter in the phrase: Siri asks for the others with their requestValueDialog")
+        (names.count == slots.count
+          ? "names \(names.count) parameters (" + names.map { "${\($0)}" }.joined(separator: ", ") + ")"
+          : "has \(slots.count) parameter slots (" + slots.map { "${\($0)}" }.joined(separator: ", ") + ")")
+          + "; a phrase has at most one",
+        fix: "keep one parameter in the phrase, once: Siri asks for the others with their requestValueDialog")
     }
     guard let action else { return }
     for name in names {

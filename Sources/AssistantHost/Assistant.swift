@@ -94,18 +94,32 @@ package struct Assistant: Sendable {
     let apps = try home.installedApps()
     let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
     for problem in terms.problems { await FileDescriptor.standardError.write("assistant: warning: \(problem)\n") }
-    // The apps' App Shortcuts (App Intents): a phrase said whole, before the SiriKit phrases.
-    let appShortcuts = AppShortcutMatcher(apps: apps).matches(utterance)
-    if !appShortcuts.isEmpty {
-      let index = try await whichOne(
-        of: appShortcuts.map { "\($0.identifier) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
-      return .outcome(try await run(appShortcuts[index]))
-    }
     // The user's active shortcuts are suggested too when nothing matches.
     let shortcuts = await activeShortcuts(apps: apps)
-    let found = try UtteranceMatcher(
-      apps: apps, locale: configuration.locale, vocabulary: terms.vocabularies, shortcuts: shortcuts
-    ).understand(utterance)
+    let matcher = UtteranceMatcher(
+      apps: apps, locale: configuration.locale, vocabulary: terms.vocabularies, shortcuts: shortcuts)
+    // The apps' App Shortcuts (App Intents): a phrase said whole, before the SiriKit phrases of the same apps. When
+    // another app's SiriKit phrases match too (an app that answers to another's name: install warned of it), the
+    // user says which, as for any utterance that could mean several apps: no app takes another's words unasked.
+    let appShortcuts = AppShortcutMatcher(apps: apps).matches(utterance)
+    if !appShortcuts.isEmpty {
+      // The other apps' SiriKit phrases (without the apps whose App Shortcut matched: a name they share with
+      // another app would make the reading ambiguous, and they have answered already).
+      let named = Set(appShortcuts.map(\.app.url))
+      let others =
+        (try? UtteranceMatcher(
+          apps: apps.filter { !named.contains($0.url) }, locale: configuration.locale,
+          vocabulary: terms.vocabularies
+        ).understand(utterance)) ?? []
+      let index = try await whichOne(
+        of: appShortcuts.map { "\($0.identifier) of \($0.app.name) (\($0.app.identifier))" }
+          + others.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
+      if index < appShortcuts.count { return .outcome(try await run(appShortcuts[index])) }
+      let match = others[index - appShortcuts.count]
+      return .outcome(
+        try await run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)))
+    }
+    let found = try matcher.understand(utterance)
     // Several apps or intents: the user says which (a number, or scripted with --answer).
     let match = found[
       try await whichOne(

@@ -119,6 +119,10 @@ struct MetadataValidatorTests {
     let found = findings(document, .parameterCount)
     #expect(found.map(\.message) == ["names 2 parameters (${vehicle}, ${location}); a phrase has at most one"])
     #expect(findings(try fuelOrder(), .parameterCount).isEmpty)
+    // One parameter said twice is two slots: refused too (each slot is a reading of the utterance's words).
+    let twice = findings(
+      try fuelOrder(["Fuel at ${location} then ${location} with ${applicationName}"]), .parameterCount)
+    #expect(twice.map(\.message) == ["has 2 parameter slots (${location}, ${location}); a phrase has at most one"])
   }
 
   @Test func anAppHasAtMostTenShortcuts() throws {

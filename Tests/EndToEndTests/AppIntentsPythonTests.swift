@@ -441,6 +441,25 @@ struct AppIntentsPythonTests {
     }
   }
 
+  /// A crash while the host reads the answer to one of perform's questions (its `appIntent/options`, sent while the
+  /// question is pending) is the extension's fault, named as such (70): the host neither traps on its own deadline
+  /// hold (it did: "releaseDeadlines() without holdDeadlines()", exit 132) nor lets perform go on.
+  @Test func aCrashWhileTheHostReadsAnAnswerIsAFault() async throws {
+    try await Self.withPantry { scene in
+      let crashed = try await scene.assistant(
+        ["--answer", "1", "run", "Pantry", "TestOnlyIntent", "behaviour=crashWhileAnswered"])
+      #expect(crashed.code == 70, "\(crashed)")
+      #expect(crashed.stdout == "", "\(crashed)")
+      #expect(
+        crashed.stderr.hasPrefix("assistant: PantryIntents (com.example.pantry.PantryIntents) "), "\(crashed)")
+      #expect(crashed.stderr.contains(" during appIntent/options of probe"), "\(crashed)")
+      #expect(
+        crashed.stderr.contains("its last words on stderr: TestOnlyIntent: crashing while the host reads the answer"),
+        "\(crashed)")
+      #expect(!crashed.stderr.contains("Fatal error"), "\(crashed)")
+    }
+  }
+
   /// The rules of the extension's questions: one sent while no perform is pending (here during `appIntent/options`,
   /// between two performs) is refused at once with `notAllowedNow`, and nobody is asked; of two sent at once, the
   /// first is asked (and while it waits, the host reads the answer with `appIntent/options`, which the extension

@@ -80,6 +80,35 @@ struct FuelOrderVoiceTests {
     #expect(orders.count == 1 && orders[0].hasPrefix("created: "), "\(orders)")
   }
 
+  /// An app whose alternative name is another app's ("Rooms") and whose App Shortcut says that app's words takes
+  /// nothing unasked: the user is asked which app is meant, and the other app's SiriKit intent can be chosen. Before,
+  /// App Shortcuts were matched first and alone, so the impostor ran and got the user's words.
+  @Test func anAppShortcutDoesNotTakeAnotherAppsWordsUnasked() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    let bundles = host.directory.file("bundles")
+    let rooms = try await TestBundles.rooms(in: bundles)
+    #expect(try await host.assistant(["install", rooms.path]).code == 0)
+    let impostor = try TestBundles.fuelOrder(
+      phrases: ["Book room 12 for Ada with ${applicationName}"], in: host.directory.file("impostor"))
+    try writePlist(
+      [
+        "CFBundleIdentifier": "com.example.fuel", "CFBundleExecutable": "fuelorder", "CFBundleName": "FuelOrder",
+        "CFBundlePackageType": "APPL", "INAlternativeAppNames": [["INAlternativeAppName": "Rooms"]],
+      ], to: impostor.appendingPathComponent("Info.plist"))
+    #expect(try await host.assistant(["install", impostor.path]).code == 0)
+
+    let unasked = try await host.assistant(["Book room 12 for Ada with Rooms"])
+    #expect(unasked.code == 75, "\(unasked)")
+    #expect(
+      unasked.stderr.contains(
+        "\"Book room 12 for Ada with Rooms\" could mean:\n  1. OrderFuelIntent of FuelOrder (com.example.fuel)\n"
+          + "  2. BookRoomIntent of Rooms (com.example.rooms)\n"), "\(unasked)")
+    let chosen = try await host.assistant(["Book room 12 for Ada with Rooms", "--answer", "2"])
+    #expect(chosen.code == 0, "\(chosen)")
+    #expect(chosen.stdout.contains("Ada"), "\(chosen)")
+  }
+
   @Test func withoutASelectedVehicleTheUserHearsWhy() async throws {
     let host = try HostFixture()
     defer { host.directory.remove() }

@@ -347,9 +347,17 @@ extension IntentDriver {
       let what =
         attempt == 1 ? "perform of \(invocation.identifier)" : "perform of \(invocation.identifier) (\(attempt))"
       let snapshot = run
-      let answer = try await run.session.answer(
-        request, phase: .perform, what: what, authenticator: authenticator,
-        questions: { kind in try await self.answerQuestion(kind, run: snapshot) })
+      let answer: Result<AppIntentPerformResult, ExtensionSession.HostErrorAnswer>
+      do {
+        answer = try await run.session.answer(
+          request, phase: .perform, what: what, authenticator: authenticator,
+          questions: { kind in try await self.answerQuestion(kind, run: snapshot) })
+      } catch {
+        // The fault found while a question was answered is the run's, not what stopping the peer made of perform.
+        if let fault = run.fault.withLock({ $0 }) { throw fault }
+        throw error
+      }
+      if let fault = run.fault.withLock({ $0 }) { throw fault }
       let result: AppIntentPerformResult
       switch answer {
       case .success(let answered): result = answered
@@ -495,6 +503,12 @@ extension IntentDriver {
       // Nobody can be asked: the extension hears a cancel, and the run ends with 75 once perform has answered.
       run.unanswered.withLock { $0 = $0 ?? error }
       return .failure(ResponseError(.userCancelled, "nobody can be asked: \(error.message)"))
+    } catch let error as HostError where error.status == .extensionFault {
+      // A fault of the extension while the host read the answer (its entity query or options crashed, hung, broke
+      // the rules): the run ends with it (70), whatever perform does next; the peer is stopped so that it ends now.
+      run.fault.withLock { $0 = $0 ?? error }
+      await run.session.abort()
+      return .failure(ResponseError(.internalError, "the host could not read the answer: \(error.message)"))
     }
   }
 
@@ -531,6 +545,9 @@ struct AppIntentRun: Sendable {
   let unanswered = Shared<HostError?>(nil)
   /// The snippets drawn so far (a confirmation's, the result's), for `IntentOutcome.views`.
   let drawn = Shared<[ConfiguredView]>([])
+  /// Set when the extension faulted while a question of its was answered (its `entity/query` or `appIntent/options`):
+  /// the run ends with it (70).
+  let fault = Shared<HostError?>(nil)
 
   /// A value the run and the questions it serves share.
   final class Shared<Value: Sendable>: Sendable {

@@ -150,12 +150,38 @@ final class ExtensionSession: Sendable {
   }
 
   /// Sends a request while the user answers one of the peer's questions (an App Intent's `entity/query` or
-  /// `appIntent/options`, the one exception to one request at a time): the deadlines the question holds are released
-  /// for its time, so it has the `phase` deadline and the pending perform's clock runs meanwhile.
+  /// `appIntent/options`, the one exception to one request at a time), within the `phase` deadline.
+  ///
+  /// The question holds the connection's deadlines (the user's time does not count against the pending perform), and
+  /// the hold is the question's: this request keeps a clock of its own instead of touching it. It is not cancelled
+  /// with the question (the extension may cancel its question, or answer its perform, while the host waits for this
+  /// answer): it runs to its answer, its deadline or its fault, so the peer is never killed for a cancel.
+  /// - Throws: `HostError(.extensionFault)` for a fault, a missed deadline included (the peer is then gone).
   func requestWhileAsking<R: RequestMessage>(_ request: R, phase: Phase, what: String) async throws -> R.Response {
-    connection.releaseDeadlines()
-    defer { connection.holdDeadlines() }
-    return try await self.request(request, phase: phase, what: what)
+    let deadline = deadlines[phase]
+    let result = await withUncancelledTask { [connection] () -> Result<R.Response, ConnectionError> in
+      await withTaskGroup(of: Result<R.Response, ConnectionError>?.self) { group in
+        group.addTask {
+          do { return .success(try await connection.send(request)) } catch let error as ConnectionError {
+            return .failure(error)
+          } catch {
+            return .failure(.cancelled)
+          }
+        }
+        group.addTask {
+          try? await Task.sleep(for: deadline)
+          return Task.isCancelled ? nil : .failure(.timedOut(method: R.method, seconds: deadline.inSeconds))
+        }
+        var first: Result<R.Response, ConnectionError>? = nil
+        while first == nil, let next = await group.next() { first = next }
+        group.cancelAll()
+        return first ?? .failure(.cancelled)
+      }
+    }
+    switch result {
+    case .success(let response): return response
+    case .failure(let error): throw await fault(error, phase: phase, what: what)
+    }
   }
 
   /// Runs `body` (the wait for a request's answer) with a child task that serves the peer's questions until it
