@@ -428,34 +428,23 @@ struct AppIntentsPythonTests {
   }
 
   /// A perform whose process crashes is a fault of the extension (70), reported with the signal and its last line
-  /// on stderr, never heard as the intent's error.
-  @Test func aCrashingPerformIsAFault() async throws {
-    try await Self.withPantry { scene in
-      let crashed = try await scene.assistant(["run", "Pantry", "TestOnlyIntent", "behaviour=crash"])
-      #expect(crashed.code == 70, "\(crashed)")
-      #expect(crashed.stdout == "", "\(crashed)")
-      #expect(
-        crashed.stderr.contains(
-          "PantryIntents (com.example.pantry.PantryIntents) crashed with SIGABRT during perform of TestOnlyIntent; its "
-            + "last words on stderr: TestOnlyIntent: crashing on purpose"), "\(crashed)")
-    }
-  }
-
-  /// A crash while the host reads the answer to one of perform's questions (its `appIntent/options`, sent while the
-  /// question is pending) is the extension's fault, named as such (70): the host neither traps on its own deadline
-  /// hold (it did: "releaseDeadlines() without holdDeadlines()", exit 132) nor lets perform go on.
-  @Test func aCrashWhileTheHostReadsAnAnswerIsAFault() async throws {
+  /// on stderr, never heard as the intent's error; so is a crash while the host reads the answer to one of
+  /// perform's questions (its `appIntent/options`, sent while the question is pending), named as such: the host
+  /// neither traps on its own deadline hold (it did: "releaseDeadlines() without holdDeadlines()", exit 132) nor
+  /// lets perform go on.
+  @Test(arguments: [
+    ("crash", "crashed with SIGABRT during perform of TestOnlyIntent", "crashing on purpose"),
+    ("crashWhileAnswered", " during appIntent/options of probe", "crashing while the host reads the answer"),
+  ])
+  func aCrashingPerformIsAFault(behaviour: String, during: String, lastWords: String) async throws {
     try await Self.withPantry { scene in
       let crashed = try await scene.assistant(
-        ["--answer", "1", "run", "Pantry", "TestOnlyIntent", "behaviour=crashWhileAnswered"])
+        ["--answer", "1", "run", "Pantry", "TestOnlyIntent", "behaviour=\(behaviour)"])
       #expect(crashed.code == 70, "\(crashed)")
       #expect(crashed.stdout == "", "\(crashed)")
-      #expect(
-        crashed.stderr.hasPrefix("assistant: PantryIntents (com.example.pantry.PantryIntents) "), "\(crashed)")
-      #expect(crashed.stderr.contains(" during appIntent/options of probe"), "\(crashed)")
-      #expect(
-        crashed.stderr.contains("its last words on stderr: TestOnlyIntent: crashing while the host reads the answer"),
-        "\(crashed)")
+      #expect(crashed.stderr.hasPrefix("assistant: PantryIntents (com.example.pantry.PantryIntents) "), "\(crashed)")
+      #expect(crashed.stderr.contains(during), "\(crashed)")
+      #expect(crashed.stderr.contains("its last words on stderr: TestOnlyIntent: \(lastWords)"), "\(crashed)")
       #expect(!crashed.stderr.contains("Fatal error"), "\(crashed)")
     }
   }
