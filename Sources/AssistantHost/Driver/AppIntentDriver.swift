@@ -54,7 +54,9 @@ extension IntentDriver {
   static func target(of invocation: AppIntentInvocation) throws -> SessionTarget {
     let app = invocation.app
     if invocation.metadata.bundleURL.standardizedFileURL == app.url.standardizedFileURL {
-      return SessionTarget(app: app)
+      var target = SessionTarget(app: app)
+      target.performsAppIntents = true
+      return target
     }
     guard
       let bundle = app.appIntentsExtensions.first(where: {
@@ -434,7 +436,9 @@ extension IntentDriver {
           ] + rules,
           after: history, intent: invocation.identifier, app: app)
         // The rest runs in the app, in the foreground.
-        let foreground = try await startSession(SessionTarget(app: app)).get()
+        var inApp = SessionTarget(app: app)
+        inApp.performsAppIntents = true
+        let foreground = try await startSession(inApp).get()
         await finish(run.session)
         run.session = foreground
         mode = .foreground

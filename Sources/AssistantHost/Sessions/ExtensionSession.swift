@@ -295,7 +295,7 @@ final class ExtensionSession: Sendable {
       message = "\(what) was cancelled"
     }
     var full = message
-    if target.kind == .app && phase == .handshake {
+    if target.kind == .app && phase == .handshake && !target.performsAppIntents {
       full +=
         " (the extension answered handleInApp, so the app was launched to handle the intent; it must serve "
         + "it with InAppIntentHandling.serve, see docs/PROTOCOL.md, \"Apps\")"

@@ -23,6 +23,9 @@ struct SessionTarget: Sendable {
   var appIdentifier: String
   /// The intent definitions of the containing app and its extensions: what it may donate.
   var appDefinitions: [IntentDefinition]
+  /// Whether the app is launched to perform an App Intent its own `Metadata.appintents` declares (not to handle
+  /// what an extension handed over): its faults say so, not `handleInApp`'s advice.
+  var performsAppIntents = false
 
   /// The sandbox's kind for it: its limits.
   var sandboxKind: SandboxPolicy.Kind {
