@@ -22,7 +22,7 @@ struct Phrases: AssistantCommand {
         "with APP" added, must reach its own intent with the values it names, and no two intents may claim one \
         phrase: exit 65 with a diagnostic per failing phrase. Siri's phrases for system intents and translated \
         titles are not checked. With --json: {"apps": [{"name", "bundleIdentifier", "phrases": [{"intent", \
-        "phrase", "source": "example"|"title"|"system"}]}], "shortcuts": [{"identifier", "phrase", \
+        "phrase", "source": "example"|"title"|"system"|"appShortcut"}]}], "shortcuts": [{"identifier", "phrase", \
         "bundleIdentifier", "intent"}]} (the user's shortcuts of those apps that can run, also listed under each \
         app); with --check --json: {"app", "bundleIdentifier", \
         "errors", "diagnostics": [DIAGNOSTIC...]}, a diagnostic as validate prints it.
