@@ -100,6 +100,21 @@ import Understanding
     #expect(IntentDriver.expectation(for: location, in: document) == "one of Home, Work")
   }
 
+  /// A Date is read as ISO 8601, a URL as an absolute URL; anything else is refused with what it must be (the control).
+  @Test func aDateOrAURLAnswerIsRead() throws {
+    let document = MetadataDocument()
+    let when = MetadataDocument.Parameter(
+      name: try #require(MetadataIdentifier(validating: "when")), title: "When", valueType: .primitive(.date))
+    let link = MetadataDocument.Parameter(
+      name: try #require(MetadataIdentifier(validating: "link")), title: "Link", valueType: .primitive(.url))
+    let date = try #require(ParameterValue.parseDate("2026-11-21T09:30:00Z"))
+    #expect(IntentDriver.read(" 2026-11-21T09:30:00Z", for: when, in: document) == .date(date))
+    #expect(IntentDriver.read("next tuesday", for: when, in: document) == nil)
+    #expect(IntentDriver.expectation(for: when, in: document) == "a date and time, as 2026-11-21T09:30:00Z")
+    #expect(IntentDriver.read("https://example.com/a", for: link, in: document) == .string("https://example.com/a"))
+    #expect(IntentDriver.read("example", for: link, in: document) == nil)
+  }
+
   @Test func thePolicyIsALockRuleUpFront() throws {
     let (app, directory) = try Self.fuelOrder()
     defer { directory.remove() }

@@ -316,6 +316,11 @@ extension IntentDriver {
     case .primitive(.int): return parseInteger(answer).map(ParameterValue.integer)
     case .primitive(.double): return Double(answer).map(ParameterValue.decimal)
     case .primitive(.bool): return SpokenAnswer.yesNo(answer).map(ParameterValue.boolean)
+    case .primitive(.date):
+      return ParameterValue.parseDate(answer.trimmingCharacters(in: .whitespaces)).map(ParameterValue.date)
+    case .primitive(.url):
+      let text = answer.trimmingCharacters(in: .whitespaces)
+      return URL(string: text).flatMap { $0.scheme == nil ? nil : ParameterValue.string(text) }
     default: return nil
     }
   }
@@ -329,6 +334,8 @@ extension IntentDriver {
     case .primitive(.int): return "a whole number"
     case .primitive(.double): return "a number"
     case .primitive(.bool): return "yes or no"
+    case .primitive(.date): return "a date and time, as 2026-11-21T09:30:00Z"
+    case .primitive(.url): return "a URL, as https://example.com/"
     default: return "a value"
     }
   }
