@@ -101,7 +101,7 @@ package struct Assistant: Sendable {
     // The apps' App Shortcuts (App Intents): a phrase said whole, before the SiriKit phrases of the same apps. When
     // another app's SiriKit phrases match too (an app that answers to another's name: install warned of it), the
     // user says which, as for any utterance that could mean several apps: no app takes another's words unasked.
-    let appShortcuts = AppShortcutMatcher(apps: apps).matches(utterance)
+    let appShortcuts = AppShortcutMatcher(apps: apps, locale: configuration.locale).matches(utterance)
     if !appShortcuts.isEmpty {
       // The other apps' SiriKit phrases (without the apps whose App Shortcut matched: a name they share with
       // another app would make the reading ambiguous, and they have answered already).

@@ -77,6 +77,26 @@ import Understanding
     #expect(matcher.matches("Fuel at work with FuelOrder").first?.values == ["location": .enumCase("work")])  // control
   }
 
+  /// A phrase's translation in `LANG.lproj/AppShortcuts.strings` is said in that language (`--locale de_DE`), and
+  /// only in it (the control: without the locale, the German words match nothing).
+  @Test func aTranslatedPhraseIsSaidInItsLanguage() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = try TestBundles.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases, in: directory.url)
+    let german = url.appendingPathComponent("Extensions/FuelOrderIntents.appex/de.lproj")
+    try FileManager.default.createDirectory(at: german, withIntermediateDirectories: true)
+    try Data(
+      #""Fuel my car at ${location} with ${applicationName}" = "Tanke mein Auto bei ${location} mit ${applicationName}";"#
+        .utf8
+    ).write(to: german.appendingPathComponent("AppShortcuts.strings"))
+    let app = try AppBundle.load(from: url)
+    let found = AppShortcutMatcher(apps: [app], locale: "de_DE").matches("Tanke mein Auto bei Work mit FuelOrder")
+    #expect(found.first?.values == ["location": .enumCase("work")], "\(found.map(\.phrase))")
+    #expect(AppShortcutMatcher(apps: [app], locale: "de_DE").matches("Fuel my car at work with FuelOrder").count == 1)
+    #expect(AppShortcutMatcher(apps: [app]).matches("Tanke mein Auto bei Work mit FuelOrder").isEmpty)
+    #expect(AppShortcutMatcher(apps: [app], locale: "fr_FR").matches("Tanke mein Auto bei Work mit FuelOrder").isEmpty)
+  }
+
   @Test func theDisplayNameIsANameOnlyWhenTheAppHasIt() throws {
     let (app, directory) = try Self.fuelOrder(displayName: nil)
     defer { directory.remove() }

@@ -48,13 +48,30 @@ package struct AppIntentInvocation: Sendable {
 /// ```
 package struct AppShortcutMatcher: Sendable {
   package let apps: [AppBundle]
+  /// The user's language: a phrase's translation in the bundle's `LANG.lproj/AppShortcuts.strings` for it is said too
+  /// ("de_DE" reads `de.lproj`).
+  package let locale: String?
 
   /// How many words an utterance may have to be matched: 64, as `UtteranceMatcher`'s.
   package static let maximumWords = UtteranceMatcher.maximumUtteranceWords
   /// Words a phrase and an utterance may each leave out.
   package static let optionalWords: Set<String> = ["a", "an", "the"]
 
-  package init(apps: [AppBundle]) { self.apps = apps }
+  package init(apps: [AppBundle], locale: String? = nil) {
+    self.apps = apps
+    self.locale = locale
+  }
+
+  /// The phrase `key` as it may be said: as written, then its translations for `locale`'s language.
+  func said(_ key: String, in folder: AppIntentsMetadataFolder) -> [String] {
+    guard let language = locale?.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) else {
+      return [key]
+    }
+    let translations = folder.shortcutsStrings.filter {
+      $0.language?.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) == language
+    }.compactMap { $0.strings[key] }
+    return [key] + translations.filter { $0 != key }
+  }
 
   /// The App Intents `utterance` names, best first (a phrase with a slot filled by an AppEnum case before one whose
   /// slot reads free words), each app and intent once; empty when no phrase matches.
@@ -73,13 +90,13 @@ package struct AppShortcutMatcher: Sendable {
           if found.contains(where: { $0.invocation.app.url == app.url && $0.invocation.action == action }) {
             continue
           }
-          for template in shortcut.phraseTemplates {
-            let phrase = PhraseTemplate(parsing: template.key)
+          for template in shortcut.phraseTemplates.flatMap({ said($0.key, in: folder) }) {
+            let phrase = PhraseTemplate(parsing: template)
             guard let tokens = Self.tokens(of: phrase, action: action, document: document, names: names),
               let reading = Self.read(words, tokens[...])
             else { continue }
             var invocation = AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
-            invocation.phrase = template.key
+            invocation.phrase = template
             var rank = 2
             for (name, slot) in reading {
               switch slot {
