@@ -166,7 +166,7 @@ extension AppBundle {
 
   /// The App Intents findings of the app, as `assistant validate` and `install` report them: each folder's
   /// (`AppIntentsMetadataFolder.findings`), an App Intents extension without metadata, App Shortcuts in more than one
-  /// folder; then, when one is an error, Apple's `At least one halting error produced.` naming the bundle.
+  /// folder, an intent declared in more than one; then, when one is an error, Apple's `At least one halting error produced.` naming the bundle.
   public var appIntentsDiagnostics: [Diagnostic] {
     var diagnostics = allAppIntentsMetadata.flatMap(\.findings).map(Diagnostic.init)
     for ext in appIntentsExtensions where ext.metadata == nil {
@@ -184,6 +184,22 @@ extension AppBundle {
           "declares App Shortcuts, as \(providers[0].actionsDataFile) does: an app has one AppShortcutsProvider (Apple "
             + "keeps one and drops the others without a word)",
           fix: "declare every App Shortcut of the app in one provider, in the app or in one extension"))
+    }
+    // An intent runs where it is declared: declared twice, the app and `run` would find one, a phrase the other.
+    var declared: [MetadataIdentifier: String] = [:]
+    for folder in allAppIntentsMetadata {
+      for identifier in (folder.readDocument?.actions.keys.sorted { $0.rawValue < $1.rawValue }) ?? [] {
+        guard let first = declared[identifier] else {
+          declared[identifier] = folder.actionsDataFile
+          continue
+        }
+        diagnostics.append(
+          Diagnostic(
+            .error, .appIntentsActionTwice, file: folder.actionsDataFile, keyPath: "actions.\(identifier)",
+            "declares \(identifier), as \(first) does: an intent runs in the one bundle that declares it, and "
+              + "declared twice it would run in one or the other, depending on how it is asked for",
+            fix: "declare \(identifier) in one place: the app, or one App Intents extension"))
+      }
     }
     if diagnostics.hasErrors { diagnostics.append(Diagnostic(MetadataValidator.haltingFinding(file: url.path))) }
     return diagnostics

@@ -181,6 +181,8 @@ extension Diagnostic {
     case appIntentsExtensionEmpty = "app-intents-extension-empty"
     /// Only one `Metadata.appintents` of an app declares App Shortcuts.
     case appShortcutsProviderTwice = "app-shortcuts-provider-twice"
+    /// An App Intent is declared in one `Metadata.appintents` of an app (its own, or one extension's).
+    case appIntentsActionTwice = "app-intents-action-twice"
 
     /// The rule's name, as `assistant validate` prints it: the raw value.
     public var description: String { rawValue }

@@ -1,0 +1,31 @@
+import BundleManifest
+import Foundation
+import TestSupport
+import Testing
+
+/// The App Intents rules of a whole bundle (`AppBundle.appIntentsDiagnostics`): one provider of App Shortcuts, and
+/// each intent declared once, whether in the app or in an App Intents extension. In-process.
+@Suite(.tags(.unit)) struct AppIntentsBundleRulesTests {
+  @Test func anIntentAndTheShortcutsAreDeclaredOnce() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = try TestBundles.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases, in: directory.url)
+    // The control: the extension alone declares them, and nothing is found.
+    let alone = try AppBundle.load(from: url).appIntentsDiagnostics
+    #expect(alone.isEmpty, "\(alone)")
+    // The app declares the same document: the intent twice, the App Shortcuts twice, each an error, then Apple's
+    // closing line.
+    try FileManager.default.copyItem(
+      at: url.appendingPathComponent("Extensions/FuelOrderIntents.appex/Metadata.appintents"),
+      to: url.appendingPathComponent("Metadata.appintents"))
+    let twice = try AppBundle.load(from: url).appIntentsDiagnostics
+    #expect(
+      twice.map(\.rule) == [.appShortcutsProviderTwice, .appIntentsActionTwice, .appIntentsHaltingError], "\(twice)")
+    let action = try #require(twice.first { $0.rule == .appIntentsActionTwice })
+    #expect(action.file.hasSuffix("Extensions/FuelOrderIntents.appex/Metadata.appintents/extract.actionsdata"))
+    #expect(
+      action.message.hasPrefix(
+        "declares OrderFuelIntent, as \(url.path)/Metadata.appintents/extract.actionsdata does: an intent runs in the "
+          + "one bundle that declares it"), "\(action.message)")
+  }
+}
