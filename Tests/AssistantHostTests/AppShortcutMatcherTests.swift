@@ -97,6 +97,40 @@ import Understanding
     #expect(AppShortcutMatcher(apps: [app], locale: "fr_FR").matches("Tanke mein Auto bei Work mit FuelOrder").isEmpty)
   }
 
+  /// `phrases --check` says each App Shortcut phrase as a user would and checks it reaches its own intent: a phrase
+  /// another intent claims too, and one that reaches nothing, are errors; the corrected phrases pass (the control).
+  @Test func theCheckSaysEveryAppShortcutPhrase() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = try TestBundles.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases, in: directory.url)
+    #expect(PhraseBook.check(try AppBundle.load(from: url)).isEmpty)
+    #expect(PhraseBook.checkedPhraseCount(try AppBundle.load(from: url)) == 2)
+    // A second intent with the first phrase, and a phrase with two slots (which the matcher never reads).
+    let file = url.appendingPathComponent("Extensions/FuelOrderIntents.appex/Metadata.appintents/extract.actionsdata")
+    var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    var actions = try #require(json["actions"] as? [String: Any])
+    var copy = try #require(actions["OrderFuelIntent"] as? [String: Any])
+    copy["identifier"] = "RefuelIntent"
+    actions["RefuelIntent"] = copy
+    json["actions"] = actions
+    var shortcuts = try #require(json["autoShortcuts"] as? [[String: Any]])
+    var refuel = shortcuts[0]
+    refuel["actionIdentifier"] = "RefuelIntent"
+    refuel["phraseTemplates"] = [["key": "Fuel my car with ${applicationName}", "alternatives": [String]()]]
+    var phrases = try #require(shortcuts[0]["phraseTemplates"] as? [[String: Any]])
+    phrases.append(["key": "Fuel at ${location} and ${location} with ${applicationName}", "alternatives": [String]()])
+    shortcuts[0]["phraseTemplates"] = phrases
+    json["autoShortcuts"] = shortcuts + [refuel]
+    try JSONSerialization.data(withJSONObject: json).write(to: file)
+    let found = PhraseBook.check(try AppBundle.load(from: url))
+    let claimed = "\"Fuel my car with FuelOrder\" is claimed by OrderFuelIntent and RefuelIntent"
+    #expect(
+      found.map(\.message) == [claimed, "\"Fuel at Home and Home with FuelOrder\" reaches nothing", claimed],
+      "\(found)")
+    #expect(found.map(\.rule) == [.intentPhraseClaimedTwice, .intentPhraseUnreachable, .intentPhraseClaimedTwice])
+    #expect(found[1].keyPath == "autoShortcuts[0].phraseTemplates[2]")
+  }
+
   @Test func theDisplayNameIsANameOnlyWhenTheAppHasIt() throws {
     let (app, directory) = try Self.fuelOrder(displayName: nil)
     defer { directory.remove() }

@@ -112,12 +112,49 @@ package enum PhraseBook {
     UtteranceMatcher.phrases(of: app).filter { phrase in
       phrase.source == .example
         || (phrase.source == .title && exampleUtterance(phrase.text, intentClass: phrase.intentClass, app: app) != nil)
-    }.count
+    }.count + appShortcutUtterances(of: app).count
+  }
+
+  /// Each App Shortcut phrase of `app` said as a user would: the app's name in its slot, a parameter's slot filled
+  /// with its AppEnum's first case (an AppEntity's with the words "something"); with the file and key path it is
+  /// written at, and its intent.
+  static func appShortcutUtterances(of app: AppBundle) -> [(
+    said: String, action: String, file: String, keyPath: String
+  )] {
+    var result: [(said: String, action: String, file: String, keyPath: String)] = []
+    for folder in app.allAppIntentsMetadata {
+      guard let document = folder.readDocument else { continue }
+      for (index, shortcut) in document.autoShortcuts.enumerated() {
+        let action = document.actions[shortcut.actionIdentifier]
+        for (phraseIndex, phrase) in shortcut.phrases.enumerated() {
+          let said = phrase.segments.map { segment -> String in
+            switch segment {
+            case .text(let words): return words
+            case .applicationName: return app.name
+            case .parameter(let name):
+              if case .enumeration(let identifier)? = action?.parameter(name)?.valueType,
+                let first = document.enumeration(identifier)?.cases.first
+              {
+                return first.title?.key ?? first.identifier.rawValue
+              }
+              return "something"
+            }
+          }.joined()
+          result.append(
+            (
+              said, shortcut.actionIdentifier.rawValue, folder.actionsDataFile,
+              "autoShortcuts[\(index)].phraseTemplates[\(phraseIndex)]"
+            ))
+        }
+      }
+    }
+    return result
   }
 
   /// The lint: every `IntentPhrases` example (said as written) and every combination title and intent title of `app`
   /// (said filled with example values, "with APP" added) reaches its own intent with the values it names (each number
-  /// in it), and no phrase is claimed by two intents. Siri's phrases for system intents are not checked. One error
+  /// in it), every App Shortcut phrase (`appShortcutUtterances`) reaches its own App Intent, and no phrase is claimed
+  /// by two intents. Siri's phrases for system intents are not checked. One error
   /// per failing phrase; a note (`phrase-reads-text`) for a phrase that reaches its intent with a text value read
   /// from its own words it likely does not mean: a title without slots, or an example whose value looks like none
   /// (`looksLikeNoValue`).
@@ -198,6 +235,25 @@ package enum PhraseBook {
             fix: "name the app (\"... with \(name)\") and use words of one of its combination titles"))
       } catch {
         diagnostics.append(Diagnostic(.error, .intentPhraseUnreachable, file: file, keyPath: keyPath, "\(error)"))
+      }
+    }
+    // App Shortcut phrases: each, said, reaches its own intent and no other.
+    let shortcuts = AppShortcutMatcher(apps: [app])
+    for utterance in appShortcutUtterances(of: app) {
+      let found = shortcuts.matches(utterance.said).map(\.identifier)
+      if found.count > 1 {
+        diagnostics.append(
+          Diagnostic(
+            .error, .intentPhraseClaimedTwice, file: utterance.file, keyPath: utterance.keyPath,
+            "\"\(utterance.said)\" is claimed by " + found.joined(separator: " and "),
+            fix: "reword it so that only \(utterance.action) matches it"))
+      } else if found.first != utterance.action {
+        diagnostics.append(
+          Diagnostic(
+            .error, .intentPhraseUnreachable, file: utterance.file, keyPath: utterance.keyPath,
+            "\"\(utterance.said)\" "
+              + (found.first.map { "reaches \($0), not \(utterance.action)" } ?? "reaches nothing"),
+            fix: "reword it (docs/VALIDATION.md lists the rules of App Shortcut phrases)"))
       }
     }
     return diagnostics
