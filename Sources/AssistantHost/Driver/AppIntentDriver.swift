@@ -148,10 +148,7 @@ extension IntentDriver {
     guard case .entity(let type) = parameter.valueType else { return nil }
     let request = EntityQueryRequest(entityType: type.rawValue, lookup: .matching(words))
     let what = "entity/query of \(type.rawValue) for \"\(words)\""
-    let found =
-      whileAsking
-      ? try await run.session.requestWhileAsking(request, phase: .resolve, what: what)
-      : try await run.session.request(request, phase: .resolve, what: what)
+    let found = try await Self.resolving(request, what: what, session: run.session, whileAsking: whileAsking)
     if let problem = found.problem(answering: request) { throw run.session.violation("answered \(what) \(problem)") }
     let values = found.entities.map(ParameterValue.object)
     switch values.count {
@@ -164,6 +161,16 @@ extension IntentDriver {
         among: values, dialog: parameter.intentHost?.requestDisambiguationDialog?.key, parameter: parameter,
         run: run)
     }
+  }
+
+  /// `entity/query` or `appIntent/options` with the `resolve` deadline: while a question of the extension's is being
+  /// answered, as the one exception to one request at a time (`requestWhileAsking`).
+  static func resolving<R: RequestMessage>(
+    _ request: R, what: String, session: ExtensionSession, whileAsking: Bool
+  ) async throws -> R.Response {
+    whileAsking
+      ? try await session.requestWhileAsking(request, phase: .resolve, what: what)
+      : try await session.request(request, phase: .resolve, what: what)
   }
 
   /// The title of a parameter, lower-cased for a question ("location").
@@ -222,9 +229,7 @@ extension IntentDriver {
   ) async throws -> [ParameterValue] {
     let session = run.session
     func send<R: RequestMessage>(_ request: R, what: String) async throws -> R.Response {
-      whileAsking
-        ? try await session.requestWhileAsking(request, phase: .resolve, what: what)
-        : try await session.request(request, phase: .resolve, what: what)
+      try await Self.resolving(request, what: what, session: session, whileAsking: whileAsking)
     }
     let name = parameter.name.rawValue
     if (parameter.dynamicOptionsSupport ?? 0) != 0 {
@@ -297,21 +302,13 @@ extension IntentDriver {
   static func read(
     _ answer: String, for parameter: MetadataDocument.Parameter, in document: MetadataDocument
   ) -> ParameterValue? {
-    let said = normalizedWords(answer).filter { !AppShortcutMatcher.optionalWords.contains($0) }
+    let said = AppShortcutMatcher.words(answer)
     guard !said.isEmpty else { return nil }
     switch parameter.valueType {
     case .enumeration(let identifier):
-      for enumCase in document.enumeration(identifier)?.cases ?? [] {
-        let names =
-          [enumCase.identifier.rawValue] + (enumCase.title.map { [$0.key] + $0.alternatives } ?? [])
-          + enumCase.synonyms.flatMap { [$0.key] + $0.alternatives }
-        if names.contains(where: {
-          normalizedWords($0).filter { !AppShortcutMatcher.optionalWords.contains($0) } == said
-        }) {
-          return .enumCase(enumCase.identifier.rawValue)
-        }
+      return document.enumeration(identifier).flatMap { enumeration in
+        AppShortcutMatcher.spoken(enumeration).first { $0.words == said }.map { .enumCase($0.identifier) }
       }
-      return nil
     case .primitive(.string): return .string(answer)
     case .primitive(.int): return parseInteger(answer).map(ParameterValue.integer)
     case .primitive(.double): return Double(answer).map(ParameterValue.decimal)

@@ -64,25 +64,20 @@ package struct AppShortcutMatcher: Sendable {
 
   /// The phrase `key` as it may be said: as written, then its translations for `locale`'s language.
   func said(_ key: String, in folder: AppIntentsMetadataFolder) -> [String] {
-    guard let language = locale?.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) else {
-      return [key]
-    }
-    let translations = folder.shortcutsStrings.filter {
-      $0.language?.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) == language
-    }.compactMap { $0.strings[key] }
+    guard let language = locale.map(Self.language) else { return [key] }
+    let translations = folder.shortcutsStrings.filter { $0.language.map(Self.language) == language }
+      .compactMap { $0.strings[key] }
     return [key] + translations.filter { $0 != key }
   }
 
   /// The App Intents `utterance` names, best first (a phrase with a slot filled by an AppEnum case before one whose
   /// slot reads free words), each app and intent once; empty when no phrase matches.
   package func matches(_ utterance: String) -> [AppIntentInvocation] {
-    let words = normalizedWords(WakePhrase.removed(from: utterance)).filter { !Self.optionalWords.contains($0) }
+    let words = Self.words(WakePhrase.removed(from: utterance))
     guard !words.isEmpty, words.count <= Self.maximumWords else { return [] }
     var found: [(invocation: AppIntentInvocation, rank: Int)] = []
     for app in apps {
-      let names = app.names.map { normalizedWords($0).filter { !Self.optionalWords.contains($0) } }.filter {
-        !$0.isEmpty
-      }
+      let names = app.names.map(Self.words).filter { !$0.isEmpty }
       for folder in app.allAppIntentsMetadata {
         guard let document = folder.readDocument else { continue }
         for shortcut in document.autoShortcuts {
@@ -134,6 +129,31 @@ package struct AppShortcutMatcher: Sendable {
     case words(String)
   }
 
+  /// `text` as the matcher compares it: its words (`normalizedWords`) without the optional ones.
+  package static func words(_ text: String) -> [String] {
+    normalizedWords(text).filter { !optionalWords.contains($0) }
+  }
+
+  /// Every way a case of `enumeration` is said (its identifier, its title, its synonyms, with their alternatives),
+  /// as words, each with the case it names.
+  package static func spoken(_ enumeration: MetadataDocument.Enumeration) -> [(words: [String], identifier: String)] {
+    var result: [(words: [String], identifier: String)] = []
+    for enumCase in enumeration.cases {
+      let title: [String] = enumCase.title.map { [$0.key] + $0.alternatives } ?? []
+      let synonyms: [String] = enumCase.synonyms.flatMap { [$0.key] + $0.alternatives }
+      for text in [enumCase.identifier.rawValue] + title + synonyms {
+        let said = words(text)
+        if !said.isEmpty { result.append((said, enumCase.identifier.rawValue)) }
+      }
+    }
+    return result
+  }
+
+  /// The language of a locale or table ("de_DE", "de-DE", "de": "de").
+  static func language(_ locale: String) -> String {
+    String(locale.split(whereSeparator: { $0 == "_" || $0 == "-" }).first ?? "")
+  }
+
   /// The tokens of `phrase`; nil when a slot names a parameter the intent does not have, or one that is neither an
   /// AppEnum nor an AppEntity.
   static func tokens(
@@ -147,7 +167,7 @@ package struct AppShortcutMatcher: Sendable {
     for segment in phrase.segments {
       switch segment {
       case .text(let text):
-        tokens += normalizedWords(text).filter { !optionalWords.contains($0) }.map(Token.word)
+        tokens += words(text).map(Token.word)
       case .applicationName:
         tokens.append(.name(names))
       case .parameter(let name):
@@ -155,17 +175,7 @@ package struct AppShortcutMatcher: Sendable {
         switch parameter.valueType {
         case .enumeration(let identifier):
           guard let enumeration = document.enumeration(identifier) else { return nil }
-          var spoken: [(words: [String], identifier: String)] = []
-          for enumCase in enumeration.cases {
-            let said =
-              [enumCase.identifier.rawValue] + (enumCase.title.map { [$0.key] + $0.alternatives } ?? [])
-              + enumCase.synonyms.flatMap { [$0.key] + $0.alternatives }
-            for text in said {
-              let words = normalizedWords(text).filter { !optionalWords.contains($0) }
-              if !words.isEmpty { spoken.append((words, enumCase.identifier.rawValue)) }
-            }
-          }
-          tokens.append(.enumCase(parameter: name, spoken))
+          tokens.append(.enumCase(parameter: name, spoken(enumeration)))
         case .entity:
           tokens.append(.entity(parameter: name))
         default:
