@@ -23,7 +23,7 @@ public struct LaunchEnvironment: Sendable, Hashable {
     case locale = "INTENTHOST_LOCALE"
     /// `group.id=/path:group.other=/path`: the app groups the bundle's entitlements grant.
     case appGroups = "INTENTHOST_APP_GROUPS"
-    /// `handleInApp` or `continueUserActivity`; absent for any other launch.
+    /// `handleInApp`, `appIntent` or `continueUserActivity`; absent for any other launch.
     case launchReason = "INTENTHOST_LAUNCH_REASON"
     /// With `continueUserActivity` only: the activity to continue, as the JSON of a `ContinuedActivity`.
     case userActivity = "INTENTHOST_USER_ACTIVITY"
@@ -36,6 +36,10 @@ public struct LaunchEnvironment: Sendable, Hashable {
     /// `handleInApp`: in the background, to handle an intent over the protocol (stdin and stdout), as a session of
     /// kind `SessionKind.app`.
     case handleInApp
+    /// `appIntent`: to perform an App Intent over the protocol (stdin and stdout), one the app's own
+    /// `Metadata.appintents` declares or one an extension continued in the foreground (`continueInForeground`); each
+    /// `appIntent/perform` says in its `mode` whether the app runs in the background or the foreground.
+    case appIntent
     /// `continueUserActivity`: in the foreground, to continue an intent; `json` is the activity
     /// (`INTENTHOST_USER_ACTIVITY`), nil when the variable is not set.
     case continueUserActivity(json: String?)
@@ -46,6 +50,7 @@ public struct LaunchEnvironment: Sendable, Hashable {
     public var name: String {
       switch self {
       case .handleInApp: "handleInApp"
+      case .appIntent: "appIntent"
       case .continueUserActivity: "continueUserActivity"
       case .other(let name): name
       }
@@ -70,6 +75,7 @@ public struct LaunchEnvironment: Sendable, Hashable {
       guard let name = environment[Variable.launchReason.rawValue], !name.isEmpty else { return nil }
       switch name {
       case "handleInApp": self = .handleInApp
+      case "appIntent": self = .appIntent
       case "continueUserActivity": self = .continueUserActivity(json: environment[Variable.userActivity.rawValue])
       default: self = .other(name)
       }

@@ -140,3 +140,15 @@ struct RuntimeTests {
     }
   }
 }
+
+/// An app hands the host's App Intents launch to `main()`: `isLaunchedToPerform` reads `INTENTHOST_LAUNCH_REASON`.
+struct LaunchReasonTests {
+  @Test func onlyAnAppIntentLaunchIsOneToPerform() {
+    #expect(FuelExtension.isLaunchedToPerform(environment: ["INTENTHOST_LAUNCH_REASON": "appIntent"]))
+    // The controls: the SiriKit hand-over, a foreground continuation, no reason at all.
+    #expect(!FuelExtension.isLaunchedToPerform(environment: ["INTENTHOST_LAUNCH_REASON": "handleInApp"]))
+    #expect(!FuelExtension.isLaunchedToPerform(environment: ["INTENTHOST_LAUNCH_REASON": "continueUserActivity"]))
+    #expect(!FuelExtension.isLaunchedToPerform(environment: [:]))
+    #expect(LaunchEnvironment.LaunchReason.appIntent.variables == ["INTENTHOST_LAUNCH_REASON": "appIntent"])
+  }
+}

@@ -183,6 +183,18 @@ import Understanding
     var allowed = invocation
     allowed.action.authenticationPolicy = .none
     #expect(IntentDriver.lockRules(of: allowed).map(\.name) == ["continue-in-app"])
+    // `openAppWhenRun`: the app comes to the foreground first, a rule known up front, and none for continuing there.
+    var opening = allowed
+    opening.action.openAppWhenRun = true
+    let opens = IntentDriver.lockRules(of: opening)
+    #expect(opens.map(\.name) == ["open-app-when-run"])
+    #expect(opens[0].knownUpFront && opens[0].need == .unlockedDevice)
+    #expect(
+      opens[0].source.hasPrefix("OrderFuelIntent opens Fuel Order when run (openAppWhenRun in Extensions/"),
+      "\(opens[0])")
+    // Where it runs: the app, though an App Intents extension declares it.
+    #expect(try IntentDriver.target(of: opening).kind == .app)
+    #expect(try IntentDriver.target(of: allowed).kind == .intentsExtension)
   }
 
   @Test func aConfirmationActionIsSaidAsItsWords() {

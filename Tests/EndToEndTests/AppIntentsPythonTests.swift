@@ -114,9 +114,10 @@ struct AppIntentsPythonTests {
     let appex = "Extensions/PantryIntents.appex"
     var expected: [String: Int] = [:]
     for path in ["pantry", "\(appex)/PantryIntents"] { expected[path] = 0o755 }
-    for path in ["Extensions", appex, "\(appex)/Metadata.appintents"] { expected[path] = 0o755 }
+    for path in ["Extensions", appex, "\(appex)/Metadata.appintents", "Metadata.appintents"] { expected[path] = 0o755 }
     for path in [
-      "Info.plist", "Pantry.entitlements", "pantry.py", "appgroup.py", "\(appex)/Info.plist",
+      "Info.plist", "Pantry.entitlements", "pantry.py", "appgroup.py", "appintents.py", "intenthost.py",
+      "Metadata.appintents/extract.actionsdata", "Metadata.appintents/version.json", "\(appex)/Info.plist",
       "\(appex)/PantryIntents.entitlements", "\(appex)/appintents.py", "\(appex)/intenthost.py", "\(appex)/pantry.py",
       "\(appex)/appgroup.py",
       "\(appex)/Metadata.appintents/extract.actionsdata", "\(appex)/Metadata.appintents/version.json",
@@ -349,7 +350,8 @@ struct AppIntentsPythonTests {
       #expect(
         unknown.stderr
           == "assistant: Pantry has no intent called \"AddStok\" (did you mean \"AddStock\"?); it supports "
-          + "AddStockIntent, CheckStockIntent, ListShelfIntent, OrderGroceriesIntent, TakeItemIntent, TestOnlyIntent\n",
+          + "CountOrdersIntent, ShowPantryIntent, AddStockIntent, CheckStockIntent, ListShelfIntent, "
+          + "OrderGroceriesIntent, TakeItemIntent, TestOnlyIntent\n",
         "\(unknown)")
       #expect(try await scene.list().hasPrefix("Fridge: Butter (7), Oat Milk (1)\n"))
     }
@@ -547,6 +549,51 @@ struct AppIntentsPythonTests {
       #expect((listed["parameters"] as? [String: String]) == ["shelf": "fridge"])
       #expect(listed["dialog"] as? String == "In the fridge: Butter (3), Oat Milk (1).")
       #expect(listed["views"] == nil && listed["responseParameters"] == nil, "\(plain)")
+    }
+  }
+
+  /// The App Intents the app declares itself (`Pantry.app/Metadata.appintents`) run in the app, launched sandboxed with
+  /// `INTENTHOST_LAUNCH_REASON=appIntent`, not in the extension: CountOrdersIntent in the background, ShowPantryIntent
+  /// (`openAppWhenRun`) in the foreground, as `mode` in `appIntent/perform` says. Opening the app needs an unlocked
+  /// device before anything runs: locked, ShowPantryIntent is refused (77) without starting the app, while
+  /// CountOrdersIntent (the control) runs locked.
+  @Test func theAppPerformsItsOwnIntentsInTheBackgroundOrTheForeground() async throws {
+    try await Self.withPantry { scene in
+      let appLog = scene.host.home + "/Logs/com.example.pantry.log"
+      let transcript = scene.host.directory.file("count.jsonl").path
+      let counted = try await scene.assistant(["--record", transcript, "run", "Pantry", "CountOrdersIntent"])
+      #expect(counted.code == 0 && counted.stdout == "Pantry has no orders.\n", "\(counted)")
+      let counting = try await Self.sent(transcript)
+      #expect((counting.first?["params"] as? [String: Any])?["bundleIdentifier"] as? String == "com.example.pantry")
+      let performs = counting.filter { $0["method"] as? String == "appIntent/perform" }
+      #expect(performs.map { ($0["params"] as? [String: Any])?["mode"] as? String } == ["background"])
+
+      let shown = scene.host.directory.file("show.jsonl").path
+      let opened = try await scene.assistant(["--record", shown, "run", "Pantry", "ShowPantryIntent"])
+      #expect(opened.code == 0, "\(opened)")
+      #expect(opened.stdout.hasPrefix("Pantry is open on 6 items.\n[Pantry]\n  Fridge: Butter (3)"), "\(opened)")
+      let showing = try await Self.sent(shown).filter { $0["method"] as? String == "appIntent/perform" }
+      #expect(showing.map { ($0["params"] as? [String: Any])?["mode"] as? String } == ["foreground"])
+      let log = try await offThePool { () throws in try String(contentsOfFile: appLog, encoding: .utf8) }
+      #expect(log.contains("CountOrdersIntent: perform 1 in the background"), "\(log)")
+      #expect(log.contains("ShowPantryIntent: perform 1 in the foreground"), "\(log)")
+      // The extension never started.
+      #expect(!FileManager.default.fileExists(atPath: scene.log))
+
+      let explained = try await scene.assistant(["explain", "Pantry", "ShowPantryIntent"])
+      #expect(
+        explained.stdout.contains(
+          "  needs an unlocked device: ShowPantryIntent opens Pantry when run (openAppWhenRun in "
+            + "Applications/Pantry.app/Metadata.appintents) [open-app-when-run]\n"), "\(explained)")
+      #expect(try await scene.host.assistant(["passcode", "set", "--passcode-stdin"], input: "2468\n").code == 0)
+      #expect(try await scene.assistant(["lock"]).code == 0)
+      let refused = try await scene.assistant(["run", "Pantry", "ShowPantryIntent"])
+      #expect(refused.code == 77, "\(refused)")
+      #expect(refused.stderr.contains("ShowPantryIntent opens Pantry when run"), "\(refused)")
+      let after = try await offThePool { () throws in try String(contentsOfFile: appLog, encoding: .utf8) }
+      #expect(after == log, "the app was started while the device was locked")
+      let locked = try await scene.assistant(["run", "Pantry", "CountOrdersIntent"])
+      #expect(locked.code == 0 && locked.stdout == "Pantry has no orders.\n", "\(locked)")
     }
   }
 

@@ -47,6 +47,24 @@ extension AppIntentsExtension {
     return all
   }
 
+  /// Whether the host launched this process to perform App Intents (`INTENTHOST_LAUNCH_REASON=appIntent`), as it
+  /// launches an app whose own `Metadata.appintents` declares them, or to perform an `openAppWhenRun` intent. An app
+  /// hands such a launch to `main()` and does its own work otherwise:
+  ///
+  /// ```swift
+  /// if PantryAppIntents.isLaunchedToPerform() {
+  ///   await PantryAppIntents.main()
+  /// } else {
+  ///   runCommandLine()
+  /// }
+  /// ```
+  /// - Parameter environment: the process's environment (the default), or another to read.
+  public static func isLaunchedToPerform(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Bool {
+    LaunchEnvironment.LaunchReason(environment: environment) == .appIntent
+  }
+
   /// Serves the host; with `--emit-appintents-metadata DIR`, writes the metadata instead (`emitMetadata(into:)`)
   /// and exits with its status.
   public static func main() async {

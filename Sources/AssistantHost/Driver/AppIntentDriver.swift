@@ -28,8 +28,11 @@ extension IntentDriver {
     let app = invocation.app
     let rules = Self.lockRules(of: invocation)
     try await satisfy(rules, after: .upFront, intent: invocation.identifier, app: app)
+    let opensApp = invocation.action.openAppWhenRun
     let target = try Self.target(of: invocation)
-    var run = AppIntentRun(invocation: invocation, session: try await startSession(target).get())
+    var run = AppIntentRun(
+      invocation: invocation, session: try await startSession(target).get(),
+      mode: opensApp ? .foreground : .background)
     do {
       try Self.checkDigest(of: run.session, against: invocation.metadata)
       try await resolveBeforePerform(&run)
@@ -50,10 +53,13 @@ extension IntentDriver {
     }
   }
 
-  /// Where `invocation` runs: the App Intents extension whose metadata declares it, or the app.
+  /// Where `invocation` runs: the app when its metadata declares it or it opens the app (`openAppWhenRun`), else the
+  /// App Intents extension whose metadata declares it.
   static func target(of invocation: AppIntentInvocation) throws -> SessionTarget {
     let app = invocation.app
-    if invocation.metadata.bundleURL.standardizedFileURL == app.url.standardizedFileURL {
+    if invocation.action.openAppWhenRun
+      || invocation.metadata.bundleURL.standardizedFileURL == app.url.standardizedFileURL
+    {
       var target = SessionTarget(app: app)
       target.performsAppIntents = true
       return target
@@ -69,8 +75,9 @@ extension IntentDriver {
   }
 
   /// The lock rules of an App Intent: its `authenticationPolicy` (`requiresAuthentication` and
-  /// `requiresLocalDeviceAuthentication` both need the device unlocked before anything runs), and
-  /// `continueInForeground`'s (an unlocked device before the app comes to the foreground).
+  /// `requiresLocalDeviceAuthentication` both need the device unlocked before anything runs), `openAppWhenRun`'s
+  /// (the app comes to the foreground: an unlocked device before anything runs), and `continueInForeground`'s (an
+  /// unlocked device before the app comes to the foreground).
   package static func lockRules(of invocation: AppIntentInvocation) -> [LockPolicy.Rule] {
     let policy = invocation.action.authenticationPolicy
     // `continueInForeground` brings the app to the foreground: an unlocked device first, as for continueInApp.
@@ -78,13 +85,21 @@ extension IntentDriver {
       need: .unlockedDevice, name: "continue-in-app",
       source: "\(invocation.identifier) continues in \(invocation.app.name) (continueInForeground)",
       condition: .continueInApp)
-    guard policy != .none else { return [continueInForeground] }
     let file = invocation.metadata.url.pathComponents.suffix(3).joined(separator: "/")
-    return [
+    var rules: [LockPolicy.Rule] = []
+    if policy != .none {
+      rules.append(
+        LockPolicy.Rule(
+          need: .unlockedDevice, name: "app-intent-authentication-policy",
+          source: "\(invocation.identifier)'s authenticationPolicy is \(policy.appleName) in \(file)"))
+    }
+    // `openAppWhenRun` brings the app to the foreground before perform: the same need, known up front (and perform,
+    // in the foreground already, cannot continue there).
+    guard invocation.action.openAppWhenRun else { return rules + [continueInForeground] }
+    return rules + [
       LockPolicy.Rule(
-        need: .unlockedDevice, name: "app-intent-authentication-policy",
-        source: "\(invocation.identifier)'s authenticationPolicy is \(policy.appleName) in \(file)"),
-      continueInForeground,
+        need: .unlockedDevice, name: "open-app-when-run",
+        source: "\(invocation.identifier) opens \(invocation.app.name) when run (openAppWhenRun in \(file))")
     ]
   }
 
@@ -345,11 +360,10 @@ extension IntentDriver {
     let invocation = run.invocation
     let app = invocation.app
     let title = invocation.action.title?.key ?? invocation.identifier
-    var mode = PerformMode.background
     for attempt in 1...Self.maximumPerforms {
       let request = PerformAppIntentRequest(
         intent: AppIntentInstance(identifier: invocation.identifier, parameters: run.values), attempt: attempt,
-        mode: mode)
+        mode: run.mode)
       let what =
         attempt == 1 ? "perform of \(invocation.identifier)" : "perform of \(invocation.identifier) (\(attempt))"
       let snapshot = run
@@ -415,7 +429,7 @@ extension IntentDriver {
         }
         run.values[parameterName] = try await askValue(for: parameter, dialog: dialog, run: run)
       case .continueInForeground(let dialog, let alwaysConfirm):
-        if mode == .foreground {
+        if run.mode == .foreground {
           throw run.session.violation(
             "answered continueInForeground to a perform in the foreground (mode foreground); answer a result")
         }
@@ -445,7 +459,7 @@ extension IntentDriver {
         let foreground = try await startSession(inApp).get()
         await finish(run.session)
         run.session = foreground
-        mode = .foreground
+        run.mode = .foreground
       }
     }
     throw HostError(.valueNeeded, "\(invocation.identifier) did not finish in \(Self.maximumPerforms) performs")
@@ -549,6 +563,9 @@ struct AppIntentRun: Sendable {
   var invocation: AppIntentInvocation
   var session: ExtensionSession
   var values: [String: ParameterValue]
+  /// Where the app is for the next perform: the background (the extension, or the app launched in the background)
+  /// or the foreground (`openAppWhenRun`, or after `continueInForeground`).
+  var mode: PerformMode
   /// Set when a question of the extension could not be asked: the run ends with it (75) after perform answers.
   let unanswered = Shared<HostError?>(nil)
   /// The snippets drawn so far (a confirmation's, the result's), for `IntentOutcome.views`.
@@ -564,9 +581,10 @@ struct AppIntentRun: Sendable {
     func withLock<T>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
   }
 
-  init(invocation: AppIntentInvocation, session: ExtensionSession) {
+  init(invocation: AppIntentInvocation, session: ExtensionSession, mode: PerformMode) {
     self.invocation = invocation
     self.session = session
+    self.mode = mode
     values = invocation.values
   }
 }

@@ -44,7 +44,7 @@ package enum LockPolicy {
     /// A stable name: `extension-restricted-while-locked`, `app-restricted-while-locked`,
     /// `system-intent-always-unlocked`, `extension-restricted-while-protected-data-unavailable`,
     /// `app-restricted-while-protected-data-unavailable`, `restricted-while-locked-after-questions`,
-    /// `continue-in-app`.
+    /// `continue-in-app`, `app-intent-authentication-policy`, `open-app-when-run`.
     package var name: String
     /// Where it comes from, as a user reads it: "BookRoomIntent is listed in IntentsRestrictedWhileLocked of
     /// RoomsIntents.appex/Info.plist".

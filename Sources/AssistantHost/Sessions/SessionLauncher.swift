@@ -67,7 +67,7 @@ struct ProcessLauncher: SessionLauncher {
     let (process, launch) = try await offloaded { () throws -> (SupervisedProcess, PreparedLaunch) in
       let launch = try PreparedLaunch(
         target, home: home, locale: locale, policy: sandbox,
-        launchReason: target.kind == .app ? .handleInApp : nil)
+        launchReason: target.kind == .app ? (target.performsAppIntents ? .appIntent : .handleInApp) : nil)
       let process = try startProcess(launch.specification, label: "\(target.name) (\(target.bundleIdentifier))")
       return (process, launch)
     }
