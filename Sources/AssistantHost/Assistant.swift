@@ -87,8 +87,10 @@ package struct Assistant: Sendable {
     }
     // One of the user's shortcuts: before the apps' phrases, no app name needed, and after a wake phrase too ("Hey
     // Siri, open my door"; the capability question and the matcher leave it out themselves).
-    if let invocation = try await shortcutInvocation(WakePhrase.removed(from: utterance)) {
-      return .outcome(try await run(invocation))
+    switch try await shortcutInvocation(WakePhrase.removed(from: utterance)) {
+    case .siriKit(let invocation): return .outcome(try await run(invocation))
+    case .appIntent(let invocation): return .outcome(try await run(invocation))
+    case nil: break
     }
     // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
     let apps = try home.installedApps()
@@ -152,28 +154,8 @@ package struct Assistant: Sendable {
     let router = Router(apps: try configuration.home.installedApps())
     let app = try router.app(named: app)
     if var invocation = Self.appIntent(named: intent, in: app) {
-      let action = invocation.action
-      let document = invocation.document
-      for assignment in values {
-        let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let parameter = action.parameter(parts[0]) else {
-          let names = action.parameters.map(\.name.rawValue)
-          throw HostError(
-            .usage,
-            "\"\(assignment)\" is not NAME=VALUE of a parameter of \(action.identifier.rawValue); its parameters are "
-              + (names.isEmpty ? "none" : names.joined(separator: ", ")))
-        }
-        if case .entity = parameter.valueType {
-          invocation.entityWords[parts[0]] = parts[1]
-        } else if let value = IntentDriver.read(parts[1], for: parameter, in: document) {
-          invocation.values[parts[0]] = value
-        } else {
-          throw HostError(
-            .usage,
-            "\(parts[0])=\(parts[1]): \(parameter.title?.key ?? parts[0]) needs "
-              + IntentDriver.expectation(for: parameter, in: document))
-        }
-      }
+      (invocation.values, invocation.entityWords) = try Self.read(
+        values, of: invocation.action, in: invocation.document)
       return invocation
     }
     let declared = app.allAppIntentsMetadata.compactMap(\.readDocument)
@@ -191,6 +173,57 @@ package struct Assistant: Sendable {
         "\(app.name) has no intent called \"\(intent)\"" + suggestion(intent, among: names + short)
           + "; it supports " + listOrNone(names))
     }
+  }
+
+  /// `NAME=VALUE` assignments to parameters of `action`, as `run` reads them: each value by its parameter's type
+  /// (`IntentDriver.read`), an AppEntity's words kept apart for its query to read.
+  /// - Throws: `HostError(.usage)` naming an assignment that is not `NAME=VALUE` of a parameter, or whose value does
+  ///   not read as its type.
+  static func read(_ assignments: [String], of action: MetadataDocument.Action, in document: MetadataDocument) throws
+    -> (values: [String: ParameterValue], entityWords: [String: String])
+  {
+    var values: [String: ParameterValue] = [:]
+    var entityWords: [String: String] = [:]
+    for assignment in assignments {
+      let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let parameter = action.parameter(parts[0]) else {
+        let names = action.parameters.map(\.name.rawValue)
+        throw HostError(
+          .usage,
+          "\"\(assignment)\" is not NAME=VALUE of a parameter of \(action.identifier.rawValue); its parameters are "
+            + (names.isEmpty ? "none" : names.joined(separator: ", ")))
+      }
+      if case .entity = parameter.valueType {
+        entityWords[parts[0]] = parts[1]
+      } else if let value = IntentDriver.read(parts[1], for: parameter, in: document) {
+        values[parts[0]] = value
+      } else {
+        throw HostError(
+          .usage,
+          "\(parts[0])=\(parts[1]): \(parameter.title?.key ?? parts[0]) needs "
+            + IntentDriver.expectation(for: parameter, in: document))
+      }
+    }
+    return (values, entityWords)
+  }
+
+  /// The values `--set NAME=VALUE` presets for a shortcut of the App Intent `identifier` of `app`, each read as
+  /// `run` reads it (`read(_:of:in:)`). An AppEntity cannot be preset in words (its query is the app's, which a
+  /// shortcut does not run to make it): it comes from a donation (`--keep-values`) or is asked (`--ask`).
+  /// - Throws: `HostError(.usage)` naming a value that is not `NAME=VALUE` of a parameter, or does not read, or an
+  ///   AppEntity.
+  package static func appIntentPresets(_ values: [String], identifier: String, in app: AppBundle) throws
+    -> [String: ParameterValue]
+  {
+    guard let (document, action) = ShortcutRules.appIntent(identifier, of: app) else { return [:] }
+    let read = try read(values, of: action, in: document)
+    if let name = read.entityWords.keys.sorted().first {
+      throw HostError(
+        .usage,
+        "--set \(name): \(name) is an AppEntity, which is not preset in words; make the shortcut from a donation "
+          + "with --keep-values, or ask for it each time with --ask \(name)")
+    }
+    return read.values
   }
 
   /// Whether `name` names `action` as `run` names an intent: its type name (`AddStockIntent`), that name without
@@ -320,7 +353,7 @@ package struct Assistant: Sendable {
   /// is not stopped: one warning on stderr, then nil (the apps' phrases are matched as without shortcuts); the
   /// `shortcuts` commands report the error.
   /// - Throws: `HostError(.noMatch)` (69) naming the shortcut and why when it is inactive.
-  private func shortcutInvocation(_ utterance: String) async throws -> IntentInvocation? {
+  private func shortcutInvocation(_ utterance: String) async throws -> ShortcutInvocation? {
     let home = configuration.home
     let found: Shortcut?
     do {
@@ -348,10 +381,34 @@ package struct Assistant: Sendable {
             identifier: shortcut.identifier, phrase: shortcut.phrase, app: shortcut.app,
             intent: shortcut.intentClass, presets: try JSON(encoding: shortcut.presets), asks: shortcut.asks)))
     }
+    if shortcut.isAppIntent {
+      guard var invocation = Self.appIntent(identifier: shortcut.intentClass, in: app) else { return nil }
+      invocation.values = shortcut.presets
+      invocation.askedEachTime = shortcut.asks
+      return .appIntent(invocation)
+    }
     var invocation = IntentInvocation(app: app, intentClass: shortcut.intentClass, values: shortcut.presets)
     invocation.askedEachTime = shortcut.asks
     invocation.shortcut = shortcut
-    return invocation
+    return .siriKit(invocation)
+  }
+
+  /// What a shortcut of the user runs.
+  private enum ShortcutInvocation {
+    case siriKit(IntentInvocation)
+    case appIntent(AppIntentInvocation)
+  }
+
+  /// The App Intent of `app` whose identifier is exactly `identifier` (as a shortcut or a donation keeps it), with no
+  /// value yet; nil when none of its `Metadata.appintents` declares it.
+  static func appIntent(identifier: String, in app: AppBundle) -> AppIntentInvocation? {
+    guard let name = MetadataIdentifier(validating: identifier) else { return nil }
+    for folder in app.allAppIntentsMetadata {
+      if let action = folder.readDocument?.actions[name] {
+        return AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
+      }
+    }
+    return nil
   }
 
   /// The user's shortcuts that can run with `apps` (`ShortcutState.active`), as candidates of the closest phrases

@@ -39,6 +39,19 @@ extension ExtensionContext: IntentDonating, VocabularyRegistering, ShortcutSugge
     try await sendToHost(DeleteDonationsRequest(selection), on: host).deleted
   }
 
+  /// Sends `host/donate` with an App Intent (`DonateAppIntentRequest`): the intent as it ran, its identifier one the
+  /// app's `Metadata.appintents` declares. The AppIntents module's `IntentDonationManager` calls it.
+  /// - Returns: the donation's identifier (`identifier` when given, else the host's).
+  /// - Throws: as `donate(_:identifier:groupIdentifier:)`.
+  @discardableResult
+  public func donate(appIntent: AppIntentInstance, identifier: String? = nil, groupIdentifier: String? = nil)
+    async throws -> String
+  {
+    try await sendToHost(
+      DonateAppIntentRequest(appIntent: appIntent, identifier: identifier, groupIdentifier: groupIdentifier), on: host
+    ).identifier
+  }
+
   /// Sends `host/setVocabulary`: the app's terms of `type` become `strings`.
   @discardableResult
   public func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int {
@@ -71,6 +84,17 @@ extension AppContext: IntentDonating, VocabularyRegistering, ShortcutSuggesting 
   public func deleteDonations(_ selection: DonationSelection) async throws -> Int {
     try await sendToHost(DeleteDonationsRequest(selection), on: try HostChannel.connection(hostChannelDescriptor))
       .deleted
+  }
+
+  /// Sends `host/donate` with an App Intent on the host channel (`ExtensionContext.donate(appIntent:...)`).
+  @discardableResult
+  public func donate(appIntent: AppIntentInstance, identifier: String? = nil, groupIdentifier: String? = nil)
+    async throws -> String
+  {
+    try await sendToHost(
+      DonateAppIntentRequest(appIntent: appIntent, identifier: identifier, groupIdentifier: groupIdentifier),
+      on: try HostChannel.connection(hostChannelDescriptor)
+    ).identifier
   }
 
   @discardableResult

@@ -109,7 +109,9 @@ struct ShortcutsSuggested: AssistantCommand {
             let intent = donation.interaction.intent
             return Item(
               identifier: donation.identifier, intent: intent.name,
-              description: ShortcutRules.described(intent.name, values: intent.parameters, app: app),
+              description: donation.isAppIntent
+                ? ShortcutRules.describedAppIntent(intent.name, values: intent.parameters, app: app)
+                : ShortcutRules.described(intent.name, values: intent.parameters, app: app),
               parameters: intent.parameters,
               donatedAt: ParameterValue.formatDate(Date(timeIntervalSince1970: donation.donatedAt)),
               shortcuts: made(
@@ -272,6 +274,7 @@ struct ShortcutsAdd: AssistantCommand {
     let app: AppBundle
     let intentClass: String
     let origin: ShortcutOrigin?
+    let isAppIntent: Bool
     if let from {
       origin = try await offloaded { () throws -> ShortcutOrigin in
         let store = DonationStore(home: home)
@@ -280,6 +283,7 @@ struct ShortcutsAdd: AssistantCommand {
       }
       app = origin!.app
       intentClass = origin!.intent.name
+      isAppIntent = origin!.isAppIntent
       try ShortcutRules.checkSupported(origin!)
       if keepValues, case .suggestion = origin!.item {
         throw HostError(.usage, "--keep-values is for a donation; a suggestion's values always come with it")
@@ -287,7 +291,14 @@ struct ShortcutsAdd: AssistantCommand {
     } else {
       origin = nil
       app = try router.app(named: intentApp!)
-      intentClass = try router.intentClass(named: intent!, in: app)
+      // An App Intent of the app, else a SiriKit intent (as `run` names them).
+      if let appIntent = Assistant.appIntent(named: intent!, in: app) {
+        intentClass = appIntent.identifier
+        isAppIntent = true
+      } else {
+        intentClass = try router.intentClass(named: intent!, in: app)
+        isAppIntent = false
+      }
     }
     let phrase: String
     if let given = self.phrase {
@@ -297,8 +308,11 @@ struct ShortcutsAdd: AssistantCommand {
     } else {
       throw HostError(.usage, "a shortcut from a donation needs its PHRASE: add \"PHRASE\" --from \(from ?? "ID")")
     }
-    let values = try router.values(set, intentClass: intentClass, in: app)
-    try ShortcutRules.checkAsks(asks, set: values, intentClass: intentClass, app: app)
+    let values =
+      isAppIntent
+      ? try Assistant.appIntentPresets(set, identifier: intentClass, in: app)
+      : try router.values(set, intentClass: intentClass, in: app)
+    try ShortcutRules.checkAsks(asks, set: values, intentClass: intentClass, app: app, isAppIntent: isAppIntent)
     let presets = ShortcutRules.presets(from: origin, keepValues: keepValues, set: values, asks: asks)
     // A phrase the command line takes for a command (or a typo of one) could never be said as `assistant "PHRASE"`.
     let parser = CommandLineParser(root: RootCommand.self)
@@ -314,13 +328,13 @@ struct ShortcutsAdd: AssistantCommand {
       throw taken
     }
     if let clash = ShortcutRules.clash(
-      phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps)
+      phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps, isAppIntent: isAppIntent)
     {
       throw clash
     }
     let draft = ShortcutDraft(
       phrase: phrase, app: app.identifier.rawValue, appName: app.name, intentClass: intentClass, presets: presets,
-      asks: asks, source: origin?.source ?? Shortcut.Source(kind: .intent))
+      asks: asks, source: origin?.source ?? Shortcut.Source(kind: .intent), isAppIntent: isAppIntent)
     let clock = try HostClock(environment: ProcessInfo.processInfo.environment)
     let shortcut = try await offloaded { () throws -> Shortcut in
       try ShortcutStore(home: home, clock: clock).add(draft)
@@ -388,7 +402,7 @@ struct ShortcutsList: AssistantCommand {
       presetWords = shortcut.presets.keys.sorted().map { name in
         let value = shortcut.presets[name]!
         let typed = ShortcutRules.typed(value)
-        let words = bundle.map { ShortcutRules.describe(value, name, shortcut.intentClass, $0) } ?? typed
+        let words = bundle.map { ShortcutRules.describe(value, name, of: shortcut, in: $0) } ?? typed
         return "\(name)=\(typed)" + (words == typed ? "" : " (\(words))")
       }.joined(separator: ", ")
     }

@@ -597,6 +597,45 @@ struct AppIntentsPythonTests {
     }
   }
 
+  /// AddStock donates what the user did (`host/donate` with `appIntent`): `shortcuts suggested` lists it in words, and
+  /// a shortcut made of it with its values (`--keep-values`) runs the App Intent again by its own phrase; one made
+  /// without them that asks for the count each time asks for both. The control of the host's check: the extension's
+  /// donation of an intent Pantry does not declare is refused (invalidParams) and nothing is kept.
+  @Test func aDonationBecomesAShortcutThatRunsTheAppIntent() async throws {
+    try await Self.withPantry { scene in
+      let refused = try await scene.assistant(["run", "Pantry", "TestOnlyIntent", "behaviour=donateUndeclared"])
+      #expect(refused.stdout == "A donation of an intent Pantry does not declare: invalidParams.\n", "\(refused)")
+      let none = try await scene.assistant(["shortcuts", "suggested", "Pantry", "--json"])
+      let noApps = try Self.outcome(none)["apps"] as? [[String: Any]]
+      #expect((noApps?.first?["donations"] as? [Any])?.isEmpty == true, "\(none)")
+
+      let added = try await scene.assistant(["--answer", "2", "Add butter to Pantry"])
+      #expect(added.stdout == "Added 2 to Butter: now 5.\n", "\(added)")
+      let suggested = try await scene.assistant(["shortcuts", "suggested", "Pantry"])
+      #expect(suggested.stdout.contains("d1  Add Stock: item Butter, count 2 (AddStockIntent, "), "\(suggested)")
+      let made = try await scene.assistant(["shortcuts", "add", "Top up the butter", "--from", "d1", "--keep-values"])
+      #expect(made.code == 0, "\(made)")
+      #expect(
+        made.stdout.hasPrefix(
+          "Added k1 \"Top up the butter\": AddStockIntent of Pantry (com.example.pantry), presets count=2, "
+            + "item=Butter\n"), "\(made)")
+      let topped = try await scene.assistant(["Top up the butter"])
+      #expect(topped.code == 0 && topped.stdout == "Added 2 to Butter: now 7.\n", "\(topped)")
+
+      let asking = try await scene.assistant([
+        "shortcuts", "add", "More of something", "--from", "d1", "--ask", "count",
+      ])
+      #expect(asking.code == 0, "\(asking)")
+      let asked = try await scene.assistant(["--answer", "1", "--answer", "3", "more of something"])
+      #expect(asked.code == 0 && asked.stdout == "Added 3 to Butter: now 10.\n", "\(asked)")
+      #expect(Self.lines(asked.stderr).contains("How many should I add? 3"), "\(asked)")
+      // A phrase the app's App Shortcuts already say otherwise is refused (65), naming the intent.
+      let clash = try await scene.assistant(["shortcuts", "add", "Order groceries with Pantry", "--from", "d1"])
+      #expect(clash.code == 65, "\(clash)")
+      #expect(clash.stderr.contains("already runs the App Intent OrderGroceriesIntent of Pantry"), "\(clash)")
+    }
+  }
+
   /// A recorded App Intents run (the entity query, the question, perform and its snippet) replays clean. The
   /// control: once the pantry has changed, the same recording replays with a diff (exit 1).
   @Test func aRecordedRunReplaysClean() async throws {

@@ -35,6 +35,18 @@ struct FuelOrderVoiceTests {
     #expect(again.code == 0 && again.stdout.contains("Location: Work, 1 Market Square"), "\(again)")
     orders = try await Self.orders(host)
     #expect(orders.count == 2 && orders.allSatisfy { $0.hasPrefix("placed: ") }, "\(orders)")
+
+    // Each placed order was donated (`AppIntent.donate()` in the Swift SDK, `host/donate` with `appIntent`): the two
+    // locations, newest first, each a shortcut to be made; a declined order donates nothing (the next test).
+    let suggested = try await host.assistant(["shortcuts", "suggested", "FuelOrder"])
+    #expect(suggested.code == 0, "\(suggested)")
+    #expect(suggested.stdout.contains("d2  Order Fuel: location Work"), "\(suggested)")
+    #expect(suggested.stdout.contains("d1  Order Fuel: location Home"), "\(suggested)")
+    let made = try await host.assistant(["shortcuts", "add", "Fuel up at work", "--from", "d2", "--keep-values"])
+    #expect(made.code == 0, "\(made)")
+    let fueled = try await host.assistant(["Fuel up at work", "--answer", "yes"])
+    #expect(fueled.code == 0 && fueled.stdout.contains("Location: Work, 1 Market Square"), "\(fueled)")
+    #expect(try await Self.orders(host).count == 3)
   }
 
   @Test func withoutItsSlotTheLocationIsAskedAndDecliningPlacesNothing() async throws {
@@ -51,6 +63,8 @@ struct FuelOrderVoiceTests {
     #expect(declined.stdout.hasSuffix("OK, I won't.\n"), "\(declined)")
     let orders = try await Self.orders(host)
     #expect(orders.count == 1 && orders[0].hasPrefix("created: "), "\(orders)")  // a draft, nothing placed
+    let nothing = try await host.assistant(["shortcuts", "suggested", "FuelOrder"])
+    #expect(nothing.stdout.hasPrefix("FuelOrder has donated nothing"), "\(nothing)")
 
     // The control: the same run, confirmed by the option's number, places it.
     let placed = try await host.assistant(["Order fuel in FuelOrder", "--answer", "2", "--answer", "yes", "--json"])

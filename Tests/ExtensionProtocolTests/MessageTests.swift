@@ -170,7 +170,8 @@ struct MessageGoldenTests {
       try encode(SetVocabularyRequest(type: .contactName, strings: ["Ada"]))
         == #"{"strings":["Ada"],"type":"contactName"}"#)
     #expect(try encode(SetVocabularyResult(count: 1)) == #"{"count":1}"#)
-    for selection in [DonationSelection.identifiers(["a"]), .group("g"), .all] {
+    #expect(try encode(DeleteDonationsRequest(.intentType("OrderFuelIntent"))) == #"{"intentType":"OrderFuelIntent"}"#)
+    for selection in [DonationSelection.identifiers(["a"]), .group("g"), .intentType("OrderFuelIntent"), .all] {
       let data = try WireCoding.encoder().encode(DeleteDonationsRequest(selection))
       #expect(try WireCoding.decoder().decode(DeleteDonationsRequest.self, from: data).selection == selection)
     }
@@ -223,6 +224,26 @@ struct MessageGoldenTests {
     ] as [(String, String?)])
   func donationIdentifiersAreBounded(identifier: String, problem: String?) {
     #expect(DonationLimits.identifierProblem(identifier, field: "identifier") == problem)
+  }
+
+  /// `host/donate` with an `appIntent` is `DonateAppIntentRequest`, told apart from a SiriKit donation by its params.
+  @Test func anAppIntentDonationMatchesItsGoldenJSON() throws {
+    let request = DonateAppIntentRequest(
+      appIntent: AppIntentInstance(identifier: "OrderFuelIntent", parameters: ["location": .enumCase("home")]),
+      groupIdentifier: "orders")
+    let line =
+      #"{"id":3,"jsonrpc":"2.0","method":"host/donate","params":{"appIntent":{"identifier":"OrderFuelIntent","parameters":{"location":{"type":"enum","value":"home"}}},"groupIdentifier":"orders"}}"#
+    #expect(try encode(RequestEnvelope(id: .number(3), method: DonateAppIntentRequest.method, params: request)) == line)
+    #expect(MessageRegistry.requestType(for: "host/donate", line: Data(line.utf8)) == DonateAppIntentRequest.self)
+    let decoded = try WireCoding.decoder().decode(
+      RequestEnvelope<DonateAppIntentRequest>.self, from: Data(line.utf8))
+    #expect(decoded.params == request)
+    // The control: a SiriKit donation is a DonateRequest, as is one with neither field (refused when decoded).
+    let siriKit =
+      #"{"id":1,"jsonrpc":"2.0","method":"host/donate","params":{"interaction":{"intent":{"identifier":"I","name":"BookRoomIntent","parameters":{}}}}}"#
+    #expect(MessageRegistry.requestType(for: "host/donate", line: Data(siriKit.utf8)) == DonateRequest.self)
+    #expect(
+      MessageRegistry.requestType(for: "host/donate", line: Data(#"{"params":{}}"#.utf8)) == DonateRequest.self)
   }
 
   @Test func everyMessageIsRegisteredOnce() {

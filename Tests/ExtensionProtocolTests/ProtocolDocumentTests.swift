@@ -52,7 +52,7 @@ struct ProtocolDocumentTests {
       let header = try WireCoding.decoder().decode(MessageHeader.self, from: data)
       switch header.kind {
       case .request(let id, let method):
-        guard let type = MessageRegistry.requestType(for: method) else {
+        guard let type = MessageRegistry.requestType(for: method, line: data) else {
           throw Unreadable(example, "no request \(method) in MessageRegistry")
         }
         try decodeRequest(type, data)

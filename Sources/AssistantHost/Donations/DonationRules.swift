@@ -1,3 +1,4 @@
+import AppIntentsMetadata
 import BundleManifest
 import ExtensionProtocol
 import Understanding
@@ -9,6 +10,90 @@ import Understanding
 struct DonationRules: Sendable {
   /// The app's intent definitions (the app's and its extensions').
   var definitions: [IntentDefinition]
+  /// The app's App Intents metadata (the app's and its App Intents extensions'): what it may donate of App Intents.
+  var appIntents: [AppIntentsMetadataFolder] = []
+
+  /// What is wrong with an App Intent's donation, or nil when it may be kept: the identifiers bounded as a SiriKit
+  /// donation's, the intent one the app's `Metadata.appintents` declare, each value one of its parameters' with a
+  /// value of the declared type (`appIntentValueProblem`).
+  func problem(_ request: DonateAppIntentRequest) -> String? {
+    if let identifier = request.identifier, let problem = DonationLimits.donationIdentifierProblem(identifier) {
+      return problem
+    }
+    if let group = request.groupIdentifier,
+      let problem = DonationLimits.identifierProblem(group, field: "groupIdentifier")
+    {
+      return problem
+    }
+    let intent = request.appIntent
+    guard let (document, action) = appIntent(intent.identifier) else {
+      return "appIntent.identifier: \(intent.identifier) is not an App Intent of the app's Metadata.appintents"
+    }
+    return appIntentValuesProblem(intent.parameters, of: action, in: document, field: "appIntent.parameters")
+  }
+
+  /// What is wrong with `values` as values of `action`'s parameters, or nil: each names one of its parameters and has
+  /// a value of its type.
+  func appIntentValuesProblem(
+    _ values: [String: ParameterValue], of action: MetadataDocument.Action, in document: MetadataDocument,
+    field: String
+  ) -> String? {
+    for name in values.keys.sorted() {
+      let field = "\(field).\(name)"
+      guard let parameter = action.parameter(name) else {
+        return "\(field): \(action.identifier.rawValue) has no parameter \(name)"
+      }
+      if let problem = appIntentValueProblem(values[name]!, parameter.valueType, in: document, field: field) {
+        return problem
+      }
+    }
+    return nil
+  }
+
+  /// The App Intent `identifier` declares in the app's metadata, with its document; nil when none does.
+  func appIntent(_ identifier: String) -> (MetadataDocument, MetadataDocument.Action)? {
+    guard let name = MetadataIdentifier(validating: identifier) else { return nil }
+    for folder in appIntents {
+      if let document = folder.readDocument, let action = document.actions[name] { return (document, action) }
+    }
+    return nil
+  }
+
+  /// What is wrong with `value` as a value of an App Intent parameter of type `type`, or nil: a String or URL a
+  /// string, an Int an integer, a Double a number, a Bool a boolean, a Date a date, an AppEnum one of its cases, an
+  /// AppEntity an object, an array a list of its member type; a type IntentHost does not model takes a string or an
+  /// object. Strings are bounded as a SiriKit donation's.
+  func appIntentValueProblem(
+    _ value: ParameterValue, _ type: MetadataDocument.ValueType, in document: MetadataDocument, field: String
+  ) -> String? {
+    if case .array(let member) = type {
+      return itemsProblem(value, field: field) { appIntentValueProblem($0, member, in: document, field: $1) }
+    }
+    if let problem = lengthProblem(value, field: field) { return problem }
+    let expected: String
+    let fits: Bool
+    switch (type, value) {
+    case (.enumeration(let name), .enumCase(let identifier)):
+      expected = "a case of the AppEnum \(name.rawValue)"
+      fits = document.enumeration(name)?.cases.contains { $0.identifier.rawValue == identifier } ?? false
+    case (.enumeration(let name), _): (expected, fits) = ("a case of the AppEnum \(name.rawValue)", false)
+    case (.entity(let name), .object): (expected, fits) = ("an AppEntity \(name.rawValue)", true)
+    case (.entity(let name), _): (expected, fits) = ("an AppEntity \(name.rawValue)", false)
+    case (.primitive(.string), .string), (.primitive(.url), .string), (.primitive(.int), .integer),
+      (.primitive(.double), .decimal), (.primitive(.double), .integer), (.primitive(.bool), .boolean),
+      (.primitive(.date), .date):
+      (expected, fits) = ("", true)
+    case (.primitive(.string), _), (.primitive(.url), _): (expected, fits) = ("a string", false)
+    case (.primitive(.int), _): (expected, fits) = ("an integer", false)
+    case (.primitive(.double), _): (expected, fits) = ("a number", false)
+    case (.primitive(.bool), _): (expected, fits) = ("a boolean", false)
+    case (.primitive(.date), _): (expected, fits) = ("a date", false)
+    case (_, .string), (_, .object): (expected, fits) = ("", true)
+    default: (expected, fits) = ("a string or an object", false)
+    }
+    return fits
+      ? nil : "\(field): expected \(expected), not \(value.typeName == "enum" ? "an enum" : "a \(value.typeName)")"
+  }
 
   /// What is wrong with `request`, or nil when it may be kept.
   func problem(_ request: DonateRequest) -> String? {
@@ -119,6 +204,7 @@ struct DonationRules: Sendable {
       }
       return nil
     case .group(let group): return DonationLimits.identifierProblem(group, field: "groupIdentifier")
+    case .intentType(let name): return DonationLimits.identifierProblem(name, field: "intentType")
     case .all: return nil
     }
   }
@@ -162,18 +248,9 @@ struct DonationRules: Sendable {
     _ value: ParameterValue, _ declared: DeclaredType, definition: IntentDefinition?, field: String
   ) -> String? {
     if declared.multiple {
-      guard case .array(let items) = value else { return "\(field): expected an array of values" }
-      if items.count > DonationLimits.maximumArrayCount {
-        return "\(field) has \(items.count) items; the limit is \(DonationLimits.maximumArrayCount)"
-      }
       var single = declared
       single.multiple = false
-      for (index, item) in items.enumerated() {
-        if let problem = valueProblem(item, single, definition: definition, field: "\(field)[\(index)]") {
-          return problem
-        }
-      }
-      return nil
+      return itemsProblem(value, field: field) { valueProblem($0, single, definition: definition, field: $1) }
     }
     if let problem = lengthProblem(value, field: field) { return problem }
     let expected: String
@@ -210,6 +287,21 @@ struct DonationRules: Sendable {
     }
     return fits
       ? nil : "\(field): expected \(expected), not \(value.typeName == "enum" ? "an enum" : "a \(value.typeName)")"
+  }
+
+  /// What is wrong with `value` as a list: not an array, more than `DonationLimits.maximumArrayCount` items, or the
+  /// first item `problem` (given the item and its field, `field[N]`) finds wrong; nil when none.
+  private func itemsProblem(
+    _ value: ParameterValue, field: String, _ problem: (ParameterValue, String) -> String?
+  ) -> String? {
+    guard case .array(let items) = value else { return "\(field): expected an array of values" }
+    if items.count > DonationLimits.maximumArrayCount {
+      return "\(field) has \(items.count) items; the limit is \(DonationLimits.maximumArrayCount)"
+    }
+    for (index, item) in items.enumerated() {
+      if let found = problem(item, "\(field)[\(index)]") { return found }
+    }
+    return nil
   }
 
   /// Strings past `DonationLimits.maximumStringValueLength`, anywhere in `value`.

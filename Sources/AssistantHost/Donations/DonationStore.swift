@@ -11,20 +11,29 @@ package struct StoredDonation: Codable, Sendable, Equatable {
   /// Whether `identifier` is the sender's (it then counts in the de-duplication key).
   package var identifierGiven: Bool
   package var groupIdentifier: String?
+  /// What was donated. An App Intent's donation (`isAppIntent`) keeps the intent's identifier as `intent.name`, its
+  /// values as `intent.parameters`, and no response.
   package var interaction: DonatedInteraction
   /// When it was donated, seconds since 1970 (the host's clock).
   package var donatedAt: Double
+  /// True for an App Intent's donation (`host/donate` with `appIntent`); absent (nil) for a SiriKit interaction's, as
+  /// in the documents written before App Intents.
+  package var appIntent: Bool?
 
-  /// Two donations with the same key are the same donation: the intent's class and values, and the given
-  /// identifier. The intent's own per-request identifier does not count.
+  /// Whether it donates an App Intent.
+  package var isAppIntent: Bool { appIntent == true }
+
+  /// Two donations with the same key are the same donation: the kind and name of the intent, its values, and the
+  /// given identifier. The intent's own per-request identifier does not count.
   struct Key: Hashable {
     var intent: String
+    var isAppIntent: Bool
     var parameters: [String: ParameterValue]
     var identifier: String?
   }
   var key: Key {
     Key(
-      intent: interaction.intent.name, parameters: interaction.intent.parameters,
+      intent: interaction.intent.name, isAppIntent: isAppIntent, parameters: interaction.intent.parameters,
       identifier: identifierGiven ? identifier : nil)
   }
 }
@@ -48,14 +57,17 @@ package struct DonationsRecord: DocumentContent, Equatable {
   /// Keeps `donation` as the newest: an equal one (same key) is removed first, and past the bound the oldest go.
   /// A donation without an identifier of its own gets the host's: the one of the equal donation it replaces, else a
   /// new one.
+  /// - Parameter isAppIntent: whether `interaction` is an App Intent's (its identifier and values, no response).
   /// - Returns: the donation's identifier.
   @discardableResult
   package mutating func add(
-    _ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?, at now: Double
+    _ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?, at now: Double,
+    isAppIntent: Bool = false
   ) -> String {
     // The same donation again keeps the name it has (what a shortcut made from it refers to).
     let key = StoredDonation.Key(
-      intent: interaction.intent.name, parameters: interaction.intent.parameters, identifier: identifier)
+      intent: interaction.intent.name, isAppIntent: isAppIntent, parameters: interaction.intent.parameters,
+      identifier: identifier)
     var name = identifier ?? donations.first { $0.key == key }?.identifier ?? ""
     while name.isEmpty || (identifier == nil && donations.contains { $0.identifier == name && $0.key != key }) {
       // Never one a kept donation already has (a sender may have given "d3" itself).
@@ -66,7 +78,7 @@ package struct DonationsRecord: DocumentContent, Equatable {
     interaction.response?.userActivity = nil  // what a later launch would continue is not the donation's
     let donation = StoredDonation(
       identifier: name, identifierGiven: identifier != nil, groupIdentifier: groupIdentifier,
-      interaction: interaction, donatedAt: now)
+      interaction: interaction, donatedAt: now, appIntent: isAppIntent ? true : nil)
     donations.removeAll { $0.key == donation.key }
     donations.append(donation)
     if donations.count > DonationLimits.donationsPerApp {
@@ -86,6 +98,8 @@ package struct DonationsRecord: DocumentContent, Equatable {
       donations.removeAll { names.contains($0.identifier) }
     case .group(let group):
       donations.removeAll { $0.groupIdentifier == group }
+    case .intentType(let name):
+      donations.removeAll { $0.interaction.intent.name == name }
     case .all:
       donations.removeAll()
     }
@@ -236,6 +250,23 @@ package struct DonationStore: Sendable {
       try Document<DonationsRecord>(path: file.path).update { record in
         record.add(
           request.interaction, identifier: request.identifier, groupIdentifier: request.groupIdentifier, at: now)
+      }
+    }
+  }
+
+  /// Keeps an App Intent's donation of `app` (already checked by `DonationRules`).
+  /// - Returns: its identifier.
+  @discardableResult
+  package func donate(_ request: DonateAppIntentRequest, for app: String) throws -> String {
+    let file = donationsFile(for: app)
+    try makeFolder(file.deletingLastPathComponent())
+    let now = clock.now
+    let intent = Intent(name: request.appIntent.identifier, identifier: "", parameters: request.appIntent.parameters)
+    return try usingStateDocument(file.path, "cannot keep a donation of \(app)") {
+      try Document<DonationsRecord>(path: file.path).update { record in
+        record.add(
+          DonatedInteraction(intent: intent), identifier: request.identifier,
+          groupIdentifier: request.groupIdentifier, at: now, isAppIntent: true)
       }
     }
   }

@@ -1,3 +1,4 @@
+import AppIntentsMetadata
 import BundleManifest
 import ExtensionProtocol
 import Foundation
@@ -37,6 +38,12 @@ package struct ShortcutOrigin: Sendable {
     case .donation(let donation): Shortcut.Source(kind: .donation, identifier: donation.identifier)
     case .suggestion(let suggestion): Shortcut.Source(kind: .suggestion, identifier: suggestion.identifier)
     }
+  }
+
+  /// Whether its intent is an App Intent (a donation of one; a suggestion is always a SiriKit intent's).
+  package var isAppIntent: Bool {
+    if case .donation(let donation) = item { return donation.isAppIntent }
+    return false
   }
 
   /// "donation d1 of Rooms", the form a message names it by.
@@ -148,6 +155,15 @@ package enum ShortcutRules {
   /// - Throws: `HostError(.noMatch)` naming the intent and the app.
   package static func checkSupported(_ origin: ShortcutOrigin) throws {
     let intentClass = origin.intent.name
+    if origin.isAppIntent {
+      guard appIntent(intentClass, of: origin.app) != nil else {
+        throw HostError(
+          .noMatch,
+          "\(origin.described) is the App Intent \(intentClass), which \(origin.app.name)'s Metadata.appintents no "
+            + "longer declare; no shortcut can run it")
+      }
+      return
+    }
     guard origin.app.supportedIntents.contains(intentClass) else {
       throw HostError(
         .noMatch,
@@ -177,9 +193,12 @@ package enum ShortcutRules {
   /// Checks the parameters `asks` names against the intent of `app`.
   /// - Throws: `HostError(.usage)` naming an unknown one and the intent's parameters, or one that `set` also gives.
   package static func checkAsks(
-    _ asks: [String], set: [String: ParameterValue], intentClass: String, app: AppBundle
+    _ asks: [String], set: [String: ParameterValue], intentClass: String, app: AppBundle, isAppIntent: Bool = false
   ) throws {
-    let parameters = app.runnableSpec(className: intentClass)?.spec.parameters.map(\.name) ?? []
+    let parameters =
+      isAppIntent
+      ? appIntent(intentClass, of: app)?.action.parameters.map(\.name.rawValue) ?? []
+      : app.runnableSpec(className: intentClass)?.spec.parameters.map(\.name) ?? []
     var seen: Set<String> = []
     for name in asks {
       guard parameters.contains(name) else {
@@ -214,11 +233,17 @@ package enum ShortcutRules {
   /// (Another shortcut with the same phrase is refused by `ShortcutsRecord.add`, under its lock.)
   /// - Returns: `HostError(.dataError)` naming what the phrase already is, and in which locale.
   package static func clash(
-    phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle]
+    phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle],
+    isAppIntent: Bool = false
   ) -> HostError? {
     if isAssistantPhrase(phrase) {
       return HostError(
         .dataError, "\"\(phrase)\" is a phrase the assistant itself answers; choose another phrase")
+    }
+    if isAppIntent {
+      return appIntentClash(phrase: phrase, app: app, identifier: intentClass, presets: presets, apps: apps).map {
+        HostError(.dataError, $0.what + "; " + $0.advice)
+      }
     }
     return appClash(phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps).map {
       HostError(.dataError, $0.what + "; " + $0.advice)
@@ -235,6 +260,39 @@ package enum ShortcutRules {
         phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps, locale: locale)
       {
         return clash
+      }
+    }
+    return nil
+  }
+
+  /// `appClash` for a shortcut of the App Intent `identifier`: the phrase clashes when an app's App Shortcut phrase
+  /// says it and runs something else (another app or intent, or the same with a value the shortcut does not preset
+  /// the same way), or when the SiriKit phrases understand it (as anything: the shortcut runs no SiriKit intent), in
+  /// any language the apps have strings for.
+  static func appIntentClash(
+    phrase: String, app: AppBundle, identifier: String, presets: [String: ParameterValue], apps: [AppBundle]
+  ) -> (what: String, advice: String)? {
+    for locale in [nil] + locales(of: apps) {
+      let inLocale = locale.map { " in \($0) (--locale \($0))" } ?? ""
+      for match in AppShortcutMatcher(apps: apps, locale: locale).matches(phrase) {
+        let already =
+          "\"\(phrase)\" already runs the App Intent \(match.identifier) of \(match.app.name) "
+          + "(\(match.app.identifier))\(inLocale) (its App Shortcut phrase \"\(match.phrase ?? "")\")"
+        if match.app.identifier != app.identifier || match.identifier != identifier {
+          return (already, "choose another phrase")
+        }
+        let differing = match.values.keys.filter { presets[$0] != match.values[$0] }.sorted()
+        if !differing.isEmpty || !match.entityWords.isEmpty {
+          let said = (differing + match.entityWords.keys.sorted()).joined(separator: ", ")
+          return (already + " with other values (\(said))", "choose another phrase")
+        }
+      }
+      if let match = (try? UtteranceMatcher(apps: apps, locale: locale).understand(phrase))?.first {
+        let how = match.phrase.isEmpty ? "" : " (its phrase \"\(match.phrase)\")"
+        return (
+          "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))"
+            + inLocale + how, "choose another phrase"
+        )
       }
     }
     return nil
@@ -335,9 +393,13 @@ package enum ShortcutRules {
       }
       guard case .active(let app) = now else { continue }
       func clash(_ apps: [AppBundle]) -> String? {
-        appClash(
-          phrase: shortcut.phrase, app: app, intentClass: shortcut.intentClass, presets: shortcut.presets, apps: apps
-        )?.what
+        shortcut.isAppIntent
+          ? appIntentClash(
+            phrase: shortcut.phrase, app: app, identifier: shortcut.intentClass, presets: shortcut.presets, apps: apps
+          )?.what
+          : appClash(
+            phrase: shortcut.phrase, app: app, intentClass: shortcut.intentClass, presets: shortcut.presets, apps: apps
+          )?.what
       }
       if let what = clash(after), clash(before) != what {
         notice(
@@ -360,6 +422,33 @@ package enum ShortcutRules {
       }
     }
     return nil
+  }
+
+  /// The App Intent `identifier` of `app`, with the document that declares it; nil when none of its
+  /// `Metadata.appintents` does.
+  package static func appIntent(_ identifier: String, of app: AppBundle) -> (
+    document: MetadataDocument, action: MetadataDocument.Action
+  )? {
+    DonationRules(definitions: [], appIntents: app.allAppIntentsMetadata).appIntent(identifier).map {
+      (document: $0.0, action: $0.1)
+    }
+  }
+
+  /// An App Intent of `app` with `values`, in words: its title, then each value with its parameter's title
+  /// ("Order Fuel: location Home"), in the order the intent declares them.
+  package static func describedAppIntent(_ identifier: String, values: [String: ParameterValue], app: AppBundle)
+    -> String
+  {
+    guard let (document, action) = appIntent(identifier, of: app) else { return identifier }
+    let title = action.title?.key ?? identifier
+    guard !values.isEmpty else { return title }
+    let order = action.parameters.map(\.name.rawValue)
+    let ordered = values.keys.sorted { (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1) }
+    return title + ": "
+      + ordered.map { name in
+        let label = action.parameter(name)?.title?.key.lowercased() ?? name
+        return "\(label) \(IntentDriver.words(for: values[name]!, in: document))"
+      }.joined(separator: ", ")
   }
 
   /// The intent `intentClass` of `app` with `values`, in words: its combination title for exactly those parameters
@@ -396,6 +485,16 @@ package enum ShortcutRules {
     case .object(let object): object.displayString
     case .array(let items): items.map(typed).joined(separator: ",")
     }
+  }
+
+  /// A preset `value` of parameter `name` of `shortcut` in words, for a SiriKit intent (`describe(_:_:_:_:)`) or an
+  /// App Intent (an AppEnum case by its title, an AppEntity by its display string).
+  package static func describe(_ value: ParameterValue, _ name: String, of shortcut: Shortcut, in app: AppBundle)
+    -> String
+  {
+    guard shortcut.isAppIntent else { return describe(value, name, shortcut.intentClass, app) }
+    guard let (document, _) = appIntent(shortcut.intentClass, of: app) else { return typed(value) }
+    return IntentDriver.words(for: value, in: document)
   }
 
   /// A value of parameter `name` in words (a boolean by its display names, an enum case by its display name).

@@ -25,6 +25,12 @@ package struct Shortcut: Codable, Sendable, Equatable {
   package var source: Source
   /// When it was made, seconds since 1970 (the host's clock).
   package var createdAt: Double
+  /// True when `intentClass` is an App Intent's identifier (in the app's `Metadata.appintents`); absent (nil) for a
+  /// SiriKit intent, as in the documents written before App Intents.
+  package var appIntent: Bool? = nil
+
+  /// Whether it runs an App Intent.
+  package var isAppIntent: Bool { appIntent == true }
 
   /// Where a shortcut was made from: a donation (`d1`), a suggested shortcut (`s1`), or an intent named by the user.
   package struct Source: Codable, Sendable, Equatable {
@@ -57,11 +63,14 @@ package struct ShortcutDraft: Sendable, Equatable {
   package var presets: [String: ParameterValue]
   package var asks: [String]
   package var source: Shortcut.Source
+  /// Whether `intentClass` is an App Intent's identifier.
+  package var isAppIntent: Bool
 
   package init(
     phrase: String, app: String, appName: String, intentClass: String, presets: [String: ParameterValue],
-    asks: [String], source: Shortcut.Source
+    asks: [String], source: Shortcut.Source, isAppIntent: Bool = false
   ) {
+    self.isAppIntent = isAppIntent
     self.phrase = phrase
     self.app = app
     self.appName = appName
@@ -145,7 +154,8 @@ package struct ShortcutsRecord: DocumentContent, Equatable {
     }
     let shortcut = Shortcut(
       identifier: "k\(nextNumber)", phrase: draft.phrase, app: draft.app, appName: draft.appName,
-      intentClass: draft.intentClass, presets: draft.presets, asks: draft.asks, source: draft.source, createdAt: now)
+      intentClass: draft.intentClass, presets: draft.presets, asks: draft.asks, source: draft.source, createdAt: now,
+      appIntent: draft.isAppIntent ? true : nil)
     nextNumber += 1
     shortcuts.append(shortcut)
     return shortcut
@@ -187,6 +197,7 @@ package enum ShortcutState: Sendable, Equatable {
     guard let app = apps.first(where: { $0.identifier.rawValue == shortcut.app }) else {
       return .inactive("\(shortcut.appName) (\(shortcut.app)) is not installed")
     }
+    if shortcut.isAppIntent { return ofAppIntent(shortcut, in: app) }
     guard app.supportedIntents.contains(shortcut.intentClass) else {
       return .inactive("\(app.name) (\(shortcut.app)) no longer supports \(shortcut.intentClass)")
     }
@@ -209,6 +220,24 @@ package enum ShortcutState: Sendable, Equatable {
       return .inactive(
         "\(name) of \(shortcut.intentClass) is now \(declared); the shortcut presets \(article) \(kind)"
           + (differs ? "" : " that does not fit it (\(problem))"))
+    }
+    return .active(app)
+  }
+
+  /// `of` for a shortcut of an App Intent: inactive when the app's `Metadata.appintents` no longer declare it, or it
+  /// no longer has a parameter the shortcut presets or asks for, or a preset no longer fits its type.
+  private static func ofAppIntent(_ shortcut: Shortcut, in app: AppBundle) -> ShortcutState {
+    let rules = DonationRules(definitions: [], appIntents: app.allAppIntentsMetadata)
+    guard let (document, action) = rules.appIntent(shortcut.intentClass) else {
+      return .inactive("\(app.name) (\(shortcut.app)) no longer declares the App Intent \(shortcut.intentClass)")
+    }
+    if let lost = (shortcut.presets.keys.sorted() + shortcut.asks).first(where: { action.parameter($0) == nil }) {
+      return .inactive("\(shortcut.intentClass) of \(app.name) no longer has the parameter \(lost)")
+    }
+    if let problem = rules.appIntentValuesProblem(
+      shortcut.presets, of: action, in: document, field: shortcut.intentClass)
+    {
+      return .inactive("a preset no longer fits: \(problem)")
     }
     return .active(app)
   }

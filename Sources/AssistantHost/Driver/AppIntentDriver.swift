@@ -120,8 +120,9 @@ extension IntentDriver {
 
   // MARK: - Parameters before perform
 
-  /// Gives every required parameter without a value one: the words the phrase said for an AppEntity read by its
-  /// query, the parameter's default, else the user's answer to its `requestValueDialog`.
+  /// Gives every required parameter without a value one (and every one a shortcut asks each time): the words the
+  /// phrase said for an AppEntity read by its query, the parameter's default, else the user's answer to its
+  /// `requestValueDialog`.
   private func resolveBeforePerform(_ run: inout AppIntentRun) async throws {
     for parameter in run.invocation.action.parameters {
       let name = parameter.name.rawValue
@@ -132,8 +133,9 @@ extension IntentDriver {
           continue
         }
       }
-      guard !parameter.isOptional else { continue }
-      if let value = Self.defaultValue(of: parameter) {
+      let askedEachTime = run.invocation.askedEachTime.contains(name)
+      guard !parameter.isOptional || askedEachTime else { continue }
+      if !askedEachTime, let value = Self.defaultValue(of: parameter) {
         run.values[name] = value
         continue
       }

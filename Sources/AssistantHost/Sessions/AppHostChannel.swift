@@ -34,7 +34,7 @@ final class AppHostChannel: Sendable {
         peerName: "\(app.name) (\(app.info.bundleIdentifier))", log: log))
     let server = DonationServer(
       store: DonationStore(home: home), app: app.info.bundleIdentifier,
-      rules: DonationRules(definitions: app.allDefinitions), log: log)
+      rules: DonationRules(definitions: app.allDefinitions, appIntents: app.allAppIntentsMetadata), log: log)
     connection.start { [weak connection] message in
       guard let connection else { return }
       guard let message else {

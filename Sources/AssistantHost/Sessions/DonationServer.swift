@@ -70,6 +70,10 @@ struct DonationServer: Sendable {
       try Self.keeping(method, log: log, body)
     }
     switch method {
+    case DonateRequest.method where try message.params(DonateAppIntentRequest.Kind.self).isAppIntent:
+      let request = try message.params(DonateAppIntentRequest.self)
+      if let problem = rules.problem(request) { throw refuse(problem) }
+      return DonateResult(identifier: try kept { try store.donate(request, for: app) })
     case DonateRequest.method:
       let request = try message.params(DonateRequest.self)
       if let problem = rules.problem(request) { throw refuse(problem) }

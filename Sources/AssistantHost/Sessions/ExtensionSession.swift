@@ -43,7 +43,7 @@ final class ExtensionSession: Sendable {
     inbound = InboundRequests(
       donations: DonationServer(
         store: DonationStore(home: home), app: target.appIdentifier,
-        rules: DonationRules(definitions: target.appDefinitions), log: log),
+        rules: DonationRules(definitions: target.appDefinitions, appIntents: target.appIntentsMetadata), log: log),
       log: log)
     // Taken on the reader thread as they come, in arrival order (docs/PROTOCOL.md, "Requests to the host").
     connection.start { [weak connection, inbound] message in

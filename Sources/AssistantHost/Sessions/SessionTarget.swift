@@ -23,6 +23,9 @@ struct SessionTarget: Sendable {
   var appIdentifier: String
   /// The intent definitions of the containing app and its extensions: what it may donate.
   var appDefinitions: [IntentDefinition]
+  /// The App Intents metadata of the containing app and its App Intents extensions: what it may donate of App
+  /// Intents.
+  var appIntentsMetadata: [AppIntentsMetadataFolder]
   /// Whether the app is launched to perform an App Intent its own `Metadata.appintents` declares (not to handle
   /// what an extension handed over): its faults say so, not `handleInApp`'s advice.
   var performsAppIntents = false
@@ -65,6 +68,7 @@ struct SessionTarget: Sendable {
   ) {
     appIdentifier = app.info.bundleIdentifier
     appDefinitions = app.allDefinitions
+    appIntentsMetadata = app.allAppIntentsMetadata
     self.name = name
     self.bundleIdentifier = bundleIdentifier
     self.executable = executable.path

@@ -14,16 +14,19 @@ public struct DeleteDonationsRequest: RequestMessage, Equatable {
 }
 
 /// Which donations: on the wire exactly one of `{"identifiers": [...]}`, `{"groupIdentifier": "..."}`,
-/// `{"all": true}`.
+/// `{"intentType": "..."}`, `{"all": true}`.
 public enum DonationSelection: Codable, Sendable, Hashable {
   /// The donations with these identifiers (1 to `DonationLimits.maximumDeletedIdentifiers`).
   case identifiers([String])
   /// The donations of this group.
   case group(String)
+  /// The donations of this intent: a SiriKit intent's class or an App Intent's identifier (App Intents'
+  /// `deleteDonations(matching: .intentType(OrderFuelIntent.self))`).
+  case intentType(String)
   /// Every donation of the app.
   case all
 
-  private enum CodingKeys: String, CodingKey { case identifiers, groupIdentifier, all }
+  private enum CodingKeys: String, CodingKey { case identifiers, groupIdentifier, intentType, all }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -32,11 +35,12 @@ public enum DonationSelection: Codable, Sendable, Hashable {
       throw DecodingError.dataCorrupted(
         .init(
           codingPath: decoder.codingPath,
-          debugDescription: "give exactly one of identifiers, groupIdentifier and all"))
+          debugDescription: "give exactly one of identifiers, groupIdentifier, intentType and all"))
     }
     switch key {
     case .identifiers: self = .identifiers(try container.decode([String].self, forKey: .identifiers))
     case .groupIdentifier: self = .group(try container.decode(String.self, forKey: .groupIdentifier))
+    case .intentType: self = .intentType(try container.decode(String.self, forKey: .intentType))
     case .all:
       guard try container.decode(Bool.self, forKey: .all) else {
         throw DecodingError.dataCorruptedError(
@@ -51,6 +55,7 @@ public enum DonationSelection: Codable, Sendable, Hashable {
     switch self {
     case .identifiers(let identifiers): try container.encode(identifiers, forKey: .identifiers)
     case .group(let group): try container.encode(group, forKey: .groupIdentifier)
+    case .intentType(let name): try container.encode(name, forKey: .intentType)
     case .all: try container.encode(true, forKey: .all)
     }
   }

@@ -36,3 +36,46 @@ public struct DonateResult: Codable, Sendable, Equatable {
 
   public init(identifier: String) { self.identifier = identifier }
 }
+
+/// Extension or app → host: keeps an App Intent the user ran in the app, App Intents' `IntentDonationManager.donate
+/// (intent:)` and `AppIntent.donate()`, so that the user can make a shortcut of it. The same method as `DonateRequest`
+/// (`host/donate`), told apart by its `appIntent` field; the same answer and the same times (any time of a session;
+/// an app: on its host channel or, launched to perform App Intents, on its protocol pipes). See docs/PROTOCOL.md,
+/// "Requests to the host: donations and vocabulary".
+///
+/// ```json
+/// {"appIntent": {"identifier": "OrderFuelIntent", "parameters": {"location": {"type": "enum", "value": "home"}}}}
+/// ```
+public struct DonateAppIntentRequest: RequestMessage, Equatable {
+  public static let method = DonateRequest.method
+  public typealias Response = DonateResult
+
+  /// The intent with the values it ran with: its identifier one of the app's `Metadata.appintents` declares.
+  public var appIntent: AppIntentInstance
+  /// Names the donation (for deleting it); the rules of `DonateRequest.identifier`. Without one, the host names it.
+  public var identifier: String?
+  /// Donations deleted together; the same rules.
+  public var groupIdentifier: String?
+
+  public init(appIntent: AppIntentInstance, identifier: String? = nil, groupIdentifier: String? = nil) {
+    self.appIntent = appIntent
+    self.identifier = identifier
+    self.groupIdentifier = groupIdentifier
+  }
+
+  /// What a `host/donate` request's params donate, read before they are decoded as one or the other: an App Intent
+  /// when they have an `appIntent` field (`DonateAppIntentRequest`), else a SiriKit interaction (`DonateRequest`).
+  public struct Kind: Codable, Sendable, Equatable {
+    public var isAppIntent: Bool
+
+    public init(isAppIntent: Bool) { self.isAppIntent = isAppIntent }
+
+    private enum CodingKeys: String, CodingKey { case appIntent }
+
+    public init(from decoder: any Decoder) throws {
+      isAppIntent = try decoder.container(keyedBy: CodingKeys.self).contains(.appIntent)
+    }
+
+    public func encode(to encoder: any Encoder) throws {}
+  }
+}

@@ -67,7 +67,7 @@ extension FuzzTargets {
       if let type = MessageRegistry.requestType(for: method) { params(type) }
       if let type = MessageRegistry.notificationType(for: method) { params(type) }
     } else {
-      for type in MessageRegistry.requests { params(type) }
+      for type in MessageRegistry.requests + MessageRegistry.variants { params(type) }
     }
     return []
   }

@@ -17,6 +17,9 @@ package struct AppIntentInvocation: Sendable {
   package var entityWords: [String: String] = [:]
   /// The App Shortcut phrase that named it, as written (`${applicationName}` and all); nil for `run`.
   package var phrase: String? = nil
+  /// The parameters a shortcut of the user asks for each time it runs (`assistant shortcuts add --ask`): asked before
+  /// perform even when optional or with a default.
+  package var askedEachTime: [String] = []
 
   package init(
     app: AppBundle, metadata: AppIntentsMetadataFolder, action: MetadataDocument.Action,

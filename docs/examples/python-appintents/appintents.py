@@ -193,6 +193,19 @@ def request_confirmation(dialog=None, action_name=None, show_prompt=True, snippe
     return Question("host/requestConfirmation", params)
 
 
+def donate(intent, parameters=None, identifier=None, group=None):
+    """`IntentDonationManager.shared.donate(intent:)`: keeps what the user did (the App Intent `intent`, one the app's
+    Metadata.appintents declares, with its typed `parameters`) so that the user can make a shortcut of it
+    (`assistant shortcuts suggested`). Not a question to the user: the host answers at once. The answer's
+    `identifier` names the donation; what the host refuses raises HostError(INVALID_PARAMS)."""
+    params = {"appIntent": {"identifier": intent, "parameters": parameters or {}}}
+    if identifier is not None:
+        params["identifier"] = identifier
+    if group is not None:
+        params["groupIdentifier"] = group
+    return Question("host/donate", params)
+
+
 class Together:
     """Several questions sent at once (the host takes one at a time and refuses the others with BUSY: for tests).
     Yielding it gives back a list of `Answer`s, in order; nothing is raised."""

@@ -65,6 +65,9 @@ struct OrderFuelIntent: AppIntent {
       .mapError(SiriIntentError.logging)
       .get()
 
+    // What the user did, so that they can make a shortcut of it (`assistant shortcuts suggested FuelOrder`). A
+    // donation the host cannot keep does not undo the order.
+    _ = try? await donate()
     return .result(dialog: "Awesome! Your fuel order has been placed.")
   }
 }

@@ -1,0 +1,108 @@
+import AppIntentsMetadata
+import BundleManifest
+import ExtensionProtocol
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AssistantHost
+
+/// Donations of App Intents (`host/donate` with `appIntent`) as the host checks and keeps them, and the shortcuts of
+/// the user made from them: the intent must be one the app's `Metadata.appintents` declares, each value of its
+/// parameter's type; a shortcut of one is inactive once the app stops declaring it.
+@Suite(.tags(.unit))
+struct AppIntentDonationTests {
+  static func order(_ location: ParameterValue = .enumCase("home")) -> DonateAppIntentRequest {
+    DonateAppIntentRequest(
+      appIntent: AppIntentInstance(identifier: "OrderFuelIntent", parameters: ["location": location]))
+  }
+
+  @Test func aDonationOfADeclaredIntentWithItsTypesIsAccepted() throws {
+    let (app, directory) = try AppShortcutMatcherTests.fuelOrder()
+    defer { directory.remove() }
+    let rules = DonationRules(definitions: [], appIntents: app.allAppIntentsMetadata)
+    // The control of every refusal below.
+    #expect(rules.problem(Self.order()) == nil)
+    #expect(rules.problem(DonateAppIntentRequest(appIntent: AppIntentInstance(identifier: "OrderFuelIntent"))) == nil)
+    // An intent the app does not declare, a parameter it does not have, a value of another type or no case of the
+    // enum, an identifier past its bound.
+    #expect(
+      rules.problem(DonateAppIntentRequest(appIntent: AppIntentInstance(identifier: "PayEveryoneIntent")))
+        == "appIntent.identifier: PayEveryoneIntent is not an App Intent of the app's Metadata.appintents")
+    var unknown = Self.order()
+    unknown.appIntent.parameters["amount"] = .integer(5)
+    #expect(rules.problem(unknown) == "appIntent.parameters.amount: OrderFuelIntent has no parameter amount")
+    #expect(
+      rules.problem(Self.order(.string("home")))
+        == "appIntent.parameters.location: expected a case of the AppEnum Location, not a string")
+    #expect(
+      rules.problem(Self.order(.enumCase("moon")))
+        == "appIntent.parameters.location: expected a case of the AppEnum Location, not an enum")
+    var named = Self.order()
+    named.identifier = String(repeating: "x", count: 300)
+    #expect(rules.problem(named) != nil)
+    // An app without App Intents may donate none.
+    #expect(DonationRules(definitions: []).problem(Self.order()) != nil)
+  }
+
+  @Test func anAppIntentDonationIsKeptApartFromASiriKitOneOfTheSameName() {
+    var record = DonationsRecord()
+    let intent = Intent(name: "OrderFuelIntent", identifier: "", parameters: ["location": .enumCase("home")])
+    let first = record.add(
+      DonatedInteraction(intent: intent), identifier: nil, groupIdentifier: nil, at: 1, isAppIntent: true)
+    let again = record.add(
+      DonatedInteraction(intent: intent), identifier: nil, groupIdentifier: nil, at: 2, isAppIntent: true)
+    #expect(first == "d1" && again == "d1" && record.donations.count == 1)
+    #expect(record.donations[0].isAppIntent)
+    // The control: a SiriKit interaction of the same name and values is another donation.
+    record.add(DonatedInteraction(intent: intent), identifier: nil, groupIdentifier: nil, at: 3)
+    #expect(record.donations.count == 2 && !record.donations[1].isAppIntent)
+    // Deleted by the intent's type, whatever its kind; another type stays.
+    record.add(
+      DonatedInteraction(intent: Intent(name: "SelectVehicleIntent", identifier: "")), identifier: nil,
+      groupIdentifier: nil, at: 4, isAppIntent: true)
+    #expect(record.delete(.intentType("OrderFuelIntent")) == 2)
+    #expect(record.donations.map(\.interaction.intent.name) == ["SelectVehicleIntent"])
+  }
+
+  @Test func aDocumentWrittenBeforeAppIntentsReadsAsSiriKit() throws {
+    let old = #"""
+      {"identifier": "d1", "identifierGiven": false, "donatedAt": 1,
+       "interaction": {"intent": {"name": "BookRoomIntent", "identifier": "R", "parameters": {}}}}
+      """#
+    let donation = try JSONDecoder().decode(StoredDonation.self, from: Data(old.utf8))
+    #expect(!donation.isAppIntent)
+    let encoded = try JSONEncoder().encode(donation)
+    #expect(!String(decoding: encoded, as: UTF8.self).contains("appIntent"))
+  }
+
+  @Test func aShortcutOfAnAppIntentIsInactiveOnceTheAppNoLongerDeclaresIt() throws {
+    let (app, directory) = try AppShortcutMatcherTests.fuelOrder()
+    defer { directory.remove() }
+    var shortcut = Shortcut(
+      identifier: "k1", phrase: "Fuel up", app: "com.example.fuel", appName: "Fuel Order",
+      intentClass: "OrderFuelIntent", presets: ["location": .enumCase("work")], asks: [],
+      source: .init(kind: .donation, identifier: "d1"), createdAt: 1, appIntent: true)
+    #expect(ShortcutState.of(shortcut, among: [app]) == .active(app))
+    #expect(ShortcutRules.describe(.enumCase("work"), "location", of: shortcut, in: app) == "Work")
+    #expect(
+      ShortcutRules.describedAppIntent("OrderFuelIntent", values: shortcut.presets, app: app)
+        == "Order Fuel: location Work")
+    var lost = shortcut
+    lost.intentClass = "GoneIntent"
+    #expect(
+      ShortcutState.of(lost, among: [app]).reason
+        == "Fuel Order (com.example.fuel) no longer declares the App Intent GoneIntent")
+    shortcut.presets["location"] = .enumCase("moon")
+    #expect(ShortcutState.of(shortcut, among: [app]).reason?.hasPrefix("a preset no longer fits: ") == true)
+    shortcut.presets = [:]
+    shortcut.asks = ["vehicle"]
+    #expect(
+      ShortcutState.of(shortcut, among: [app]).reason
+        == "OrderFuelIntent of Fuel Order no longer has the parameter vehicle")
+    // The control: the same shortcut as a SiriKit one is judged by the app's definitions, which have no such intent.
+    shortcut.appIntent = nil
+    shortcut.asks = []
+    #expect(ShortcutState.of(shortcut, among: [app]).reason?.contains("no longer supports OrderFuelIntent") == true)
+  }
+}
