@@ -17,14 +17,7 @@ struct DonationRules: Sendable {
   /// donation's, the intent one the app's `Metadata.appintents` declare, each value one of its parameters' with a
   /// value of the declared type (`appIntentValueProblem`).
   func problem(_ request: DonateAppIntentRequest) -> String? {
-    if let identifier = request.identifier, let problem = DonationLimits.donationIdentifierProblem(identifier) {
-      return problem
-    }
-    if let group = request.groupIdentifier,
-      let problem = DonationLimits.identifierProblem(group, field: "groupIdentifier")
-    {
-      return problem
-    }
+    if let problem = Self.namesProblem(request.identifier, request.groupIdentifier) { return problem }
     let intent = request.appIntent
     guard let (document, action) = appIntent(intent.identifier) else {
       return "appIntent.identifier: \(intent.identifier) is not an App Intent of the app's Metadata.appintents"
@@ -95,16 +88,16 @@ struct DonationRules: Sendable {
       ? nil : "\(field): expected \(expected), not \(value.typeName == "enum" ? "an enum" : "a \(value.typeName)")"
   }
 
+  /// What is wrong with a donation's `identifier` and `groupIdentifier` (`DonationLimits`), or nil.
+  static func namesProblem(_ identifier: String?, _ group: String?) -> String? {
+    if let identifier, let problem = DonationLimits.donationIdentifierProblem(identifier) { return problem }
+    if let group, let problem = DonationLimits.identifierProblem(group, field: "groupIdentifier") { return problem }
+    return nil
+  }
+
   /// What is wrong with `request`, or nil when it may be kept.
   func problem(_ request: DonateRequest) -> String? {
-    if let identifier = request.identifier, let problem = DonationLimits.donationIdentifierProblem(identifier) {
-      return problem
-    }
-    if let group = request.groupIdentifier,
-      let problem = DonationLimits.identifierProblem(group, field: "groupIdentifier")
-    {
-      return problem
-    }
+    if let problem = Self.namesProblem(request.identifier, request.groupIdentifier) { return problem }
     let intent = request.interaction.intent
     if let problem = intentProblem(intent, field: "interaction.intent") { return problem }
     guard let response = request.interaction.response, let (spec, definition) = lookUp(intent.name) else {
