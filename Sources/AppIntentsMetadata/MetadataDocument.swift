@@ -226,6 +226,15 @@ extension MetadataDocument {
     /// The tags IntentHost reads.
     public static let knownTags = ["primitive", "entity", "linkEnumeration", "array", "measurement", "intents"]
 
+    /// A `Measurement<UnitDuration>`, and the AppIntents SDK's `Duration`: `{"measurement": {"wrapper":
+    /// {"unitType": "UnitDuration"}}}`. IntentHost's spelling (the unit key of Xcode's own files is not documented);
+    /// on the wire the value is a number of seconds.
+    public static let duration = ValueType.measurement(
+      .object(["wrapper": .object(["unitType": .string("UnitDuration")])]))
+
+    /// Whether it is a duration (`duration`).
+    public var isDuration: Bool { self == .duration }
+
     /// Whether a phrase may name a parameter of this type: an `AppEntity` or an `AppEnum`.
     public var isEntityOrEnum: Bool {
       switch self {

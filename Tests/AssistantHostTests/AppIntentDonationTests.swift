@@ -45,6 +45,17 @@ struct AppIntentDonationTests {
     #expect(DonationRules(definitions: []).problem(Self.order()) != nil)
   }
 
+  /// A duration (a `measurement` of `UnitDuration`) is a number of seconds; any other kind of value is refused.
+  @Test func aDurationIsANumberOfSeconds() throws {
+    let rules = DonationRules(definitions: [])
+    let document = MetadataDocument()
+    #expect(rules.appIntentValueProblem(.decimal(90), .duration, in: document, field: "length") == nil)
+    #expect(rules.appIntentValueProblem(.integer(90), .duration, in: document, field: "length") == nil)
+    #expect(
+      rules.appIntentValueProblem(.string("90 minutes"), .duration, in: document, field: "length")
+        == "length: expected a number of seconds, not a string")
+  }
+
   @Test func anAppIntentDonationIsKeptApartFromASiriKitOneOfTheSameName() {
     var record = DonationsRecord()
     let intent = Intent(name: "OrderFuelIntent", identifier: "", parameters: ["location": .enumCase("home")])

@@ -167,6 +167,16 @@ import Understanding
     #expect(IntentDriver.expectation(for: when, in: document) == "a date and time, as 2026-11-21T09:30:00Z")
     #expect(IntentDriver.read("https://example.com/a", for: link, in: document) == .string("https://example.com/a"))
     #expect(IntentDriver.read("example", for: link, in: document) == nil)
+    // A duration in words, seconds on the wire; a bare number is minutes, as for SiriKit's durations.
+    let length = MetadataDocument.Parameter(
+      name: try #require(MetadataIdentifier(validating: "length")), title: "Length", valueType: .duration)
+    #expect(IntentDriver.read("1 hour 30 minutes", for: length, in: document) == .decimal(5400))
+    #expect(IntentDriver.read("90 s", for: length, in: document) == .decimal(90))
+    #expect(IntentDriver.read("45", for: length, in: document) == .decimal(2700))
+    #expect(IntentDriver.read("soon", for: length, in: document) == nil)
+    #expect(
+      IntentDriver.expectation(for: length, in: document)
+        == "a duration, as 90 seconds, 45 minutes or 1 hour 30 minutes")
   }
 
   @Test func thePolicyIsALockRuleUpFront() throws {

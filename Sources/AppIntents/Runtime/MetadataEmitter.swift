@@ -87,6 +87,7 @@ struct MetadataBuilder {
     case .double: .primitive(.double)
     case .date: .primitive(.date)
     case .url: .primitive(.url)
+    case .duration: .duration
     case .enumeration(let name): .enumeration(try identifier(name))
     case .entity(let name): .entity(try identifier(name))
     case .array(let element): .array(try valueType(element))

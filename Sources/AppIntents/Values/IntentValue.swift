@@ -11,6 +11,8 @@ import ExtensionProtocol
 /// `AppEntity`, an array of one of these, or an optional one.
 public indirect enum IntentValueType: Sendable, Hashable {
   case string, bool, int, double, date, url
+  /// A `Duration`: a `Measurement<UnitDuration>` in the metadata, seconds on the wire.
+  case duration
   /// An `AppEnum`, by its type name.
   case enumeration(String)
   /// An `AppEntity`, by its type name.
@@ -19,8 +21,8 @@ public indirect enum IntentValueType: Sendable, Hashable {
   case optional(IntentValueType)
 }
 
-/// A type an `@Parameter` can hold: String, Int, Double, Bool, Date, URL, an `AppEnum`, an `AppEntity`, an array
-/// or an optional of these. Apple's framework spells this `_IntentValue` too; conform through `AppEnum` or
+/// A type an `@Parameter` can hold: String, Int, Double, Bool, Date, URL, Duration, an `AppEnum`, an `AppEntity`, an
+/// array or an optional of these. Apple's framework spells this `_IntentValue` too; conform through `AppEnum` or
 /// `AppEntity`, not directly.
 public protocol _IntentValue: Sendable {
   /// What the metadata says of the type.
@@ -91,6 +93,28 @@ extension URL: _IntentValue {
   public static func fromIntentValue(_ value: ParameterValue) async throws -> URL? {
     if case .string(let text) = value { return URL(string: text) }
     return nil
+  }
+}
+
+/// A length of time, where Apple's API has `Measurement<UnitDuration>` (Foundation's units need ICU, which an extension
+/// does not link): `@Parameter(title: "Duration") var duration: Duration`. The user says "90 minutes" or "1 hour 30
+/// minutes"; on the wire it is a number of seconds.
+extension Duration: _IntentValue {
+  public static var intentValueType: IntentValueType { .duration }
+  public var intentValue: ParameterValue {
+    let (seconds, attoseconds) = components
+    return .decimal(Double(seconds) + Double(attoseconds) / 1e18)
+  }
+  public static func fromIntentValue(_ value: ParameterValue) async throws -> Duration? {
+    let seconds: Double
+    switch value {
+    case .decimal(let number): seconds = number
+    case .integer(let number): seconds = Double(number)
+    default: return nil
+    }
+    // A finite, non-negative length a Duration holds (Int64 seconds).
+    guard seconds.isFinite, seconds >= 0, seconds < 9e15 else { return nil }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
   }
 }
 

@@ -81,6 +81,8 @@ struct DonationRules: Sendable {
     case (.primitive(.double), _): (expected, fits) = ("a number", false)
     case (.primitive(.bool), _): (expected, fits) = ("a boolean", false)
     case (.primitive(.date), _): (expected, fits) = ("a date", false)
+    case (.measurement, .decimal), (.measurement, .integer): (expected, fits) = ("", true)
+    case (.measurement, _): (expected, fits) = (type.isDuration ? "a number of seconds" : "a number", false)
     case (_, .string), (_, .object): (expected, fits) = ("", true)
     default: (expected, fits) = ("a string or an object", false)
     }

@@ -335,6 +335,11 @@ extension IntentDriver {
     case .primitive(.url):
       let text = answer.trimmingCharacters(in: .whitespaces)
       return URL(string: text).flatMap { $0.scheme == nil ? nil : ParameterValue.string(text) }
+    case .measurement:
+      // A duration in words ("90 minutes", "1 hour 30 minutes"; a bare number is minutes), seconds on the wire; any
+      // other measurement a number in its unit.
+      return parameter.valueType.isDuration
+        ? parseDuration(answer).map(ParameterValue.decimal) : Double(answer).map(ParameterValue.decimal)
     default: return nil
     }
   }
@@ -350,6 +355,8 @@ extension IntentDriver {
     case .primitive(.bool): return "yes or no"
     case .primitive(.date): return "a date and time, as 2026-11-21T09:30:00Z"
     case .primitive(.url): return "a URL, as https://example.com/"
+    case .measurement:
+      return parameter.valueType.isDuration ? "a duration, as 90 seconds, 45 minutes or 1 hour 30 minutes" : "a number"
     default: return "a value"
     }
   }

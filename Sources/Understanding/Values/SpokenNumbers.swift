@@ -94,7 +94,7 @@ func parseNumberWords(_ text: String) -> Double? {
 /// A duration in seconds: "30 minute", "30 minutes", "an hour", "a minute", "half an hour", "a quarter of an hour",
 /// "an hour and a half", "one and a half hours", "1 hour 30 minutes", "2 hours and 15 minutes", "90 seconds",
 /// "90 s"; a bare number is minutes, a bare unit is one of it ("hour").
-func parseDuration(_ text: String) -> Double? {
+package func parseDuration(_ text: String) -> Double? {
   let units: [String: Double] = [
     "second": 1, "seconds": 1, "sec": 1, "secs": 1, "s": 1, "minute": 60, "minutes": 60, "min": 60, "mins": 60,
     "hour": 3600, "hours": 3600, "h": 3600, "hr": 3600, "hrs": 3600, "day": 86400, "days": 86400,
