@@ -1,7 +1,7 @@
 import AppIntents
-import Foundation
 import AppIntentsMetadata
 import ExtensionProtocol
+import Foundation
 import TestSupport
 import Testing
 
