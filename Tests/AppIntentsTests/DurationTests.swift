@@ -49,3 +49,30 @@ struct DurationParameterTests {
     }
   }
 }
+
+/// A provider with negative phrases: Apple's `NegativeAppShortcutPhrases { ... }`.
+struct WaitShortcuts: AppShortcutsProvider {
+  static var appShortcuts: [AppShortcut] {
+    AppShortcut(
+      intent: WaitIntent(), phrases: ["Wait with \(.applicationName)"], shortTitle: "Wait", systemImageName: "timer")
+  }
+  static let negativePhrases = NegativeAppShortcutPhrases {
+    "Stop waiting with \(.applicationName)"
+    "Wait for the bus"
+  }
+}
+
+struct WaitingExtension: AppIntentsExtension {
+  static let intents: [any AppIntent.Type] = [WaitIntent.self]
+  static let shortcuts: (any AppShortcutsProvider.Type)? = WaitShortcuts.self
+}
+
+@Suite(.tags(.unit))
+struct NegativePhraseTests {
+  @Test func theMetadataListsTheNegativePhrases() throws {
+    let document = try WaitingExtension.metadataDocument()
+    #expect(document.negativePhrases.map(\.key) == ["Stop waiting with ${applicationName}", "Wait for the bus"])
+    // The control: a provider that declares none has none.
+    #expect(try FuelExtension.metadataDocument().negativePhrases.isEmpty)
+  }
+}

@@ -179,6 +179,26 @@ import Understanding
         == "a duration, as 90 seconds, 45 minutes or 1 hour 30 minutes")
   }
 
+  /// A negative phrase said whole bypasses the app's App Shortcuts, even one its own phrase would match; the
+  /// controls: the app's other phrases still match, and without the negative phrase the same words do.
+  @Test func aNegativePhraseBypassesTheAppsShortcuts() throws {
+    let (app, directory) = try Self.fuelOrder()
+    defer { directory.remove() }
+    let said = "Fuel my car at work with FuelOrder"
+    #expect(AppShortcutMatcher(apps: [app]).matches(said).count == 1)
+    let file = app.url.appendingPathComponent(
+      "Extensions/FuelOrderIntents.appex/Metadata.appintents/extract.actionsdata")
+    let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+      of: #""negativePhrases": []"#,
+      with: #""negativePhrases": [{"key": "Fuel my car at work with ${applicationName}", "alternatives": []}]"#)
+    try Data(text.utf8).write(to: file)
+    let negative = try AppBundle.load(from: app.url)
+    #expect(negative.allAppIntentsMetadata.first?.readDocument?.negativePhrases.count == 1)
+    #expect(AppShortcutMatcher(apps: [negative]).matches(said).isEmpty)
+    #expect(AppShortcutMatcher(apps: [negative]).matches("fuel my car at work with fuel order").isEmpty)
+    #expect(AppShortcutMatcher(apps: [negative]).matches("Fuel my car at home with FuelOrder").count == 1)
+  }
+
   @Test func thePolicyIsALockRuleUpFront() throws {
     let (app, directory) = try Self.fuelOrder()
     defer { directory.remove() }

@@ -9,15 +9,19 @@ extension AppIntentsExtension {
   /// The `Metadata.appintents` document of this extension's intents, enums, entities, queries and shortcuts.
   /// - Throws: `AppIntentsUsageError.invalidName` when a type or a parameter's name cannot be an identifier.
   public static func metadataDocument() throws -> MetadataDocument {
-    try MetadataBuilder(intents: allIntents, shortcuts: shortcuts?.appShortcuts ?? []).document
+    try MetadataBuilder(
+      intents: allIntents, shortcuts: shortcuts?.appShortcuts ?? [],
+      negativePhrases: shortcuts?.negativePhrases.templates ?? []
+    ).document
   }
 }
 
 struct MetadataBuilder {
   var document = MetadataDocument()
 
-  init(intents: [any AppIntent.Type], shortcuts: [AppShortcut]) throws {
+  init(intents: [any AppIntent.Type], shortcuts: [AppShortcut], negativePhrases: [String] = []) throws {
     for type in intents { try add(type) }
+    document.negativePhrases = negativePhrases.map { Localized($0) }
     for shortcut in shortcuts {
       document.autoShortcuts.append(
         MetadataDocument.AutoShortcut(

@@ -15,6 +15,65 @@
 /// ```
 public protocol AppShortcutsProvider: Sendable {
   @AppShortcutsBuilder static var appShortcuts: [AppShortcut] { get }
+  /// Phrases that must never run the app's App Shortcuts (iOS 17): said whole, they bypass the app's phrases, even
+  /// one that would match them. None by default.
+  static var negativePhrases: NegativeAppShortcutPhrases { get }
+}
+
+extension AppShortcutsProvider {
+  public static var negativePhrases: NegativeAppShortcutPhrases { NegativeAppShortcutPhrases() }
+}
+
+/// Phrases that bypass the app's App Shortcuts, as Apple's `NegativeAppShortcutPhrases` lists them:
+///
+/// ```swift
+/// static let negativePhrases = NegativeAppShortcutPhrases {
+///   "Fuel prices with \(.applicationName)"
+///   "Cancel my fuel order"
+/// }
+/// ```
+public struct NegativeAppShortcutPhrases: Sendable {
+  /// The phrases as the metadata holds them (`${applicationName}` for the app's name).
+  public let templates: [String]
+
+  /// None.
+  public init() { templates = [] }
+
+  public init(@NegativeAppShortcutPhrasesBuilder _ phrases: () -> [NegativeAppShortcutPhrase]) {
+    templates = phrases().map(\.template)
+  }
+}
+
+/// A negative phrase: words, and `\(.applicationName)` for the app's name (no parameter).
+public struct NegativeAppShortcutPhrase: Sendable, ExpressibleByStringInterpolation {
+  public let template: String
+
+  public init(stringLiteral value: String) { template = value }
+
+  public init(stringInterpolation: StringInterpolation) { template = stringInterpolation.template }
+
+  public struct StringInterpolation: StringInterpolationProtocol {
+    var template = ""
+
+    public init(literalCapacity: Int, interpolationCount: Int) {}
+
+    public mutating func appendLiteral(_ literal: String) { template += literal }
+
+    public mutating func appendInterpolation(_ token: AppShortcutPhraseToken) {
+      switch token {
+      case .applicationName: template += "${applicationName}"
+      }
+    }
+  }
+}
+
+/// Lists the phrases of `NegativeAppShortcutPhrases { ... }`.
+@resultBuilder
+public enum NegativeAppShortcutPhrasesBuilder {
+  public static func buildExpression(_ phrase: NegativeAppShortcutPhrase) -> [NegativeAppShortcutPhrase] { [phrase] }
+  public static func buildBlock(_ parts: [NegativeAppShortcutPhrase]...) -> [NegativeAppShortcutPhrase] {
+    parts.flatMap { $0 }
+  }
 }
 
 /// Lists the shortcuts of `appShortcuts`, with `if` and `if #available` as Apple's builder allows.

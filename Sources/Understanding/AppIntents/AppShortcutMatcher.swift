@@ -81,6 +81,9 @@ package struct AppShortcutMatcher: Sendable {
     var found: [(invocation: AppIntentInvocation, rank: Int)] = []
     for app in apps {
       let names = app.names.map(Self.words).filter { !$0.isEmpty }
+      // A negative phrase said whole bypasses the app's App Shortcuts (Apple: "phrases that will completely bypass
+      // your app"); negative phrases win over the app's own.
+      if isNegative(words, of: app, names: names) { continue }
       for folder in app.allAppIntentsMetadata {
         guard let document = folder.readDocument else { continue }
         for shortcut in document.autoShortcuts {
@@ -112,6 +115,32 @@ package struct AppShortcutMatcher: Sendable {
     }
     return found.enumerated().sorted { ($0.element.rank, -$0.offset) > ($1.element.rank, -$1.offset) }
       .map(\.element.invocation)
+  }
+
+  /// Whether `words` are one of `app`'s negative phrases (`negativePhrases`, iOS 17's `NegativeAppShortcutPhrases`)
+  /// said whole, in any of its `Metadata.appintents`: words as written and `${applicationName}` any of `names`; a
+  /// phrase with a parameter slot is never one (Apple's are plain phrases).
+  func isNegative(_ words: [String], of app: AppBundle, names: [[String]]) -> Bool {
+    for folder in app.allAppIntentsMetadata {
+      guard let document = folder.readDocument else { continue }
+      for negative in document.negativePhrases {
+        for template in said(negative.key, in: folder) {
+          let tokens = PhraseTemplate(parsing: template).segments.map { segment -> [Token]? in
+            switch segment {
+            case .text(let text): Self.words(text).map(Token.word)
+            case .applicationName: [.name(names)]
+            case .parameter: nil
+            }
+          }
+          guard !tokens.contains(where: { $0 == nil }) else { continue }
+          let plain = tokens.flatMap { $0 ?? [] }
+          if !plain.isEmpty, plain.count <= 2 * Self.maximumWords, Self.read(words, plain[...]) != nil {
+            return true
+          }
+        }
+      }
+    }
+    return false
   }
 
   /// One token of a phrase.
