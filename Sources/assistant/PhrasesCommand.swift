@@ -143,7 +143,7 @@ func printPhrases(_ list: PhraseList, in context: CommandContext) async throws {
         let phrase = "\"\(Untrusted.shown(shortcut.phrase))\""
         try await context.output(
           "    " + phrase + String(repeating: " ", count: max(0, width - phrase.count)) + "  "
-            + Untrusted.shown(shortcut.intent) + " (\(shortcut.identifier))")
+            + Untrusted.shown(shortcut.intent) + " (" + Untrusted.shown(shortcut.identifier) + ")")
       }
     }
   }

@@ -37,10 +37,22 @@ struct AppIntentDonationTests {
         == "appIntent.parameters.location: expected a case of the AppEnum Location, not a string")
     #expect(
       rules.problem(Self.order(.enumCase("moon")))
-        == "appIntent.parameters.location: expected a case of the AppEnum Location, not an enum")
+        == "appIntent.parameters.location: moon is not a case of the AppEnum Location (its cases: home, work)")
     var named = Self.order()
     named.identifier = String(repeating: "x", count: 300)
     #expect(rules.problem(named) != nil)
+    // An entity's properties are those it declares only (the fixture's has none), and the article fits the type.
+    let entity = MetadataDocument.ValueType.entity(try #require(MetadataIdentifier(validating: "Car")))
+    #expect(
+      rules.appIntentValueProblem(
+        .object(ObjectValue(identifier: "c", displayString: "Car", properties: ["x": .integer(1)])), entity,
+        in: MetadataDocument(), field: "car") == "car.properties.x: the AppEntity Car declares no property x")
+    #expect(
+      rules.appIntentValueProblem(.object(ObjectValue(identifier: "c", displayString: "Car")), entity,
+        in: MetadataDocument(), field: "car") == nil)
+    #expect(
+      rules.appIntentValueProblem(.integer(3), .primitive(.string), in: MetadataDocument(), field: "n")
+        == "n: expected a string, not an integer")
     // An app without App Intents may donate none.
     #expect(DonationRules(definitions: []).problem(Self.order()) != nil)
   }
@@ -54,6 +66,22 @@ struct AppIntentDonationTests {
     #expect(
       rules.appIntentValueProblem(.string("90 minutes"), .duration, in: document, field: "length")
         == "length: expected a number of seconds, not a string")
+  }
+
+  /// An identifier names one donation: the same identifier given again with other values replaces the kept one.
+  @Test func aGivenIdentifierNamesOneDonation() {
+    var record = DonationsRecord()
+    func order(_ location: String) -> DonatedInteraction {
+      DonatedInteraction(
+        intent: Intent(name: "OrderFuelIntent", identifier: "", parameters: ["location": .enumCase(location)]))
+    }
+    record.add(order("home"), identifier: "usual", groupIdentifier: nil, at: 1, isAppIntent: true)
+    record.add(order("work"), identifier: "usual", groupIdentifier: nil, at: 2, isAppIntent: true)
+    #expect(record.donations.count == 1)
+    #expect(record.donations[0].interaction.intent["location"] == .enumCase("work"))
+    // The control: without identifiers, other values are another donation.
+    record.add(order("home"), identifier: nil, groupIdentifier: nil, at: 3, isAppIntent: true)
+    #expect(record.donations.count == 2)
   }
 
   @Test func anAppIntentDonationIsKeptApartFromASiriKitOneOfTheSameName() {

@@ -67,10 +67,19 @@ struct DonationRules: Sendable {
     let fits: Bool
     switch (type, value) {
     case (.enumeration(let name), .enumCase(let identifier)):
-      expected = "a case of the AppEnum \(name.rawValue)"
-      fits = document.enumeration(name)?.cases.contains { $0.identifier.rawValue == identifier } ?? false
+      let cases = document.enumeration(name)?.cases.map(\.identifier.rawValue) ?? []
+      if cases.contains(identifier) { return nil }
+      return "\(field): \(identifier.prefix(60)) is not a case of the AppEnum \(name.rawValue) (its cases: "
+        + (cases.isEmpty ? "none" : cases.joined(separator: ", ")) + ")"
     case (.enumeration(let name), _): (expected, fits) = ("a case of the AppEnum \(name.rawValue)", false)
-    case (.entity(let name), .object): (expected, fits) = ("an AppEntity \(name.rawValue)", true)
+    case (.entity(let name), .object(let object)):
+      // Only the properties the entity declares: nothing else is sent on to the extension.
+      let declared = Set(document.entities[name]?.properties.map(\.identifier.rawValue) ?? [])
+      if let stray = (object.properties ?? [:]).keys.sorted().first(where: { !declared.contains($0) }) {
+        return "\(field).properties.\(stray.prefix(60)): the AppEntity \(name.rawValue) declares no property "
+          + "\(stray.prefix(60))"
+      }
+      (expected, fits) = ("an AppEntity \(name.rawValue)", true)
     case (.entity(let name), _): (expected, fits) = ("an AppEntity \(name.rawValue)", false)
     case (.primitive(.string), .string), (.primitive(.url), .string), (.primitive(.int), .integer),
       (.primitive(.double), .decimal), (.primitive(.double), .integer), (.primitive(.bool), .boolean),
@@ -87,8 +96,11 @@ struct DonationRules: Sendable {
     default: (expected, fits) = ("a string or an object", false)
     }
     return fits
-      ? nil : "\(field): expected \(expected), not \(value.typeName == "enum" ? "an enum" : "a \(value.typeName)")"
+      ? nil : "\(field): expected \(expected), not \(Self.article(value.typeName)) \(value.typeName)"
   }
+
+  /// "an" before a vowel, else "a": "an integer", "a string".
+  static func article(_ word: String) -> String { "aeiou".contains(word.first ?? "x") ? "an" : "a" }
 
   /// What is wrong with a donation's `identifier` and `groupIdentifier` (`DonationLimits`), or nil.
   static func namesProblem(_ identifier: String?, _ group: String?) -> String? {
@@ -281,7 +293,7 @@ struct DonationRules: Sendable {
       }
     }
     return fits
-      ? nil : "\(field): expected \(expected), not \(value.typeName == "enum" ? "an enum" : "a \(value.typeName)")"
+      ? nil : "\(field): expected \(expected), not \(Self.article(value.typeName)) \(value.typeName)"
   }
 
   /// What is wrong with `value` as a list: not an array, more than `DonationLimits.maximumArrayCount` items, or the

@@ -54,7 +54,8 @@ package struct DonationsRecord: DocumentContent, Equatable {
 
   package init() {}
 
-  /// Keeps `donation` as the newest: an equal one (same key) is removed first, and past the bound the oldest go.
+  /// Keeps `donation` as the newest: an equal one (same key), or one kept under the identifier given, is removed
+  /// first, and past the bound the oldest go.
   /// A donation without an identifier of its own gets the host's: the one of the equal donation it replaces, else a
   /// new one.
   /// - Parameter isAppIntent: whether `interaction` is an App Intent's (its identifier and values, no response).
@@ -79,7 +80,8 @@ package struct DonationsRecord: DocumentContent, Equatable {
     let donation = StoredDonation(
       identifier: name, identifierGiven: identifier != nil, groupIdentifier: groupIdentifier,
       interaction: interaction, donatedAt: now, appIntent: isAppIntent ? true : nil)
-    donations.removeAll { $0.key == donation.key }
+    // An identifier names one donation: a given one replaces whatever is kept under it, whatever its values.
+    donations.removeAll { $0.key == donation.key || (identifier != nil && $0.identifier == name) }
     donations.append(donation)
     if donations.count > DonationLimits.donationsPerApp {
       donations.removeFirst(donations.count - DonationLimits.donationsPerApp)

@@ -69,11 +69,17 @@ struct DonationServer: Sendable {
     func kept<T>(_ body: () throws -> T) throws(ResponseError) -> T {
       try Self.keeping(method, log: log, body)
     }
+    if method == DonateRequest.method {
+      // A SiriKit interaction or an App Intent: exactly one of the two fields.
+      let kind = try message.params(DonateAppIntentRequest.Kind.self)
+      if let problem = kind.problem { throw refuse(problem) }
+      if kind.isAppIntent {
+        let request = try message.params(DonateAppIntentRequest.self)
+        if let problem = rules.problem(request) { throw refuse(problem) }
+        return DonateResult(identifier: try kept { try store.donate(request, for: app) })
+      }
+    }
     switch method {
-    case DonateRequest.method where try message.params(DonateAppIntentRequest.Kind.self).isAppIntent:
-      let request = try message.params(DonateAppIntentRequest.self)
-      if let problem = rules.problem(request) { throw refuse(problem) }
-      return DonateResult(identifier: try kept { try store.donate(request, for: app) })
     case DonateRequest.method:
       let request = try message.params(DonateRequest.self)
       if let problem = rules.problem(request) { throw refuse(problem) }

@@ -67,13 +67,29 @@ public struct DonateAppIntentRequest: RequestMessage, Equatable {
   /// when they have an `appIntent` field (`DonateAppIntentRequest`), else a SiriKit interaction (`DonateRequest`).
   public struct Kind: Codable, Sendable, Equatable {
     public var isAppIntent: Bool
+    /// Whether the params have an `interaction` field too (both is no donation: the host refuses it).
+    public var hasInteraction: Bool
 
-    public init(isAppIntent: Bool) { self.isAppIntent = isAppIntent }
+    public init(isAppIntent: Bool, hasInteraction: Bool = false) {
+      self.isAppIntent = isAppIntent
+      self.hasInteraction = hasInteraction
+    }
 
-    private enum CodingKeys: String, CodingKey { case appIntent }
+    private enum CodingKeys: String, CodingKey { case appIntent, interaction }
 
     public init(from decoder: any Decoder) throws {
-      isAppIntent = try decoder.container(keyedBy: CodingKeys.self).contains(.appIntent)
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      isAppIntent = container.contains(.appIntent)
+      hasInteraction = container.contains(.interaction)
+    }
+
+    /// What is wrong with the params' shape, or nil: exactly one of `interaction` and `appIntent`.
+    public var problem: String? {
+      switch (isAppIntent, hasInteraction) {
+      case (true, true): "give interaction (a SiriKit interaction) or appIntent (an App Intent), not both"
+      case (false, false): "give interaction (a SiriKit interaction) or appIntent (an App Intent)"
+      default: nil
+      }
     }
 
     public func encode(to encoder: any Encoder) throws {}
