@@ -48,7 +48,8 @@ struct AppIntentDonationTests {
         .object(ObjectValue(identifier: "c", displayString: "Car", properties: ["x": .integer(1)])), entity,
         in: MetadataDocument(), field: "car") == "car.properties.x: the AppEntity Car declares no property x")
     #expect(
-      rules.appIntentValueProblem(.object(ObjectValue(identifier: "c", displayString: "Car")), entity,
+      rules.appIntentValueProblem(
+        .object(ObjectValue(identifier: "c", displayString: "Car")), entity,
         in: MetadataDocument(), field: "car") == nil)
     #expect(
       rules.appIntentValueProblem(.integer(3), .primitive(.string), in: MetadataDocument(), field: "n")
