@@ -89,7 +89,10 @@ package struct Assistant: Sendable {
     // Siri, open my door"; the capability question and the matcher leave it out themselves).
     switch try await shortcutInvocation(WakePhrase.removed(from: utterance)) {
     case .siriKit(let invocation): return .outcome(try await run(invocation))
-    case .appIntent(let invocation): return .outcome(try await run(invocation))
+    case .appIntent(let invocation, let shortcut):
+      var outcome = try await run(invocation)
+      outcome.shortcut = shortcut
+      return .outcome(outcome)
     case nil: break
     }
     // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
@@ -385,7 +388,7 @@ package struct Assistant: Sendable {
       guard var invocation = Self.appIntent(identifier: shortcut.intentClass, in: app) else { return nil }
       invocation.values = shortcut.presets
       invocation.askedEachTime = shortcut.asks
-      return .appIntent(invocation)
+      return .appIntent(invocation, shortcut)
     }
     var invocation = IntentInvocation(app: app, intentClass: shortcut.intentClass, values: shortcut.presets)
     invocation.askedEachTime = shortcut.asks
@@ -396,7 +399,7 @@ package struct Assistant: Sendable {
   /// What a shortcut of the user runs.
   private enum ShortcutInvocation {
     case siriKit(IntentInvocation)
-    case appIntent(AppIntentInvocation)
+    case appIntent(AppIntentInvocation, Shortcut)
   }
 
   /// The App Intent of `app` whose identifier is exactly `identifier` (as a shortcut or a donation keeps it), with no

@@ -335,6 +335,14 @@ struct ShortcutsAdd: AssistantCommand {
     let draft = ShortcutDraft(
       phrase: phrase, app: app.identifier.rawValue, appName: app.name, intentClass: intentClass, presets: presets,
       asks: asks, source: origin?.source ?? Shortcut.Source(kind: .intent), isAppIntent: isAppIntent)
+    // A shortcut that could not run now is not made: a donation that no longer fits the app (a reinstall changed a
+    // type, removed a case or a parameter) says why.
+    if let reason = draft.inactiveReason(among: apps) {
+      throw HostError(
+        .dataError,
+        "this shortcut could not run: \(reason); make it without the values that no longer fit (without "
+          + "--keep-values, or with --set or --ask for them)")
+    }
     let clock = try HostClock(environment: ProcessInfo.processInfo.environment)
     let shortcut = try await offloaded { () throws -> Shortcut in
       try ShortcutStore(home: home, clock: clock).add(draft)

@@ -116,6 +116,38 @@ struct AppIntentDonationTests {
     #expect(!String(decoding: encoded, as: UTF8.self).contains("appIntent"))
   }
 
+  /// A shortcut's phrase that an App Shortcut phrase says, in any language the app has `AppShortcuts.strings` for, is
+  /// a clash for a shortcut of any kind; one that says the same intent with another value gets the `--set` that
+  /// presets it. The control: a phrase no app says is free.
+  @Test func aPhraseAnAppShortcutSaysInAnyLanguageClashes() throws {
+    let (app, directory) = try AppShortcutMatcherTests.fuelOrder()
+    defer { directory.remove() }
+    let german = app.url.appendingPathComponent("Extensions/FuelOrderIntents.appex/de.lproj")
+    try FileManager.default.createDirectory(at: german, withIntermediateDirectories: true)
+    try Data(#""Fuel my car with ${applicationName}" = "Tanke mein Auto mit ${applicationName}";"#.utf8).write(
+      to: german.appendingPathComponent("AppShortcuts.strings"))
+    let fuel = try AppBundle.load(from: app.url)
+    #expect(ShortcutRules.locales(of: [fuel]).contains("de"))
+    func clash(_ phrase: String, appIntent: Bool, presets: [String: ParameterValue] = [:]) -> String? {
+      ShortcutRules.clash(
+        phrase: phrase, app: fuel, intentClass: appIntent ? "OrderFuelIntent" : "BookRoomIntent", presets: presets,
+        apps: [fuel], isAppIntent: appIntent)?.message
+    }
+    // Another intent (a SiriKit one of the same app here) said by the German phrase.
+    let german1 = try #require(clash("Tanke mein Auto mit FuelOrder", appIntent: false))
+    #expect(german1.contains("already runs the App Intent OrderFuelIntent of Fuel Order"), "\(german1)")
+    #expect(german1.contains(" in de (--locale de)"), "\(german1)")
+    // The same App Intent with a value the shortcut does not preset: the --set that does.
+    let atWork = try #require(clash("Fuel my car at work with FuelOrder", appIntent: true))
+    #expect(atWork.hasSuffix("; choose another phrase, or preset it with --set location=work"), "\(atWork)")
+    let contrary = try #require(
+      clash("Fuel my car at work with FuelOrder", appIntent: true, presets: ["location": .enumCase("home")]))
+    #expect(contrary.contains("no preset can change what the phrase itself says (location work)"), "\(contrary)")
+    #expect(clash("Fuel my car at work with FuelOrder", appIntent: true, presets: ["location": .enumCase("work")]) == nil)
+    #expect(clash("Top up my tank", appIntent: true) == nil)
+    #expect(clash("Top up my tank", appIntent: false) == nil)
+  }
+
   @Test func aShortcutOfAnAppIntentIsInactiveOnceTheAppNoLongerDeclaresIt() throws {
     let (app, directory) = try AppShortcutMatcherTests.fuelOrder()
     defer { directory.remove() }

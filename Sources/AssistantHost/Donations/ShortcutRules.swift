@@ -256,8 +256,10 @@ package enum ShortcutRules {
     phrase: String, app: AppBundle, intentClass: String, presets: [String: ParameterValue], apps: [AppBundle]
   ) -> (what: String, advice: String)? {
     for locale in [nil] + locales(of: apps) {
-      if let clash = clash(
-        phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps, locale: locale)
+      // An App Shortcut phrase is matched before the SiriKit phrases: it clashes with any SiriKit shortcut.
+      if let clash =
+        appShortcutClash(phrase: phrase, app: app, appIntent: nil, presets: presets, apps: apps, locale: locale)
+        ?? clash(phrase: phrase, app: app, intentClass: intentClass, presets: presets, apps: apps, locale: locale)
       {
         return clash
       }
@@ -266,42 +268,71 @@ package enum ShortcutRules {
   }
 
   /// `appClash` for a shortcut of the App Intent `identifier`: the phrase clashes when an app's App Shortcut phrase
-  /// says it and runs something else (another app or intent, or the same with a value the shortcut does not preset
-  /// the same way), or when the SiriKit phrases understand it (as anything: the shortcut runs no SiriKit intent), in
-  /// any language the apps have strings for.
+  /// says it and runs something else (`appShortcutClash`), or when the SiriKit phrases understand it (as anything:
+  /// the shortcut runs no SiriKit intent), in any language the apps have strings for.
   static func appIntentClash(
     phrase: String, app: AppBundle, identifier: String, presets: [String: ParameterValue], apps: [AppBundle]
   ) -> (what: String, advice: String)? {
     for locale in [nil] + locales(of: apps) {
-      let inLocale = locale.map { " in \($0) (--locale \($0))" } ?? ""
-      for match in AppShortcutMatcher(apps: apps, locale: locale).matches(phrase) {
-        let already =
-          "\"\(phrase)\" already runs the App Intent \(match.identifier) of \(match.app.name) "
-          + "(\(match.app.identifier))\(inLocale) (its App Shortcut phrase \"\(match.phrase ?? "")\")"
-        if match.app.identifier != app.identifier || match.identifier != identifier {
-          return (already, "choose another phrase")
-        }
-        let differing = match.values.keys.filter { presets[$0] != match.values[$0] }.sorted()
-        if !differing.isEmpty || !match.entityWords.isEmpty {
-          let said = (differing + match.entityWords.keys.sorted()).joined(separator: ", ")
-          return (already + " with other values (\(said))", "choose another phrase")
-        }
+      if let clash = appShortcutClash(
+        phrase: phrase, app: app, appIntent: identifier, presets: presets, apps: apps, locale: locale)
+      {
+        return clash
       }
       if let match = (try? UtteranceMatcher(apps: apps, locale: locale).understand(phrase))?.first {
         let how = match.phrase.isEmpty ? "" : " (its phrase \"\(match.phrase)\")"
         return (
           "\"\(phrase)\" already runs \(match.intentClass) of \(match.app.name) (\(match.app.identifier))"
-            + inLocale + how, "choose another phrase"
+            + inLocale(locale) + how, "choose another phrase"
         )
       }
     }
     return nil
   }
 
-  /// The languages the apps' `.lproj` folders give strings for (`Intents.strings`, `InfoPlist.strings`), sorted:
-  /// each a locale their phrases or names may be said in.
+  /// Whether an App Shortcut phrase of the apps says `phrase` under `locale` (nil: none) and runs something else than
+  /// a shortcut of `app` running `appIntent` (nil for a SiriKit intent) with `presets`: another app or intent, or
+  /// the same App Intent with a value the shortcut does not preset the same way (the advice then gives the `--set`
+  /// that presets it, or says that no preset can change what the phrase says).
+  static func appShortcutClash(
+    phrase: String, app: AppBundle, appIntent identifier: String?, presets: [String: ParameterValue],
+    apps: [AppBundle], locale: String?
+  ) -> (what: String, advice: String)? {
+    for match in AppShortcutMatcher(apps: apps, locale: locale).matches(phrase) {
+      let already =
+        "\"\(phrase)\" already runs the App Intent \(match.identifier) of \(match.app.name) "
+        + "(\(match.app.identifier))\(inLocale(locale)) (its App Shortcut phrase \"\(match.phrase ?? "")\")"
+      guard match.app.identifier == app.identifier, match.identifier == identifier else {
+        return (already, "choose another phrase")
+      }
+      if let name = match.entityWords.keys.sorted().first {
+        return (already + " with its own \(name)", "choose another phrase: an AppEntity is not preset in words")
+      }
+      let differing = match.values.keys.filter { presets[$0] != match.values[$0] }.sorted()
+      guard !differing.isEmpty else { continue }
+      let contrary = differing.filter { presets[$0] != nil }
+      let advice =
+        contrary.isEmpty
+        ? "choose another phrase, or preset " + (differing.count == 1 ? "it" : "them") + " with "
+          + differing.map { "--set \($0)=\(typed(match.values[$0]!))" }.joined(separator: " ")
+        : "choose another phrase: no preset can change what the phrase itself says ("
+          + contrary.map { "\($0) \(typed(match.values[$0]!))" }.joined(separator: ", ") + ")"
+      return (already + " with " + listed(differing.map { "\($0) \(typed(match.values[$0]!))" }), advice)
+    }
+    return nil
+  }
+
+  /// " in de (--locale de)", or "" without a locale.
+  private static func inLocale(_ locale: String?) -> String {
+    locale.map { " in \($0) (--locale \($0))" } ?? ""
+  }
+
+  /// The languages the apps' `.lproj` folders give strings for (`Intents.strings`, `InfoPlist.strings`,
+  /// `AppShortcuts.strings`), sorted: each a locale their phrases or names may be said in.
   package static func locales(of apps: [AppBundle]) -> [String] {
-    Set(apps.flatMap { $0.stringsTables.map(\.language) }).filter { !$0.isEmpty && $0 != "Base" }.sorted()
+    let shortcuts = apps.flatMap { $0.allAppIntentsMetadata.flatMap { $0.shortcutsStrings.compactMap(\.language) } }
+    return Set(apps.flatMap { $0.stringsTables.map(\.language) } + shortcuts).filter { !$0.isEmpty && $0 != "Base" }
+      .sorted()
   }
 
   /// `clash` under one locale (nil: none).

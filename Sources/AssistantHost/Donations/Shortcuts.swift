@@ -81,6 +81,16 @@ package struct ShortcutDraft: Sendable, Equatable {
   }
 }
 
+extension ShortcutDraft {
+  /// Why the shortcut it makes could not run with `apps` (`ShortcutState.of`), or nil.
+  package func inactiveReason(among apps: [AppBundle]) -> String? {
+    let shortcut = Shortcut(
+      identifier: "", phrase: phrase, app: app, appName: appName, intentClass: intentClass, presets: presets,
+      asks: asks, source: source, createdAt: 0, appIntent: isAppIntent ? true : nil)
+    return ShortcutState.of(shortcut, among: apps).reason
+  }
+}
+
 /// The rules of a shortcut's phrase.
 package enum ShortcutPhrase {
   /// The words a phrase is compared by: the matcher's (`normalizedWords`): case, punctuation and spacing aside, in
