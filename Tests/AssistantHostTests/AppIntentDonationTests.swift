@@ -143,7 +143,8 @@ struct AppIntentDonationTests {
     let contrary = try #require(
       clash("Fuel my car at work with FuelOrder", appIntent: true, presets: ["location": .enumCase("home")]))
     #expect(contrary.contains("no preset can change what the phrase itself says (location work)"), "\(contrary)")
-    #expect(clash("Fuel my car at work with FuelOrder", appIntent: true, presets: ["location": .enumCase("work")]) == nil)
+    #expect(
+      clash("Fuel my car at work with FuelOrder", appIntent: true, presets: ["location": .enumCase("work")]) == nil)
     #expect(clash("Top up my tank", appIntent: true) == nil)
     #expect(clash("Top up my tank", appIntent: false) == nil)
   }
