@@ -384,6 +384,40 @@ struct AppIntentsPythonTests {
     }
   }
 
+  /// A perform that goes on after a question nobody could answer (it takes the cancel as an answer) and returns a
+  /// result still ends the run with 75: the result is not said, on stdout or (with `--json`, where dialogs go to
+  /// stderr) anywhere, and `--json` prints only the error; the extension's log says the answer was dropped. The
+  /// control: the same intent with its questions answered says its result, exit 0.
+  @Test func aResultAfterAQuestionNobodyCouldAnswerIsNotSaid() async throws {
+    try await Self.withPantry { scene in
+      let run = ["run", "Pantry", "TestOnlyIntent", "behaviour=askTwiceAtOnce"]
+      let unanswered = try await scene.assistant(run)
+      #expect(unanswered.code == 75, "\(unanswered)")
+      #expect(unanswered.stdout == "", "\(unanswered)")
+      #expect(!unanswered.stderr.contains("Second question"), "\(unanswered)")
+      #expect(
+        unanswered.stderr.hasSuffix(
+          "assistant: Probe (probe) for Pantry, asked \"First question?\", is needed (\"Choose 1-2:\"), but there is "
+            + "no terminal to ask: answer it with --answer NUMBER (or the name), or run it on a terminal\n"),
+        "\(unanswered)")
+      #expect(
+        try await scene.readLog().contains(
+          "perform of TestOnlyIntent answered after a question nobody could answer; the answer is dropped and the run "
+            + "ends with 75"))
+
+      let json = try await scene.assistant(["--json"] + run)
+      #expect(json.code == 75, "\(json)")
+      let outcome = try Self.outcome(json)
+      #expect(Set(outcome.keys) == ["error"], "\(json)")
+      #expect((outcome["error"] as? [String: Any])?["status"] as? Int == 75, "\(json)")
+      #expect(!json.stderr.contains("Second question"), "\(json)")
+
+      let answered = try await scene.assistant(["--answer", "1"] + run)
+      #expect(answered.code == 0, "\(answered)")
+      #expect(answered.stdout == "First question: answered one. Second question: busy.\n", "\(answered)")
+    }
+  }
+
   /// A perform that throws an error with a localized reason is heard as that reason, exit 1 (the intent's failure,
   /// not a fault); one without a reason as Apple's sentence. The control: an item with some left is taken.
   @Test func aThrownErrorIsHeardAsItsReason() async throws {

@@ -37,14 +37,11 @@ extension IntentDriver {
       try Self.checkDigest(of: run.session, against: invocation.metadata)
       try await resolveBeforePerform(&run)
       var outcome = try await perform(&run, rules: rules)
-      // A question nobody could answer ends the run with 75, whatever perform made of its cancel.
-      if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
       await finish(run.session)
       outcome.parameters = run.values
       return outcome
     } catch is CancelledByUser {
       await finish(run.session)
-      if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
       return await decline(Intent(name: invocation.identifier, identifier: "", parameters: run.values), app: app)
     } catch {
       // The session of the moment (perform may have moved to the app, the one before it finished then).
@@ -387,6 +384,14 @@ extension IntentDriver {
         throw error
       }
       if let fault = run.fault.withLock({ $0 }) { throw fault }
+      // A question nobody could answer ends the run with 75, whatever perform answered after its cancel: a result
+      // is not said, an error not heard, a needsValue not asked (docs/PROTOCOL.md, "Questions to the user while
+      // perform runs").
+      if let unanswered = run.unanswered.withLock({ $0 }) {
+        run.session.appendToLog(
+          "\(what) answered after a question nobody could answer; the answer is dropped and the run ends with 75")
+        throw unanswered
+      }
       let result: AppIntentPerformResult
       switch answer {
       case .success(let answered): result = answered
@@ -400,9 +405,6 @@ extension IntentDriver {
             app: app.name, intent: invocation.identifier, parameters: run.values, code: "failure",
             isSuccess: false, dialog: dialog)
         case .cancelledByUser:
-          // The cancel of a question nobody could answer, let through: the run ends as that question does (75),
-          // not as the user's "cancel".
-          if let unanswered = run.unanswered.withLock({ $0 }) { throw unanswered }
           throw CancelledByUser()
         case .fault:
           throw await error.fault()
