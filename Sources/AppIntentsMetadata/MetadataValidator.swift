@@ -228,7 +228,32 @@ private struct Check {
           parameter.title, parameterPath + ".title", what: "a parameter",
           fix: "give \(parameter.name) a title: @Parameter(title: \"...\")")
         defaultValue(parameter, path: parameterPath)
+        typeDefined(
+          parameter.valueType, of: "the parameter \(parameter.name) of \(identifier)", named: parameter.name.rawValue,
+          path: parameterPath + ".valueType")
       }
+    }
+  }
+
+  /// `app-intents-type-unknown`: the `AppEntity` or `AppEnum` a value type names (itself, or as an array's member)
+  /// is one the file defines, as Swift finds every type a declaration names; otherwise the host would fail when it
+  /// reads or asks for the value.
+  mutating func typeDefined(_ type: Document.ValueType, of owner: String, named name: String, path: String) {
+    switch type {
+    case .array(let member): typeDefined(member, of: owner, named: name, path: path)
+    case .entity(let typeName) where document.entities[typeName] == nil:
+      error(
+        .typeUnknown, path,
+        "cannot find type '\(typeName)' in scope: \(owner) is the entity \(typeName), which entities does not define",
+        fix: "add \(typeName) to entities, with its default query, or make \(name) one of the file's entities ("
+          + Self.listed(document.entities.keys.sorted().map(\.rawValue)) + ")")
+    case .enumeration(let identifier) where document.enumeration(identifier) == nil:
+      error(
+        .typeUnknown, path,
+        "cannot find type '\(identifier)' in scope: \(owner) is the enum \(identifier), which enums does not define",
+        fix: "add an enum with the identifier \(identifier) to enums, with its cases, or make \(name) one of the "
+          + "file's enums (" + Self.listed(document.enums.map(\.identifier.rawValue)) + ")")
+    default: return
     }
   }
 
@@ -261,6 +286,9 @@ private struct Check {
         titleMissing(
           property.title, "\(path).properties[\(index)].title", what: "a property",
           fix: "give \(property.identifier) a title: @Property(title: \"...\")")
+        typeDefined(
+          property.valueType, of: "the property \(property.identifier) of \(typeName)",
+          named: property.identifier.rawValue, path: "\(path).properties[\(index)].valueType")
       }
       let queries = document.queries.keys.sorted().map(\.rawValue)
       guard let name = entity.defaultQueryIdentifier else {

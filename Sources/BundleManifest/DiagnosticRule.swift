@@ -175,6 +175,8 @@ extension Diagnostic {
     case appIntentsDuplicateIdentifier = "app-intents-duplicate-identifier"
     /// An enum parameter's default is a case of its enum.
     case appIntentsDefaultValue = "app-intents-default-value"
+    /// A parameter's or property's `AppEntity` or `AppEnum` is one the file defines.
+    case appIntentsTypeUnknown = "app-intents-type-unknown"
     /// Apple's closing line after App Intents errors.
     case appIntentsHaltingError = "app-intents-halting-error"
     /// An App Intents extension has a `Metadata.appintents`.
@@ -208,6 +210,7 @@ extension Diagnostic.Rule {
     case .titleMissing: self = .appIntentsTitleMissing
     case .duplicateIdentifier: self = .appIntentsDuplicateIdentifier
     case .defaultValue: self = .appIntentsDefaultValue
+    case .typeUnknown: self = .appIntentsTypeUnknown
     case .haltingError: self = .appIntentsHaltingError
     }
   }

@@ -234,6 +234,50 @@ struct MetadataValidatorTests {
     #expect(findings(try withDefault(.integer(1)), .defaultValue).count == 1)
   }
 
+  /// The AppEntity or AppEnum a parameter or a property names, itself or as an array's member, is defined in the
+  /// file: otherwise the document would validate clean and fail when the intent runs. The controls: FuelOrder's
+  /// Location and Weather's LocationSearchEntity are defined.
+  @Test func aParameterTypeIsOneTheFileDefines() throws {
+    #expect(findings(try fuelOrder(), .typeUnknown).isEmpty)
+    let weather = try read(AppIntentsFixtures.weather).document
+    #expect(findings(weather, .typeUnknown).isEmpty)
+
+    var document = try fuelOrder()
+    document.enums = []
+    document.actions[id("OrderFuelIntent")]!.parameters.append(
+      Document.Parameter(name: id("vehicles"), title: "Vehicles", valueType: .array(.entity(id("Vehicle")))))
+    let found = findings(document, .typeUnknown)
+    #expect(found.allSatisfy { $0.severity == .error }, "\(found)")
+    #expect(
+      found.map(\.path) == [
+        "actions.OrderFuelIntent.parameters[0].valueType", "actions.OrderFuelIntent.parameters[1].valueType",
+      ])
+    #expect(
+      found.map(\.message) == [
+        "cannot find type 'Location' in scope: the parameter location of OrderFuelIntent is the enum Location, which "
+          + "enums does not define",
+        "cannot find type 'Vehicle' in scope: the parameter vehicles of OrderFuelIntent is the entity Vehicle, which "
+          + "entities does not define",
+      ])
+    #expect(
+      found.map(\.fix) == [
+        "add an enum with the identifier Location to enums, with its cases, or make location one of the file's enums "
+          + "(none)",
+        "add Vehicle to entities, with its default query, or make vehicles one of the file's entities (none)",
+      ])
+
+    // An entity's property too; the fix lists what the file has.
+    var property = weather
+    property.entities[id("LocationSearchEntity")]!.properties[0].valueType = .enumeration(id("Position"))
+    let propertyFound = findings(property, .typeUnknown)
+    #expect(propertyFound.map(\.path) == ["entities.LocationSearchEntity.properties[0].valueType"])
+    #expect(
+      propertyFound.first?.message
+        == "cannot find type 'Position' in scope: the property name of LocationSearchEntity is the enum Position, "
+        + "which enums does not define")
+    #expect(propertyFound.first?.fix?.hasSuffix("one of the file's enums (AirQualityPosition)") == true)
+  }
+
   /// Every error is listed, not only the first; the closing line is Apple's.
   @Test func everyErrorIsListedThenTheHaltingLine() throws {
     var document = try fuelOrder(AppIntentsFixtures.seedPhrases + ["${applicationName} at ${place}"])

@@ -28,4 +28,25 @@ import Testing
         "declares OrderFuelIntent, as \(url.path)/Metadata.appintents/extract.actionsdata does: an intent runs in the "
           + "one bundle that declares it"), "\(action.message)")
   }
+
+  /// A parameter whose AppEnum the file does not define is an error of the bundle, followed by Apple's closing line,
+  /// so that `validate` reports it and `install` refuses the bundle instead of an intent that fails when it runs. The
+  /// control: the same bundle with the enum it names.
+  @Test func aParameterOfATypeTheFileDoesNotDefineIsAnError() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = try TestBundles.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases, in: directory.url)
+    #expect(try AppBundle.load(from: url).appIntentsDiagnostics.isEmpty)
+    let file = url.appendingPathComponent("Extensions/FuelOrderIntents.appex/Metadata.appintents/extract.actionsdata")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let named = #"{"linkEnumeration": {"wrapper": {"identifier": "Location"}}}"#
+    #expect(text.contains(named))
+    try Data(
+      text.replacingOccurrences(of: named, with: #"{"linkEnumeration": {"wrapper": {"identifier": "Place"}}}"#).utf8
+    ).write(to: file)
+    let found = try AppBundle.load(from: url).appIntentsDiagnostics
+    #expect(found.map(\.rule) == [.appIntentsTypeUnknown, .appIntentsHaltingError], "\(found)")
+    #expect(found.first?.keyPath == "actions.OrderFuelIntent.parameters[0].valueType")
+    #expect(found.first?.message.hasPrefix("cannot find type 'Place' in scope: the parameter location of ") == true)
+  }
 }
