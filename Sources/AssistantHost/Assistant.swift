@@ -196,7 +196,7 @@ package struct Assistant: Sendable {
           "\"\(assignment)\" is not NAME=VALUE of a parameter of \(action.identifier.rawValue); its parameters are "
             + (names.isEmpty ? "none" : names.joined(separator: ", ")))
       }
-      if case .entity = parameter.valueType {
+      if IntentDriver.readsByQuery(parameter) {
         entityWords[parts[0]] = parts[1]
       } else if let value = IntentDriver.read(parts[1], for: parameter, in: document) {
         values[parts[0]] = value

@@ -199,6 +199,46 @@ import Understanding
     #expect(AppShortcutMatcher(apps: [negative]).matches("Fuel my car at home with FuelOrder").count == 1)
   }
 
+  /// An array parameter is given as items separated by commas (as a SiriKit parameter with multiple values), each
+  /// read as a value of its member type, into an `array` value; one item that does not read refuses the whole, with
+  /// what each must be. An AppEntity list is read by its query. The control: a String of one value keeps its commas.
+  @Test func aListAnswerIsReadItemByItem() throws {
+    let (app, directory) = try Self.fuelOrder()
+    defer { directory.remove() }
+    let document = try #require(Assistant.appIntent(named: "OrderFuelIntent", in: app)).document
+    func parameter(_ name: String, _ type: MetadataDocument.ValueType) throws -> MetadataDocument.Parameter {
+      MetadataDocument.Parameter(name: try #require(MetadataIdentifier(validating: name)), title: "T", valueType: type)
+    }
+    let places = try parameter("places", .array(.enumeration(try #require(MetadataIdentifier(validating: "Location")))))
+    #expect(
+      IntentDriver.read("home, the work", for: places, in: document) == .array([.enumCase("home"), .enumCase("work")]))
+    #expect(
+      IntentDriver.read("my house,,work,", for: places, in: document) == .array([.enumCase("home"), .enumCase("work")]))
+    #expect(IntentDriver.read("work", for: places, in: document) == .array([.enumCase("work")]))
+    #expect(IntentDriver.read("home, the beach", for: places, in: document) == nil)
+    #expect(IntentDriver.read(" , ", for: places, in: document) == nil)
+    #expect(IntentDriver.expectation(for: places, in: document) == "one of Home, Work, or several separated by commas")
+
+    let counts = try parameter("counts", .array(.primitive(.int)))
+    #expect(
+      IntentDriver.read("1, 2,12", for: counts, in: document) == .array([.integer(1), .integer(2), .integer(12)]))
+    #expect(IntentDriver.read("1, many", for: counts, in: document) == nil)
+    #expect(IntentDriver.expectation(for: counts, in: document) == "a whole number, or several separated by commas")
+    let tags = try parameter("tags", .array(.primitive(.string)))
+    #expect(IntentDriver.read("red, green", for: tags, in: document) == .array([.string("red"), .string("green")]))
+    let text = try parameter("text", .primitive(.string))
+    #expect(IntentDriver.read("red, green", for: text, in: document) == .string("red, green"))
+
+    // A list of AppEntities is words for its query, as one AppEntity is; a list of enums is read at once.
+    #expect(
+      IntentDriver.readsByQuery(
+        try parameter("cars", .array(.entity(try #require(MetadataIdentifier(validating: "Car")))))))
+    #expect(
+      IntentDriver.readsByQuery(try parameter("car", .entity(try #require(MetadataIdentifier(validating: "Car"))))))
+    #expect(!IntentDriver.readsByQuery(places))
+    #expect(IntentDriver.choosePrompt(3, several: true) == "Choose one or more of 1-3, separated by commas:")
+  }
+
   @Test func thePolicyIsALockRuleUpFront() throws {
     let (app, directory) = try Self.fuelOrder()
     defer { directory.remove() }

@@ -418,6 +418,43 @@ struct AppIntentsPythonTests {
     }
   }
 
+  /// An array parameter (TestOnlyIntent's `shelves`, a [Shelf]) is given on the command line as items separated by
+  /// commas, and perform gets an `array` of `enum` values; without it, perform's needsValue has the host ask with
+  /// the parameter's dialog, offering the enum's cases, and the answer names several (by number or by name). The
+  /// control: an item that is not a shelf is refused (64), saying what each item must be.
+  @Test func anArrayParameterIsGivenAndAskedAsAList() async throws {
+    try await Self.withPantry { scene in
+      let run = ["run", "Pantry", "TestOnlyIntent", "behaviour=listShelves"]
+      let transcript = scene.host.directory.file("shelves.jsonl").path
+      let given = try await scene.assistant(["--record", transcript] + run + ["shelves=fridge, deep freeze"])
+      #expect(given.code == 0, "\(given)")
+      #expect(given.stdout == "Shelves: fridge, freezer.\n", "\(given)")
+      let perform = try #require(
+        try await Self.sent(transcript).first { $0["method"] as? String == "appIntent/perform" })
+      let intent = (perform["params"] as? [String: Any])?["intent"] as? [String: Any]
+      let shelves = try #require((intent?["parameters"] as? [String: Any])?["shelves"], "\(perform)")
+      #expect(
+        String(decoding: try JSONSerialization.data(withJSONObject: shelves, options: [.sortedKeys]), as: UTF8.self)
+          == #"{"type":"array","value":[{"type":"enum","value":"fridge"},{"type":"enum","value":"freezer"}]}"#)
+
+      let asked = try await scene.assistant(["--answer", "1, cabinet"] + run)
+      #expect(asked.code == 0, "\(asked)")
+      #expect(asked.stdout == "Shelves: fridge, cupboard.\n", "\(asked)")
+      #expect(
+        Self.lines(asked.stderr) == [
+          "Which shelves should I list?", "  1. Fridge", "  2. Cupboard", "  3. Freezer",
+          "Choose one or more of 1-3, separated by commas: 1, cabinet",
+        ], "\(asked)")
+
+      let wrong = try await scene.assistant(run + ["shelves=fridge, garage"])
+      #expect(wrong.code == 64, "\(wrong)")
+      #expect(
+        wrong.stderr.contains(
+          "shelves=fridge, garage: Shelves needs one of Fridge, Cupboard, Freezer, or several separated by commas"),
+        "\(wrong)")
+    }
+  }
+
   /// A perform that throws an error with a localized reason is heard as that reason, exit 1 (the intent's failure,
   /// not a fault); one without a reason as Apple's sentence. The control: an item with some left is taken.
   @Test func aThrownErrorIsHeardAsItsReason() async throws {

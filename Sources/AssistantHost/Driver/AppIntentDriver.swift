@@ -125,7 +125,7 @@ extension IntentDriver {
       let name = parameter.name.rawValue
       if run.values[name] != nil { continue }
       if let words = run.invocation.entityWords[name] {
-        if let value = try await entity(saying: words, for: parameter, run: run) {
+        if let value = try await entities(saying: words, for: parameter, run: run) {
           run.values[name] = value
           continue
         }
@@ -152,6 +152,22 @@ extension IntentDriver {
     case .primitive(.bool): return SpokenAnswer.yesNo(text).map(ParameterValue.boolean)
     default: return nil
     }
+  }
+
+  /// The entity `words` name, or for a list (an array of an AppEntity) the entity each item of `words` names, each
+  /// read with its query (`entity`); nil when one is not found (the user hears so, and is asked for the value).
+  private func entities(
+    saying words: String, for parameter: MetadataDocument.Parameter, run: AppIntentRun
+  ) async throws -> ParameterValue? {
+    guard let member = Self.listMember(of: parameter) else {
+      return try await entity(saying: words, for: parameter, run: run)
+    }
+    var found: [ParameterValue] = []
+    for item in Self.listItems(words) {
+      guard let value = try await entity(saying: item, for: member, run: run) else { return nil }
+      found.append(value)
+    }
+    return found.isEmpty ? nil : .array(found)
   }
 
   /// The entity `words` name, read with its query (`entity/query` `string`): the one found, or the one the user
@@ -194,7 +210,8 @@ extension IntentDriver {
 
   /// Asks the user for `parameter`'s value with `dialog`, else its `requestValueDialog`, else "What's the TITLE?",
   /// offering its options (an AppEnum's cases, its options provider's, its entity query's suggestions) as a numbered
-  /// list. "cancel" ends the intent.
+  /// list. A list (an array parameter) is answered with several values separated by commas, each read as one value
+  /// of its member type. "cancel" ends the intent.
   /// - Throws: `HostError(.valueNeeded)` when nobody can be asked or no answer reads after `maximumAttempts`.
   func askValue(
     for parameter: MetadataDocument.Parameter, dialog: String?, run: AppIntentRun, whileAsking: Bool = false
@@ -202,38 +219,96 @@ extension IntentDriver {
     let name = parameter.name.rawValue
     let prompt =
       dialog ?? parameter.intentHost?.requestValueDialog?.key ?? "What's the \(Self.spokenTitle(parameter))?"
-    let options = try await options(for: parameter, run: run, whileAsking: whileAsking)
+    let listMember = Self.listMember(of: parameter)
+    let member = listMember ?? parameter
+    let options = try await options(for: member, run: run, whileAsking: whileAsking)
     let names = options.map { Self.words(for: $0, in: run.invocation.document) }
     // With choices: the question, the choices numbered, then "Choose 1-N:" (a number or the words of one).
     if !options.isEmpty {
       await conversation.explain(prompt)
       for (index, option) in names.enumerated() { await conversation.explain("  \(index + 1). \(option)") }
     }
-    let question = options.isEmpty ? prompt : "Choose 1-\(options.count):"
+    let question = options.isEmpty ? prompt : Self.choosePrompt(options.count, several: listMember != nil)
     // What is needed, as an error says it when nobody can be asked: the dialog too when the question is "Choose".
     let need =
       "\(parameter.title?.key ?? name) (\(name)) for \(run.invocation.app.name)"
       + (options.isEmpty ? "" : ", asked \"\(prompt)\",")
+    let choices = Choices(options: options, names: names, whileAsking: whileAsking)
     for _ in 0..<maximumAttempts {
       let answer = try await conversation.ask(question, need: need, kind: options.isEmpty ? .value : .choice)
         .trimmingCharacters(in: .whitespaces)
-      if let number = Int(answer), options.indices.contains(number - 1) { return options[number - 1] }
-      if let index = names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
-        return options[index]
-      }
-      if let value = Self.read(answer, for: parameter, in: run.invocation.document) { return value }
-      if case .entity = parameter.valueType, !answer.isEmpty, !SpokenAnswer.isCancel(answer) {
-        if let value = try await entity(saying: answer, for: parameter, run: run, whileAsking: whileAsking) {
-          return value
-        }
+      guard listMember != nil else {
+        if let value = try await value(in: answer, for: member, among: choices, run: run) { return value }
         continue
       }
-      if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
-      await conversation.explain(
-        "Sorry, \(parameter.title?.key ?? name) needs \(Self.expectation(for: parameter, in: run.invocation.document))."
-      )
+      let items = Self.listItems(answer)
+      var values: [ParameterValue] = []
+      for item in items.isEmpty ? [answer] : items {
+        guard let value = try await value(in: item, for: member, among: choices, run: run) else { break }
+        values.append(value)
+      }
+      if !items.isEmpty, values.count == items.count { return .array(values) }
     }
     throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
+  }
+
+  /// What the user may choose among while a value is asked: the options, their words, and whether a question of the
+  /// extension's is being answered (`requestWhileAsking`).
+  struct Choices {
+    var options: [ParameterValue]
+    var names: [String]
+    var whileAsking: Bool
+  }
+
+  /// The one value `answer` gives for `parameter` (for a list, its member type): the number of one of the choices,
+  /// the words of one, a value of its type, or the AppEntity its query reads; nil when it reads as none (the user
+  /// hears why).
+  /// - Throws: `CancelledByUser` for "cancel".
+  private func value(
+    in answer: String, for parameter: MetadataDocument.Parameter, among choices: Choices, run: AppIntentRun
+  ) async throws -> ParameterValue? {
+    let document = run.invocation.document
+    let options = choices.options
+    if let number = Int(answer), options.indices.contains(number - 1) { return options[number - 1] }
+    if let index = choices.names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
+      return options[index]
+    }
+    if let value = Self.read(answer, for: parameter, in: document) { return value }
+    if case .entity = parameter.valueType, !answer.isEmpty, !SpokenAnswer.isCancel(answer) {
+      return try await entity(saying: answer, for: parameter, run: run, whileAsking: choices.whileAsking)
+    }
+    if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
+    await conversation.explain(
+      "Sorry, \(parameter.title?.key ?? parameter.name.rawValue) needs \(Self.expectation(for: parameter, in: document))."
+    )
+    return nil
+  }
+
+  /// The question after a numbered list of `count` choices: "Choose 1-3:", or for a list (`several`) "Choose one or
+  /// more of 1-3, separated by commas:".
+  static func choosePrompt(_ count: Int, several: Bool = false) -> String {
+    several ? "Choose one or more of 1-\(count), separated by commas:" : "Choose 1-\(count):"
+  }
+
+  /// The parameter as one item of its list, when `parameter` is an array (`valueType` `array`): the same parameter
+  /// with the member type; nil for a parameter of one value.
+  static func listMember(of parameter: MetadataDocument.Parameter) -> MetadataDocument.Parameter? {
+    guard case .array(let member) = parameter.valueType else { return nil }
+    var item = parameter
+    item.valueType = member
+    return item
+  }
+
+  /// The items of a list as the user gives it: separated by commas, each trimmed, empty ones left out (as the
+  /// values of a SiriKit parameter with `INIntentParameterSupportsMultipleValues`; an item cannot hold a comma).
+  static func listItems(_ text: String) -> [String] {
+    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+  }
+
+  /// Whether a value of `parameter` is given in words that its entity query reads: an AppEntity, or a list of them.
+  package static func readsByQuery(_ parameter: MetadataDocument.Parameter) -> Bool {
+    if case .entity = (listMember(of: parameter) ?? parameter).valueType { return true }
+    return false
   }
 
   /// What may be chosen for `parameter`: its options provider's (`appIntent/options`), an AppEntity's suggested
@@ -279,7 +354,7 @@ extension IntentDriver {
     for (index, name) in names.enumerated() { await conversation.explain("  \(index + 1). \(name)") }
     let need = "which \(Self.spokenTitle(parameter)) for \(run.invocation.app.name)"
     for _ in 0..<maximumAttempts {
-      let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need, kind: .choice)
+      let answer = try await conversation.ask(Self.choosePrompt(candidates.count), need: need, kind: .choice)
         .trimmingCharacters(in: .whitespaces)
       if let number = Int(answer), candidates.indices.contains(number - 1) { return candidates[number - 1] }
       if let index = names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
@@ -312,12 +387,18 @@ extension IntentDriver {
   }
 
   /// `answer` as a value of `parameter`'s type: an AppEnum case by its identifier, title or a synonym; a number, a
-  /// yes or no, text. nil when it does not read (an AppEntity is read by its query).
+  /// yes or no, text; for a list (an array parameter), items separated by commas, each read so, as an `array`. nil
+  /// when it does not read (an AppEntity is read by its query).
   static func read(
     _ answer: String, for parameter: MetadataDocument.Parameter, in document: MetadataDocument
   ) -> ParameterValue? {
     let said = AppShortcutMatcher.words(answer)
     guard !said.isEmpty else { return nil }
+    if let member = listMember(of: parameter) {
+      let items = listItems(answer).map { read($0, for: member, in: document) }
+      guard !items.isEmpty, !items.contains(nil) else { return nil }
+      return .array(items.compactMap { $0 })
+    }
     switch parameter.valueType {
     case .enumeration(let identifier):
       return document.enumeration(identifier).flatMap { enumeration in
@@ -343,6 +424,9 @@ extension IntentDriver {
 
   /// What an answer for `parameter` must be, for "Sorry, Location needs …".
   static func expectation(for parameter: MetadataDocument.Parameter, in document: MetadataDocument) -> String {
+    if let member = listMember(of: parameter) {
+      return expectation(for: member, in: document) + ", or several separated by commas"
+    }
     switch parameter.valueType {
     case .enumeration(let identifier):
       let titles = document.enumeration(identifier)?.cases.map { $0.title?.key ?? $0.identifier.rawValue } ?? []
