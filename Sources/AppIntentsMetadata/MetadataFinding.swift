@@ -68,6 +68,8 @@ public enum MetadataRule: String, Sendable, Hashable, CaseIterable {
   case duplicateIdentifier = "app-intents-duplicate-identifier"
   /// An enum parameter's default value is a case of its enum.
   case defaultValue = "app-intents-default-value"
+  /// Two actions of a file do not have the same title (a warning).
+  case duplicateTitle = "app-intents-duplicate-title"
   /// The `AppEntity` or `AppEnum` a parameter or a property names is one the file defines.
   case typeUnknown = "app-intents-type-unknown"
   /// After the errors of App Intents metadata, Apple's closing line.

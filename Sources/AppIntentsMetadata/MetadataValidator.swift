@@ -58,6 +58,12 @@ public enum MetadataValidator {
     return check.findings
   }
 
+  /// The words of an intent's title as a person names it, case and punctuation aside: two titles with the same
+  /// words name the same intent for `assistant run APP TITLE`.
+  public static func titleWords(_ title: String) -> [String] {
+    title.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+  }
+
   /// Apple's closing line, `At least one halting error produced.`, to follow the errors of the App Intents metadata
   /// of a bundle when there is one.
   /// - Parameter file: what it names: the bundle, or the metadata file.
@@ -217,8 +223,22 @@ private struct Check {
   }
 
   mutating func actions() {
+    /// The first action of each title, its words case and punctuation aside.
+    var titles: [[String]: MetadataIdentifier] = [:]
     for (identifier, action) in document.actions.sorted(by: { $0.key < $1.key }) {
       let path = "actions.\(identifier)"
+      if let title = action.title, case let words = MetadataValidator.titleWords(title.key), !words.isEmpty {
+        if let first = titles[words] {
+          findings.append(
+            MetadataFinding(
+              .warning, .duplicateTitle, file: file, path: path + ".title",
+              "is \(JSONParser.quoted(title.key)), as the title of \(first) is: a person who names the intent by its "
+                + "title (`assistant run APP TITLE`, Shortcuts' list) cannot tell the two apart",
+              fix: "give \(identifier) a title of its own"))
+        } else {
+          titles[words] = identifier
+        }
+      }
       titleMissing(
         action.title, path + ".title", what: "an intent",
         fix: "give \(identifier) a title: static var title: LocalizedStringResource = \"...\"")

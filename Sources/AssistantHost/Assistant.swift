@@ -156,7 +156,7 @@ package struct Assistant: Sendable {
   package func appIntentInvocation(app: String, intent: String, values: [String]) throws -> AppIntentInvocation? {
     let router = Router(apps: try configuration.home.installedApps())
     let app = try router.app(named: app)
-    if var invocation = Self.appIntent(named: intent, in: app) {
+    if var invocation = try Self.appIntent(named: intent, in: app) {
       (invocation.values, invocation.entityWords) = try Self.read(
         values, of: invocation.action, in: invocation.document)
       return invocation
@@ -229,26 +229,36 @@ package struct Assistant: Sendable {
     return read.values
   }
 
-  /// Whether `name` names `action` as `run` names an intent: its type name (`AddStockIntent`), that name without
-  /// `Intent` (`AddStock`), case aside, or its title ("Add Stock").
-  static func names(_ name: String, _ action: MetadataDocument.Action) -> Bool {
+  /// Whether `name` names `action` by its type as `run` names an intent: its type name (`AddStockIntent`) or that
+  /// name without `Intent` (`AddStock`), case aside.
+  static func namesType(_ name: String, _ action: MetadataDocument.Action) -> Bool {
     let identifier = action.identifier.rawValue.lowercased()
     let wanted = name.lowercased()
     return identifier == wanted || identifier == wanted + "intent"
-      || action.title.map { sameWords($0.key, name) } == true
   }
 
-  /// The App Intent of `app` called `intent` (its type name, that name without `Intent`, or its title: `names`),
-  /// with no value yet; nil when none of its `Metadata.appintents` declares one.
-  package static func appIntent(named intent: String, in app: AppBundle) -> AppIntentInvocation? {
+  /// The App Intent of `app` called `intent` (its type name, that name without `Intent`, or its title), with no
+  /// value yet; nil when none of its `Metadata.appintents` declares one. A type name names one intent; a title that
+  /// several intents share names none of them.
+  /// - Throws: `HostError(.usage)` when `intent` is the title of several App Intents of `app` and the type name of
+  ///   none: the message lists their identifiers, which name each.
+  package static func appIntent(named intent: String, in app: AppBundle) throws -> AppIntentInvocation? {
+    var titled: [AppIntentInvocation] = []
     for folder in app.allAppIntentsMetadata {
       guard let document = folder.readDocument else { continue }
-      let actions = document.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue }
-      if let action = actions.first(where: { names(intent, $0) }) {
-        return AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
+      for action in document.actions.values.sorted(by: { $0.identifier.rawValue < $1.identifier.rawValue }) {
+        let invocation = AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
+        if namesType(intent, action) { return invocation }
+        if action.title.map({ sameWords($0.key, intent) }) == true { titled.append(invocation) }
       }
     }
-    return nil
+    guard titled.count > 1 else { return titled.first }
+    let identifiers = titled.map(\.identifier)
+    throw HostError(
+      .usage,
+      "\"\(intent)\" is the title of \(titled.count) App Intents of \(app.name) ("
+        + identifiers.joined(separator: ", ") + "), so it does not say which; name one by its identifier instead: "
+        + identifiers.joined(separator: " or "))
   }
 
   /// The index of the one of `candidates` (each "INTENT of APP (ID)") the user means: 0 when it is alone, else the

@@ -175,6 +175,8 @@ extension Diagnostic {
     case appIntentsDuplicateIdentifier = "app-intents-duplicate-identifier"
     /// An enum parameter's default is a case of its enum.
     case appIntentsDefaultValue = "app-intents-default-value"
+    /// Two actions of a file do not have the same title.
+    case appIntentsDuplicateTitle = "app-intents-duplicate-title"
     /// A parameter's or property's `AppEntity` or `AppEnum` is one the file defines.
     case appIntentsTypeUnknown = "app-intents-type-unknown"
     /// Apple's closing line after App Intents errors.
@@ -211,6 +213,7 @@ extension Diagnostic.Rule {
     case .duplicateIdentifier: self = .appIntentsDuplicateIdentifier
     case .defaultValue: self = .appIntentsDefaultValue
     case .typeUnknown: self = .appIntentsTypeUnknown
+    case .duplicateTitle: self = .appIntentsDuplicateTitle
     case .haltingError: self = .appIntentsHaltingError
     }
   }

@@ -93,7 +93,7 @@ struct Explain: AssistantCommand {
     let router = Router(apps: try home.installedApps())
     let app = try router.app(named: self.app)
     // An App Intent (its `authenticationPolicy`), else a SiriKit intent.
-    let appIntent = Assistant.appIntent(named: intent, in: app)
+    let appIntent = try Assistant.appIntent(named: intent, in: app)
     let intentClass = try appIntent?.identifier ?? router.intentClass(named: intent, in: app)
     let rules = appIntent.map(IntentDriver.lockRules(of:)) ?? LockPolicy.rules(for: intentClass, of: app)
     let device = try deviceState(context)

@@ -292,7 +292,7 @@ struct ShortcutsAdd: AssistantCommand {
       origin = nil
       app = try router.app(named: intentApp!)
       // An App Intent of the app, else a SiriKit intent (as `run` names them).
-      if let appIntent = Assistant.appIntent(named: intent!, in: app) {
+      if let appIntent = try Assistant.appIntent(named: intent!, in: app) {
         intentClass = appIntent.identifier
         isAppIntent = true
       } else {

@@ -141,9 +141,9 @@ import Understanding
   @Test func anEnumAnswerReadsByIdentifierTitleOrSynonym() throws {
     let (app, directory) = try Self.fuelOrder()
     defer { directory.remove() }
-    let invocation = try #require(Assistant.appIntent(named: "OrderFuelIntent", in: app))
-    #expect(Assistant.appIntent(named: "order fuel", in: app)?.identifier == "OrderFuelIntent")  // its title
-    #expect(Assistant.appIntent(named: "BookRoomIntent", in: app) == nil)
+    let invocation = try #require(try Assistant.appIntent(named: "OrderFuelIntent", in: app))
+    #expect(try Assistant.appIntent(named: "order fuel", in: app)?.identifier == "OrderFuelIntent")  // its title
+    #expect(try Assistant.appIntent(named: "BookRoomIntent", in: app) == nil)
     let location = try #require(invocation.action.parameter("location"))
     let document = invocation.document
     #expect(IntentDriver.read("Home", for: location, in: document) == .enumCase("home"))
@@ -152,6 +152,49 @@ import Understanding
     #expect(IntentDriver.read("the beach", for: location, in: document) == nil)
     #expect(IntentDriver.words(for: .enumCase("work"), in: document) == "Work")
     #expect(IntentDriver.expectation(for: location, in: document) == "one of Home, Work")
+  }
+
+  /// A title two App Intents share names neither: `run` refuses it as a usage error (64) listing the type names that
+  /// name each, and `validate` warns about the second title (`app-intents-duplicate-title`). The controls: each
+  /// type name still names its intent, and the fixture's single title names it.
+  @Test func aTitleSeveralIntentsShareNamesNone() throws {
+    let (app, directory) = try Self.fuelOrder()
+    defer { directory.remove() }
+    #expect(try Assistant.appIntent(named: "Order Fuel", in: app)?.identifier == "OrderFuelIntent")
+    let file = app.url.appendingPathComponent(
+      "Extensions/FuelOrderIntents.appex/Metadata.appintents/extract.actionsdata")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let actions = #""actions": {"OrderFuelIntent": {"#
+    #expect(text.contains(actions))
+    try Data(
+      text.replacingOccurrences(
+        of: actions,
+        with: #""actions": {"RefuelIntent": {"title": {"key": "order fuel!", "alternatives": []}, "#
+          + #""descriptionMetadata": {"descriptionText": {"key": "Refuels", "alternatives": []}}}, "#
+          + #""OrderFuelIntent": {"#
+      ).utf8
+    ).write(to: file)
+    let twice = try AppBundle.load(from: app.url)
+    #expect {
+      try Assistant.appIntent(named: "Order Fuel", in: twice)
+    } throws: { error in
+      let error = error as? HostError
+      return error?.status == .usage
+        && error?.message
+          == "\"Order Fuel\" is the title of 2 App Intents of Fuel Order (OrderFuelIntent, RefuelIntent), so it does "
+          + "not say which; name one by its identifier instead: OrderFuelIntent or RefuelIntent"
+    }
+    #expect(try Assistant.appIntent(named: "OrderFuelIntent", in: twice)?.identifier == "OrderFuelIntent")
+    #expect(try Assistant.appIntent(named: "refuel", in: twice)?.identifier == "RefuelIntent")
+
+    let warned = twice.appIntentsDiagnostics
+    #expect(warned.map(\.rule) == [.appIntentsDuplicateTitle], "\(warned)")
+    #expect(warned.first?.severity == .warning)
+    #expect(warned.first?.keyPath == "actions.RefuelIntent.title")
+    #expect(
+      warned.first?.message
+        == "is \"order fuel!\", as the title of OrderFuelIntent is: a person who names the intent by its title "
+        + "(`assistant run APP TITLE`, Shortcuts' list) cannot tell the two apart")
   }
 
   /// A Date is read as ISO 8601, a URL as an absolute URL; anything else is refused with what it must be (the control).
@@ -205,7 +248,7 @@ import Understanding
   @Test func aListAnswerIsReadItemByItem() throws {
     let (app, directory) = try Self.fuelOrder()
     defer { directory.remove() }
-    let document = try #require(Assistant.appIntent(named: "OrderFuelIntent", in: app)).document
+    let document = try #require(try Assistant.appIntent(named: "OrderFuelIntent", in: app)).document
     func parameter(_ name: String, _ type: MetadataDocument.ValueType) throws -> MetadataDocument.Parameter {
       MetadataDocument.Parameter(name: try #require(MetadataIdentifier(validating: name)), title: "T", valueType: type)
     }
@@ -243,7 +286,7 @@ import Understanding
     let (app, directory) = try Self.fuelOrder()
     defer { directory.remove() }
     // The fixture's OrderFuelIntent has authenticationPolicy 2.
-    let invocation = try #require(Assistant.appIntent(named: "OrderFuelIntent", in: app))
+    let invocation = try #require(try Assistant.appIntent(named: "OrderFuelIntent", in: app))
     let rules = IntentDriver.lockRules(of: invocation)
     #expect(rules.map(\.name) == ["app-intent-authentication-policy", "continue-in-app"])
     #expect(rules[0].knownUpFront && rules[0].need == .unlockedDevice)
