@@ -13,6 +13,10 @@ public struct MetadataLimits: Sendable, Hashable {
 
   /// 8 MiB, nested 64 deep.
   public static let standard = MetadataLimits(maximumBytes: 8 << 20, maximumDepth: 64)
+
+  /// The most parameters of one action: the protocol's limit on an intent's parameters (`AppIntentLimits.maximumItems`
+  /// in ExtensionProtocol, docs/PROTOCOL.md), so that every intent the reader lets through can be sent to perform.
+  public static let maximumParameters = 500
 }
 
 /// What the reader made of `extract.actionsdata`: the document, and a finding for every key, value type and
@@ -210,11 +214,16 @@ private struct Reader {
   }
 
   /// The array under `key`, each element read as an `element`; absent is empty.
+  /// - Parameter limit: the most elements, with what they are and the fix, for the error past it.
   mutating func list<Element>(
-    _ fields: inout Fields, _ key: String,
+    _ fields: inout Fields, _ key: String, limit: (count: Int, what: String, fix: String)? = nil,
     _ element: (inout Reader, MetadataJSON, JSONPath) throws(MetadataError) -> Element
   ) throws(MetadataError) -> [Element] {
     guard let values = try fields.array(key) else { return [] }
+    if let limit, values.count > limit.count {
+      throw error(
+        fields.path.appending(key), "has \(values.count) \(limit.what); the limit is \(limit.count)", fix: limit.fix)
+    }
     var result: [Element] = []
     for (index, value) in values.enumerated() {
       result.append(try element(&self, value, fields.path.appending(key).appending(index)))
@@ -293,9 +302,15 @@ private struct Reader {
         searchKeywords: try localizedList(&description, "searchKeywords"))
       finish(description)
     }
-    action.parameters = try list(&fields, "parameters") { reader, value, path throws(MetadataError) in
-      try reader.parameter(value, at: path)
-    }
+    let most = MetadataLimits.maximumParameters
+    action.parameters = try list(
+      &fields, "parameters",
+      limit: (
+        most, "parameters",
+        "give \(key) at most \(most) parameters (the protocol's limit on an intent's parameters): split it into "
+          + "intents that each take fewer, or group related values in an AppEntity"
+      )
+    ) { reader, value, path throws(MetadataError) in try reader.parameter(value, at: path) }
     action.openAppWhenRun = try fields.bool("openAppWhenRun") ?? false
     action.supportedModes = try fields.integer("supportedModes")
     if let policy = try fields.integer("authenticationPolicy") {

@@ -336,6 +336,28 @@ struct HostileMetadataTests {
     #expect(readingError(fine) == nil)
   }
 
+  /// An action has at most 500 parameters, the protocol's limit on an intent's parameters: a generated document with
+  /// 501 is refused at the action's `parameters`, naming the count, the limit and the fix. The control: 500 read.
+  @Test func anActionHasAtMost500Parameters() throws {
+    func document(parameters count: Int) -> String {
+      let parameters = (0..<count).map {
+        #"{"name": "p\#($0)", "title": {"key": "P", "alternatives": []}, "isOptional": true, "#
+          + #""valueType": {"primitive": {"wrapper": {"typeIdentifier": 0}}}}"#
+      }
+      return #"{"version": 1, "actions": {"Big": {"title": {"key": "Big", "alternatives": []}, "parameters": ["#
+        + parameters.joined(separator: ", ") + "]}}}"
+    }
+    #expect(MetadataLimits.maximumParameters == 500)
+    let error = try #require(readingError(document(parameters: 501)))
+    #expect(error.path == "actions.Big.parameters")
+    #expect(error.problem == "has 501 parameters; the limit is 500")
+    #expect(
+      error.fix
+        == "give Big at most 500 parameters (the protocol's limit on an intent's parameters): split it into intents "
+        + "that each take fewer, or group related values in an AppEntity")
+    #expect(try read(document(parameters: 500)).document.actions[id("Big")]?.parameters.count == 500)
+  }
+
   @Test func bytesThatAreNotUTF8AreRefused() throws {
     var bytes = Array(#"{"version": 1, "autoShortcutProviderMangledName": "ab"}"#.utf8)
     bytes.insert(0xFF, at: bytes.count - 3)

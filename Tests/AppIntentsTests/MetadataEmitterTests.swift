@@ -1,5 +1,6 @@
 import AppIntents
 import AppIntentsMetadata
+import ExtensionProtocol
 import Foundation
 import TestSupport
 import Testing
@@ -56,5 +57,11 @@ struct MetadataEmitterTests {
     #expect(version.version.version == "3.0" && version.findings.isEmpty)
     #expect(FuelExtension.emitMetadata(into: nil) == 64)
     #expect(FuelExtension.emitMetadata(into: "/proc/no-such/place") == 73)
+  }
+
+  /// The reader's limit on an action's parameters is the protocol's on an intent's: whatever metadata reads can be
+  /// sent to perform.
+  @Test func theParameterLimitIsTheProtocols() {
+    #expect(MetadataLimits.maximumParameters == AppIntentLimits.maximumItems)
   }
 }
