@@ -161,23 +161,35 @@ struct JSONParser {
 
   private mutating func string() throws(Failure) -> String {
     index += 1
-    var scalars = String.UnicodeScalarView()
+    // The string's UTF-8 so far, kept as bytes: runs of the file's bytes, each checked where it ends, and the
+    // escapes. Not a `String.UnicodeScalarView`: its `append(contentsOf:)` builds a new string each time, so a
+    // string of many escapes took time in the square of its length (a 6 MB "a\n" string, over a minute).
+    var utf8: [UInt8] = []
     var run = index
-    // Copies the UTF-8 bytes from `run` up to `index` into `scalars`, refusing ill-formed UTF-8.
+    // Adds the file's bytes from `run` up to `index`, refusing ill-formed UTF-8.
     func flush(_ parser: JSONParser) throws(Failure) {
       guard run < parser.index else { return }
-      guard let text = String(validating: parser.bytes[run..<parser.index], as: UTF8.self) else {
+      let slice = parser.bytes[run..<parser.index]
+      guard slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil else {
         throw parser.failure("a string holds bytes that are not UTF-8")
       }
-      scalars.append(contentsOf: text.unicodeScalars)
+      utf8.append(contentsOf: slice)
     }
     while true {
       guard index < bytes.count else { throw failure("a string is not closed: the file ends inside it") }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
+        if utf8.isEmpty {
+          // No escape: the file's bytes as they are.
+          guard let text = String(validating: bytes[run..<index], as: UTF8.self) else {
+            throw failure("a string holds bytes that are not UTF-8")
+          }
+          index += 1
+          return text
+        }
         try flush(self)
         index += 1
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
       }
       if byte < 0x20 {
         throw failure("a string holds the control character U+\(Self.hex(UInt32(byte))); write it as \\u escape")
@@ -192,15 +204,13 @@ struct JSONParser {
       let escape = bytes[index]
       index += 1
       switch escape {
-      case UInt8(ascii: "\""): scalars.append("\"")
-      case UInt8(ascii: "\\"): scalars.append("\\")
-      case UInt8(ascii: "/"): scalars.append("/")
-      case UInt8(ascii: "b"): scalars.append("\u{8}")
-      case UInt8(ascii: "f"): scalars.append("\u{C}")
-      case UInt8(ascii: "n"): scalars.append("\n")
-      case UInt8(ascii: "r"): scalars.append("\r")
-      case UInt8(ascii: "t"): scalars.append("\t")
-      case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+      case UInt8(ascii: "b"): utf8.append(0x08)
+      case UInt8(ascii: "f"): utf8.append(0x0C)
+      case UInt8(ascii: "n"): utf8.append(0x0A)
+      case UInt8(ascii: "r"): utf8.append(0x0D)
+      case UInt8(ascii: "t"): utf8.append(0x09)
+      case UInt8(ascii: "u"): utf8.append(contentsOf: String(try unicodeEscape()).utf8)
       default:
         index -= 2
         throw failure("a string holds the unknown escape \\\(Character(Unicode.Scalar(escape)))")

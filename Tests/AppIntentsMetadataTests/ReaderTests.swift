@@ -358,6 +358,29 @@ struct HostileMetadataTests {
     #expect(try read(document(parameters: 500)).document.actions[id("Big")]?.parameters.count == 500)
   }
 
+  /// A string's escapes and the text between them are read in order, whatever the mix; bytes that are not UTF-8
+  /// before an escape are still refused where they end.
+  @Test func aStringOfTextAndEscapesIsReadInOrder() throws {
+    let text =
+      #"{"version": 1, "negativePhrases": [{"key": "a\nb\u00e9\ud83d\ude00c\"d\\e\/f\tg é", "alternatives": []}]}"#
+    #expect(try read(text).document.negativePhrases.map(\.key) == ["a\nbé😀c\"d\\e/f\tg é"])
+    var bytes = Array(#"{"version": 1, "negativePhrases": [{"key": "ab\n"}]}"#.utf8)
+    bytes.insert(0xC3, at: bytes.firstIndex(of: UInt8(ascii: "\\"))!)
+    #expect(throws: MetadataError.self) { try MetadataReader.read(bytes, file: "/M/extract.actionsdata") }
+  }
+
+  /// A 6 MB string of text and escapes, "a\n" two million times over, reads in a second or so: it took time in the
+  /// square of its length (over a minute), as each run of text was appended to a string view that it rebuilt. The
+  /// time limit is the guard against that shape, not a measure (Scripts/bench measures).
+  @Test(.timeLimit(.minutes(1))) func aLongStringOfEscapesReadsInLinearTime() throws {
+    let text =
+      #"{"version": 1, "negativePhrases": [{"key": ""# + String(repeating: #"a\n"#, count: 2_000_000)
+      + #"", "alternatives": []}]}"#
+    #expect(text.utf8.count > 6_000_000)
+    let key = try #require(try read(text).document.negativePhrases.first?.key)
+    #expect(key.utf8.count == 4_000_000 && key.hasPrefix("a\na\n"))
+  }
+
   @Test func bytesThatAreNotUTF8AreRefused() throws {
     var bytes = Array(#"{"version": 1, "autoShortcutProviderMangledName": "ab"}"#.utf8)
     bytes.insert(0xFF, at: bytes.count - 3)
