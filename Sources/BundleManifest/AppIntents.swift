@@ -69,6 +69,13 @@ public struct AppIntentsMetadataFolder: Sendable, Equatable {
   /// on its own.
   /// - Throws: `ManifestError` for an `AppShortcuts.strings` that does not parse, as for every `.strings` table.
   public static func load(folder url: URL, bundle: URL) throws -> AppIntentsMetadataFolder {
+    try load(folder: url, bundle: bundle, cache: .shared)
+  }
+
+  /// `load(folder:bundle:)` with the readings kept in `cache`.
+  package static func load(
+    folder url: URL, bundle: URL, cache: MetadataReadingCache
+  ) throws -> AppIntentsMetadataFolder {
     var status = stat()
     let file = url.appendingPathComponent(MetadataReader.actionsDataName).path
     let strings = try shortcutsTables(in: bundle)
@@ -84,8 +91,15 @@ public struct AppIntentsMetadataFolder: Sendable, Equatable {
     var findings: [MetadataFinding] = []
     let document: Result<MetadataDocument, MetadataError>
     do throws(MetadataError) {
-      let reading = try MetadataReader.read(
-        try readBundleFile(file, limit: MetadataLimits.standard.maximumBytes, required: true)!, file: file)
+      // Parsed once per file as long as the process lives (`MetadataReadingCache`), by the identity of the file
+      // opened, not by its path.
+      let reading = try withBundleFile(file, required: true) { descriptor, status throws(MetadataError) in
+        try cache.reading(of: file, file: .init(status)) { () throws(MetadataError) in
+          try MetadataReader.read(
+            try readAll(descriptor, status: status, path: file, limit: MetadataLimits.standard.maximumBytes),
+            file: file)
+        }
+      }!
       findings += reading.findings
       document = .success(reading.document)
     } catch {
@@ -270,6 +284,20 @@ func readManifestFile(_ path: String, required: Bool) throws -> [UInt8]? {
 /// - Throws: `MetadataError` naming the file: missing (when required), a link, not a regular file, too large, or
 ///   unreadable.
 func readBundleFile(_ path: String, limit: Int, required: Bool) throws(MetadataError) -> [UInt8]? {
+  try withBundleFile(path, required: required) { descriptor, status throws(MetadataError) in
+    try readAll(descriptor, status: status, path: path, limit: limit)
+  }
+}
+
+/// Runs `body` with a file of a bundle opened for reading, without following a link (`O_NOFOLLOW`), without
+/// waiting on a FIFO (`O_NONBLOCK`), and only when it is a regular file: its descriptor, closed after `body`, and
+/// its `fstat`.
+/// - Returns: `body`'s result; nil when the file does not exist and is not `required`.
+/// - Throws: `MetadataError` naming the file: missing (when required), a link, not a regular file, or unreadable;
+///   or what `body` throws.
+func withBundleFile<Result>(
+  _ path: String, required: Bool, _ body: (Int32, stat) throws(MetadataError) -> Result
+) throws(MetadataError) -> Result? {
   let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
   guard descriptor >= 0 else {
     let code = errno
@@ -295,6 +323,12 @@ func readBundleFile(_ path: String, limit: Int, required: Bool) throws(MetadataE
   guard status.st_mode & S_IFMT == S_IFREG else {
     throw MetadataError(file: path, problem: "is not a regular file, so it is not read", fix: "make it a file")
   }
+  return try body(descriptor, status)
+}
+
+/// The bytes of the open regular file `descriptor` (`status` its `fstat`), at most `limit`.
+/// - Throws: `MetadataError` naming `path` when the file is larger than `limit` (or grows past it) or a read fails.
+func readAll(_ descriptor: Int32, status: stat, path: String, limit: Int) throws(MetadataError) -> [UInt8] {
   let tooLarge = MetadataError(
     file: path, problem: "is larger than the \(limit)-byte limit",
     fix: "keep the metadata to the app's own intents, entities, enums and shortcuts")
