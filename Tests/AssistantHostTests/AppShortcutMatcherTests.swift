@@ -282,6 +282,26 @@ import Understanding
     #expect(IntentDriver.choosePrompt(3, several: true) == "Choose one or more of 1-3, separated by commas:")
   }
 
+  /// A list of one choice is asked naturally ("Say 1 to choose it:", not "Choose 1-1:"), and a choice whose title or
+  /// display string is blank is shown by its identifier, never empty. The controls: several choices, and a title.
+  @Test func oneChoiceAndABlankTitleAreSaidNaturally() throws {
+    #expect(IntentDriver.choosePrompt(1) == "Say 1 to choose it:")
+    #expect(IntentDriver.choosePrompt(1, several: true) == "Say 1 to choose it:")
+    #expect(IntentDriver.choosePrompt(2) == "Choose 1-2:")
+    #expect(IntentDriver.numbers(1) == "1" && IntentDriver.numbers(3) == "a number from 1 to 3")
+    var document = try MetadataReader.read(
+      Array(AppIntentsFixtures.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases).utf8),
+      file: "/M/extract.actionsdata"
+    ).document
+    #expect(IntentDriver.words(for: .object(ObjectValue(identifier: "v1", displayString: " ")), in: document) == "v1")
+    #expect(
+      IntentDriver.words(for: .object(ObjectValue(identifier: "v1", displayString: "Blue Golf")), in: document)
+        == "Blue Golf")
+    #expect(IntentDriver.words(for: .enumCase("work"), in: document) == "Work")
+    document.enums[0].cases[1].title = ""
+    #expect(IntentDriver.words(for: .enumCase("work"), in: document) == "work")
+  }
+
   @Test func thePolicyIsALockRuleUpFront() throws {
     let (app, directory) = try Self.fuelOrder()
     defer { directory.remove() }

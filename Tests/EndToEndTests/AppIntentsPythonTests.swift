@@ -455,6 +455,41 @@ struct AppIntentsPythonTests {
     }
   }
 
+  /// A number among numbered choices is a choice: out of range for a String parameter with options (TestOnlyIntent's
+  /// `probe`), it is refused and asked again, not taken for the text "7"; the next answer, 1, is the first option.
+  @Test func aNumberOutOfRangeIsNoTextWhereThereAreChoices() async throws {
+    try await Self.withPantry { scene in
+      let result = try await scene.assistant(
+        ["--answer", "7", "--answer", "1", "run", "Pantry", "TestOnlyIntent", "behaviour=askTwiceAtOnce"])
+      #expect(result.code == 0, "\(result)")
+      #expect(result.stdout == "First question: answered one. Second question: busy.\n", "\(result)")
+      #expect(
+        Self.lines(result.stderr) == [
+          "First question?", "  1. one", "  2. two", "Choose 1-2: 7",
+          "Please say a number from 1 to 2, or the words of one.", "Choose 1-2: 1",
+        ], "\(result)")
+    }
+  }
+
+  /// A perform that answers needsValue every time is asked after each of the first four performs; after the fifth,
+  /// the host gives up (75) in one line naming the extension, the intent and the parameter, which the extension's
+  /// log has too.
+  @Test func theGiveUpAfterTheLastPerformNamesTheExtension() async throws {
+    try await Self.withPantry { scene in
+      let answers = Array(repeating: ["--answer", "1"], count: 4).flatMap { $0 }
+      let result = try await scene.assistant(
+        answers + ["run", "Pantry", "TestOnlyIntent", "behaviour=needsValueForever"])
+      #expect(result.code == 75, "\(result)")
+      #expect(result.stdout == "", "\(result)")
+      let line =
+        "PantryIntents (com.example.pantry.PantryIntents): TestOnlyIntent still needed probe after 5 performs; the "
+        + "assistant gave up"
+      #expect(result.stderr.hasSuffix("assistant: \(line)\n"), "\(result)")
+      #expect(Self.lines(result.stderr).filter { $0 == "Choose 1-2: 1" }.count == 4, "\(result)")
+      #expect(try await scene.readLog().contains(line))
+    }
+  }
+
   /// A perform that throws an error with a localized reason is heard as that reason, exit 1 (the intent's failure,
   /// not a fault); one without a reason as Apple's sentence. The control: an item with some left is taken.
   @Test func aThrownErrorIsHeardAsItsReason() async throws {

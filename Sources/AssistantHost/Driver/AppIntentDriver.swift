@@ -269,7 +269,15 @@ extension IntentDriver {
   ) async throws -> ParameterValue? {
     let document = run.invocation.document
     let options = choices.options
-    if let number = Int(answer), options.indices.contains(number - 1) { return options[number - 1] }
+    if let number = Int(answer) {
+      if options.indices.contains(number - 1) { return options[number - 1] }
+      // A number among numbered choices is a choice: out of range, it is refused, not taken for text ("7" for a
+      // String). A parameter of numbers still takes it as its value.
+      if !options.isEmpty, !Self.takesNumbers(parameter) {
+        await conversation.explain("Please say \(Self.numbers(options.count)), or the words of one.")
+        return nil
+      }
+    }
     if let index = choices.names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
       return options[index]
     }
@@ -285,9 +293,21 @@ extension IntentDriver {
   }
 
   /// The question after a numbered list of `count` choices: "Choose 1-3:", or for a list (`several`) "Choose one or
-  /// more of 1-3, separated by commas:".
-  static func choosePrompt(_ count: Int, several: Bool = false) -> String {
-    several ? "Choose one or more of 1-\(count), separated by commas:" : "Choose 1-\(count):"
+  /// more of 1-3, separated by commas:"; with one choice, "Say 1 to choose it:" (not "Choose 1-1:").
+  package static func choosePrompt(_ count: Int, several: Bool = false) -> String {
+    if count == 1 { return "Say 1 to choose it:" }
+    return several ? "Choose one or more of 1-\(count), separated by commas:" : "Choose 1-\(count):"
+  }
+
+  /// "1" for one choice, else "a number from 1 to N": what the user may answer to a numbered list of `count`.
+  package static func numbers(_ count: Int) -> String { count == 1 ? "1" : "a number from 1 to \(count)" }
+
+  /// Whether a number is a value of `parameter` (an Int or a Double), not only the number of a choice.
+  static func takesNumbers(_ parameter: MetadataDocument.Parameter) -> Bool {
+    switch parameter.valueType {
+    case .primitive(.int), .primitive(.double): return true
+    default: return false
+    }
   }
 
   /// The parameter as one item of its list, when `parameter` is an array (`valueType` `array`): the same parameter
@@ -361,22 +381,27 @@ extension IntentDriver {
         return candidates[index]
       }
       if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
-      await conversation.explain("Please say a number from 1 to \(candidates.count).")
+      await conversation.explain("Please say \(Self.numbers(candidates.count)).")
     }
     throw HostError(.valueNeeded, "no usable answer for \(need) after \(maximumAttempts) tries")
   }
 
-  /// A value in words: an AppEnum case's title, an entity's display string, a primitive as written.
+  /// A value in words: an AppEnum case's title, an entity's display string, a primitive as written; a case or an
+  /// entity whose title or display string is blank, by its identifier (a choice is never shown empty).
   static func words(for value: ParameterValue, in document: MetadataDocument) -> String {
+    func shown(_ text: String?, else identifier: String) -> String {
+      guard let text, !text.allSatisfy(\.isWhitespace) else { return identifier }
+      return text
+    }
     switch value {
     case .enumCase(let identifier):
       for enumeration in document.enums {
         if let found = enumeration.cases.first(where: { $0.identifier.rawValue == identifier }) {
-          return found.title?.key ?? identifier
+          return shown(found.title?.key, else: identifier)
         }
       }
       return identifier
-    case .object(let object): return object.displayString
+    case .object(let object): return shown(object.displayString, else: object.identifier)
     case .string(let text): return text
     case .integer(let number): return String(number)
     case .decimal(let number): return String(number)
@@ -517,10 +542,8 @@ extension IntentDriver {
             "answered needsValue for \(parameterName), which \(invocation.identifier) does not have")
         }
         if last {
-          throw HostError(
-            .valueNeeded,
-            "\(invocation.identifier) still needed \(parameterName) after \(Self.maximumPerforms) performs; the "
-              + "assistant gave up")
+          throw giveUp(
+            "\(invocation.identifier) still needed \(parameterName) after \(Self.maximumPerforms) performs", run: run)
         }
         run.values[parameterName] = try await askValue(for: parameter, dialog: dialog, run: run)
       case .continueInForeground(let dialog, let alwaysConfirm):
@@ -529,10 +552,9 @@ extension IntentDriver {
             "answered continueInForeground to a perform in the foreground (mode foreground); answer a result")
         }
         if last {
-          throw HostError(
-            .valueNeeded,
-            "\(invocation.identifier) still wanted to continue in \(app.name) after \(Self.maximumPerforms) performs; "
-              + "the assistant gave up")
+          throw giveUp(
+            "\(invocation.identifier) still wanted to continue in \(app.name) after \(Self.maximumPerforms) performs",
+            run: run)
         }
         if let dialog { await conversation.say(dialog) }
         if alwaysConfirm, try await !askYesNo("Continue in \(app.name)?", need: "whether to continue in \(app.name)") {
@@ -558,6 +580,14 @@ extension IntentDriver {
       }
     }
     throw HostError(.valueNeeded, "\(invocation.identifier) did not finish in \(Self.maximumPerforms) performs")
+  }
+
+  /// The end of a run whose performs ran out (75): one line naming the extension, the intent and what it still
+  /// wanted, in the extension's log too.
+  private func giveUp(_ what: String, run: AppIntentRun) -> HostError {
+    let message = "\(run.session.label): \(what); the assistant gave up"
+    run.session.appendToLog(message)
+    return HostError(.valueNeeded, message)
   }
 
   // MARK: - The extension's questions

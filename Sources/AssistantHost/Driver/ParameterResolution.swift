@@ -201,14 +201,14 @@ extension IntentDriver {
     // One line per candidate: a line break in a name is shown escaped, not as a line of its own.
     for (index, name) in names.enumerated() { await conversation.explain("  \(index + 1). \(Untrusted.shown(name))") }
     for _ in 0..<maximumAttempts {
-      let answer = try await conversation.ask("Choose 1-\(candidates.count):", need: need, kind: .choice)
+      let answer = try await conversation.ask(Self.choosePrompt(candidates.count), need: need, kind: .choice)
         .trimmingCharacters(in: .whitespaces)
       if let number = Int(answer), candidates.indices.contains(number - 1) { return candidates[number - 1] }
       if let index = names.firstIndex(where: { $0.caseInsensitiveCompare(answer) == .orderedSame }) {
         return candidates[index]
       }
       if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
-      await conversation.explain("Please answer with a number from 1 to \(candidates.count) or one of the names.")
+      await conversation.explain("Please answer with \(Self.numbers(candidates.count)) or one of the names.")
     }
     throw HostError(.valueNeeded, "no choice made for \(need) after \(maximumAttempts) tries")
   }
