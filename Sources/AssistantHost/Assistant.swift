@@ -78,6 +78,7 @@ package struct Assistant: Sendable {
   /// understood against the installed apps' phrases, with the user's vocabulary (`host/setVocabulary`) counting in
   /// their slots, and when it could mean several intents the user says which one ("Which one? (1-N)"). The intent
   /// then runs (`run(_:)`).
+  /// "cancel" to "which one?" runs nothing and is the user's cancel (`cancelledByUser`).
   /// - Throws: `HostError(.noMatch)` (69) when nothing matches, or the shortcut said is inactive;
   ///   `HostError(.usage)` for an answer to "which one?" that is not one of the numbers; what `run(_:)` throws.
   package func say(_ utterance: String) async throws -> Answer {
@@ -116,9 +117,11 @@ package struct Assistant: Sendable {
           apps: apps.filter { !named.contains($0.url) }, locale: configuration.locale,
           vocabulary: terms.vocabularies
         ).understand(utterance)) ?? []
-      let index = try await whichOne(
-        of: appShortcuts.map { "\($0.identifier) of \($0.app.name) (\($0.app.identifier))" }
-          + others.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
+      guard
+        let index = try await whichOne(
+          of: appShortcuts.map { "\($0.identifier) of \($0.app.name) (\($0.app.identifier))" }
+            + others.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
+      else { return .outcome(await declinedChoice()) }
       if index < appShortcuts.count { return .outcome(try await run(appShortcuts[index])) }
       let match = others[index - appShortcuts.count]
       return .outcome(
@@ -126,9 +129,11 @@ package struct Assistant: Sendable {
     }
     let found = try matcher.understand(utterance)
     // Several apps or intents: the user says which (a number, or scripted with --answer).
-    let match = found[
-      try await whichOne(
-        of: found.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)]
+    guard
+      let index = try await whichOne(
+        of: found.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
+    else { return .outcome(await declinedChoice()) }
+    let match = found[index]
     return .outcome(
       try await run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)))
   }
@@ -262,18 +267,30 @@ package struct Assistant: Sendable {
   }
 
   /// The index of the one of `candidates` (each "INTENT of APP (ID)") the user means: 0 when it is alone, else the
-  /// user says which.
+  /// user says which; nil when the user says "cancel" (a cancel word of `SpokenAnswer`).
   /// - Throws: `HostError(.usage)` for an answer that is not one of the numbers.
-  private func whichOne(of candidates: [String], saying utterance: String) async throws -> Int {
+  private func whichOne(of candidates: [String], saying utterance: String) async throws -> Int? {
     guard candidates.count > 1 else { return 0 }
     let conversation = recorded(configuration.conversation)
     await conversation.explain("\"\(utterance)\" could mean:")
     for (index, candidate) in candidates.enumerated() { await conversation.explain("  \(index + 1). \(candidate)") }
     let answer = try await conversation.ask("Which one? (1-\(candidates.count))", need: "which one")
+    if SpokenAnswer.isCancel(answer) { return nil }
     guard let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...candidates.count).contains(number) else {
       throw HostError(.usage, "\"\(answer)\" is not one of 1-\(candidates.count)")
     }
     return number - 1
+  }
+
+  /// "cancel" to "which one?": nothing runs, and the utterance ends as the user's cancel of an intent does ("OK, I
+  /// won't.", `cancelledByUser`, exit 1), with no app or intent, since none was chosen; recorded as an answer.
+  private func declinedChoice() async -> IntentOutcome {
+    let dialog = "OK, I won't."
+    await recorded(configuration.conversation).say(dialog)
+    configuration.recorder?.record(
+      .assistant(.answer(code: "cancelledByUser", success: false, dialog: dialog, voiceDialog: nil)))
+    return IntentOutcome(
+      app: "", intent: "", parameters: [:], code: "cancelledByUser", isSuccess: false, dialog: dialog)
   }
 
   /// The invocation `run(app:intent:values:)` runs.

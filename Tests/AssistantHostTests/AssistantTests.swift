@@ -92,6 +92,24 @@ struct AssistantTests {
     #expect(launcher.launchedBundles.isEmpty)
   }
 
+  /// "cancel" to "which one?" runs nothing and ends as the user's cancel ("OK, I won't.", `cancelledByUser`, exit
+  /// 1), not as a usage error (64), which the control above keeps for an answer that is no number of the list.
+  @Test(arguments: ["cancel", "Never mind", "annuler"])
+  func cancellingWhichOneIsTheUsersCancel(_ answer: String) async throws {
+    let (directory, home) = try await Self.twoNotesApps()
+    defer { directory.remove() }
+    let launcher = TargetRecordingLauncher()
+    let user = ScriptedUser(answers: [answer])
+    guard case .outcome(let outcome) = try await Self.assistant(home, user, launcher).say("Add note with Notes") else {
+      Issue.record("no outcome")
+      return
+    }
+    #expect(outcome.code == "cancelledByUser" && !outcome.isSuccess && outcome.dialog == "OK, I won't.")
+    #expect(user.said == ["OK, I won't."])
+    #expect(user.asked == ["Which one? (1-2)"])
+    #expect(launcher.launchedBundles.isEmpty)
+  }
+
   /// A scripted answer nobody asked for ends the use case with 64 once the intent has run (the booking is made), and
   /// names the answer. The control: the same intent without it succeeds.
   @Test func aScriptedAnswerNobodyAskedForIsAnErrorAfterTheRun() async throws {
