@@ -64,6 +64,18 @@ public enum MetadataValidator {
     title.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
   }
 
+  /// The warning `app-intents-duplicate-title`: the action `identifier` at `path` (`actions.ID`) of `file` has the
+  /// title `title`, as `first` has (an action's identifier, and where it is declared when in another file).
+  public static func duplicateTitle(
+    _ title: String, of identifier: MetadataIdentifier, as first: String, file: String, path: String
+  ) -> MetadataFinding {
+    MetadataFinding(
+      .warning, .duplicateTitle, file: file, path: path + ".title",
+      "is \(JSONParser.quoted(title)), as the title of \(first) is: a person who names the intent by its title "
+        + "(`assistant run APP TITLE`, Shortcuts' list) cannot tell the two apart",
+      fix: "give \(identifier) a title of its own")
+  }
+
   /// Apple's closing line, `At least one halting error produced.`, to follow the errors of the App Intents metadata
   /// of a bundle when there is one.
   /// - Parameter file: what it names: the bundle, or the metadata file.
@@ -230,11 +242,7 @@ private struct Check {
       if let title = action.title, case let words = MetadataValidator.titleWords(title.key), !words.isEmpty {
         if let first = titles[words] {
           findings.append(
-            MetadataFinding(
-              .warning, .duplicateTitle, file: file, path: path + ".title",
-              "is \(JSONParser.quoted(title.key)), as the title of \(first) is: a person who names the intent by its "
-                + "title (`assistant run APP TITLE`, Shortcuts' list) cannot tell the two apart",
-              fix: "give \(identifier) a title of its own"))
+            MetadataValidator.duplicateTitle(title.key, of: identifier, as: "\(first)", file: file, path: path))
         } else {
           titles[words] = identifier
         }

@@ -215,8 +215,37 @@ extension AppBundle {
             fix: "declare \(identifier) in one place: the app, or one App Intents extension"))
       }
     }
+    diagnostics += duplicateTitlesAcrossFolders
     if diagnostics.hasErrors { diagnostics.append(Diagnostic(MetadataValidator.haltingFinding(file: url.path))) }
     return diagnostics
+  }
+
+  /// `app-intents-duplicate-title` across the app's `Metadata.appintents` (the validator finds it within one): an
+  /// intent whose title an intent of an earlier folder has, as `assistant run APP TITLE` looks in every folder.
+  private var duplicateTitlesAcrossFolders: [Diagnostic] {
+    var found: [Diagnostic] = []
+    var earlier: [[String]: (identifier: MetadataIdentifier, file: String)] = [:]
+    for folder in allAppIntentsMetadata {
+      var here: [[String]: (identifier: MetadataIdentifier, file: String)] = [:]
+      for action in (folder.readDocument?.actions.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue })
+        ?? []
+      {
+        guard let title = action.title?.key, case let words = MetadataValidator.titleWords(title), !words.isEmpty
+        else { continue }
+        // The same intent declared again is `app-intents-action-twice`'s.
+        if let first = earlier[words], first.identifier != action.identifier {
+          found.append(
+            Diagnostic(
+              MetadataValidator.duplicateTitle(
+                title, of: action.identifier, as: "\(first.identifier) in \(first.file)", file: folder.actionsDataFile,
+                path: "actions.\(action.identifier)")))
+        } else if earlier[words] == nil, here[words] == nil {
+          here[words] = (action.identifier, folder.actionsDataFile)
+        }
+      }
+      earlier.merge(here) { first, _ in first }
+    }
+    return found
   }
 
   /// The App Intents extensions in `app/Extensions`, read; an `.appex` there of another point is not IntentHost's

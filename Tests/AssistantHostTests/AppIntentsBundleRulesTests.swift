@@ -49,4 +49,29 @@ import Testing
     #expect(found.first?.keyPath == "actions.OrderFuelIntent.parameters[0].valueType")
     #expect(found.first?.message.hasPrefix("cannot find type 'Place' in scope: the parameter location of ") == true)
   }
+
+  /// An intent of the app whose title an intent of its App Intents extension has is warned about as within one file
+  /// (`assistant run APP TITLE` looks in both); the control: the extension alone has no such warning.
+  @Test func aTitleTheAppAndAnExtensionShareIsWarnedAbout() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = try TestBundles.fuelOrder(phrases: AppIntentsFixtures.correctedPhrases, in: directory.url)
+    #expect(try AppBundle.load(from: url).appIntentsDiagnostics.isEmpty)
+    let folder = url.appendingPathComponent("Metadata.appintents")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(
+      (#"{"version": 1, "actions": {"RefuelIntent": {"title": {"key": "Order fuel", "alternatives": []}, "#
+        + #""descriptionMetadata": {"descriptionText": {"key": "Refuels", "alternatives": []}}}}}"#).utf8
+    ).write(to: folder.appendingPathComponent("extract.actionsdata"))
+    let found = try AppBundle.load(from: url).appIntentsDiagnostics
+    #expect(found.map(\.rule) == [.appIntentsDuplicateTitle], "\(found)")
+    #expect(found.first?.severity == .warning)
+    // The app's folder is read first: the extension's intent is the second of the title.
+    #expect(found.first?.keyPath == "actions.OrderFuelIntent.title")
+    #expect(found.first?.file.hasSuffix("FuelOrderIntents.appex/Metadata.appintents/extract.actionsdata") == true)
+    #expect(
+      found.first?.message.hasPrefix(
+        "is \"Order Fuel\", as the title of RefuelIntent in \(folder.path)/extract.actionsdata is: ") == true,
+      "\(found)")
+  }
 }
