@@ -82,7 +82,7 @@ package final class MetadataReadingCache: Sendable {
   /// The process's cache: 64 readings of at most 64 MiB of files.
   package static let shared = MetadataReadingCache(maximumEntries: 64, maximumBytes: 64 << 20)
 
-  /// How many times `reading(of:file:parse:)` parsed, rather than found the reading kept (for tests and `Scripts/bench`).
+  /// How many times `reading(of:file:parse:)` parsed, rather than found the reading kept (for tests).
   package var parses: Int { state.withLock { $0.parses } }
 
   /// The reading of the file at `path` whose identity is `file`: the one kept when the same file was read before,
