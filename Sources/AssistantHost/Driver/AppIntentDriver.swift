@@ -34,7 +34,11 @@ extension IntentDriver {
       invocation: invocation, session: try await startSession(target).get(),
       mode: opensApp ? .foreground : .background)
     do {
-      try Self.checkDigest(of: run.session, against: invocation.metadata)
+      // The process's own metadata: the app's when it runs there (an openAppWhenRun intent an extension declares
+      // too), which has nothing to drift from when the app declares no App Intents of its own.
+      if let own = target.kind == .app ? app.appIntentsMetadata : invocation.metadata {
+        try Self.checkDigest(of: run.session, against: own)
+      }
       try await resolveBeforePerform(&run)
       var outcome = try await perform(&run, rules: rules)
       await finish(run.session)
