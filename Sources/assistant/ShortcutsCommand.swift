@@ -354,6 +354,16 @@ struct ShortcutsAdd: AssistantCommand {
       try await context.output(Untrusted.shown("Added \(shown.line)", multiline: false))
       try await context.output(
         Untrusted.shown("Say \"\(shortcut.phrase)\" to run it\(shown.asksLine)."))
+      // A donation's own values are kept only when asked: say which it had that were not.
+      if let origin, case .donation(let donation) = origin.item, !keepValues {
+        let left = donation.interaction.intent.parameters.keys.filter { presets[$0] == nil && !asks.contains($0) }
+        if !left.isEmpty {
+          try await context.output(
+            Untrusted.shown(
+              "The donation's own values of \(left.sorted().joined(separator: ", ")) are not preset (`--keep-values` "
+                + "presets them)."))
+        }
+      }
     }
     return ExitStatus.success.rawValue
   }

@@ -381,6 +381,10 @@ struct AppIntentsPythonTests {
       #expect(cancelled.code == 1, "\(cancelled)")
       #expect(cancelled.stdout == "OK, I won't.\n", "\(cancelled)")
       #expect(try await scene.groupFiles() == [:])
+      // "cancel" to a String parameter's question is the user's cancel too, never the text "cancel".
+      let probed = try await scene.assistant(
+        ["--answer", "cancel", "run", "Pantry", "TestOnlyIntent", "behaviour=askOutsidePerform"])
+      #expect(probed.code == 1 && probed.stdout == "OK, I won't.\n", "\(probed)")
     }
   }
 

@@ -285,11 +285,12 @@ extension IntentDriver {
     if let index = choices.names.firstIndex(where: { normalizedWords($0) == normalizedWords(answer) }) {
       return options[index]
     }
+    // "cancel" ends the intent, as for a SiriKit question, unless a choice is called so: never taken as text.
+    if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
     if let value = Self.read(answer, for: parameter, in: document) { return value }
-    if case .entity = parameter.valueType, !answer.isEmpty, !SpokenAnswer.isCancel(answer) {
+    if case .entity = parameter.valueType, !answer.isEmpty {
       return try await entity(saying: answer, for: parameter, run: run, whileAsking: choices.whileAsking)
     }
-    if SpokenAnswer.isCancel(answer) { throw CancelledByUser() }
     await conversation.explain(
       "Sorry, \(parameter.title?.key ?? parameter.name.rawValue) needs \(Self.expectation(for: parameter, in: document))."
     )
