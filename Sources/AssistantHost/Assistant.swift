@@ -223,7 +223,7 @@ package struct Assistant: Sendable {
   package static func appIntentPresets(_ values: [String], identifier: String, in app: AppBundle) throws
     -> [String: ParameterValue]
   {
-    guard let (document, action) = ShortcutRules.appIntent(identifier, of: app) else { return [:] }
+    guard let (_, document, action) = ShortcutRules.appIntent(identifier, of: app) else { return [:] }
     let read = try read(values, of: action, in: document)
     if let name = read.entityWords.keys.sorted().first {
       throw HostError(
@@ -432,13 +432,9 @@ package struct Assistant: Sendable {
   /// The App Intent of `app` whose identifier is exactly `identifier` (as a shortcut or a donation keeps it), with no
   /// value yet; nil when none of its `Metadata.appintents` declares it.
   static func appIntent(identifier: String, in app: AppBundle) -> AppIntentInvocation? {
-    guard let name = MetadataIdentifier(validating: identifier) else { return nil }
-    for folder in app.allAppIntentsMetadata {
-      if let action = folder.readDocument?.actions[name] {
-        return AppIntentInvocation(app: app, metadata: folder, action: action, values: [:])
-      }
+    ShortcutRules.appIntent(identifier, of: app).map {
+      AppIntentInvocation(app: app, metadata: $0.folder, action: $0.action, values: [:])
     }
-    return nil
   }
 
   /// The user's shortcuts that can run with `apps` (`ShortcutState.active`), as candidates of the closest phrases

@@ -52,17 +52,25 @@ public struct NegativeAppShortcutPhrase: Sendable, ExpressibleByStringInterpolat
 
   public init(stringInterpolation: StringInterpolation) { template = stringInterpolation.template }
 
-  public struct StringInterpolation: StringInterpolationProtocol {
-    var template = ""
+  public struct StringInterpolation: StringInterpolationProtocol, PhraseTemplateInterpolation {
+    public var template = ""
 
     public init(literalCapacity: Int, interpolationCount: Int) {}
+  }
+}
 
-    public mutating func appendLiteral(_ literal: String) { template += literal }
+/// What the interpolations of a phrase (`AppShortcutPhrase`, `NegativeAppShortcutPhrase`) share: words as written and
+/// `\(.applicationName)` as `${applicationName}`, into the template the metadata holds.
+public protocol PhraseTemplateInterpolation {
+  var template: String { get set }
+}
 
-    public mutating func appendInterpolation(_ token: AppShortcutPhraseToken) {
-      switch token {
-      case .applicationName: template += "${applicationName}"
-      }
+extension PhraseTemplateInterpolation {
+  public mutating func appendLiteral(_ literal: String) { template += literal }
+
+  public mutating func appendInterpolation(_ token: AppShortcutPhraseToken) {
+    switch token {
+    case .applicationName: template += "${applicationName}"
     }
   }
 }
@@ -122,18 +130,10 @@ public struct AppShortcutPhrase<Intent: AppIntent>: Sendable, ExpressibleByStrin
 
   public init(stringInterpolation: StringInterpolation) { template = stringInterpolation.template }
 
-  public struct StringInterpolation: StringInterpolationProtocol {
-    var template = ""
+  public struct StringInterpolation: StringInterpolationProtocol, PhraseTemplateInterpolation {
+    public var template = ""
 
     public init(literalCapacity: Int, interpolationCount: Int) {}
-
-    public mutating func appendLiteral(_ literal: String) { template += literal }
-
-    public mutating func appendInterpolation(_ token: AppShortcutPhraseToken) {
-      switch token {
-      case .applicationName: template += "${applicationName}"
-      }
-    }
 
     /// A parameter, by its key path (`\.$location`): the intent's property named by it.
     public mutating func appendInterpolation<Value>(_ parameter: KeyPath<Intent, IntentParameter<Value>>) {

@@ -19,7 +19,7 @@ struct DonationRules: Sendable {
   func problem(_ request: DonateAppIntentRequest) -> String? {
     if let problem = Self.namesProblem(request.identifier, request.groupIdentifier) { return problem }
     let intent = request.appIntent
-    guard let (document, action) = appIntent(intent.identifier) else {
+    guard let (_, document, action) = appIntent(intent.identifier) else {
       return "appIntent.identifier: \(intent.identifier) is not an App Intent of the app's Metadata.appintents"
     }
     return appIntentValuesProblem(intent.parameters, of: action, in: document, field: "appIntent.parameters")
@@ -43,11 +43,14 @@ struct DonationRules: Sendable {
     return nil
   }
 
-  /// The App Intent `identifier` declares in the app's metadata, with its document; nil when none does.
-  func appIntent(_ identifier: String) -> (MetadataDocument, MetadataDocument.Action)? {
+  /// The App Intent `identifier` names exactly in the app's metadata, with the folder and the document that declare
+  /// it; nil when none does. The one lookup of a kept identifier (a donation's, a shortcut's).
+  func appIntent(_ identifier: String) -> (
+    folder: AppIntentsMetadataFolder, document: MetadataDocument, action: MetadataDocument.Action
+  )? {
     guard let name = MetadataIdentifier(validating: identifier) else { return nil }
     for folder in appIntents {
-      if let document = folder.readDocument, let action = document.actions[name] { return (document, action) }
+      if let document = folder.readDocument, let action = document.actions[name] { return (folder, document, action) }
     }
     return nil
   }

@@ -455,14 +455,12 @@ package enum ShortcutRules {
     return nil
   }
 
-  /// The App Intent `identifier` of `app`, with the document that declares it; nil when none of its
-  /// `Metadata.appintents` does.
+  /// The App Intent `identifier` of `app` (`DonationRules.appIntent`), with the folder and the document that declare
+  /// it; nil when none of its `Metadata.appintents` does.
   package static func appIntent(_ identifier: String, of app: AppBundle) -> (
-    document: MetadataDocument, action: MetadataDocument.Action
+    folder: AppIntentsMetadataFolder, document: MetadataDocument, action: MetadataDocument.Action
   )? {
-    DonationRules(definitions: [], appIntents: app.allAppIntentsMetadata).appIntent(identifier).map {
-      (document: $0.0, action: $0.1)
-    }
+    DonationRules(definitions: [], appIntents: app.allAppIntentsMetadata).appIntent(identifier)
   }
 
   /// An App Intent of `app` with `values`, in words: its title, then each value with its parameter's title
@@ -470,7 +468,7 @@ package enum ShortcutRules {
   package static func describedAppIntent(_ identifier: String, values: [String: ParameterValue], app: AppBundle)
     -> String
   {
-    guard let (document, action) = appIntent(identifier, of: app) else { return identifier }
+    guard let (_, document, action) = appIntent(identifier, of: app) else { return identifier }
     let title = action.title?.key ?? identifier
     guard !values.isEmpty else { return title }
     let order = action.parameters.map(\.name.rawValue)
@@ -524,7 +522,7 @@ package enum ShortcutRules {
     -> String
   {
     guard shortcut.isAppIntent else { return describe(value, name, shortcut.intentClass, app) }
-    guard let (document, _) = appIntent(shortcut.intentClass, of: app) else { return typed(value) }
+    guard let document = appIntent(shortcut.intentClass, of: app)?.document else { return typed(value) }
     return IntentDriver.words(for: value, in: document)
   }
 

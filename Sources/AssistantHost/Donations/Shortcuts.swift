@@ -238,7 +238,7 @@ package enum ShortcutState: Sendable, Equatable {
   /// no longer has a parameter the shortcut presets or asks for, or a preset no longer fits its type.
   private static func ofAppIntent(_ shortcut: Shortcut, in app: AppBundle) -> ShortcutState {
     let rules = DonationRules(definitions: [], appIntents: app.allAppIntentsMetadata)
-    guard let (document, action) = rules.appIntent(shortcut.intentClass) else {
+    guard let (_, document, action) = rules.appIntent(shortcut.intentClass) else {
       return .inactive("\(app.name) (\(shortcut.app)) no longer declares the App Intent \(shortcut.intentClass)")
     }
     if let lost = (shortcut.presets.keys.sorted() + shortcut.asks).first(where: { action.parameter($0) == nil }) {
