@@ -12,16 +12,17 @@ let exitStatusTable: [(status: String, meaning: String)] = [
   ),
   (
     "65",
-    "invalid manifest or data (validate or phrases --check found an error; a transcript replay refuses; an "
-      + "unreadable document; a shortcut phrase that clashes)"
+    "invalid manifest or data (validate or phrases --check found an error; build's swift build failed or a bundle "
+      + "it assembled does not validate; a transcript replay refuses; an unreadable document; a shortcut phrase that "
+      + "clashes)"
   ),
-  ("66", "a path given does not exist (or, for replay, is not a regular file)"),
+  ("66", "a path given does not exist (or, for replay, is not a regular file; for build, an executable not built)"),
   ("69", "no installed app, intent, group, key or shortcut matches, a name several apps share, an inactive shortcut"),
   ("70", "extension fault: it crashed, exited, missed a deadline or broke the protocol"),
   (
     "73",
     "the host's home or one of its folders cannot be created; a --record or replay --update FILE cannot be "
-      + "written (checked before the run)"
+      + "written (checked before the run); new app into a folder that is not empty"
   ),
   ("74", "the host's own I/O error (its state, its output)"),
   ("75", "a value, choice or passcode is needed but cannot be asked (no terminal, --answer or --passcode-stdin)"),

@@ -7,7 +7,7 @@ import Testing
 /// exit status and `--json`, and the history the extension and the app share.
 @Suite(.serialized, .tags(.endToEnd))
 struct AscentDialogEndToEndTests {
-  /// A fresh home with the example Ascent.app installed (assembled beside Rooms by Scripts/assemble-bundles).
+  /// A fresh home with the example Ascent.app installed (assembled beside Rooms by `assistant build`).
   static func ascent() async throws -> HostFixture {
     let host = try HostFixture()
     let bundles = host.directory.file("bundles")

@@ -5,7 +5,7 @@ import Testing
 /// What the Ascent end-to-end suites share: a home with the example apps installed, the app's history as
 /// "obstacle: state" lines, and an utterance's `--json` outcome with its values typed.
 extension HostFixture {
-  /// A fresh home with Ascent installed (Scripts/assemble-bundles builds Rooms.app and Ascent.app together), and
+  /// A fresh home with Ascent installed (`assistant build` assembles Rooms.app and Ascent.app together), and
   /// Rooms too when `rooms`.
   static func withAscent(rooms: Bool = false) async throws -> HostFixture {
     let host = try HostFixture()

@@ -11,7 +11,7 @@ import Testing
   import Glibc
 #endif
 
-/// The FuelOrder example (seed 000) as Scripts/assemble-bundles builds it: the bundle with the metadata its App
+/// The FuelOrder example (seed 000) as `assistant build` assembles it: the bundle with the metadata its App
 /// Intents extension wrote validates and installs; the app manages the vehicles and places of its app group through
 /// `assistant open`; and the extension, driven over the protocol by the test (the host does not run App Intents yet),
 /// orders from the same group: nothing placed when the user declines, the order placed when they confirm, the seed's
@@ -130,7 +130,7 @@ struct FuelOrderEndToEndTests {
 }
 
 extension HostFixture {
-  /// Assembles the example apps (Scripts/assemble-bundles) and installs FuelOrder.app; returns the assembled bundle.
+  /// Assembles the example apps (`assistant build`) and installs FuelOrder.app; returns the assembled bundle.
   func installFuelOrder() async throws -> URL {
     let rooms = try await TestBundles.rooms(in: directory.file("bundles"))
     let app = rooms.deletingLastPathComponent().appendingPathComponent("FuelOrder.app")

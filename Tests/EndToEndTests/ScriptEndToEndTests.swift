@@ -8,11 +8,14 @@ import Testing
 struct ScriptEndToEndTests {
   static let script = PackagePaths.root.appendingPathComponent("Scripts/assistant").path
 
-  /// Runs `Scripts/assistant ARGUMENTS` in `folder`, on the home and groups under `scratch`.
-  func script(_ arguments: [String], in folder: String, scratch: TemporaryDirectory) async throws -> CommandResult {
+  /// Runs `Scripts/assistant ARGUMENTS` in `folder`, on the home `scratch/HOME` (its app groups in it, or in
+  /// `groups` when given).
+  func script(
+    _ arguments: [String], in folder: String, scratch: TemporaryDirectory, home: String = "home", groups: String? = nil
+  ) async throws -> CommandResult {
     var environment = ProcessInfo.processInfo.environment
-    environment["ASSISTANT_HOME"] = scratch.file("home").path
-    environment["ASSISTANT_APP_GROUPS"] = scratch.file("groups").path
+    environment["ASSISTANT_HOME"] = scratch.file(home).path
+    environment["ASSISTANT_APP_GROUPS"] = groups
     environment["INTENTHOST_NO_BUILD"] = "1"
     return try await runCommand(
       "/bin/bash", ["-c", #"cd "$1" && shift && exec /bin/bash "$@""#, "bash", folder, Self.script] + arguments,
@@ -32,6 +35,27 @@ struct ScriptEndToEndTests {
     let repository = try await script(["validate", "."], in: PackagePaths.root.path, scratch: scratch)
     #expect(repository.code == 0, "\(repository)")
     #expect(repository.stdout.contains("0 errors"), "\(repository)")
+  }
+
+  /// A home is a device: the app groups are in it, so a second, fresh home books room 12 again where the first home
+  /// has it booked. Control: with both homes' groups in one folder (`ASSISTANT_APP_GROUPS`, what the script did
+  /// before), the second home finds the first one's booking.
+  @Test func aFreshHomeIsAFreshDevice() async throws {
+    let scratch = try TemporaryDirectory("intenthost-script")
+    defer { scratch.remove() }
+    let here = PackagePaths.root.path
+    let book = ["Book room 12 for Ada with Rooms"]
+    let first = try await script(book, in: here, scratch: scratch, home: "first")
+    #expect(first.code == 0 && first.stdout.contains("Room 12 is now booked by Ada."), "\(first)")
+    #expect(FileManager.default.fileExists(atPath: scratch.file("first/AppGroup/group.com.example.rooms").path))
+    let second = try await script(book, in: here, scratch: scratch, home: "second")
+    #expect(second.code == 0 && second.stdout.contains("Room 12 is now booked by Ada."), "\(second)")
+
+    let shared = scratch.file("shared groups").path
+    let one = try await script(book, in: here, scratch: scratch, home: "third", groups: shared)
+    #expect(one.code == 0, "\(one)")
+    let other = try await script(book, in: here, scratch: scratch, home: "fourth", groups: shared)
+    #expect(other.code == 1 && other.stdout.contains("already booked by Ada"), "\(other)")
   }
 
   /// A `--home` of the caller's is the home (with its own `AppGroup/`), not a second `--home` beside the script's.

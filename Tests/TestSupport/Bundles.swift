@@ -2,16 +2,17 @@ import Foundation
 
 /// Builds app bundles for tests.
 public enum TestBundles {
-  /// Assembles the example Rooms.app (Scripts/assemble-bundles) into `directory` and returns its path. The script
-  /// runs through `runCommand`, so the wait for it is off the cooperative pool.
+  /// Assembles the example apps (Rooms.app, Ascent.app, FuelOrder.app) into `directory` from the built products, as
+  /// `Scripts/assistant` does (`assistant build --binaries`), and returns Rooms.app's path. The command runs through
+  /// `runCommand`, so the wait for it is off the cooperative pool.
   public static func rooms(in directory: URL) async throws -> URL {
     let result = try await runCommand(
-      "/bin/bash",
+      PackagePaths.binaries.appendingPathComponent("assistant").path,
       [
-        PackagePaths.root.appendingPathComponent("Scripts/assemble-bundles").path, PackagePaths.binaries.path,
-        directory.path,
+        "build", "--quiet", "--binaries", PackagePaths.binaries.path, "--output", directory.path,
+        PackagePaths.root.appendingPathComponent("Sources/Examples").path,
       ])
-    guard result.code == 0 else { throw BundleError(message: "assemble-bundles failed: \(result)") }
+    guard result.code == 0 else { throw BundleError(message: "assistant build failed: \(result)") }
     return directory.appendingPathComponent("Rooms.app")
   }
 

@@ -50,7 +50,7 @@ func writePlist(_ value: [String: Any], to url: URL) throws {
 /// Builds app bundles for tests.
 enum TestBundles {
   /// The example Rooms.app assembled in-process from the manifests in `Sources/Examples`, laid out as
-  /// `Scripts/assemble-bundles` lays it out, but with stand-in executables (a one-line shell script each, mode 0755)
+  /// `assistant build` lays it out, but with stand-in executables (a one-line shell script each, mode 0755)
   /// instead of the built ones. Enough to load, validate, install and route the bundle without a build or a child
   /// process; not enough to run it (TestSupport's `rooms(in:)` assembles one that runs).
   /// - Returns: `directory/Rooms.app`.

@@ -35,19 +35,25 @@ enum BundleTree {
       do throws(SystemError) {
         let input = try directory.openFile(String(relative.split(separator: "/").last!), O_RDONLY)
         defer { input.close() }
-        let output = try FileDescriptor.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
-        defer { output.close() }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-          let count = try input.read(into: &buffer)
-          if count == 0 { break }
-          try output.writeAll(Array(buffer[..<count]), timeoutMilliseconds: -1)
-        }
-        try output.changeMode(status.permissions & 0o755)
+        try copyBytes(from: input, to: target, mode: status.permissions & 0o755)
       } catch {
         throw HostError(.ioError, "cannot copy \(Untrusted.shown(relative)) into \(destination.path): \(error)")
       }
     }
+  }
+
+  /// Copies what `input` reads to a new file `target` (`O_EXCL`, never through a link) with the permission bits
+  /// `mode`.
+  static func copyBytes(from input: FileDescriptor, to target: String, mode: mode_t) throws(SystemError) {
+    let output = try FileDescriptor.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
+    defer { output.close() }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = try input.read(into: &buffer)
+      if count == 0 { break }
+      try output.writeAll(Array(buffer[..<count]), timeoutMilliseconds: -1)
+    }
+    try output.changeMode(mode)
   }
 
   /// Visits every entry below `root` (folders before their contents), with its path relative to `root`, the open

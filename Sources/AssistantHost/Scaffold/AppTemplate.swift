@@ -1,0 +1,342 @@
+/// The package `assistant new app NAME` writes: an app, its Intents extension and its Intents UI extension sharing
+/// one app group, an intent definition with one intent (an enum, a number and a string parameter), a vocabulary with
+/// its phrases, and the Swift code of each executable, which builds with `assistant build` and answers its sample
+/// phrase at once.
+///
+/// ```
+/// Coffee/Package.swift                       the three executables, depending on the IntentHost SDK
+/// Coffee/Coffee/                             the app: Info.plist, Coffee.entitlements, Base.lproj/{Intents.intentdefinition,
+///                                            AppIntentVocabulary.plist}, Code/main.swift (the `coffee` executable)
+/// Coffee/CoffeeIntents/                      the Intents extension: Info.plist, CoffeeIntents.entitlements, Code/
+/// Coffee/CoffeeUI/                           the Intents UI extension: Info.plist, Code/
+/// Coffee/README.md                           how to build, install, ask and change it
+/// ```
+package struct AppTemplate: Sendable {
+  /// The app's name: a letter, then letters and digits (`Coffee`).
+  package var name: String
+  package var intent: NewIntent
+  /// Where the IntentHost package is, for the path dependency.
+  package var sdkPath: String
+
+  package init(name: String, intent: NewIntent, sdkPath: String) {
+    self.name = name
+    self.intent = intent
+    self.sdkPath = sdkPath
+  }
+
+  /// The default intent of an app `NAME`: `OrderNAME` with a size, a quantity and who it is for.
+  package static func defaultIntent(for name: String) -> NewIntent {
+    NewIntent(
+      name: "Order\(name)",
+      parameters: [
+        .init(name: "size", kind: .enumeration(["small", "medium", "large"])),
+        .init(name: "quantity", kind: .integer),
+        .init(name: "customer", kind: .string),
+      ], phrase: "Order ${quantity} ${size} for ${customer}",
+      successDialog: "Your ${quantity} ${size} for ${customer} is ordered.")
+  }
+
+  /// Why `name` cannot name an app, or nil.
+  package static func nameProblem(_ name: String) -> String? {
+    guard NewIntent.isIdentifier(name), name.first!.isUppercase else {
+      return "\"\(name)\" is not an app name: give an UpperCamelCase name of letters and digits, e.g. Coffee"
+    }
+    return nil
+  }
+
+  var lower: String { name.lowercased() }
+  var bundleIdentifier: String { "com.example.\(lower)" }
+  var group: String { "group.com.example.\(lower)" }
+  var intentClass: String { intent.name + "Intent" }
+  /// The package's identity of the SDK's path dependency: its folder's name.
+  var sdkIdentity: String { String(sdkPath.split(separator: "/").last ?? "intenthost") }
+
+  /// The sample phrase: the intent's phrase with a sample value for each parameter, and the app's name.
+  package var samplePhrase: String {
+    var text = intent.phraseTemplate
+    for parameter in intent.parameters {
+      let sample: String
+      switch parameter.kind {
+      case .integer: sample = "2"
+      case .decimal: sample = "1.5"
+      case .boolean: sample = "yes"
+      case .string: sample = "Ada"
+      case .enumeration(let cases): sample = cases.last ?? "unknown"
+      }
+      text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample)
+    }
+    return "\(text) with \(name)"
+  }
+
+  /// Every file: its path in the package and its contents.
+  package var files: [(path: String, contents: String)] {
+    [
+      ("Package.swift", packageManifest),
+      ("README.md", readme),
+      ("\(name)/Info.plist", appInfo.xmlDocument),
+      ("\(name)/\(name).entitlements", entitlements.xmlDocument),
+      ("\(name)/Base.lproj/Intents.intentdefinition", intent.definition.xmlDocument),
+      ("\(name)/Base.lproj/AppIntentVocabulary.plist", vocabulary.xmlDocument),
+      ("\(name)/Code/main.swift", appCode),
+      ("\(name)Intents/Info.plist", extensionInfo(ui: false).xmlDocument),
+      ("\(name)Intents/\(name)Intents.entitlements", entitlements.xmlDocument),
+      ("\(name)Intents/Code/\(name)Intents.swift", extensionCode),
+      ("\(name)UI/Info.plist", extensionInfo(ui: true).xmlDocument),
+      ("\(name)UI/Code/\(name)UI.swift", uiCode),
+      (".gitignore", ".build/\n.swiftpm/\nPackage.resolved\n"),
+    ]
+  }
+
+  var packageManifest: String {
+    """
+    // swift-tools-version: 6.2
+    import PackageDescription
+
+    // \(name): an app, its Intents extension and its Intents UI extension for IntentHost (`assistant build --install`).
+    //
+    // The SDK is a path dependency on your IntentHost clone; its package identity is the clone's folder name
+    // ("\(sdkIdentity)"), which `.product(..., package:)` names. From a git URL instead, the identity is the URL's last
+    // path component without ".git":
+    //   .package(url: "https://example.com/you/intenthost.git", branch: "main")  ->  package: "intenthost"
+    let sdk: Target.Dependency = .product(name: "ExtensionSDK", package: "\(sdkIdentity)")
+
+    // Extensions link the Swift runtime statically: they start faster and need only the C libraries in their sandbox.
+    let staticSwiftRuntime: [LinkerSetting] = [
+      .unsafeFlags(
+        ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld"], .when(platforms: [.linux]))
+    ]
+
+    let package = Package(
+      name: "\(name)",
+      platforms: [.macOS(.v15)],
+      dependencies: [.package(path: "\(sdkPath)")],
+      targets: [
+        // The app, launched by `assistant open \(name) -- ARGS`.
+        .executableTarget(name: "\(lower)", dependencies: [sdk], path: "\(name)/Code", linkerSettings: staticSwiftRuntime),
+        // The Intents extension: resolves, confirms and handles \(intentClass).
+        .executableTarget(
+          name: "\(name)Intents", dependencies: [sdk], path: "\(name)Intents/Code", linkerSettings: staticSwiftRuntime),
+        // The Intents UI extension: draws the card of \(intentClass).
+        .executableTarget(
+          name: "\(name)UI", dependencies: [sdk], path: "\(name)UI/Code", linkerSettings: staticSwiftRuntime),
+      ]
+    )
+
+    """
+  }
+
+  var readme: String {
+    """
+    # \(name)
+
+    An app for IntentHost: `\(name)/` is the app, `\(name)Intents/` its Intents extension, `\(name)UI/` its Intents
+    UI extension; each folder holds the bundle's manifests (Info.plist, entitlements, `Base.lproj/`) and its Swift
+    code in `Code/`. They share the app group `\(group)`.
+
+    ```sh
+    assistant build --install               # swift build, assemble .build/bundles/\(name).app, validate, install
+    assistant "\(samplePhrase)"
+    assistant open \(name) -- list           # the app lists what was ordered
+    ```
+
+    The intent is `\(intentClass)` in `\(name)/Base.lproj/Intents.intentdefinition`; its example phrases are in
+    `AppIntentVocabulary.plist`.
+
+    """
+  }
+
+  var appInfo: PlistValue {
+    .dictionary(
+      commonInfo(identifier: bundleIdentifier, executable: lower, displayName: name).merging(
+        ["CFBundlePackageType": .string("APPL"), "NSSiriUsageDescription": .string("\(name) takes orders by voice.")]
+      ) { $1 })
+  }
+
+  func extensionInfo(ui: Bool) -> PlistValue {
+    let suffix = ui ? "UI" : "Intents"
+    var attributes: [String: PlistValue] = ["IntentsSupported": .array([.string(intentClass)])]
+    if !ui {
+      attributes["IntentsRestrictedWhileLocked"] = .array([])
+      attributes["IntentsRestrictedWhileProtectedDataUnavailable"] = .array([])
+    }
+    var nsExtension: [String: PlistValue] = [
+      "NSExtensionAttributes": .dictionary(attributes),
+      "NSExtensionPointIdentifier": .string(ui ? "com.apple.intents-ui-service" : "com.apple.intents-service"),
+    ]
+    if ui {
+      nsExtension["NSExtensionMainStoryboard"] = .string("MainInterface")
+    } else {
+      nsExtension["NSExtensionPrincipalClass"] = .string("\(name)Intents.IntentHandler")
+    }
+    return .dictionary(
+      commonInfo(
+        identifier: "\(bundleIdentifier).\(name)\(suffix)", executable: "\(name)\(suffix)",
+        displayName: "\(name)\(suffix)"
+      ).merging(["CFBundlePackageType": .string("XPC!"), "NSExtension": .dictionary(nsExtension)]) { $1 })
+  }
+
+  func commonInfo(identifier: String, executable: String, displayName: String) -> [String: PlistValue] {
+    [
+      "CFBundleDevelopmentRegion": .string("en"),
+      "CFBundleDisplayName": .string(displayName),
+      "CFBundleExecutable": .string(executable),
+      "CFBundleIdentifier": .string(identifier),
+      "CFBundleInfoDictionaryVersion": .string("6.0"),
+      "CFBundleName": .string(displayName),
+      "CFBundleShortVersionString": .string("1.0"),
+      "CFBundleVersion": .string("1"),
+    ]
+  }
+
+  var entitlements: PlistValue {
+    .dictionary([
+      "com.apple.developer.siri": .boolean(true),
+      "com.apple.security.application-groups": .array([.string(group)]),
+    ])
+  }
+
+  var vocabulary: PlistValue {
+    .dictionary([
+      "IntentPhrases": .array([
+        .dictionary([
+          "IntentExamples": .array([.string(samplePhrase)]),
+          "IntentName": .string(intentClass),
+        ])
+      ])
+    ])
+  }
+
+  /// The Swift value pattern and default of each parameter kind, for the untyped handler.
+  func swiftCase(_ parameter: NewIntent.Parameter) -> (pattern: String, type: String) {
+    switch parameter.kind {
+    case .integer: (".integer", "Int")
+    case .decimal: (".decimal", "Double")
+    case .boolean: (".boolean", "Bool")
+    case .string: (".string", "String")
+    case .enumeration: (".enumCase", "String")
+    }
+  }
+
+  var extensionCode: String {
+    let resolveCases = intent.parameters.map { parameter in
+      let (pattern, _) = swiftCase(parameter)
+      return """
+            case "\(parameter.name)":
+              guard case \(pattern)(let value)? = intent["\(parameter.name)"] else { return .needsValue }
+              return .success(\(pattern)(value))
+        """
+    }.joined(separator: "\n")
+    let reads = intent.parameters.map { parameter in
+      let (pattern, type) = swiftCase(parameter)
+      return """
+            guard case \(pattern)(let \(parameter.name))? = intent["\(parameter.name)"] else {
+              return IntentResponse(code: .failure, parameters: ["reason": .string("\(parameter.name) is missing")])
+            }
+            let \(parameter.name)Value: \(type) = \(parameter.name)
+        """
+    }.joined(separator: "\n")
+    let record = intent.parameters.map { "\"\($0.name)\": \"\\(\($0.name)Value)\"" }.joined(separator: ", ")
+    return """
+      // The \(name) Intents extension: resolves and handles \(intentClass), and records each order in the app group
+      // \(group), where the \(name) app reads it.
+      import ExtensionSDK
+
+      @main
+      struct \(name)IntentsExtension: IntentsExtension {
+        func handler(for intent: Intent) -> (any IntentHandler)? {
+          intent.name == "\(intentClass)" ? \(intent.name)Handler() : nil
+        }
+      }
+
+      /// The orders placed, as the app group's document `orders.json` holds them.
+      struct Orders: DocumentContent {
+        static let schemaVersion = 1
+        var orders: [[String: String]] = []
+      }
+
+      struct \(intent.name)Handler: IntentHandler {
+        func resolve(_ parameter: String, of intent: Intent, in context: ExtensionContext) async throws
+          -> ResolutionResult
+        {
+          switch parameter {
+      \(resolveCases)
+          default:
+            return .notRequired
+          }
+        }
+
+        func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
+      \(reads)
+          let orders = try context.appGroup("\(group)").document("orders.json", as: Orders.self)
+          try await orders.update { $0.orders.append([\(record)]) }
+          return IntentResponse(code: .success, parameters: intent.parameters)
+        }
+      }
+
+      """
+  }
+
+  var uiCode: String {
+    """
+    // The \(name) Intents UI extension: draws a card of \(intentClass) with the values it was given.
+    import ExtensionSDK
+
+    @main
+    struct \(name)Card: IntentViewController {
+      func configureView(for parameters: [String], of interaction: Interaction, in context: ViewContext) async throws
+        -> ConfiguredView
+      {
+        let intent = interaction.intent
+        let rows = [\(intent.parameters.map { "\"\($0.name)\"" }.joined(separator: ", "))].compactMap { name in
+          intent[name].map { SnippetNode.row(label: name, value: Self.shown($0)) }
+        }
+        return ConfiguredView(
+          success: true, parameters: intent.parameters.keys.sorted(),
+          size: ViewSize(width: min(320, context.maximumSize.width), height: 88),
+          snippet: .stack([.text("\(name)")] + rows))
+      }
+
+      static func shown(_ value: ParameterValue) -> String {
+        switch value {
+        case .string(let text), .enumCase(let text): text
+        case .integer(let number): String(number)
+        case .decimal(let number): String(number)
+        case .boolean(let flag): flag ? "yes" : "no"
+        default: value.description
+        }
+      }
+    }
+
+    """
+  }
+
+  var appCode: String {
+    """
+    // The \(name) app: `\(lower) list` prints the orders the Intents extension recorded in the app group \(group).
+    // Launched by the assistant: `assistant open \(name) -- list`.
+    import ExtensionSDK
+
+    #if canImport(Glibc)
+      import Glibc
+    #endif
+
+    struct Orders: DocumentContent {
+      static let schemaVersion = 1
+      var orders: [[String: String]] = []
+    }
+
+    let arguments = CommandLine.arguments.dropFirst()
+    guard arguments.first == "list" else {
+      print("usage: \(lower) list")
+      exit(arguments.isEmpty ? 0 : 64)
+    }
+    let context = try AppContext.current()
+    let orders = try context.appGroup("\(group)").document("orders.json", as: Orders.self).read().orders
+    if orders.isEmpty { print("No orders yet.") }
+    for order in orders {
+      print(order.keys.sorted().map { "\\($0): \\(order[$0]!)" }.joined(separator: ", "))
+    }
+
+    """
+  }
+}

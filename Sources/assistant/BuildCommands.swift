@@ -1,0 +1,272 @@
+// `assistant build`: a package's apps built and assembled as Xcode's build phases do. The command line is parsed
+// here; finding the bundles is AssistantHost's `BundleSources`, building and assembling its `BundleAssembler`.
+import AssistantHost
+import BundleManifest
+import Foundation
+import IntentHostSystem
+import UntrustedText
+
+/// `assistant build [PATH] [--install] [--release] [--output DIR] [--binaries DIR]`.
+struct Build: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "build",
+      abstract:
+        "Build a package's apps and extensions and assemble their bundles, as Xcode does; --install installs them.",
+      discussion: """
+        Every folder below PATH (default: the current folder) that holds an Info.plist is one bundle's folder: an \
+        app, or an extension (NSExtension, or EXAppExtensionAttributes for App Intents) embedded in the app whose \
+        bundle id, followed by a dot, begins its own. Each executable (CFBundleExecutable) is a script in its \
+        bundle's folder or the product of that name of the package at or above PATH, built with one `swift build` \
+        of the package (quietly, one progress line on stderr; the compiler's output goes to .build/assistant-build.log and is \
+        shown only if the build fails). Then each app is assembled into .build/bundles/NAME.app (or --output): its \
+        Info.plist, entitlements, .lproj folders (definitions, vocabularies, strings) and other files but Swift \
+        sources, its executable, its Intents and Intents UI extensions in PlugIns/ and its App Intents extensions in \
+        Extensions/ (whose Metadata.appintents the SDK's executable writes). Each bundle is validated as \
+        `assistant validate` does: an error fails the build (exit 65) and nothing is installed. With --json, one \
+        document: {"bundles": [{"name", "path", "extensions", "diagnostics"}], "installed": [...]}.
+        """,
+      arguments: [Self.path.argument],
+      options: [Self.install, Self.release, Self.output, Self.binaries, Self.quiet],
+      examples: [
+        "assistant build",
+        "assistant build Coffee --install",
+        "assistant build Sources/Examples --output /tmp/bundles --json",
+      ])
+  }
+
+  static let path = Positional.optional(
+    "PATH", help: "The package's folder, or a folder of bundle folders in it (default: the current folder).",
+    completion: .directory)
+  static let install = Option.flag("--install", help: "Install every bundle built (as `assistant install`).")
+  static let release = Option.flag("--release", help: "Build the release configuration (default: debug).")
+  static let output = Option.value(
+    "--output", value: "DIR", help: "Where to write NAME.app (default: the package's .build/bundles).",
+    completion: .directory)
+  static let binaries = Option.value(
+    "--binaries", value: "DIR",
+    help: "Take the executables from DIR, built already, instead of running swift build.", completion: .directory)
+  static let quiet = Option.flag("--quiet", help: "Print no progress line.")
+
+  var path: String
+  var installs: Bool
+  var configurationName: BundleAssembler.Configuration
+  var output: String?
+  var binaries: String?
+  var quiet: Bool
+
+  init(_ parsed: ParsedCommand) throws {
+    path = parsed[Self.path] ?? "."
+    installs = parsed.flag(Self.install)
+    configurationName = parsed.flag(Self.release) ? .release : .debug
+    output = parsed.value(Self.output)
+    binaries = parsed.value(Self.binaries)
+    quiet = parsed.flag(Self.quiet)
+  }
+
+  struct Report: Encodable {
+    struct Bundle: Encodable {
+      var name: String
+      var path: String
+      var extensions: [String]
+      var diagnostics: [Diagnostic]
+    }
+    var bundles: [Bundle]
+    var installed: [String]
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let (path, configuration, output, binaries) = (path, configurationName, output, binaries)
+    let sources = try await offloaded { () throws in try BundleSources.find(in: URL(fileURLWithPath: path)) }
+    let assembler = BundleAssembler(
+      sources: sources, configuration: configuration, output: output.map { URL(fileURLWithPath: $0) },
+      binaries: binaries.map { URL(fileURLWithPath: $0) })
+    if binaries == nil && !sources.products.isEmpty {
+      if !quiet {
+        await FileDescriptor.standardError.write(
+          "assistant: building " + Untrusted.shown((sources.package ?? sources.root).lastPathComponent) + "...\n")
+      }
+      let environment = ProcessInfo.processInfo.environment
+      try await offloaded { () throws in try assembler.buildProducts(environment: environment) }
+    }
+    let home = try installs ? context.home() : nil
+    let bundles = try await offloaded { () throws in try assembler.assemble(home: home) }
+    let diagnostics = bundles.flatMap(\.diagnostics)
+    var installed: [String] = []
+    if installs && !diagnostics.hasErrors, let home {
+      try await home.prepare()
+      for bundle in bundles {
+        let (app, _) = try await home.install(from: bundle.url)
+        installed.append(app.url.path)
+      }
+    }
+    if context.json {
+      try await context.output(
+        json: Report(
+          bundles: bundles.map {
+            Report.Bundle(name: $0.name, path: $0.url.path, extensions: $0.extensions, diagnostics: $0.diagnostics)
+          }, installed: installed))
+    } else {
+      for diagnostic in diagnostics where diagnostic.severity != .note {
+        try await context.output(diagnostic.shown)
+      }
+      for bundle in bundles {
+        let parts = bundle.extensions.isEmpty ? "" : " (with " + bundle.extensions.joined(separator: ", ") + ")"
+        try await context.output(Untrusted.shown("Assembled \(bundle.name).app in \(bundle.url.path)\(parts)"))
+      }
+      for path in installed { try await context.output(Untrusted.shown("Installed \(path)")) }
+      if diagnostics.hasErrors {
+        let count = diagnostics.errors.count
+        try await context.output(
+          "\(count) error\(count == 1 ? "" : "s"): nothing was installed; fix them and build again")
+      }
+    }
+    return diagnostics.hasErrors ? ExitStatus.dataError.rawValue : ExitStatus.success.rawValue
+  }
+}
+
+/// `assistant new app NAME ...`.
+struct New: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "new",
+      abstract: "Write a new app package that builds and answers its sample phrase at once.",
+      subcommands: [NewApp.self],
+      examples: ["assistant new app Coffee", "assistant build Coffee --install"])
+  }
+
+  init(_ parsed: ParsedCommand) throws {}
+
+  func run(in context: CommandContext) async throws -> Int32 { ExitStatus.usage.rawValue }  // the parser refuses it
+}
+
+/// `assistant new app NAME [--intent NAME] [--param NAME:TYPE ...] [--sdk PATH] [PATH]`.
+struct NewApp: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "app",
+      abstract: "Write a Swift package with an app, its Intents extension and its Intents UI extension.",
+      discussion: """
+        The package (in PATH, default ./NAME, which must not exist or be empty) has the app NAME, the Intents \
+        extension NAMEIntents and the Intents UI extension NAMEUI, each a folder with its manifests (Info.plist, \
+        entitlements; the app's Base.lproj holds Intents.intentdefinition and AppIntentVocabulary.plist) and its \
+        Swift code in Code/, sharing the app group group.com.example.LOWERCASE-NAME. The definition has one intent, \
+        --intent (default OrderNAME), with the parameters --param NAME:TYPE (TYPE integer, decimal, boolean, string \
+        or enum(CASE,CASE...); default size:enum(small,medium,large), quantity:integer, customer:string), and its \
+        vocabulary one example phrase, the sample phrase. Package.swift depends on the IntentHost SDK by path: \
+        --sdk, else $INTENTHOST_SDK, else the clone this assistant was built in. Then `assistant build NAME \
+        --install` and the sample phrase answers. With --json: {"path", "files", "samplePhrase"}.
+        """,
+      arguments: [Self.name.argument, Self.path.argument],
+      options: [Self.intent, Self.parameter, Self.sdk],
+      examples: [
+        "assistant new app Coffee",
+        "assistant new app Tea --intent BrewTea --param 'kind:enum(green,black)' --param cups:integer",
+      ])
+  }
+
+  static let name = Positional("NAME", help: "The app's name: letters and digits, UpperCamelCase (Coffee).")
+  static let path = Positional.optional(
+    "PATH", help: "The package's folder (default: ./NAME).", completion: .directory)
+  static let intent = Option.value(
+    "--intent", value: "NAME", help: "The intent's name, without Intent (default: OrderNAME).")
+  static let parameter = Option.value(
+    "--param", value: "NAME:TYPE",
+    help: "A parameter of the intent (repeatable): integer, decimal, boolean, string or enum(CASE,CASE...).",
+    repeatable: true)
+  static let sdk = Option.value(
+    "--sdk", value: "PATH", help: "The IntentHost clone to depend on (default: the one this assistant was built in).",
+    completion: .directory)
+
+  var template: AppTemplate
+  var folder: String
+
+  init(_ parsed: ParsedCommand) throws {
+    let name = parsed[Self.name]
+    if let problem = AppTemplate.nameProblem(name) { throw HostError(.usage, problem) }
+    var intent = AppTemplate.defaultIntent(for: name)
+    if let intentName = parsed.value(Self.intent) {
+      var bare = intentName
+      if bare.hasSuffix("Intent") && bare.count > "Intent".count { bare.removeLast("Intent".count) }
+      guard NewIntent.isIdentifier(bare), bare.first!.isUppercase else {
+        throw HostError(
+          .usage, "--intent \(intentName): give an UpperCamelCase name of letters and digits, e.g. OrderCoffee")
+      }
+      intent.name = bare
+      (intent.phrase, intent.successDialog) = (nil, nil)  // the default's words are for OrderNAME alone
+    }
+    let parameters = try parsed.values(Self.parameter).map(NewIntent.parameter)
+    if !parameters.isEmpty {
+      var seen = Set<String>()
+      for parameter in parameters where !seen.insert(parameter.name).inserted {
+        throw HostError(.usage, "--param \(parameter.name) is given twice; give each parameter once")
+      }
+      intent.parameters = parameters
+      (intent.phrase, intent.successDialog) = (nil, nil)
+    }
+    let sdk = try parsed.value(Self.sdk) ?? Self.defaultSDK()
+    guard FileManager.default.fileExists(atPath: sdk + "/Package.swift") else {
+      throw HostError(.noInput, "--sdk \(sdk): no Package.swift there; give the folder of your IntentHost clone")
+    }
+    template = AppTemplate(
+      name: name, intent: intent, sdkPath: URL(fileURLWithPath: sdk).standardizedFileURL.path)
+    folder = parsed[Self.path] ?? name
+  }
+
+  /// `$INTENTHOST_SDK`, else the package this executable was built in (`.../.build/CONFIG/assistant`).
+  static func defaultSDK() throws -> String {
+    if let path = ProcessInfo.processInfo.environment["INTENTHOST_SDK"], !path.isEmpty { return path }
+    var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    while folder.path != "/" {
+      let manifest = folder.appendingPathComponent("Package.swift")
+      if let text = try? String(contentsOf: manifest, encoding: .utf8), text.contains("name: \"IntentHost\"") {
+        return folder.path
+      }
+      folder.deleteLastPathComponent()
+    }
+    throw HostError(
+      .usage,
+      "cannot tell where the IntentHost SDK is: give --sdk PATH (your IntentHost clone) or set INTENTHOST_SDK")
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let (template, folder) = (template, folder)
+    let root = URL(fileURLWithPath: folder).standardizedFileURL
+    try await offloaded { () throws in try Self.write(template, into: root) }
+    if context.json {
+      struct Report: Encodable {
+        var path: String
+        var files: [String]
+        var samplePhrase: String
+      }
+      try await context.output(
+        json: Report(path: root.path, files: template.files.map(\.path), samplePhrase: template.samplePhrase))
+    } else {
+      try await context.output("Wrote \(template.name) (\(template.files.count) files) in \(root.path). Next:")
+      try await context.output("  cd \(shellQuoted(folder)) && assistant build --install")
+      try await context.output("  assistant \(shellQuoted(template.samplePhrase))")
+    }
+    return ExitStatus.success.rawValue
+  }
+
+  /// Writes every file, each new (`O_EXCL`): a folder that exists and is not empty is refused, nothing overwritten.
+  static func write(_ template: AppTemplate, into root: URL) throws {
+    let fm = FileManager.default
+    if let names = try? fm.contentsOfDirectory(atPath: root.path), !names.isEmpty {
+      throw HostError(
+        .cannotCreate, "cannot write \(template.name) into \(root.path): the folder is not empty; give a new PATH")
+    }
+    for (path, contents) in template.files {
+      let file = root.appendingPathComponent(path)
+      do {
+        try fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let descriptor = try FileDescriptor.open(
+          file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o644)
+        defer { descriptor.close() }
+        try descriptor.writeAll(Array(contents.utf8), timeoutMilliseconds: -1)
+      } catch {
+        throw HostError(.cannotCreate, "cannot write \(file.path): \(error)")
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import BundleManifest
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AssistantHost
+
+/// What `assistant new` writes: intent definitions the manifest model reads back as written, and parameters read from
+/// `--param NAME:TYPE` or refused with the form.
+@Suite(.tags(.unit))
+struct ScaffoldTests {
+  @Test func aNewDefinitionReadsBackWithItsEnumAndTypes() throws {
+    let intent = AppTemplate.defaultIntent(for: "Coffee")
+    let directory = try TemporaryDirectory("intenthost-scaffold")
+    defer { directory.remove() }
+    let file = directory.file("Intents.intentdefinition")
+    try Data(intent.definition.xmlDocument.utf8).write(to: file)
+    let definition = try IntentDefinition.load(contentsOf: file)
+    let spec = try #require(definition.intents.first)
+    #expect(spec.className == "OrderCoffeeIntent")
+    #expect(spec.parameters.map(\.name) == ["size", "quantity", "customer"])
+    #expect(definition.enums.map(\.name) == ["Size"])
+    #expect(definition.enums.first?.values.map(\.name) == ["unknown", "small", "medium", "large"])
+    #expect(spec.response?.codes.map(\.name) == ["success", "failure"])
+    #expect(spec.combinations.first?.title == "Order ${quantity} ${size} for ${customer}")
+  }
+
+  @Test(arguments: [
+    ("drink:enum(espresso,latte)", NewIntent.Kind.enumeration(["espresso", "latte"])),
+    ("quantity:integer", .integer), ("price:decimal", .decimal), ("iced:boolean", .boolean), ("note:string", .string),
+  ])
+  func parametersAreRead(text: String, kind: NewIntent.Kind) throws {
+    #expect(try NewIntent.parameter(text).kind == kind)
+  }
+
+  @Test(arguments: [
+    "drink", "drink:", ":integer", "dr-ink:integer", "drink:float", "drink:enum()", "drink:enum(a,,b)",
+    "drink:enum(a,a)", "drink:enum(unknown,latte)", "drink:enum(la tte)", "../x:string",
+  ])
+  func malformedParametersAreRefused(text: String) {
+    #expect(throws: HostError.self) { try NewIntent.parameter(text) }
+  }
+
+  /// Text that would break the XML is escaped (a control shows the raw text is in the value).
+  @Test func plistTextIsEscaped() {
+    let xml = PlistValue.dictionary(["a<b": .string("x & </string><true/>")]).xmlDocument
+    #expect(xml.contains("<key>a&lt;b</key>"))
+    #expect(xml.contains("<string>x &amp; &lt;/string&gt;&lt;true/&gt;</string>"))
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// From an empty folder to a working extension: `assistant new app` writes a package, `assistant build --install`
+/// builds it with the real `swift build` against this clone's SDK, and its sample phrase answers.
+@Suite(.serialized, .tags(.endToEnd))
+struct NewAppEndToEndTests {
+  func assistant(_ arguments: [String], home: URL) async throws -> CommandResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_APP_GROUPS"] = nil
+    return try await runCommand(
+      PackagePaths.executable("assistant"), ["--home", home.path] + arguments, environment: environment)
+  }
+
+  @Test func aNewAppBuildsInstallsAndAnswersItsSamplePhrase() async throws {
+    let scratch = try TemporaryDirectory("intenthost-new")
+    defer { scratch.remove() }
+    let home = scratch.file("home")
+    let package = scratch.file("Coffee")
+    let made = try await assistant(
+      ["new", "app", "Coffee", package.path, "--sdk", PackagePaths.root.path, "--json"], home: home)
+    #expect(made.code == 0, "\(made)")
+    #expect(made.stdout.contains(#""samplePhrase":"Order 2 large for Ada with Coffee""#), "\(made)")
+    for file in [
+      "Package.swift", "Coffee/Base.lproj/Intents.intentdefinition", "CoffeeIntents/Code/CoffeeIntents.swift",
+    ] {
+      #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent(file).path), "\(file)")
+    }
+
+    let built = try await assistant(["build", package.path, "--install"], home: home)
+    #expect(built.code == 0, "\(built)")
+    #expect(built.stderr.contains("assistant: building Coffee..."), "\(built)")
+    #expect(built.stdout.contains("Installed \(home.path)/Applications/Coffee.app"), "\(built)")
+
+    let said = try await assistant(["Order 2 large for Ada with Coffee"], home: home)
+    #expect(said.code == 0, "\(said)")
+    #expect(said.stdout.contains("Your 2 large for Ada is ordered."), "\(said)")
+    #expect(said.stdout.contains("[CoffeeUI]") && said.stdout.contains("size: large"), "\(said)")
+    let listed = try await assistant(["open", "Coffee", "--", "list"], home: home)
+    #expect(listed.stdout.contains("customer: Ada, quantity: 2, size: large"), "\(listed)")
+    // The app group is the home's: a home is a device.
+    #expect(
+      FileManager.default.fileExists(atPath: home.appendingPathComponent("AppGroup/group.com.example.coffee").path))
+
+    // A value left out is asked with the definition's prompt.
+    let asked = try await assistant(["--answer", "Grace", "Order 3 small with Coffee"], home: home)
+    #expect(asked.code == 0 && (asked.stdout + asked.stderr).contains("Which customer? Grace"), "\(asked)")
+    #expect(asked.stdout.contains("Your 3 small for Grace is ordered."), "\(asked)")
+
+    // A compile error fails the build with the compiler's words, and nothing is installed over the good app.
+    let code = package.appendingPathComponent("CoffeeIntents/Code/CoffeeIntents.swift")
+    let source = try String(contentsOf: code, encoding: .utf8)
+    try (source + "\nlet broken: Int = \"not a number\"\n").write(to: code, atomically: true, encoding: .utf8)
+    let failed = try await assistant(["build", package.path, "--install"], home: home)
+    #expect(failed.code == 65, "\(failed)")
+    #expect(failed.stderr.contains("the build of Coffee failed") && failed.stderr.contains("error:"), "\(failed)")
+    let still = try await assistant(["Order 2 large for Ada with Coffee"], home: home)
+    #expect(still.code == 0, "\(still)")
+  }
+
+  /// Names are validated, and nothing is overwritten: an existing, non-empty folder is refused (exit 73).
+  @Test func badNamesAndUsedFoldersAreRefused() async throws {
+    let scratch = try TemporaryDirectory("intenthost-new")
+    defer { scratch.remove() }
+    let home = scratch.file("home")
+    for name in ["coffee", "Coffee Shop", "../Coffee", "Café"] {
+      let result = try await assistant(
+        ["new", "app", name, scratch.file("x").path, "--sdk", PackagePaths.root.path], home: home)
+      #expect(result.code == 64 && result.stderr.contains("UpperCamelCase"), "\(name): \(result)")
+    }
+    let bad = try await assistant(
+      [
+        "new", "app", "Tea", scratch.file("t").path, "--sdk", PackagePaths.root.path, "--param",
+        "kind:enum(green,,black)",
+      ],
+      home: home)
+    #expect(bad.code == 64, "\(bad)")
+    let used = scratch.file("used")
+    try FileManager.default.createDirectory(at: used, withIntermediateDirectories: true)
+    try Data("mine\n".utf8).write(to: used.appendingPathComponent("notes.txt"))
+    let refused = try await assistant(["new", "app", "Tea", used.path, "--sdk", PackagePaths.root.path], home: home)
+    #expect(refused.code == 73 && refused.stderr.contains("not empty"), "\(refused)")
+    #expect(try String(contentsOf: used.appendingPathComponent("notes.txt"), encoding: .utf8) == "mine\n")
+    // Control: an intent of the user's parameters is written, and its definition validates clean.
+    let tea = scratch.file("Tea")
+    let made = try await assistant(
+      [
+        "new", "app", "Tea", tea.path, "--sdk", PackagePaths.root.path, "--intent", "BrewTeaIntent", "--param",
+        "kind:enum(green,black)", "--param", "cups:integer", "--param", "note:string",
+      ], home: home)
+    #expect(made.code == 0 && made.stdout.contains("Brew tea black 2 Ada with Tea"), "\(made)")
+    let validated = try await assistant(["validate", tea.path], home: home)
+    #expect(validated.code == 0 && validated.stdout.contains("0 errors, 0 warnings"), "\(validated)")
+  }
+}
