@@ -270,3 +270,107 @@ struct NewApp: AssistantCommand {
     }
   }
 }
+
+/// `assistant dev [PATH] ["UTTERANCE"] [--count N]`.
+struct Dev: AssistantCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "dev",
+      abstract: "Build, install and say an utterance again on every change to a package's sources.",
+      discussion: """
+        Builds and installs the package at PATH (default: the current folder) as `assistant build --install` does, \
+        into a development home (PATH/.build/dev-home, or --home), says UTTERANCE if given, then watches every \
+        folder below PATH (inotify; hidden folders and .build are not watched) and does it all again after each \
+        change, once the tree has been quiet for 300 ms. A failed build or a refused bundle is reported and the \
+        watch goes on: the last good install stays. Ctrl-C stops it; --count N stops after N rounds.
+        """,
+      arguments: [Self.path.argument, Self.utterance.argument],
+      options: [Self.count, Build.release],
+      examples: ["assistant dev", "assistant dev Coffee \"Order 2 large for Ada with Coffee\""],
+      printsJSON: false)
+  }
+
+  static let path = Positional.optional(
+    "PATH", help: "The package's folder (default: the current folder).", completion: .directory)
+  static let utterance = Positional.optional("UTTERANCE", help: "What to say after each install.")
+  static let count = Option.value("--count", value: "N", help: "Stop after N rounds (default: never).")
+
+  var path: String
+  var utterance: String?
+  var rounds: Int?
+  var configurationName: BundleAssembler.Configuration
+
+  init(_ parsed: ParsedCommand) throws {
+    path = parsed[Self.path] ?? "."
+    utterance = parsed[Self.utterance]
+    if let text = parsed.value(Self.count) {
+      guard let count = Int(text), count > 0 else { throw HostError(.usage, "--count \(text): give a number from 1") }
+      rounds = count
+    }
+    configurationName = parsed.flag(Build.release) ? .release : .debug
+  }
+
+  func run(in context: CommandContext) async throws -> Int32 {
+    let root = URL(fileURLWithPath: path).standardizedFileURL
+    let sources = try await offloaded { () throws in try BundleSources.find(in: root) }
+    let base = (sources.package ?? sources.root).appendingPathComponent(".build")
+    let homePath = context.homeOption ?? base.appendingPathComponent("dev-home").path
+    let home = try AssistantHome(root: homePath)
+    let watch = try SourceWatch(root: root)
+    var round = 0
+    var change: String? = nil
+    while true {
+      round += 1
+      await FileDescriptor.standardError.write(
+        "assistant dev: "
+          + (change.map { "\(Untrusted.shown($0)) changed; " } ?? "") + "building "
+          + Untrusted.shown((sources.package ?? sources.root).lastPathComponent) + "...\n")
+      if await installRound(root: root, home: home), let utterance {
+        let status = try await say(utterance, home: homePath)
+        await FileDescriptor.standardError.write("assistant dev: said it (exit \(status)); watching \(root.path)\n")
+      } else {
+        await FileDescriptor.standardError.write("assistant dev: watching \(root.path)\n")
+      }
+      if let rounds, round >= rounds { return ExitStatus.success.rawValue }
+      change = try await offloaded { () throws in try watch.waitForChange() }
+    }
+  }
+
+  /// Builds, assembles and installs; reports what failed and returns false.
+  func installRound(root: URL, home: AssistantHome) async -> Bool {
+    do {
+      let sources = try await offloaded { () throws in try BundleSources.find(in: root) }
+      let assembler = BundleAssembler(sources: sources, configuration: configurationName, output: nil, binaries: nil)
+      let environment = ProcessInfo.processInfo.environment
+      try await offloaded { () throws in try assembler.buildProducts(environment: environment) }
+      let bundles = try await offloaded { () throws in try assembler.assemble(home: home) }
+      let diagnostics = bundles.flatMap(\.diagnostics)
+      for diagnostic in diagnostics where diagnostic.severity != .note {
+        await FileDescriptor.standardError.write(diagnostic.shown + "\n")
+      }
+      guard !diagnostics.hasErrors else { return false }
+      try await home.prepare()
+      for bundle in bundles { try await home.install(from: bundle.url) }
+      return true
+    } catch {
+      let message = (error as? HostError)?.message ?? "\(error)"
+      await FileDescriptor.standardError.write("assistant dev: \(message)\n")
+      return false
+    }
+  }
+
+  /// Says `utterance` as `assistant --home HOME UTTERANCE` would, in a child (this executable), on this terminal.
+  func say(_ utterance: String, home: String) async throws -> Int32 {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    let termination = try await offloaded { () throws in
+      var options = SpawnOptions(
+        executable: executable, arguments: [executable, "--home", home, "--", utterance],
+        environment: ProcessInfo.processInfo.environment, workingDirectory: nil, standardInput: .standardInput,
+        standardOutput: .standardOutput, standardError: .standardError)
+      options.newSession = false
+      return try BundleAssembler.runToEnd(options)
+    }
+    if case .exited(let code) = termination { return code }
+    return 128
+  }
+}

@@ -42,7 +42,8 @@ struct RootCommand: AssistantCommand {
       arguments: [UtteranceArgument.words.argument],
       options: conversationOptions + [localeOption] + confinementOptions,
       subcommands: [
-        Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, New.self, Build.self, Install.self,
+        Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, New.self, Build.self, Dev.self,
+        Install.self,
         Uninstall.self,
         ShowSandboxProfile.self, Replay.self, Shell.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,

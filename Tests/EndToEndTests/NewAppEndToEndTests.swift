@@ -6,11 +6,14 @@ import Testing
 /// builds it with the real `swift build` against this clone's SDK, and its sample phrase answers.
 @Suite(.serialized, .tags(.endToEnd))
 struct NewAppEndToEndTests {
-  func assistant(_ arguments: [String], home: URL) async throws -> CommandResult {
+  /// Runs the assistant on `home` (none: the command's own); a build of a new package compiles the SDK too, so it
+  /// gets minutes.
+  func assistant(_ arguments: [String], home: URL?, timeout: Duration = .seconds(120)) async throws -> CommandResult {
     var environment = ProcessInfo.processInfo.environment
     environment["ASSISTANT_APP_GROUPS"] = nil
     return try await runCommand(
-      PackagePaths.executable("assistant"), ["--home", home.path] + arguments, environment: environment)
+      PackagePaths.executable("assistant"), (home.map { ["--home", $0.path] } ?? []) + arguments,
+      environment: environment, timeout: timeout)
   }
 
   @Test func aNewAppBuildsInstallsAndAnswersItsSamplePhrase() async throws {
@@ -28,7 +31,7 @@ struct NewAppEndToEndTests {
       #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent(file).path), "\(file)")
     }
 
-    let built = try await assistant(["build", package.path, "--install"], home: home)
+    let built = try await assistant(["build", package.path, "--install"], home: home, timeout: .seconds(900))
     #expect(built.code == 0, "\(built)")
     #expect(built.stderr.contains("assistant: building Coffee..."), "\(built)")
     #expect(built.stdout.contains("Installed \(home.path)/Applications/Coffee.app"), "\(built)")
@@ -48,11 +51,34 @@ struct NewAppEndToEndTests {
     #expect(asked.code == 0 && (asked.stdout + asked.stderr).contains("Which customer? Grace"), "\(asked)")
     #expect(asked.stdout.contains("Your 3 small for Grace is ordered."), "\(asked)")
 
+    // `assistant dev` installs into its development home, says the phrase, and after a change to the definition
+    // builds, installs and says it again, with the new dialog.
+    let devHome = package.appendingPathComponent(".build/dev-home/Applications/Coffee.app")
+    let definition = package.appendingPathComponent("Coffee/Base.lproj/Intents.intentdefinition")
+    async let developing = assistant(
+      ["dev", package.path, "Order 2 large for Ada with Coffee", "--count", "2"], home: nil, timeout: .seconds(300))
+    var waited = 0
+    while !FileManager.default.fileExists(atPath: devHome.path) && waited < 2400 {
+      try await Task.sleep(for: .milliseconds(100))
+      waited += 1
+    }
+    try await Task.sleep(for: .milliseconds(500))
+    let text = try String(contentsOf: definition, encoding: .utf8)
+    try text.replacingOccurrences(of: "is ordered.", with: "is coming up.").write(
+      to: definition, atomically: true, encoding: .utf8)
+    let developed = try await developing
+    #expect(developed.code == 0, "\(developed)")
+    #expect(developed.stdout.contains("Your 2 large for Ada is ordered."), "\(developed)")
+    #expect(developed.stdout.contains("Your 2 large for Ada is coming up."), "\(developed)")
+    #expect(
+      developed.stderr.contains("Coffee/Base.lproj/Intents.intentdefinition changed; building Coffee..."),
+      "\(developed)")
+
     // A compile error fails the build with the compiler's words, and nothing is installed over the good app.
     let code = package.appendingPathComponent("CoffeeIntents/Code/CoffeeIntents.swift")
     let source = try String(contentsOf: code, encoding: .utf8)
     try (source + "\nlet broken: Int = \"not a number\"\n").write(to: code, atomically: true, encoding: .utf8)
-    let failed = try await assistant(["build", package.path, "--install"], home: home)
+    let failed = try await assistant(["build", package.path, "--install"], home: home, timeout: .seconds(300))
     #expect(failed.code == 65, "\(failed)")
     #expect(failed.stderr.contains("the build of Coffee failed") && failed.stderr.contains("error:"), "\(failed)")
     let still = try await assistant(["Order 2 large for Ada with Coffee"], home: home)

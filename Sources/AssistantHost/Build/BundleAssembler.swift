@@ -235,6 +235,12 @@ package struct BundleAssembler: Sendable {
       executable: program, arguments: [program] + arguments, environment: environment, workingDirectory: directory,
       standardInput: null, standardOutput: output, standardError: output)
     options.newSession = false
+    return try runToEnd(options)
+  }
+
+  /// Spawns `options` and waits for the process to end: no deadline (a build, or what the user runs, takes what
+  /// it takes; Ctrl-C reaches it in the caller's process group).
+  package static func runToEnd(_ options: SpawnOptions) throws -> Termination {
     let process = try spawn(options)
     defer { process.pidfd.close() }
     while true {
