@@ -210,7 +210,7 @@ let package = Package(
     // The test harness driving the example apps' real extensions, as an app author's tests would.
     .testTarget(
       name: "IntentHostTestingTests",
-      dependencies: ["IntentHostTesting", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
+      dependencies: ["IntentHostTesting", "AppGroupStore", "ExtensionProtocol", "IntentHostSystem", "TestSupport"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [

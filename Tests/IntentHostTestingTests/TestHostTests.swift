@@ -1,6 +1,7 @@
 import AppGroupStore
 import ExtensionProtocol
 import Foundation
+import IntentHostSystem
 import IntentHostTesting
 import TestSupport
 import Testing
@@ -70,6 +71,23 @@ struct TestHostTests {
       try await host.installExample("Rooms")
       #expect(try await host.say("Book room 12 for Ada with Rooms").isSuccess)
       #expect(try await host.say("Book room 12 for Grace with Rooms").status == .failureResponse)
+    }
+  }
+
+  /// A test process holds many descriptors (its runner's, other tests' runs): a sandboxed launch still starts, as the
+  /// child closes the host's descriptors before its limit on open files (64) applies. Without that, every descriptor
+  /// the child opened to confine itself was numbered above the limit and the launch failed with EMFILE.
+  @Test func aLaunchStartsWhileTheProcessHoldsManyDescriptors() async throws {
+    let held = try await offThePool { () throws(SystemError) -> [FileDescriptor] in
+      try (0..<200).map { _ throws(SystemError) in try FileDescriptor.open("/dev/null", O_RDONLY | O_CLOEXEC) }
+    }
+    defer { for fd in held { fd.close() } }
+    #expect(held.contains { $0.rawValue > 64 })
+    try await withTestHost { host in
+      try await host.installExample("Rooms")
+      let result = try await host.say("Book room 12 for Ada with Rooms")
+      #expect(result.status == .success, "\(result.transcript)")
+      #expect(result.views.map(\.extensionName) == ["RoomsUI"], "\(result.transcript)")
     }
   }
 
