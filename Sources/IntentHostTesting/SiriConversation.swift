@@ -8,8 +8,9 @@ import Testing
 /// try await host.conversation("Start a workout with Ascent") { siri in
 ///   try await siri.expect("What kind of workout?")
 ///   try await siri.answer("boulder climb")
+///   try await siri.confirm()  // "Ready to start your boulder climb workout in Ascent?"
 ///   let result = try await siri.result()
-///   #expect(result.responseCode == "handleInApp")
+///   #expect(result.responseCode == "success")  // the app handled it (handleInApp)
 /// }
 /// ```
 ///

@@ -24,6 +24,10 @@ struct AscentFlowTests {
       #expect(result.status == .success, "\(result.transcript)")
       #expect(result.app == "Ascent")
       #expect(result.intent == "INStartWorkoutIntent")
+      // Handed to the app (handleInApp): the app itself handled it, and its answer is the intent's.
+      #expect(result.responseCode == "success", "\(result.transcript)")
+      #expect(result.dialog.last == "Starting your boulder climb workout in Ascent.")
+      #expect(result.transcript.recorded.contains { $0.contains(#""peer":"Ascent""#) }, "\(result.transcript)")
       #expect(result.parameters["workoutName"] != nil, "\(result.parameters)")
       let history = try await host.appGroup("group.com.example.ascent").value(forKey: "workoutHistory")
       #expect("\(history)".contains("boulder"), "\(history)")

@@ -10,12 +10,16 @@ struct MatchTests {
   @Test func aPhraseSelectsAnAppAnIntentAndValues() async throws {
     try await withTestHost { host in
       for app in ["Rooms", "Ascent", "FuelOrder"] { try await host.installExample(app) }
+      let booking = try await host.match("Book room 12 for Ada with Rooms")
       #expect(
-        try await host.match("Book room 12 for Ada with Rooms") == [
+        booking == [
           PhraseMatch(
             app: "Rooms", bundleIdentifier: "com.example.rooms", intent: "BookRoomIntent",
-            parameters: ["roomNumber": .integer(12), "bookedBy": .string("Ada")], kind: .intent)
-        ])
+            parameters: [
+              "roomNumber": .integer(12), "bookedBy": .string("Ada"), "isCancellationOfBooking": .boolean(false),
+            ],
+            kind: .intent)
+        ], "\(booking)")
       let workout = try await host.match("Start a wall climb workout with Ascent")
       #expect(workout.map(\.intent) == ["INStartWorkoutIntent"], "\(workout)")
       let fuel = try await host.match("Fuel my car at home with FuelOrder")
