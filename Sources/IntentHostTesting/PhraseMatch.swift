@@ -8,7 +8,8 @@ import Understanding
 /// ```swift
 /// let matches = try await host.match("Book room 12 for Ada with Rooms")
 /// #expect(matches == [PhraseMatch(app: "Rooms", bundleIdentifier: "com.example.rooms", intent: "BookRoomIntent",
-///   parameters: ["roomNumber": .integer(12), "bookedBy": .string("Ada")], kind: .intent)])
+///   parameters: ["roomNumber": .integer(12), "bookedBy": .string("Ada"), "isCancellationOfBooking": .boolean(false)],
+///   kind: .intent)])
 /// ```
 public struct PhraseMatch: Sendable, Hashable {
   /// Where the phrase comes from.
@@ -27,8 +28,10 @@ public struct PhraseMatch: Sendable, Hashable {
   public var intent: String
   /// The values the phrase says, typed by the intent's definition, by parameter name.
   public var parameters: [String: ParameterValue]
+  /// Whether a SiriKit intent's phrase or an App Shortcut matched.
   public var kind: Kind
 
+  /// A match, to compare with what `TestHost.match(_:)` returns.
   public init(
     app: String, bundleIdentifier: String, intent: String, parameters: [String: ParameterValue], kind: Kind
   ) {

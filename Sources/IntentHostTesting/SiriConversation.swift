@@ -32,13 +32,16 @@ public final class SiriConversation: Sendable {
 
     /// The question, as the assistant asks it.
     public var prompt: String
+    /// What it wants.
     public var kind: Kind
 
+    /// A question, to compare with what `nextQuestion()` returns: `Question(prompt: "Who is the booking for?", kind: .value)`.
     public init(prompt: String, kind: Kind) {
       self.prompt = prompt
       self.kind = kind
     }
 
+    /// `"PROMPT" (KIND)`, as failure messages quote it.
     public var description: String { "\"\(prompt)\" (\(kind))" }
   }
 

@@ -60,6 +60,7 @@ public struct SiriResult: Sendable {
     /// Its lines, as `assistant` prints them under `[RoomsUI]`.
     public var lines: [String]
 
+    /// A snippet, to compare with `views`: `Snippet(extensionName: "RoomsUI", lines: ["Room 12"])`.
     public init(extensionName: String, lines: [String]) {
       self.extensionName = extensionName
       self.lines = lines
@@ -78,6 +79,7 @@ public struct SiriResult: Sendable {
       name = "\(status)"
     }
 
+    /// `NUMBER (NAME)`, e.g. `77 (refused)`.
     public var description: String { "\(rawValue) (\(name))" }
 
     /// 0: the intent was handled with a success response (or a capability question was answered).

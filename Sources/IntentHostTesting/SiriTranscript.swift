@@ -15,6 +15,7 @@ public struct SiriTranscript: Sendable, CustomStringConvertible {
   /// The run in `assistant --record`'s format, one JSON document a line.
   public var recorded: [String]
 
+  /// A transcript of these lines (a test host makes them; tests of your own reporting may too).
   public init(lines: [String], recorded: [String]) {
     self.lines = lines
     self.recorded = recorded

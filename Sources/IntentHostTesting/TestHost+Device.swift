@@ -10,6 +10,7 @@ public struct DeviceLockStatus: Sendable, Hashable {
   /// Wrong passcodes entered since the last right one.
   public var failedAttempts: Int
 
+  /// A state, to compare with `deviceStatus()`.
   public init(isLocked: Bool, hasPasscode: Bool, failedAttempts: Int) {
     self.isLocked = isLocked
     self.hasPasscode = hasPasscode

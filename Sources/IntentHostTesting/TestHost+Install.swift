@@ -12,6 +12,7 @@ public struct InstalledApp: Sendable, Hashable {
   /// The validator's warnings about it, one line each (errors refuse the install).
   public var warnings: [String]
 
+  /// An app, to compare with what `install` returns.
   public init(name: String, bundleIdentifier: String, warnings: [String]) {
     self.name = name
     self.bundleIdentifier = bundleIdentifier
@@ -40,6 +41,7 @@ public struct AssembledBundles: BundleSource {
   /// The folder that holds the bundles.
   public var folder: URL
 
+  /// The bundles in `folder`.
   public init(folder: URL) { self.folder = folder }
 
   /// - Throws: `TestHostError(.noInput)` when the folder cannot be listed or holds no `.app`.

@@ -19,6 +19,7 @@ public struct TestHostError: Error, Sendable, CustomStringConvertible {
   /// What went wrong, naming the thing and the fix.
   public var message: String
 
+  /// The message.
   public var description: String { message }
 
   init(_ status: ExitStatus, _ message: String) {

@@ -83,6 +83,22 @@ struct RoomsFlowTests {
     }
   }
 
+  /// What runs no intent: a capability question answers with the phrases, a phrase no app has is `noMatch` (69).
+  @Test func aQuestionAboutPhrasesAndAPhraseNoAppHas() async throws {
+    try await withTestHost { host in
+      try await host.installExample("Rooms")
+      let phrases = try await host.say("What can I say to Rooms?")
+      #expect(phrases.status == .success)
+      #expect(phrases.app == nil && phrases.intent == nil && !phrases.isSuccess)
+      #expect(phrases.phrases.contains { $0.hasPrefix("Rooms: ") && $0.contains("room") }, "\(phrases.phrases)")
+
+      let unknown = try await host.say("Paint the fence with Rooms")
+      #expect(unknown.status == .noMatch)
+      #expect(unknown.errorMessage != nil && unknown.dialog.isEmpty)
+      #expect(unknown.transcript.lines.last == "exit 69")
+    }
+  }
+
   @Test func runningTheIntentDirectlyIsTheSameBooking() async throws {
     try await withTestHost { host in
       try await host.installExample("Rooms")
