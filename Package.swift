@@ -18,6 +18,7 @@ let package = Package(
     .executable(name: "assistant", targets: ["assistant"]),
     .library(name: "ExtensionSDK", targets: ["ExtensionSDK"]),
     .library(name: "AppIntents", targets: ["AppIntents"]),
+    .library(name: "IntentHostTesting", targets: ["IntentHostTesting"]),
   ],
   targets: [
     // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds, openat2, loop devices and the mount API).
@@ -65,6 +66,13 @@ let package = Package(
         "AppGroupStore", "UntrustedText", "CPasscode", "IntentHostSystem", "Understanding",
       ],
       path: "Sources/AssistantHost"),
+    // purpose: the test harness for Siri flows: the real engine in a temporary home, stepped conversations, results to assert.
+    .target(
+      name: "IntentHostTesting",
+      dependencies: [
+        "AppGroupStore", "AssistantHost", "BundleManifest", "ExtensionProtocol", "IntentHostSystem", "Understanding",
+      ],
+      path: "Sources/IntentHostTesting"),
     // purpose: the thin command line over AssistantHost: one command model from which parsing, help, the man page
     // and the shell completions are generated; it prints, the engine decides.
     .executableTarget(
@@ -199,6 +207,10 @@ let package = Package(
         "assistant", "AppGroupStore", "AssistantHost", "ProcessSupervision", "TestSupport", "Understanding",
       ],
       exclude: ["Golden"]),
+    // The test harness driving the example apps' real extensions, as an app author's tests would.
+    .testTarget(
+      name: "IntentHostTestingTests",
+      dependencies: ["IntentHostTesting", "AppGroupStore", "ExtensionProtocol", "IntentHostSystem", "TestSupport"]),
     .testTarget(
       name: "AssistantHostTests",
       dependencies: [

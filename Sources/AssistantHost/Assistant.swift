@@ -96,6 +96,43 @@ package struct Assistant: Sendable {
       return .outcome(outcome)
     case nil: break
     }
+    let found = try await candidates(for: utterance)
+    // Several apps or intents: the user says which (a number, or scripted with --answer).
+    guard let index = try await whichOne(of: found.map(\.label), saying: utterance) else {
+      return .outcome(await declinedChoice())
+    }
+    switch found[index] {
+    case .appShortcut(let invocation): return .outcome(try await run(invocation))
+    case .intent(let match):
+      return .outcome(
+        try await run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)))
+    }
+  }
+
+  /// What an utterance may mean, as `say` understands it.
+  package enum Candidate: Sendable {
+    /// An App Shortcut phrase of an app's App Intents, said whole.
+    case appShortcut(AppIntentInvocation)
+    /// A SiriKit intent of an app (its phrases, titles, system phrases).
+    case intent(UtteranceMatcher.Match)
+
+    /// As "which one?" lists it: "INTENT of APP (ID)".
+    var label: String {
+      switch self {
+      case .appShortcut(let invocation):
+        "\(invocation.identifier) of \(invocation.app.name) (\(invocation.app.identifier))"
+      case .intent(let match): "\(match.intentClass) of \(match.app.name) (\(match.app.identifier))"
+      }
+    }
+  }
+
+  /// What `utterance` may mean among the installed apps, best first, without running anything (the understanding
+  /// `say` asks "which one?" of when there are several; the user's shortcuts and capability questions aside): the
+  /// apps' App Shortcuts said whole, then the other apps' SiriKit phrases; else the SiriKit phrases of all apps, with
+  /// the user's vocabulary (`host/setVocabulary`) counting in their slots.
+  /// - Throws: `UnderstandingError(.noMatch)` (69) when nothing matches, with the closest phrases.
+  package func candidates(for utterance: String) async throws -> [Candidate] {
+    let home = configuration.home
     // The apps' own terms for the user (`host/setVocabulary`) count in their slots (`assistant vocabulary APP`).
     let apps = try home.installedApps()
     let terms = await offloaded { DonationStore(home: home).userVocabularies(of: apps) }
@@ -117,25 +154,9 @@ package struct Assistant: Sendable {
           apps: apps.filter { !named.contains($0.url) }, locale: configuration.locale,
           vocabulary: terms.vocabularies
         ).understand(utterance)) ?? []
-      guard
-        let index = try await whichOne(
-          of: appShortcuts.map { "\($0.identifier) of \($0.app.name) (\($0.app.identifier))" }
-            + others.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
-      else { return .outcome(await declinedChoice()) }
-      if index < appShortcuts.count { return .outcome(try await run(appShortcuts[index])) }
-      let match = others[index - appShortcuts.count]
-      return .outcome(
-        try await run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)))
+      return appShortcuts.map(Candidate.appShortcut) + others.map(Candidate.intent)
     }
-    let found = try matcher.understand(utterance)
-    // Several apps or intents: the user says which (a number, or scripted with --answer).
-    guard
-      let index = try await whichOne(
-        of: found.map { "\($0.intentClass) of \($0.app.name) (\($0.app.identifier))" }, saying: utterance)
-    else { return .outcome(await declinedChoice()) }
-    let match = found[index]
-    return .outcome(
-      try await run(IntentInvocation(app: match.app, intentClass: match.intentClass, values: match.values)))
+    return try matcher.understand(utterance).map(Candidate.intent)
   }
 
   /// Runs the intent `intent` of the installed app `app` with `values`, like a Shortcuts action (`run(_:)`).

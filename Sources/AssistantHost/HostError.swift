@@ -1,3 +1,4 @@
+import IntentHostSystem
 import Understanding
 
 /// The assistant's exit statuses (sysexits-style). Documented in README.md and `assistant --help`.
@@ -60,5 +61,22 @@ extension HostError {
   /// (`ExitStatus.init(_:)`).
   package init(_ error: UnderstandingError) {
     self.init(ExitStatus(error.kind), error.message)
+  }
+}
+
+extension HostError {
+  /// Any error that ended a use case, as the assistant reports it: a `HostError` as it is; an `UnderstandingError`
+  /// with the status of its kind (`init(_:)`); a failed write of stdout as "cannot write to stdout" (74); the host's
+  /// own I/O errors 74, never 70 (which means an extension's fault). The command line and the test host both report
+  /// through it, so a test sees the status a user would.
+  package init(reporting error: any Error) {
+    switch error {
+    case let error as HostError: self = error
+    case let error as UnderstandingError: self.init(error)
+    case let error as SystemError where error.isStandardOutput:
+      self.init(.ioError, "cannot write to stdout: \(error.reason)")
+    case let error as SystemError: self.init(.ioError, "the host's own I/O failed: \(error)")
+    default: self.init(.ioError, "the host failed: \(error)")
+    }
   }
 }

@@ -113,6 +113,26 @@ static int move_high(int fd) {
 
 int ih_sandbox_confine(const ih_sandbox *s, int *stage);
 
+// Closes every descriptor but the `count` in `keep` (-1 ignored). First thing in the child: the host's other
+// descriptors (many, in a host that runs several launches at once, such as a test process) would otherwise count
+// against RLIMIT_NOFILE and put every descriptor the child opens next (Landlock's, the moved pipes) above it (EMFILE).
+static void close_all_but(int *keep, int count) {
+  for (int i = 1; i < count; i++) {  // insertion sort: a handful of numbers, no allocation
+    for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+      int swap = keep[j];
+      keep[j] = keep[j - 1];
+      keep[j - 1] = swap;
+    }
+  }
+  unsigned next = 0;
+  for (int i = 0; i < count; i++) {
+    if (keep[i] < 0 || (unsigned)keep[i] < next) continue;
+    if ((unsigned)keep[i] > next) syscall(SYS_close_range, next, (unsigned)keep[i] - 1, 0);
+    next = (unsigned)keep[i] + 1;
+  }
+  syscall(SYS_close_range, next, ~0U, 0);
+}
+
 static void child_fail_stage(int report_fd, int stage, int error) {
   int payload[2] = {stage, error};
   ssize_t ignored = write(report_fd, payload, sizeof payload);
@@ -131,6 +151,8 @@ static void child_main(const ih_spawn_options *o, pid_t parent, int report_fd) {
     (void)sigaction(sig, &dfl, NULL);
   }
   if (sigprocmask(SIG_SETMASK, &all, NULL) != 0) child_fail(report_fd, IH_SPAWN_STAGE_SETUP);
+  int keep[] = {report_fd, o->stdin_fd, o->stdout_fd, o->stderr_fd, o->extra_fd};
+  close_all_but(keep, (int)(sizeof keep / sizeof keep[0]));
   int stage = 0, error = 0;
   int extra = -1;
   if (o->extra_fd >= 0) {

@@ -86,16 +86,11 @@ struct HostFailure: Encodable {
 
   init(_ error: any Error) {
     jsonMessage = ""
-    switch error {
-    case let error as HostError: self.error = error
-    case let error as UnderstandingError: self.error = HostError(error)
-    case let usage as UsageError:
+    if let usage = error as? UsageError {
       self.error = usage.hostError
       jsonMessage = usage.message
-    case let error as SystemError where error.isStandardOutput:
-      self.error = HostError(.ioError, "cannot write to stdout: \(error.reason)")
-    case let error as SystemError: self.error = HostError(.ioError, "the host's own I/O failed: \(error)")
-    default: self.error = HostError(.ioError, "the host failed: \(error)")
+    } else {
+      self.error = HostError(reporting: error)
     }
     if jsonMessage.isEmpty { jsonMessage = self.error.message }
   }
