@@ -74,7 +74,7 @@ let package = Package(
         "AppGroupStore", "AppIntentsMetadata", "AssistantHost", "BundleManifest", "ExtensionProtocol",
         "IntentHostSystem", "ProcessSupervision", "Understanding", "UntrustedText",
       ], path: "Sources/assistant"),
-    // purpose: typed Swift source (intent structs, handling protocols, responses, enums) from intent definitions.
+    // purpose: typed Swift source (intent structs, handling protocols, responses, enums) from intent definitions (docs/INTENT-CODEGEN.md).
     .target(
       name: "IntentCodegen", dependencies: ["BundleManifest", "ExtensionProtocol"], path: "Sources/IntentCodegen"),
     // purpose: the command line of IntentCodegen that IntentDefinitionPlugin runs: definitions in, one Swift file out.
@@ -136,7 +136,7 @@ let package = Package(
     // purpose: the Ascent Intents extension, which resolves and confirms the five workout intents and hands them to the app.
     .executableTarget(
       name: "AscentIntents", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentIntents/Code",
-      linkerSettings: staticSwiftRuntime),
+      linkerSettings: staticSwiftRuntime, plugins: ["IntentDefinitionPlugin"]),
     // purpose: the Ascent Intents UI extension, which draws the card of a workout intent.
     .executableTarget(
       name: "AscentUI", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentUI/Code",
@@ -181,8 +181,11 @@ let package = Package(
     .testTarget(name: "AppIntentsMetadataTests", dependencies: ["AppIntentsMetadata", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
     // The generator in-process, and its output type-checked by swiftc against the built ExtensionSDK.
+    // Its own Definition/Pizza.intentdefinition gives it generated types to run (the plugin's first rule).
     .testTarget(
-      name: "IntentCodegenTests", dependencies: ["IntentCodegen", "BundleManifest", "IntentHostSystem", "TestSupport"]),
+      name: "IntentCodegenTests",
+      dependencies: ["IntentCodegen", "BundleManifest", "ExtensionSDK", "IntentHostSystem", "TestSupport"],
+      plugins: ["IntentDefinitionPlugin"]),
     // The matcher in-process, over manifests written to temporary folders: no process, no home, no C sandbox.
     // purpose: test fixtures built from the manifest model alone (no processes, no C sandbox), shared by test targets.
     .target(name: "ManifestFixtures", dependencies: ["BundleManifest"], path: "Tests/ManifestFixtures"),

@@ -121,3 +121,11 @@ extension Intent {
     parameters[parameter].flatMap(Value.init(parameterValue:))
   }
 }
+
+extension IntentResponse {
+  /// The value of the response parameter `parameter` as a `Value`: nil when the response has none, or one of another
+  /// type.
+  public func value<Value: IntentValue>(of parameter: String, as type: Value.Type = Value.self) -> Value? {
+    parameters[parameter].flatMap(Value.init(parameterValue:))
+  }
+}

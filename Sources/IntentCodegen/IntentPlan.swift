@@ -50,7 +50,7 @@ struct IntentPlanner {
   /// Members of a generated intent that no parameter may be called.
   static let intentMembers: Set<String> = ["identifier", "className", "untyped"]
   /// Members of a generated response that no response parameter may be called.
-  static let responseMembers: Set<String> = ["code", "Code", "userActivity", "untyped"]
+  static let responseMembers: Set<String> = ["code", "Code", "userActivity", "extraParameters", "untyped"]
   /// Members of a generated enum (and of a response's `Code`) that no case may be called.
   static let enumMembers: Set<String> = [
     "rawValue", "RawValue", "allCases", "AllCases", "parameterValue", "hashValue", "hash",
@@ -164,8 +164,8 @@ struct IntentPlanner {
       }
       methods[method] = parameter.name
       let type = try swiftType(
-        parameter.type, multiple: parameter.supportsMultipleValues, enumType: parameter.enumType, of: definition,
-        subject: parameterSubject, file: file)
+        parameter.type, multiple: parameter.supportsMultipleValues, enumType: parameter.enumType,
+        enumNamespace: parameter.enumNamespace, of: definition, subject: parameterSubject, file: file)
       parameters.append(
         IntentPlan.Property(
           member: IntentPlan.Member(identifier: identifier, wireName: parameter.name), swiftType: type.swift,
@@ -208,13 +208,15 @@ struct IntentPlanner {
 
   /// The Swift type of a parameter's property (without the optional), and the definition's type in words.
   private mutating func swiftType(
-    _ type: ParameterType, multiple: Bool, enumType: String?, of definition: IntentDefinition?, subject: String,
-    file: String
+    _ type: ParameterType, multiple: Bool, enumType: String?, enumNamespace: String? = nil,
+    of definition: IntentDefinition?, subject: String, file: String
   ) throws(IntentCodegenError) -> (swift: String, definition: String) {
     let element: String
     // Xcode writes an enum parameter as Integer with INIntentParameterEnumType; the catalog as Enum.
     if let enumType, type == .integer || type == .enumeration {
-      element = try enumTypeName(enumType, of: definition, subject: subject, file: file)
+      element =
+        try enumTypeName(enumType, namespace: enumNamespace, of: definition, subject: subject, file: file)
+        ?? "ExtensionSDK.ParameterValue"
     } else if let scalar = SwiftTypeMapping.scalar(type) {
       element = scalar
       if SwiftTypeMapping.usesDate(type) { usesDate = true }
@@ -227,19 +229,27 @@ struct IntentPlanner {
     return multiple ? ("[\(element)]", "[\(definitionType)]") : (element, definitionType)
   }
 
-  /// The generated enum `name` is, adding an Apple enum the first time a parameter takes it.
-  private mutating func enumTypeName(_ name: String, of definition: IntentDefinition?, subject: String, file: String)
-    throws(IntentCodegenError) -> String
-  {
+  /// The generated enum `name` is, adding an Apple enum the first time a parameter takes it. Xcode names Apple's
+  /// enums without their prefix in the System namespace ("OutgoingMessageType" for `INOutgoingMessageType`); one
+  /// that IntentHost does not know (`SystemEnum.catalog`) has no Swift enum: nil, and its values stay
+  /// `ParameterValue`s.
+  private mutating func enumTypeName(
+    _ name: String, namespace: String?, of definition: IntentDefinition?, subject: String, file: String
+  ) throws(IntentCodegenError) -> String? {
     if let typeName = enumTypeNames[name] { return typeName }
-    guard definition?.enumeration(named: name) == nil, let system = SystemEnum.named(name) else {
-      throw IntentCodegenError(
-        file: file, subject: subject,
-        problem: "takes the enum \(SwiftIdentifier.literal(name)), which is neither in INEnums nor an Apple enum",
-        fix: "add the enum to the definition's INEnums, or choose another type for the parameter")
+    let isSystem = namespace == "System"
+    if definition?.enumeration(named: name) == nil,
+      let system = SystemEnum.named(name) ?? (isSystem ? SystemEnum.named("IN" + name) : nil)
+    {
+      if enumTypeNames[system.spec.name] == nil { try add(system.spec, file: file) }
+      enumTypeNames[name] = enumTypeNames[system.spec.name]
+      return enumTypeNames[name]
     }
-    try add(system.spec, file: file)
-    return enumTypeNames[name] ?? name
+    if isSystem { return nil }
+    throw IntentCodegenError(
+      file: file, subject: subject,
+      problem: "takes the enum \(SwiftIdentifier.literal(name)), which is neither in INEnums nor an Apple enum",
+      fix: "add the enum to the definition's INEnums, or choose another type for the parameter")
   }
 
   /// `name` as a Swift type name: refused when nothing of it is an identifier.

@@ -74,34 +74,39 @@ package enum IntentSourceGenerator {
     }
     writer.line("")
     writer.line("  /// An intent with these values (in a test of a handler).")
-    var arguments = intent.parameters.map {
-      "\(SwiftIdentifier.escaped($0.member.identifier)): \(optional($0)) = nil"
-    }
-    arguments.append("identifier: Swift.String = \"\"")
-    writer.line("  public init(\(arguments.joined(separator: ", "))) {")
-    writer.line("    self.identifier = identifier")
-    for parameter in intent.parameters {
-      let name = SwiftIdentifier.escaped(parameter.member.identifier)
-      writer.line("    self.\(name) = \(name)")
-    }
-    writer.line("  }")
+    writeMemberwiseInit(intent.parameters, leading: [], trailing: [("identifier", "Swift.String = \"\"")], to: &writer)
     writer.line("")
     writer.line("  public init(_ intent: ExtensionSDK.Intent) {")
     writer.line("    self.identifier = intent.identifier")
     for parameter in intent.parameters {
       writer.line(
         "    self.\(SwiftIdentifier.escaped(parameter.member.identifier)) = intent.value(of: "
-          + "\(SwiftIdentifier.literal(parameter.member.wireName)), as: \(parameter.swiftType).self)")
+          + "\(SwiftIdentifier.literal(parameter.member.wireName)))")
     }
     writer.line("  }")
     writer.line("")
     writer.line("  public var untyped: ExtensionSDK.Intent {")
-    writer.line("    var parameters: [Swift.String: ExtensionSDK.ParameterValue] = [:]")
+    let binding = intent.parameters.isEmpty ? "let" : "var"
+    writer.line("    \(binding) parameters: [Swift.String: ExtensionSDK.ParameterValue] = [:]")
     writeParameters(intent.parameters, to: &writer)
     writer.line(
       "    return ExtensionSDK.Intent(name: Self.className, identifier: self.identifier, parameters: parameters)")
     writer.line("  }")
     writer.line("}")
+  }
+
+  /// A memberwise `init`: the `leading` arguments, an optional one per property (nil by default), then the `trailing`
+  /// ones (name and type with its default), each stored as itself.
+  private static func writeMemberwiseInit(
+    _ properties: [IntentPlan.Property], leading: [(name: String, type: String)],
+    trailing: [(name: String, type: String)],
+    to writer: inout SourceWriter
+  ) {
+    let members =
+      leading + properties.map { (SwiftIdentifier.escaped($0.member.identifier), "\(optional($0)) = nil") } + trailing
+    writer.line("  public init(\(members.map { "\($0.name): \($0.type)" }.joined(separator: ", "))) {")
+    for member in members { writer.line("    self.\(member.name) = \(member.name)") }
+    writer.line("  }")
   }
 
   private static func writeParameters(_ properties: [IntentPlan.Property], to writer: inout SourceWriter) {
@@ -201,39 +206,41 @@ package enum IntentSourceGenerator {
     writer.line("")
     writer.line("  public var code: Code")
     writer.line("  public var userActivity: ExtensionSDK.UserActivity?")
+    writer.line(
+      "  /// Response parameters the definition does not declare, for the app's own templates (a system intent's")
+    writer.line("  /// response declares none): sent as they are, under the declared ones.")
+    writer.line("  public var extraParameters: [Swift.String: ExtensionSDK.ParameterValue]")
     for parameter in intent.responseParameters {
       writer.line("  /// \(SwiftIdentifier.literal(parameter.member.wireName)) (\(parameter.definitionType)).")
       writer.line("  public var \(SwiftIdentifier.escaped(parameter.member.identifier)): \(optional(parameter))")
     }
     writer.line("")
-    var arguments = ["code: Code"]
-    arguments += intent.responseParameters.map {
-      "\(SwiftIdentifier.escaped($0.member.identifier)): \(optional($0)) = nil"
-    }
-    arguments.append("userActivity: ExtensionSDK.UserActivity? = nil")
-    writer.line("  public init(\(arguments.joined(separator: ", "))) {")
-    writer.line("    self.code = code")
-    for parameter in intent.responseParameters {
-      let name = SwiftIdentifier.escaped(parameter.member.identifier)
-      writer.line("    self.\(name) = \(name)")
-    }
-    writer.line("    self.userActivity = userActivity")
-    writer.line("  }")
+    writeMemberwiseInit(
+      intent.responseParameters, leading: [("code", "Code")],
+      trailing: [
+        ("userActivity", "ExtensionSDK.UserActivity? = nil"),
+        ("extraParameters", "[Swift.String: ExtensionSDK.ParameterValue] = [:]"),
+      ], to: &writer)
     writer.line("")
     writer.line("  /// A code the definition does not know reads as `unspecified`.")
     writer.line("  public init(_ response: ExtensionSDK.IntentResponse) {")
     writer.line("    self.code = Code(rawValue: response.code.rawValue) ?? .unspecified")
     for parameter in intent.responseParameters {
       writer.line(
-        "    self.\(SwiftIdentifier.escaped(parameter.member.identifier)) = response.parameters["
-          + "\(SwiftIdentifier.literal(parameter.member.wireName))].flatMap(\(parameter.swiftType).init(parameterValue:))"
-      )
+        "    self.\(SwiftIdentifier.escaped(parameter.member.identifier)) = response.value(of: "
+          + "\(SwiftIdentifier.literal(parameter.member.wireName)))")
     }
     writer.line("    self.userActivity = response.userActivity")
+    let binding = intent.responseParameters.isEmpty ? "let" : "var"
+    writer.line("    \(binding) extraParameters = response.parameters")
+    for parameter in intent.responseParameters {
+      writer.line("    extraParameters[\(SwiftIdentifier.literal(parameter.member.wireName))] = nil")
+    }
+    writer.line("    self.extraParameters = extraParameters")
     writer.line("  }")
     writer.line("")
     writer.line("  public var untyped: ExtensionSDK.IntentResponse {")
-    writer.line("    var parameters: [Swift.String: ExtensionSDK.ParameterValue] = [:]")
+    writer.line("    \(binding) parameters = self.extraParameters")
     writeParameters(intent.responseParameters, to: &writer)
     writer.line("    return ExtensionSDK.IntentResponse(")
     writer.line(

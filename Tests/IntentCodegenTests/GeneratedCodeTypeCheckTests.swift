@@ -78,7 +78,7 @@ struct GeneratedCodeTypeChecks {
             .success(with: intent.default ?? "")
           }
           func handle(intent: defaultIntent, in context: ExtensionContext) async throws -> defaultIntentResponse {
-            defaultIntentResponse(code: .failUre, `in`: intent.size == .default ? 1 : 2)
+            defaultIntentResponse(code: .failUre, in: intent.size == .default ? 1 : 2)
           }
         }
         let handler: any IntentHandler = HostileHandler()

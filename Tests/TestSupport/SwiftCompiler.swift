@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The toolchain's `swiftc`, to type-check source against the modules of the built package (generated code, code
 /// that must not compile).
@@ -18,7 +19,7 @@ public enum SwiftCompiler {
 
   public static let unavailable: Comment = "swiftc is not on PATH, or the package is not built (.build/debug)"
 
-  /// Type-checks `source` (Swift 6 mode) with the built package's modules importable: `import ExtensionSDK` works as
+  /// Type-checks `source` (Swift 6 mode, a warning is an error as in this package's build) with the built package's modules importable: `import ExtensionSDK` works as
   /// in a target that depends on it.
   /// - Returns: how swiftc ended, and its diagnostics in `stderr`.
   public static func typeCheck(_ source: String, named name: String = "Checked.swift") async throws -> CommandResult {
@@ -33,7 +34,7 @@ public enum SwiftCompiler {
       .sorted().map { built.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
       .filter { FileManager.default.fileExists(atPath: $0) }
     let arguments =
-      ["-typecheck", "-swift-version", "6", "-I", built.appendingPathComponent("Modules").path]
+      ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", built.appendingPathComponent("Modules").path]
       + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path]
     return try await runCommand(path, arguments, timeout: .seconds(300))
   }
