@@ -68,10 +68,7 @@ package enum IntentSourceGenerator {
     writer.line("  public static let className: Swift.String = \(SwiftIdentifier.literal(intent.className))")
     writer.line("  /// The request's identifier, the same in its resolve, confirm and handle.")
     writer.line("  public var identifier: Swift.String")
-    for parameter in intent.parameters {
-      writer.line("  /// \(SwiftIdentifier.literal(parameter.member.wireName)) (\(parameter.definitionType)).")
-      writer.line("  public var \(SwiftIdentifier.escaped(parameter.member.identifier)): \(optional(parameter))")
-    }
+    writeStoredProperties(intent.parameters, to: &writer)
     writer.line("")
     writer.line("  /// An intent with these values (in a test of a handler).")
     writeMemberwiseInit(intent.parameters, leading: [], trailing: [("identifier", "Swift.String = \"\"")], to: &writer)
@@ -93,6 +90,14 @@ package enum IntentSourceGenerator {
       "    return ExtensionSDK.Intent(name: Self.className, identifier: self.identifier, parameters: parameters)")
     writer.line("  }")
     writer.line("}")
+  }
+
+  /// A stored optional property per parameter, with its wire name and definition type as its doc comment.
+  private static func writeStoredProperties(_ properties: [IntentPlan.Property], to writer: inout SourceWriter) {
+    for property in properties {
+      writer.line("  /// \(SwiftIdentifier.literal(property.member.wireName)) (\(property.definitionType)).")
+      writer.line("  public var \(SwiftIdentifier.escaped(property.member.identifier)): \(optional(property))")
+    }
   }
 
   /// A memberwise `init`: the `leading` arguments, an optional one per property (nil by default), then the `trailing`
@@ -210,10 +215,7 @@ package enum IntentSourceGenerator {
       "  /// Response parameters the definition does not declare, for the app's own templates (a system intent's")
     writer.line("  /// response declares none): sent as they are, under the declared ones.")
     writer.line("  public var extraParameters: [Swift.String: ExtensionSDK.ParameterValue]")
-    for parameter in intent.responseParameters {
-      writer.line("  /// \(SwiftIdentifier.literal(parameter.member.wireName)) (\(parameter.definitionType)).")
-      writer.line("  public var \(SwiftIdentifier.escaped(parameter.member.identifier)): \(optional(parameter))")
-    }
+    writeStoredProperties(intent.responseParameters, to: &writer)
     writer.line("")
     writeMemberwiseInit(
       intent.responseParameters, leading: [("code", "Code")],
