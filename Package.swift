@@ -95,7 +95,7 @@ let package = Package(
       name: "FuzzTargets",
       dependencies: [
         "AppGroupStore", "AppIntentsMetadata", "AssistantHost", "BundleManifest", "ExtensionProtocol",
-        "ExtensionTransport", "UntrustedText",
+        "ExtensionTransport", "IntentCodegen", "UntrustedText",
       ], path: "Sources/Tools/FuzzTargets"),
     // purpose: the libFuzzer driver of FuzzTargets (built by Scripts/fuzz), or in an ordinary build their replay over files.
     .executableTarget(

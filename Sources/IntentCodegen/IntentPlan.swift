@@ -26,7 +26,8 @@ struct IntentPlan: Equatable {
     var member: Member
     /// The Swift type of a value, without the optional.
     var swiftType: String
-    /// The definition's type, for the doc comment ("Integer", "[String]").
+    /// The definition's type, for the doc comment ("Integer", "[String]"), escaped as in a literal: an enum's or an
+    /// unknown type's name is the definition's, and a newline in it would end the comment.
     var definitionType: String
     /// `resolveNAME`: intent parameters only.
     var resolveMethod: String
@@ -84,7 +85,7 @@ struct IntentPlanner {
           file: systemIntentsFile, subject: "system intent \(SwiftIdentifier.literal(className))",
           problem: "is not an Apple intent IntentHost knows",
           fix:
-            "list only the system intents of docs/SYSTEM-INTENTS.md, or define the intent in an Intents.intentdefinition"
+            "list only system intents of IntentHost's catalog (SystemIntent.catalog), or define the intent in a definition"
         )
       }
       try planner.add(system.spec, of: nil, file: systemIntentsFile)
@@ -225,7 +226,7 @@ struct IntentPlanner {
         file: file, subject: subject, problem: "is an Enum but names no enum (INIntentParameterEnumType)",
         fix: "choose the enum of the parameter in the intent definition")
     }
-    let definitionType = enumType ?? type.rawValue
+    let definitionType = SwiftIdentifier.escapedText(enumType ?? type.rawValue)
     return multiple ? ("[\(element)]", "[\(definitionType)]") : (element, definitionType)
   }
 

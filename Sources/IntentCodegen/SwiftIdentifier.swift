@@ -59,7 +59,12 @@ enum SwiftIdentifier {
   /// A Swift string literal that is `text` exactly: quotes, backslashes and every character outside printable ASCII
   /// are escapes, so no name can end the literal, interpolate, or put a control character in the generated file.
   static func literal(_ text: String) -> String {
-    var result = "\""
+    "\"" + escapedText(text) + "\""
+  }
+
+  /// `text` as the inside of a Swift string literal (see `literal`): printable ASCII only, for a comment too.
+  static func escapedText(_ text: String) -> String {
+    var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": result += "\\\""
@@ -68,7 +73,7 @@ enum SwiftIdentifier {
       default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       }
     }
-    return result + "\""
+    return result
   }
 
   private static func isIdentifierCharacter(_ scalar: Unicode.Scalar) -> Bool {

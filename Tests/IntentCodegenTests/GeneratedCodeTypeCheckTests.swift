@@ -58,6 +58,8 @@ struct GeneratedCodeTypeChecks {
             DefinitionBuilder.parameter("size", "Integer", enumType: "Kind"),
             DefinitionBuilder.parameter("Kind2", "Integer", enumType: "Kind", multiple: true),
             DefinitionBuilder.parameter("when", "Date"),
+            // An unknown type's name goes into a doc comment: its newline must not end the comment.
+            DefinitionBuilder.parameter("odd", "Weird\n} struct Injected {"),
           ], codes: ["success", "failure", "fail ure", "default", "case", "Success"],
           responseParameters: hostile.map { DefinitionBuilder.parameter($0, "Integer") }),
         DefinitionBuilder.intent("book\"); exit(1); //"), DefinitionBuilder.intent("String"),
