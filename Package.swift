@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "ExtensionSDK", targets: ["ExtensionSDK"]),
     .library(name: "AppIntents", targets: ["AppIntents"]),
     .library(name: "IntentHostTesting", targets: ["IntentHostTesting"]),
+    .plugin(name: "IntentDefinitionPlugin", targets: ["IntentDefinitionPlugin"]),
   ],
   targets: [
     // purpose: the syscalls Swift cannot make (fork/exec with fd hygiene, the sandbox between fork and exec, pidfds, openat2, loop devices and the mount API).
@@ -81,6 +82,17 @@ let package = Package(
         "AppGroupStore", "AppIntentsMetadata", "AssistantHost", "BundleManifest", "ExtensionProtocol",
         "IntentHostSystem", "ProcessSupervision", "Understanding", "UntrustedText",
       ], path: "Sources/assistant"),
+    // purpose: typed Swift source (intent structs, handling protocols, responses, enums) from intent definitions (docs/INTENT-CODEGEN.md).
+    .target(
+      name: "IntentCodegen", dependencies: ["BundleManifest", "ExtensionProtocol"], path: "Sources/IntentCodegen"),
+    // purpose: the command line of IntentCodegen that IntentDefinitionPlugin runs: definitions in, one Swift file out.
+    .executableTarget(
+      name: "intenthost-intentgen", dependencies: ["IntentCodegen", "BundleManifest", "UntrustedText"],
+      path: "Sources/Tools/intenthost-intentgen"),
+    // purpose: the build-tool plugin that finds a target's intent definition and has intenthost-intentgen write its typed Swift.
+    .plugin(
+      name: "IntentDefinitionPlugin", capability: .buildTool(), dependencies: ["intenthost-intentgen"],
+      path: "Plugins/IntentDefinitionPlugin"),
     // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
     .executableTarget(
       name: "intenthost-bench", dependencies: ["AssistantHost", "Understanding", "UntrustedText"],
@@ -91,7 +103,7 @@ let package = Package(
       name: "FuzzTargets",
       dependencies: [
         "AppGroupStore", "AppIntentsMetadata", "AssistantHost", "BundleManifest", "ExtensionProtocol",
-        "ExtensionTransport", "UntrustedText",
+        "ExtensionTransport", "IntentCodegen", "UntrustedText",
       ], path: "Sources/Tools/FuzzTargets"),
     // purpose: the libFuzzer driver of FuzzTargets (built by Scripts/fuzz), or in an ordinary build their replay over files.
     .executableTarget(
@@ -114,7 +126,7 @@ let package = Package(
     // purpose: the Rooms Intents extension, which resolves, confirms and handles BookRoomIntent and OpenDoorIntent.
     .executableTarget(
       name: "RoomsIntents", dependencies: ["RoomsKit", "ExtensionSDK"], path: "Sources/Examples/RoomsIntents/Code",
-      linkerSettings: staticSwiftRuntime),
+      linkerSettings: staticSwiftRuntime, plugins: ["IntentDefinitionPlugin"]),
 
     // purpose: the Rooms Intents UI extension, which draws a card for a booking or a cancellation.
     .executableTarget(
@@ -132,7 +144,7 @@ let package = Package(
     // purpose: the Ascent Intents extension, which resolves and confirms the five workout intents and hands them to the app.
     .executableTarget(
       name: "AscentIntents", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentIntents/Code",
-      linkerSettings: staticSwiftRuntime),
+      linkerSettings: staticSwiftRuntime, plugins: ["IntentDefinitionPlugin"]),
     // purpose: the Ascent Intents UI extension, which draws the card of a workout intent.
     .executableTarget(
       name: "AscentUI", dependencies: ["AscentKit", "ExtensionSDK"], path: "Sources/Examples/AscentUI/Code",
@@ -176,6 +188,12 @@ let package = Package(
     .testTarget(name: "ProcessSupervisionTests", dependencies: ["ProcessSupervision", "TestSupport"]),
     .testTarget(name: "AppIntentsMetadataTests", dependencies: ["AppIntentsMetadata", "TestSupport"]),
     .testTarget(name: "BundleManifestTests", dependencies: ["BundleManifest", "TestSupport"]),
+    // The generator in-process, and its output type-checked by swiftc against the built ExtensionSDK.
+    // Its own Definition/Pizza.intentdefinition gives it generated types to run (the plugin's first rule).
+    .testTarget(
+      name: "IntentCodegenTests",
+      dependencies: ["IntentCodegen", "BundleManifest", "ExtensionSDK", "IntentHostSystem", "TestSupport"],
+      plugins: ["IntentDefinitionPlugin"]),
     // The matcher in-process, over manifests written to temporary folders: no process, no home, no C sandbox.
     // purpose: test fixtures built from the manifest model alone (no processes, no C sandbox), shared by test targets.
     .target(name: "ManifestFixtures", dependencies: ["BundleManifest"], path: "Tests/ManifestFixtures"),

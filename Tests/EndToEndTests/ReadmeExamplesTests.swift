@@ -8,9 +8,9 @@ import Testing
 /// followed the page would run it, and the package still loads (`swift package describe`): no example may leave the
 /// tree unbuildable (a `strings export` into `Sources/Examples/Rooms` once made SwiftPM refuse the package).
 ///
-/// The commands run in a copy of the repository's sources (`Package.swift`, `Sources`, `Tests`, `Scripts`) with the
-/// built executables linked in, so what an example writes (`Sources/Examples/Rooms/de.lproj`) lands in the copy,
-/// never in the repository, where other tests read `Sources/Examples` while this one runs.
+/// The commands run in a copy of the repository's sources (`Package.swift`, `Sources`, `Plugins`, `Tests`, `Scripts`)
+/// with the built executables linked in, so what an example writes (`Sources/Examples/Rooms/de.lproj`) lands in the
+/// copy, never in the repository, where other tests read `Sources/Examples` while this one runs.
 @Suite(.serialized, .tags(.endToEnd))
 struct ReadmeExamplesTests {
   struct Example: Sendable, CustomStringConvertible {
@@ -45,7 +45,7 @@ struct ReadmeExamplesTests {
     let copy = directory.appendingPathComponent("repository")
     try FileManager.default.createDirectory(
       at: copy.appendingPathComponent(".build"), withIntermediateDirectories: true)
-    for item in ["Package.swift", "Sources", "Tests", "Scripts"] {
+    for item in ["Package.swift", "Sources", "Plugins", "Tests", "Scripts"] {
       try FileManager.default.copyItem(
         at: PackagePaths.root.appendingPathComponent(item), to: copy.appendingPathComponent(item))
     }

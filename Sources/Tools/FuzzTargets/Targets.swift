@@ -5,6 +5,7 @@ import BundleManifest
 import ExtensionProtocol
 import ExtensionTransport
 import Foundation
+import IntentCodegen
 import UntrustedText
 
 extension FuzzTargets {
@@ -148,10 +149,28 @@ extension FuzzTargets {
     return problems
   }
 
-  /// An `.intentdefinition` file and the model of its intents, enums, types and responses.
-  static let intentDefinition = propertyList(
-    "intentdefinition", "intent definitions (BundleManifest.IntentDefinition)", file: "Intents.intentdefinition"
-  ) { _ = try IntentDefinition($0) }
+  /// An `.intentdefinition` file, the model of its intents, enums, types and responses, and the typed Swift that
+  /// IntentCodegen writes of it: refused with an error, or lines of printable ASCII only (every name of the file in
+  /// it is an identifier or an escaped literal, so none can end a comment or a literal).
+  static let intentDefinition = FuzzTarget(
+    name: "intentdefinition",
+    summary: "intent definitions (BundleManifest.IntentDefinition) and their typed Swift (IntentCodegen)"
+  ) { bytes in
+    guard let dictionary = try? PlistDictionary.parse(Data(bytes), file: "Intents.intentdefinition"),
+      let definition = try? IntentDefinition(dictionary)
+    else { return [] }
+    do {
+      return generatedSourceProblems(try IntentSourceGenerator.source(for: [definition]))
+    } catch {
+      return []  // A definition that cannot be Swift is refused with its error: that is the property.
+    }
+  }
+
+  /// Why generated Swift is unsafe: a character outside printable ASCII and newline.
+  package static func generatedSourceProblems(_ source: String) -> [String] {
+    let unsafe = source.unicodeScalars.first { $0 != "\n" && !(" "..."~").contains($0) }
+    return unsafe.map { ["the generated Swift holds U+\(String($0.value, radix: 16, uppercase: true))"] } ?? []
+  }
 
   /// An `AppIntentVocabulary.plist`.
   static let vocabulary = propertyList(

@@ -9,156 +9,182 @@ import ExtensionSDK
 
 @main
 struct AscentIntentsExtension: IntentsExtension {
-  /// One handler per intent; the first that can handle the intent does (the seed's `handler(for:)`).
-  static let handlers: [any WorkoutIntentHandler] = [
-    StartWorkoutIntentHandler(), PauseWorkoutIntentHandler(), ResumeWorkoutIntentHandler(),
-    CancelWorkoutIntentHandler(), EndWorkoutIntentHandler(),
-  ]
-
+  /// One handler per intent (the seed's `handler(for:)`), each through the typed API generated for the system
+  /// intents Info.plist lists (docs/INTENT-CODEGEN.md).
   func handler(for intent: Intent) -> (any IntentHandler)? {
-    for handler in Self.handlers where handler.canHandle(intent) { return handler }
-    return nil
+    switch intent.name {
+    case INStartWorkoutIntent.className: StartWorkoutIntentHandler()
+    case INPauseWorkoutIntent.className: PauseWorkoutIntentHandler()
+    case INResumeWorkoutIntent.className: ResumeWorkoutIntentHandler()
+    case INCancelWorkoutIntent.className: CancelWorkoutIntentHandler()
+    case INEndWorkoutIntent.className: EndWorkoutIntentHandler()
+    default: nil
+    }
   }
 }
 
-/// A handler of one workout intent.
-protocol WorkoutIntentHandler: IntentHandler {
-  /// The intent's class name, e.g. "INStartWorkoutIntent".
-  var intentName: String { get }
+/// The shared history of workouts.
+func history(_ context: ExtensionContext) throws -> WorkoutHistory {
+  WorkoutHistory(container: try context.appGroup(WorkoutHistory.appGroupIdentifier))
 }
 
-extension WorkoutIntentHandler {
-  func canHandle(_ intent: Intent) -> Bool { intent.name == intentName }
+/// The workout going on, checked against the name the user said, if any ("End my boulder climb workout" while a wall
+/// climb is going on is refused, never ends the wall climb).
+/// - Throws: `WorkoutError.noActiveWorkout`, or `.notNamed`.
+func namedCurrent(_ workoutName: String?, in context: ExtensionContext) async throws -> Workout {
+  guard let current = try await history(context).current() else { throw WorkoutError.noActiveWorkout }
+  if let workoutName { try WorkoutHistory.check(current, isNamed: workoutName) }
+  return current
+}
 
-  func history(_ context: ExtensionContext) throws -> WorkoutHistory {
-    WorkoutHistory(container: try context.appGroup(WorkoutHistory.appGroupIdentifier))
-  }
+/// A workout intent's response (each intent has its own generated type, with the same codes).
+protocol WorkoutResponse: TypedIntentResponse {}
 
-  /// The seed's handle: every workout intent is handed to the app, which does the work in the background.
-  func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    IntentResponse(code: .handleInApp)
-  }
-
-  /// The workout going on, checked against the name the user said, if any ("End my boulder climb workout" while a
-  /// wall climb is going on is refused, never ends the wall climb).
-  /// - Throws: `WorkoutError.noActiveWorkout`, or `.notNamed`.
-  func namedCurrent(_ intent: Intent, in context: ExtensionContext) async throws -> Workout {
-    guard let current = try await history(context).current() else { throw WorkoutError.noActiveWorkout }
-    if case .string(let name)? = intent["workoutName"] { try WorkoutHistory.check(current, isNamed: name) }
-    return current
-  }
-
+extension WorkoutResponse {
   /// `check` as a response: ready, or the refusal of the error it threw.
-  func confirming(_ check: () async throws -> Void) async throws -> IntentResponse {
+  static func confirming(_ check: () async throws -> Void) async throws -> Self {
     do {
       try await check()
-      return IntentResponse(code: .ready)
+      return Self(IntentResponse(code: .ready))
     } catch let error as WorkoutError {
       return refusal(error)
     }
   }
 
-  /// A refusal of `error`'s kind, with its reason for the dialog.
-  func refusal(_ error: WorkoutError) -> IntentResponse {
-    IntentResponse(code: ResponseCode(error.responseCode), parameters: ["reason": .string(error.description)])
+  /// A refusal of `error`'s kind, with its reason for the dialog (a parameter the system intent's response does not
+  /// declare: the app's own).
+  static func refusal(_ error: WorkoutError) -> Self {
+    Self(
+      IntentResponse(code: ResponseCode(error.responseCode), parameters: ["reason": .string(error.description)]))
   }
+
+  /// The seed's handle: every workout intent is handed to the app, which does the work in the background.
+  static var handledInApp: Self { Self(IntentResponse(code: .handleInApp)) }
 }
+
+extension INStartWorkoutIntentResponse: WorkoutResponse {}
+extension INPauseWorkoutIntentResponse: WorkoutResponse {}
+extension INResumeWorkoutIntentResponse: WorkoutResponse {}
+extension INCancelWorkoutIntentResponse: WorkoutResponse {}
+extension INEndWorkoutIntentResponse: WorkoutResponse {}
 
 /// INStartWorkoutIntent: the workout name as the seed resolves it; goal, unit, location and open-endedness where
 /// given; confirmed when no workout is going on.
-struct StartWorkoutIntentHandler: WorkoutIntentHandler {
-  let intentName = "INStartWorkoutIntent"
-
-  func resolve(_ parameter: String, of intent: Intent, in context: ExtensionContext) async throws
-    -> ResolutionResult
+struct StartWorkoutIntentHandler: INStartWorkoutIntentHandling {
+  /// The seed's resolveWorkoutName: a name that maps to an obstacle succeeds; no name suggests the last workout's
+  /// obstacle; anything else asks.
+  func resolveWorkoutName(for intent: INStartWorkoutIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<String>
   {
-    switch parameter {
-    case "workoutName":
-      // The seed's resolveWorkoutName: a name that maps to an obstacle succeeds; no name suggests the last
-      // workout's obstacle; anything else asks.
-      if case .string(let name)? = intent["workoutName"] {
-        return Workout.Obstacle(intentWorkoutName: name) != nil ? .success(.string(name)) : .needsValue
-      }
-      if let last = try await history(context).last() {
-        return .confirmationRequired(.string(last.obstacle.intentWorkoutName))
-      }
-      return .needsValue
-    case "goalValue":
-      switch intent["goalValue"] {
-      case .decimal(let value)? where value > 0: return .success(.decimal(value))
-      case .integer(let value)? where value > 0: return .success(.decimal(Double(value)))
-      case nil: return .notRequired
-      default: return .unsupported(reason: "a goal is a positive number")
-      }
-    case "workoutGoalUnitType":
-      switch intent["workoutGoalUnitType"] {
-      case .enumCase(let unit)? where Workout.Goal.units.contains(unit): return .success(.enumCase(unit))
-      case nil, .enumCase("unknown")?: return .notRequired
-      default: return .unsupported(reason: "not a unit of a workout goal")
-      }
-    case "workoutLocationType":
-      switch intent["workoutLocationType"] {
-      case .enumCase(let location)? where Workout.Location(rawValue: location) != nil:
-        return .success(.enumCase(location))
-      case nil, .enumCase("unknown")?: return .notRequired
-      default: return .unsupported(reason: "a workout is indoor or outdoor")
-      }
-    case "isOpenEnded":
-      if case .boolean(let openEnded)? = intent["isOpenEnded"] { return .success(.boolean(openEnded)) }
-      return .notRequired
-    default:
-      return .notRequired
+    if let name = intent.workoutName {
+      return Workout.Obstacle(intentWorkoutName: name) != nil ? .success(with: name) : .needsValue
+    }
+    if let last = try await history(context).last() {
+      return .confirmationRequired(with: last.obstacle.intentWorkoutName)
+    }
+    return .needsValue
+  }
+
+  func resolveGoalValue(for intent: INStartWorkoutIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<Double>
+  {
+    guard let goal = intent.goalValue else { return .notRequired }
+    return goal > 0 ? .success(with: goal) : .unsupported(reason: "a goal is a positive number")
+  }
+
+  func resolveWorkoutGoalUnitType(for intent: INStartWorkoutIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<INWorkoutGoalUnitType>
+  {
+    switch intent.workoutGoalUnitType {
+    case nil, .unknown?: .notRequired
+    case let unit? where Workout.Goal.units.contains(unit.rawValue): .success(with: unit)
+    default: .unsupported(reason: "not a unit of a workout goal")
     }
   }
 
-  func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    if let current = try await history(context).current() { return refusal(.ongoingWorkout(current)) }
-    guard case .string(let name)? = intent["workoutName"], Workout.Obstacle(intentWorkoutName: name) != nil else {
-      return IntentResponse(code: "failureNoMatchingWorkout", parameters: ["reason": .string("no such workout")])
+  func resolveWorkoutLocationType(for intent: INStartWorkoutIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<INWorkoutLocationType>
+  {
+    switch intent.workoutLocationType {
+    case nil, .unknown?: .notRequired
+    case let location? where Workout.Location(rawValue: location.rawValue) != nil: .success(with: location)
+    default: .unsupported(reason: "a workout is indoor or outdoor")
     }
-    return IntentResponse(code: .ready)
+  }
+
+  func confirm(intent: INStartWorkoutIntent, in context: ExtensionContext) async throws
+    -> INStartWorkoutIntentResponse
+  {
+    if let current = try await history(context).current() { return .refusal(.ongoingWorkout(current)) }
+    guard let name = intent.workoutName, Workout.Obstacle(intentWorkoutName: name) != nil else {
+      return INStartWorkoutIntentResponse(
+        code: .failureNoMatchingWorkout, extraParameters: ["reason": .string("no such workout")])
+    }
+    return INStartWorkoutIntentResponse(code: .ready)
+  }
+
+  func handle(intent: INStartWorkoutIntent, in context: ExtensionContext) async throws -> INStartWorkoutIntentResponse {
+    .handledInApp
   }
 }
 
 /// INPauseWorkoutIntent: confirmed when a workout is active (the one named, if a name was said).
-struct PauseWorkoutIntentHandler: WorkoutIntentHandler {
-  let intentName = "INPauseWorkoutIntent"
-
-  func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    try await confirming {
-      let current = try await namedCurrent(intent, in: context)
+struct PauseWorkoutIntentHandler: INPauseWorkoutIntentHandling {
+  func confirm(intent: INPauseWorkoutIntent, in context: ExtensionContext) async throws
+    -> INPauseWorkoutIntentResponse
+  {
+    try await .confirming {
+      let current = try await namedCurrent(intent.workoutName, in: context)
       if current.state == .paused { throw WorkoutError.alreadyPaused(current) }
     }
+  }
+
+  func handle(intent: INPauseWorkoutIntent, in context: ExtensionContext) async throws -> INPauseWorkoutIntentResponse {
+    .handledInApp
   }
 }
 
 /// INResumeWorkoutIntent: confirmed when a workout is paused (the one named, if a name was said).
-struct ResumeWorkoutIntentHandler: WorkoutIntentHandler {
-  let intentName = "INResumeWorkoutIntent"
-
-  func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    try await confirming {
+struct ResumeWorkoutIntentHandler: INResumeWorkoutIntentHandling {
+  func confirm(intent: INResumeWorkoutIntent, in context: ExtensionContext) async throws
+    -> INResumeWorkoutIntentResponse
+  {
+    try await .confirming {
       let current = try await history(context).current()
       guard let current, current.state == .paused else { throw WorkoutError.notPaused(current: current) }
-      if case .string(let name)? = intent["workoutName"] { try WorkoutHistory.check(current, isNamed: name) }
+      if let name = intent.workoutName { try WorkoutHistory.check(current, isNamed: name) }
     }
+  }
+
+  func handle(intent: INResumeWorkoutIntent, in context: ExtensionContext) async throws
+    -> INResumeWorkoutIntentResponse
+  {
+    .handledInApp
   }
 }
 
 /// INCancelWorkoutIntent: confirmed when a workout is going on (the one named, if a name was said).
-struct CancelWorkoutIntentHandler: WorkoutIntentHandler {
-  let intentName = "INCancelWorkoutIntent"
+struct CancelWorkoutIntentHandler: INCancelWorkoutIntentHandling {
+  func confirm(intent: INCancelWorkoutIntent, in context: ExtensionContext) async throws
+    -> INCancelWorkoutIntentResponse
+  {
+    try await .confirming { _ = try await namedCurrent(intent.workoutName, in: context) }
+  }
 
-  func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    try await confirming { _ = try await namedCurrent(intent, in: context) }
+  func handle(intent: INCancelWorkoutIntent, in context: ExtensionContext) async throws
+    -> INCancelWorkoutIntentResponse
+  {
+    .handledInApp
   }
 }
 
 /// INEndWorkoutIntent: confirmed when a workout is going on (the one named, if a name was said).
-struct EndWorkoutIntentHandler: WorkoutIntentHandler {
-  let intentName = "INEndWorkoutIntent"
+struct EndWorkoutIntentHandler: INEndWorkoutIntentHandling {
+  func confirm(intent: INEndWorkoutIntent, in context: ExtensionContext) async throws -> INEndWorkoutIntentResponse {
+    try await .confirming { _ = try await namedCurrent(intent.workoutName, in: context) }
+  }
 
-  func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    try await confirming { _ = try await namedCurrent(intent, in: context) }
+  func handle(intent: INEndWorkoutIntent, in context: ExtensionContext) async throws -> INEndWorkoutIntentResponse {
+    .handledInApp
   }
 }

@@ -15,83 +15,83 @@ import RoomsKit
 struct RoomsIntentsExtension: IntentsExtension {
   func handler(for intent: Intent) -> (any IntentHandler)? {
     switch intent.name {
-    case "BookRoomIntent": BookRoomHandler()
-    case "OpenDoorIntent": OpenDoorHandler()
+    case BookRoomIntent.className: BookRoomHandler()
+    case OpenDoorIntent.className: OpenDoorHandler()
     default: nil
     }
   }
 }
 
-/// The room number of `intent`, resolved: needed, and one of the building's rooms.
-func resolveRoomNumber(of intent: Intent) -> ResolutionResult {
-  guard case .integer(let room)? = intent["roomNumber"] else { return .needsValue }
+/// A room number, resolved: needed, and one of the building's rooms.
+func resolvedRoomNumber(_ roomNumber: Int?) -> TypedResolutionResult<Int> {
+  guard let room = roomNumber else { return .needsValue }
   guard Rooms.all.contains(room) else { return .unsupported(reason: "noSuchRoom") }
-  return .success(.integer(room))
+  return .success(with: room)
 }
 
-struct BookRoomHandler: IntentHandler {
-  func resolve(_ parameter: String, of intent: Intent, in context: ExtensionContext) async throws
-    -> ResolutionResult
+/// Books a room, or cancels its booking, through the typed API generated from the definition (BookRoomIntentHandling,
+/// docs/INTENT-CODEGEN.md).
+struct BookRoomHandler: BookRoomIntentHandling {
+  func resolveRoomNumber(for intent: BookRoomIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<Int>
   {
-    switch parameter {
-    case "roomNumber":
-      return resolveRoomNumber(of: intent)
-    case "bookedBy":
-      guard case .string(let name)? = intent["bookedBy"] else { return .needsValue }
-      let trimmed = name.trimmedWhitespace
-      return trimmed.isEmpty ? .needsValue : .success(.string(trimmed))
-    case "isCancellationOfBooking":
-      guard case .boolean(let cancel)? = intent["isCancellationOfBooking"] else { return .success(.boolean(false)) }
-      return .success(.boolean(cancel))
-    default:
-      return .notRequired
-    }
+    resolvedRoomNumber(intent.roomNumber)
   }
 
-  func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    guard case .integer(let room)? = intent["roomNumber"], case .string(let name)? = intent["bookedBy"] else {
-      return IntentResponse(code: .failure, parameters: ["reason": .string("the room or the name is missing")])
+  func resolveBookedBy(for intent: BookRoomIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<String>
+  {
+    let trimmed = intent.bookedBy?.trimmedWhitespace ?? ""
+    return trimmed.isEmpty ? .needsValue : .success(with: trimmed)
+  }
+
+  func resolveIsCancellationOfBooking(for intent: BookRoomIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<Bool>
+  {
+    .success(with: intent.isCancellationOfBooking ?? false)
+  }
+
+  func handle(intent: BookRoomIntent, in context: ExtensionContext) async throws -> BookRoomIntentResponse {
+    guard let room = intent.roomNumber, let name = intent.bookedBy else {
+      return BookRoomIntentResponse(code: .failure, reason: "the room or the name is missing")
     }
-    var cancel = false
-    if case .boolean(let value)? = intent["isCancellationOfBooking"] { cancel = value }
-    let parameters: [String: ParameterValue] = ["roomNumber": .integer(room), "bookedBy": .string(name)]
+    let cancel = intent.isCancellationOfBooking ?? false
     // The context donates what succeeds: RoomsKit sees only `IntentDonating`.
     let rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier), donations: context)
     do {
       if cancel {
         try await rooms.cancel(room: room, by: name)
-        return IntentResponse(code: "successCancelledBooking", parameters: parameters)
+        return BookRoomIntentResponse(code: .successCancelledBooking, roomNumber: room, bookedBy: name)
       } else {
         try await rooms.book(room: room, by: name)
-        return IntentResponse(code: .success, parameters: parameters)
+        return BookRoomIntentResponse(code: .success, roomNumber: room, bookedBy: name)
       }
     } catch let error as BookingError {
-      var failed = parameters
-      failed["reason"] = .string(error.description)
-      return IntentResponse(code: cancel ? "failureCancelledBooking" : .failure, parameters: failed)
+      return BookRoomIntentResponse(
+        code: cancel ? .failureCancelledBooking : .failure, roomNumber: room, bookedBy: name,
+        reason: error.description)
     }
   }
 }
 
 /// Opens the door of a booked room (`Rooms.openDoor`); a free room's door stays shut (failure, with the reason).
-struct OpenDoorHandler: IntentHandler {
-  func resolve(_ parameter: String, of intent: Intent, in context: ExtensionContext) async throws
-    -> ResolutionResult
+struct OpenDoorHandler: OpenDoorIntentHandling {
+  func resolveRoomNumber(for intent: OpenDoorIntent, in context: ExtensionContext) async throws
+    -> TypedResolutionResult<Int>
   {
-    parameter == "roomNumber" ? resolveRoomNumber(of: intent) : .notRequired
+    resolvedRoomNumber(intent.roomNumber)
   }
 
-  func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-    guard case .integer(let room)? = intent["roomNumber"] else {
-      return IntentResponse(code: .failure, parameters: ["reason": .string("the room is missing")])
+  func handle(intent: OpenDoorIntent, in context: ExtensionContext) async throws -> OpenDoorIntentResponse {
+    guard let room = intent.roomNumber else {
+      return OpenDoorIntentResponse(code: .failure, reason: "the room is missing")
     }
     let rooms = Rooms(container: try context.appGroup(Rooms.appGroupIdentifier))
     do {
       try await rooms.openDoor(room: room)
-      return IntentResponse(code: .success, parameters: ["roomNumber": .integer(room)])
+      return OpenDoorIntentResponse(code: .success, roomNumber: room)
     } catch let error as BookingError {
-      return IntentResponse(
-        code: .failure, parameters: ["roomNumber": .integer(room), "reason": .string(error.description)])
+      return OpenDoorIntentResponse(code: .failure, roomNumber: room, reason: error.description)
     }
   }
 }
