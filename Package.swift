@@ -181,10 +181,13 @@ let package = Package(
     // RoomsKit in-process: a library that donates through the protocol it is given (seed 001).
     .testTarget(
       name: "RoomsKitTests", dependencies: ["RoomsKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
-    // AscentKit in-process: obstacle names, the history's state machine and its failures, the workout card.
+    // The two SDKs in-process: App Intents declarations and runtime, and a SiriKit handler unit-tested as docs/SDK.md
+    // shows.
     .testTarget(
-      name: "AppIntentsTests", dependencies: ["AppIntents", "AppIntentsMetadata", "ExtensionProtocol", "TestSupport"]),
+      name: "AppIntentsTests",
+      dependencies: ["AppIntents", "AppIntentsMetadata", "ExtensionProtocol", "ExtensionSDK", "TestSupport"]),
     .testTarget(name: "FuelOrderKitTests", dependencies: ["FuelOrderKit", "AppGroupStore", "TestSupport"]),
+    // AscentKit in-process: obstacle names, the history's state machine and its failures, the workout card.
     .testTarget(
       name: "AscentKitTests", dependencies: ["AscentKit", "AppGroupStore", "ExtensionProtocol", "TestSupport"]),
     .testTarget(
