@@ -86,7 +86,7 @@ enum PublicDeclarations {
     var description: String { isType ? token : (owner.map { $0 + "." } ?? "") + token }
   }
 
-  /// The declarations of `decls` that no code span of `page` (outside its fenced code blocks) names. A token counts
+  /// The `declarations` that no code span of `page` (outside its fenced code blocks) names. A token counts
   /// as named when a span holds it with no identifier character just before or after it.
   static func missing(_ declarations: [Declaration], from page: String) -> [Declaration] {
     var spans: [Substring] = []
@@ -132,12 +132,12 @@ enum PublicDeclarations {
     var isPublicEnum = false
   }
 
-  static let declaration =
-    /^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?<modifiers>(?:(?:public|package|internal|private|fileprivate|open|static|final|indirect|mutating|nonisolated|override|required|convenience|[a-z]+\(set\))\s+)*)(?<kind>struct|enum|protocol|class|actor|extension|func|init|subscript|var|let|case|associatedtype|typealias)\b(?<rest>[^\n]*)/
-
   /// The public declarations of one Swift file: those marked `public`, the requirements of a public protocol and the
   /// cases of a public enum, outside function bodies. Codable's `init(from:)` and `encode(to:)` are left out.
   static func scan(_ source: String) throws -> [Declaration] {
+    // A declaration's line: attributes, modifiers, the keyword, the rest.
+    let declaration =
+      /^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?<modifiers>(?:(?:public|package|internal|private|fileprivate|open|static|final|indirect|mutating|nonisolated|override|required|convenience|[a-z]+\(set\))\s+)*)(?<kind>struct|enum|protocol|class|actor|extension|func|init|subscript|var|let|case|associatedtype|typealias)\b(?<rest>[^\n]*)/
     let code = Array(blankingCommentsAndStrings(source))
     var scopes: [Scope] = []
     var pendingType: Scope? = nil
