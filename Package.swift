@@ -212,11 +212,16 @@ let package = Package(
 )
 
 // Every target is ours (the package has no dependencies): a warning is an error, so the build stays warning-free.
+// C settings go to the C targets only: on a Swift target, SwiftPM 6.3 turns them into `-Xcc -Xcc -fPIC` when the
+// package is a git URL dependency, and the dependent's build fails ("unknown argument: '-fPIC'", docs/SDK.md).
+let cTargets: Set = ["CIntentHostSystem", "CPasscode", "CHostileCalls"]
 for target in package.targets {
   switch target.type {
   case .regular, .executable, .test:
     target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
-    target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+    if cTargets.contains(target.name) {
+      target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+    }
   default:
     break
   }
