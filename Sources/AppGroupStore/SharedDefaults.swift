@@ -15,16 +15,19 @@ public struct SharedDefaults: Sendable {
     try document.read().values[key]
   }
 
+  /// The value of `key` when it is an integer, else nil.
   public func integer(forKey key: String) throws(StoreError) -> Int? {
     if case .integer(let value)? = try value(forKey: key) { return value }
     return nil
   }
 
+  /// The value of `key` when it is a string, else nil.
   public func string(forKey key: String) throws(StoreError) -> String? {
     if case .string(let value)? = try value(forKey: key) { return value }
     return nil
   }
 
+  /// The value of `key` when it is a Boolean, else nil.
   public func bool(forKey key: String) throws(StoreError) -> Bool? {
     if case .bool(let value)? = try value(forKey: key) { return value }
     return nil

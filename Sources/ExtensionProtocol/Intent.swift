@@ -179,9 +179,11 @@ public indirect enum ParameterValue: Sendable, Hashable, Codable, CustomStringCo
 /// An intent: its class name as listed in `IntentsSupported` (e.g. "BookRoomIntent") and its parameter values.
 /// A parameter with no value is absent from `parameters`.
 public struct Intent: Codable, Sendable, Hashable {
+  /// The intent's class, e.g. "BookRoomIntent" or "INStartWorkoutIntent".
   public var name: String
   /// A unique id for this request, stable across its resolve, confirm and handle phases.
   public var identifier: String
+  /// The values by parameter name; a parameter without a value is absent.
   public var parameters: [String: ParameterValue]
 
   public init(name: String, identifier: String, parameters: [String: ParameterValue] = [:]) {
@@ -190,6 +192,7 @@ public struct Intent: Codable, Sendable, Hashable {
     self.parameters = parameters
   }
 
+  /// The value of `parameter`, nil when it has none; setting nil removes it.
   public subscript(parameter: String) -> ParameterValue? {
     get { parameters[parameter] }
     set { parameters[parameter] = newValue }

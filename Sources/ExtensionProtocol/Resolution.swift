@@ -37,15 +37,21 @@ public struct ResolutionResult: Codable, Sendable, Hashable {
     self.message = message
   }
 
+  /// Accepts `value` (possibly normalised).
   public static func success(_ value: ParameterValue) -> ResolutionResult { .init(kind: .success, value: value) }
+  /// Asks the user for the value, then resolves again.
   public static let needsValue = ResolutionResult(kind: .needsValue)
+  /// The handler does not use the parameter.
   public static let notRequired = ResolutionResult(kind: .notRequired)
+  /// Lets the user pick one of `candidates`, then resolves again with it.
   public static func disambiguation(_ candidates: [ParameterValue]) -> ResolutionResult {
     .init(kind: .disambiguation, candidates: candidates)
   }
+  /// Asks the user to confirm `value`; no counts as `needsValue`.
   public static func confirmationRequired(_ value: ParameterValue) -> ResolutionResult {
     .init(kind: .confirmationRequired, value: value)
   }
+  /// Refuses the value: the host says the definition's text for `reason`, else `message`, and asks again.
   public static func unsupported(reason: String? = nil, message: String? = nil) -> ResolutionResult {
     .init(kind: .unsupported, reason: reason, message: message)
   }
@@ -61,13 +67,19 @@ public struct ResponseCode: RawRepresentable, Codable, Sendable, Hashable, Expre
   public init(_ rawValue: String) { self.rawValue = rawValue }
   public init(stringLiteral value: String) { self.rawValue = value }
 
+  /// No particular outcome: treated as `failure`.
   public static let unspecified: ResponseCode = "unspecified"
   /// Confirm only: go on to handle.
   public static let ready: ResponseCode = "ready"
+  /// The host opens the containing app in the foreground with the response's user activity (`ContinuedActivity`).
   public static let continueInApp: ResponseCode = "continueInApp"
+  /// Handle only: the work has started; the host sends `intent/handle` again (at most 5 times in all).
   public static let inProgress: ResponseCode = "inProgress"
+  /// Done: the host says the code's template, or "Done.".
   public static let success: ResponseCode = "success"
+  /// Failed: the host says the code's template, or that there was a problem with the app.
   public static let failure: ResponseCode = "failure"
+  /// Failed, and the user must open the app: the host asks whether to open it, as for `continueInApp`.
   public static let failureRequiringAppLaunch: ResponseCode = "failureRequiringAppLaunch"
   /// Handle only: the host launches the containing app to finish the work.
   public static let handleInApp: ResponseCode = "handleInApp"
@@ -92,8 +104,11 @@ public struct ResponseCode: RawRepresentable, Codable, Sendable, Hashable, Expre
 /// What confirm and handle answer: a code, the response parameters its template uses, and optional user-activity
 /// data for the app (`NSUserActivity.userInfo`).
 public struct IntentResponse: Codable, Sendable, Hashable {
+  /// The outcome, by name.
   public var code: ResponseCode
+  /// The response parameters the code's template reads, checked against the definition's types.
   public var parameters: [String: ParameterValue]
+  /// The activity handed to the app with `continueInApp` or `failureRequiringAppLaunch`.
   public var userActivity: UserActivity?
 
   public init(code: ResponseCode, parameters: [String: ParameterValue] = [:], userActivity: UserActivity? = nil) {

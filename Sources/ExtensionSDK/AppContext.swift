@@ -7,10 +7,15 @@
 /// What the host gives a containing app it launches (`assistant open APP`, or `handleInApp`): its bundle, its
 /// private container and its app groups, through the environment (see docs/PROTOCOL.md, "Apps").
 public struct AppContext: Sendable {
+  /// The app's `CFBundleIdentifier` (`INTENTHOST_BUNDLE_IDENTIFIER`).
   public let bundleIdentifier: String
+  /// The app bundle's directory (read-only).
   public let bundlePath: String
+  /// The app's private container (read-write), not its extensions'.
   public let containerPath: String
+  /// The user's locale, e.g. "fr_FR": the language of the text the app makes itself.
   public let locale: String
+  /// The app groups the app's entitlements list, and their paths: open one with `appGroup(_:)`.
   public let appGroups: [AppGroupLocation]
   /// Why the host launched the app: `continueUserActivity` (Siri brings it to the foreground to continue an
   /// intent, `userActivity` is set), `handleInApp` (see `InAppIntentHandling`), or nil (`assistant open`, a tap).
@@ -24,7 +29,9 @@ public struct AppContext: Sendable {
 
   /// Why the context could not be read.
   public struct Missing: Error, CustomStringConvertible {
+    /// The first `INTENTHOST_*` variable that is not set, e.g. "INTENTHOST_BUNDLE_IDENTIFIER".
     public var variable: String
+    /// Names the variable and says how to launch the app (`assistant open APP -- ARGS`).
     public var description: String {
       "\(variable) is not set: this app must be launched by the assistant, e.g. "
         + "`Scripts/assistant open APP -- ARGS`"

@@ -33,7 +33,9 @@ extension ExtensionContext: IntentDonating, VocabularyRegistering, ShortcutSugge
     ).identifier
   }
 
-  /// Sends `host/deleteDonations`.
+  /// Sends `host/deleteDonations`. See `IntentDonating`.
+  /// - Returns: how many donations were deleted.
+  /// - Throws: as `donate(_:identifier:groupIdentifier:)`.
   @discardableResult
   public func deleteDonations(_ selection: DonationSelection) async throws -> Int {
     try await sendToHost(DeleteDonationsRequest(selection), on: host).deleted
@@ -52,7 +54,9 @@ extension ExtensionContext: IntentDonating, VocabularyRegistering, ShortcutSugge
     ).identifier
   }
 
-  /// Sends `host/setVocabulary`: the app's terms of `type` become `strings`.
+  /// Sends `host/setVocabulary`: the app's terms of `type` become `strings`. See `VocabularyRegistering`.
+  /// - Returns: how many terms the host kept.
+  /// - Throws: as `donate(_:identifier:groupIdentifier:)`.
   @discardableResult
   public func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int {
     try await sendToHost(SetVocabularyRequest(type: type, strings: strings), on: host).count
@@ -70,6 +74,10 @@ extension ExtensionContext: IntentDonating, VocabularyRegistering, ShortcutSugge
 /// of an app"), connected on first use: give `context` to library code as its `any IntentDonating`. Without a channel
 /// (an app not launched in the foreground by the host) the calls throw `notAllowedNow`.
 extension AppContext: IntentDonating, VocabularyRegistering, ShortcutSuggesting {
+  /// Sends `host/donate` on the host channel. See `IntentDonating`.
+  /// - Returns: the donation's identifier (`identifier` when given, else the host's).
+  /// - Throws: `ResponseError` (`invalidParams` for what the host refuses, `notAllowedNow` without a host channel,
+  ///   `internalError` when the channel cannot be used or the host cannot keep it).
   @discardableResult
   public func donate(_ interaction: DonatedInteraction, identifier: String?, groupIdentifier: String?) async throws
     -> String
@@ -80,6 +88,9 @@ extension AppContext: IntentDonating, VocabularyRegistering, ShortcutSuggesting 
     ).identifier
   }
 
+  /// Sends `host/deleteDonations` on the host channel. See `IntentDonating`.
+  /// - Returns: how many donations were deleted.
+  /// - Throws: as `donate(_:identifier:groupIdentifier:)`.
   @discardableResult
   public func deleteDonations(_ selection: DonationSelection) async throws -> Int {
     try await sendToHost(DeleteDonationsRequest(selection), on: try HostChannel.connection(hostChannelDescriptor))
@@ -97,6 +108,9 @@ extension AppContext: IntentDonating, VocabularyRegistering, ShortcutSuggesting 
     ).identifier
   }
 
+  /// Sends `host/setVocabulary` on the host channel. See `VocabularyRegistering`.
+  /// - Returns: how many terms the host kept.
+  /// - Throws: as `donate(_:identifier:groupIdentifier:)`.
   @discardableResult
   public func setVocabularyStrings(_ strings: [String], of type: VocabularyStringType) async throws -> Int {
     try await sendToHost(
@@ -104,6 +118,9 @@ extension AppContext: IntentDonating, VocabularyRegistering, ShortcutSuggesting 
     ).count
   }
 
+  /// Sends `host/setShortcutSuggestions` on the host channel. See `ShortcutSuggesting`.
+  /// - Returns: the host's identifier of each suggestion, in order.
+  /// - Throws: as `donate(_:identifier:groupIdentifier:)`.
   @discardableResult
   public func setShortcutSuggestions(_ suggestions: [ShortcutSuggestion]) async throws -> [String] {
     try await sendToHost(

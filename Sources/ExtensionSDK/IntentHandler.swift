@@ -14,12 +14,22 @@ import ExtensionTransport
 /// The SDK creates a fresh handler for every phase (as SiriKit does), so keep no state between calls: everything
 /// you need is in the intent, the context, or the app group.
 public protocol IntentHandler: Sendable {
+  /// Resolves the parameter named `parameter` of `intent`: once per parameter the definition marks for resolution,
+  /// in its order, and again after the user answers.
+  /// - Throws: any error, which ends the intent as a fault of the extension (`handlerFailed`); answer an expected
+  ///   problem with `ResolutionResult.unsupported(reason:message:)` instead.
   func resolve(_ parameter: String, of intent: Intent, in context: ExtensionContext) async throws -> ResolutionResult
+  /// Says whether `intent` can go ahead: `ready`, or any other code, which ends the intent with that response.
+  /// - Throws: as `resolve(_:of:in:)`.
   func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse
+  /// Does the work of `intent` (resolved and confirmed) and says how it went.
+  /// - Throws: as `resolve(_:of:in:)`; answer an expected failure with `failure` or a code of the definition.
   func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse
 }
 
 extension IntentHandler {
+  /// Accepts a present value as it is (`success`) and answers `notRequired` for a missing one: a required
+  /// parameter needs a `resolve` of its own that answers `needsValue`.
   public func resolve(_ parameter: String, of intent: Intent, in context: ExtensionContext) async throws
     -> ResolutionResult
   {
@@ -27,6 +37,7 @@ extension IntentHandler {
     return .notRequired
   }
 
+  /// Answers `ready`.
   public func confirm(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
     IntentResponse(code: .ready)
   }
@@ -40,7 +51,9 @@ extension IntentHandler {
 /// - `handler(for:)`: pick the handler for an intent, or nil if this extension does not handle it. Do nothing else
 ///   here.
 public protocol IntentsExtension: SendableMetatype {
+  /// Makes the extension; called once per request.
   init()
+  /// The handler of `intent`, or nil when this extension does not handle it (answered `noHandler`, a fault).
   func handler(for intent: Intent) -> (any IntentHandler)?
 }
 
@@ -53,11 +66,14 @@ extension IntentsExtension {
 
 /// What the host told the extension at `initialize`: who it is and where its data lives.
 public struct ExtensionContext: Sendable {
+  /// The extension's `CFBundleIdentifier`, e.g. "com.example.rooms.RoomsIntents".
   public let bundleIdentifier: String
+  /// Its `NSExtensionPointIdentifier`, e.g. "com.apple.intents-service" (`SessionKind.extensionPoint`).
   public let extensionPoint: String
   /// What this process is to the host, as `extensionPoint` says: an Intents or Intents UI extension, or a containing
   /// app serving `handleInApp` (`InAppIntentHandling`).
   public var kind: SessionKind { SessionKind(extensionPoint: extensionPoint) }
+  /// The bundle's directory (read-only).
   public let bundlePath: String
   /// The private container (read-write).
   public let containerPath: String

@@ -9,7 +9,11 @@
 ///   view only from the interaction: the Intents extension runs in another process. Word it in the user's language,
 ///   `context.extensionContext.locale`.
 public protocol IntentViewController: SendableMetatype, Sendable {
+  /// Makes a view controller; called once per `configureView` call.
   init()
+  /// Draws `parameters` (empty for the interaction's header) of `interaction`.
+  /// - Returns: whether it drew them, the parameters the view shows, its size and the view.
+  /// - Throws: any error, reported as a failure of the UI extension (the intent's answer stands).
   func configureView(for parameters: [String], of interaction: Interaction, in context: ViewContext) async throws
     -> ConfiguredView
 }
@@ -25,7 +29,9 @@ extension IntentViewController {
 public struct ViewContext: Sendable {
   /// `siriSnippet`.
   public let kind: String
+  /// The smallest size the view may have (`hostedViewMinimumAllowedSize`).
   public let minimumSize: ViewSize
+  /// The largest size the view may have (`hostedViewMaximumAllowedSize`); a larger one is clamped.
   public let maximumSize: ViewSize
   /// The extension's bundle, container and app groups.
   public let extensionContext: ExtensionContext
