@@ -61,6 +61,53 @@ public struct AssembledBundles: BundleSource {
   }
 }
 
+/// A package's own bundles, assembled as `assistant build` assembles them from the package's manifest folders and the
+/// products `swift test` has just built (no second `swift build`: it would wait for the one running the tests), into
+/// a temporary folder.
+///
+/// ```swift
+/// let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+///   .deletingLastPathComponent()  // Tests/CoffeeTests/CoffeeTests.swift
+/// try await host.install(from: PackageBundles(package: package))
+/// ```
+public struct PackageBundles: BundleSource {
+  /// The package's folder (its bundles' folders below it).
+  public var package: URL
+  /// Where the built products are: the package's `.build/debug` unless given.
+  public var binaries: URL
+
+  /// - Parameters:
+  ///   - package: the package's folder.
+  ///   - binaries: the built products' folder; nil for `<package>/.build/debug`.
+  public init(package: URL, binaries: URL? = nil) {
+    self.package = package
+    self.binaries = binaries ?? package.appendingPathComponent(".build/debug")
+  }
+
+  /// Assembles the bundles (validated as `assistant build` validates them) into a new temporary folder.
+  /// - Throws: `TestHostError` with `assistant build`'s status and message: a bundle that does not validate lists
+  ///   its errors (65); a product not built names it (66).
+  public func bundles() async throws -> [URL] {
+    let (package, binaries) = (package, binaries)
+    return try await offloaded { () throws(TestHostError) -> [URL] in
+      do {
+        let sources = try BundleSources.find(in: package)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+          "intenthost-bundles-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let assembler = BundleAssembler(sources: sources, output: output, binaries: binaries)
+        let assembled = try assembler.assemble()
+        let errors = assembled.flatMap(\.diagnostics).errors
+        guard errors.isEmpty else {
+          throw HostError(.dataError, errors.map(\.shown).joined(separator: "\n"))
+        }
+        return assembled.map(\.url)
+      } catch {
+        throw TestHostError(error)
+      }
+    }
+  }
+}
+
 extension TestHost {
   /// Installs the app bundle at `bundle` (an `.app` folder), as `assistant install` does: validated, copied into the
   /// host's home (the source is not changed), its app groups and containers made ready.

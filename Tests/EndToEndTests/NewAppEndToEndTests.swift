@@ -39,7 +39,7 @@ struct NewAppEndToEndTests {
     let said = try await assistant(["Order 2 large for Ada with Coffee"], home: home)
     #expect(said.code == 0, "\(said)")
     #expect(said.stdout.contains("Your 2 large for Ada is ordered."), "\(said)")
-    #expect(said.stdout.contains("[CoffeeUI]") && said.stdout.contains("size: large"), "\(said)")
+    #expect(said.stdout.contains("[CoffeeUI]") && said.stdout.contains("Size: large"), "\(said)")
     let listed = try await assistant(["open", "Coffee", "--", "list"], home: home)
     #expect(listed.stdout.contains("customer: Ada, quantity: 2, size: large"), "\(listed)")
     // The app group is the home's: a home is a device.
@@ -50,6 +50,19 @@ struct NewAppEndToEndTests {
     let asked = try await assistant(["--answer", "Grace", "Order 3 small with Coffee"], home: home)
     #expect(asked.code == 0 && (asked.stdout + asked.stderr).contains("Which customer? Grace"), "\(asked)")
     #expect(asked.stdout.contains("Your 3 small for Grace is ordered."), "\(asked)")
+
+    // The package's own test (IntentHostTesting, through the real engine and the built extensions) passes.
+    let swift = try #require(
+      ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/swift" }.first {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_HOME"] = nil
+    environment["ASSISTANT_APP_GROUPS"] = nil
+    let tested = try await runCommand(
+      swift, ["test", "--package-path", package.path], environment: environment, timeout: .seconds(1200))
+    #expect(tested.code == 0, "\(tested)")
+    #expect((tested.stdout + tested.stderr).contains("theSamplePhraseIsHandled() passed"), "\(tested)")
 
     // `assistant dev` installs into its development home, says the phrase, and after a change to the definition
     // builds, installs and says it again, with the new dialog.

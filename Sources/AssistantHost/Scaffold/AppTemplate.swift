@@ -54,18 +54,21 @@ package struct AppTemplate: Sendable {
   /// The sample phrase: the intent's phrase with a sample value for each parameter, and the app's name.
   package var samplePhrase: String {
     var text = intent.phraseTemplate
-    for parameter in intent.parameters {
-      let sample: String
-      switch parameter.kind {
-      case .integer: sample = "2"
-      case .decimal: sample = "1.5"
-      case .boolean: sample = "yes"
-      case .string: sample = "Ada"
-      case .enumeration(let cases): sample = cases.last ?? "unknown"
-      }
-      text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample)
-    }
+    for (parameter, sample) in samples { text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample) }
     return "\(text) with \(name)"
+  }
+
+  /// A sample value of each parameter, as said.
+  var samples: [(NewIntent.Parameter, String)] {
+    intent.parameters.map { parameter in
+      switch parameter.kind {
+      case .integer: (parameter, "2")
+      case .decimal: (parameter, "1.5")
+      case .boolean: (parameter, "yes")
+      case .string: (parameter, "Ada")
+      case .enumeration(let cases): (parameter, cases.last ?? "unknown")
+      }
+    }
   }
 
   /// Every file: its path in the package and its contents.
@@ -83,6 +86,7 @@ package struct AppTemplate: Sendable {
       ("\(name)Intents/Code/\(name)Intents.swift", extensionCode),
       ("\(name)UI/Info.plist", extensionInfo(ui: true).xmlDocument),
       ("\(name)UI/Code/\(name)UI.swift", uiCode),
+      ("Tests/\(name)Tests/\(name)Tests.swift", testCode),
       (".gitignore", ".build/\n.swiftpm/\nPackage.resolved\n"),
     ]
   }
@@ -99,6 +103,9 @@ package struct AppTemplate: Sendable {
     // path component without ".git":
     //   .package(url: "https://example.com/you/intenthost.git", branch: "main")  ->  package: "intenthost"
     let sdk: Target.Dependency = .product(name: "ExtensionSDK", package: "\(sdkIdentity)")
+    // Typed Swift (\(intentClass), \(intent.name)IntentHandling, \(intent.name)IntentResponse) generated from
+    // \(name)/Base.lproj/Intents.intentdefinition at each build, as Xcode's intent class generation does.
+    let typedIntents: [Target.PluginUsage] = [.plugin(name: "IntentDefinitionPlugin", package: "\(sdkIdentity)")]
 
     // Extensions link the Swift runtime statically: they start faster and need only the C libraries in their sandbox.
     let staticSwiftRuntime: [LinkerSetting] = [
@@ -115,10 +122,16 @@ package struct AppTemplate: Sendable {
         .executableTarget(name: "\(lower)", dependencies: [sdk], path: "\(name)/Code", linkerSettings: staticSwiftRuntime),
         // The Intents extension: resolves, confirms and handles \(intentClass).
         .executableTarget(
-          name: "\(name)Intents", dependencies: [sdk], path: "\(name)Intents/Code", linkerSettings: staticSwiftRuntime),
+          name: "\(name)Intents", dependencies: [sdk], path: "\(name)Intents/Code", linkerSettings: staticSwiftRuntime,
+          plugins: typedIntents),
         // The Intents UI extension: draws the card of \(intentClass).
         .executableTarget(
-          name: "\(name)UI", dependencies: [sdk], path: "\(name)UI/Code", linkerSettings: staticSwiftRuntime),
+          name: "\(name)UI", dependencies: [sdk], path: "\(name)UI/Code", linkerSettings: staticSwiftRuntime,
+          plugins: typedIntents),
+        // Siri flows of the app, through the real assistant engine and the built extensions (IntentHostTesting).
+        .testTarget(
+          name: "\(name)Tests", dependencies: [.product(name: "IntentHostTesting", package: "\(sdkIdentity)")],
+          path: "Tests/\(name)Tests"),
       ]
     )
 
@@ -137,7 +150,13 @@ package struct AppTemplate: Sendable {
     assistant build --install               # swift build, assemble .build/bundles/\(name).app, validate, install
     assistant "\(samplePhrase)"
     assistant open \(name) -- list           # the app lists what was ordered
+    assistant dev . "\(samplePhrase)"   # again on every change
+    swift test                              # Tests/\(name)Tests: the phrase through the real engine
     ```
+
+    The extension's handler conforms to `\(intent.name)IntentHandling`, which the SDK's `IntentDefinitionPlugin`
+    generates from the definition at each build with `\(intentClass)` (typed properties) and
+    `\(intent.name)IntentResponse`: a value of the wrong type is a compile error.
 
     The intent is `\(intentClass)` in `\(name)/Base.lproj/Intents.intentdefinition`; its example phrases are in
     `AppIntentVocabulary.plist`.
@@ -206,70 +225,75 @@ package struct AppTemplate: Sendable {
     ])
   }
 
-  /// The Swift value pattern and default of each parameter kind, for the untyped handler.
-  func swiftCase(_ parameter: NewIntent.Parameter) -> (pattern: String, type: String) {
+  /// The resolve method of one parameter: its value, or needed (an enum's `unknown` is no value).
+  func resolveMethod(_ parameter: NewIntent.Parameter) -> String {
+    let type: String
+    var check = "let value = intent.\(parameter.name)"
     switch parameter.kind {
-    case .integer: (".integer", "Int")
-    case .decimal: (".decimal", "Double")
-    case .boolean: (".boolean", "Bool")
-    case .string: (".string", "String")
-    case .enumeration: (".enumCase", "String")
+    case .integer: type = "Int"
+    case .decimal: type = "Double"
+    case .boolean: type = "Bool"
+    case .string:
+      type = "String"
+      check += ", !value.isEmpty"
+    case .enumeration:
+      type = parameter.enumName
+      check += ", value != .unknown"
+    }
+    let method = "resolve" + parameter.name.prefix(1).uppercased() + parameter.name.dropFirst()
+    return """
+        func \(method)(for intent: \(intentClass), in context: ExtensionContext) async throws
+          -> TypedResolutionResult<\(type)>
+        {
+          guard \(check) else { return .needsValue }
+          return .success(with: value)
+        }
+      """
+  }
+
+  /// How a parameter's value is written into the order's record.
+  func recorded(_ parameter: NewIntent.Parameter) -> String {
+    switch parameter.kind {
+    case .string: parameter.name
+    case .enumeration: "\(parameter.name).rawValue"
+    case .integer, .decimal, .boolean: "Swift.String(\(parameter.name))"
     }
   }
 
   var extensionCode: String {
-    let resolveCases = intent.parameters.map { parameter in
-      let (pattern, _) = swiftCase(parameter)
-      return """
-            case "\(parameter.name)":
-              guard case \(pattern)(let value)? = intent["\(parameter.name)"] else { return .needsValue }
-              return .success(\(pattern)(value))
-        """
-    }.joined(separator: "\n")
-    let reads = intent.parameters.map { parameter in
-      let (pattern, type) = swiftCase(parameter)
-      return """
-            guard case \(pattern)(let \(parameter.name))? = intent["\(parameter.name)"] else {
-              return IntentResponse(code: .failure, parameters: ["reason": .string("\(parameter.name) is missing")])
-            }
-            let \(parameter.name)Value: \(type) = \(parameter.name)
-        """
-    }.joined(separator: "\n")
-    let record = intent.parameters.map { "\"\($0.name)\": \"\\(\($0.name)Value)\"" }.joined(separator: ", ")
+    let names = intent.parameters.map(\.name)
+    let record = intent.parameters.map { "\"\($0.name)\": \(recorded($0))" }.joined(separator: ", ")
+    let arguments = names.map { "\($0): \($0)" }.joined(separator: ", ")
+    let bindings = names.map { "let \($0) = intent.\($0)" }.joined(separator: ", ")
     return """
       // The \(name) Intents extension: resolves and handles \(intentClass), and records each order in the app group
-      // \(group), where the \(name) app reads it.
+      // \(group), where the \(name) app reads it. \(intentClass), \(intent.name)IntentHandling and
+      // \(intent.name)IntentResponse are generated from \(name)/Base.lproj/Intents.intentdefinition at each build.
       import ExtensionSDK
 
       @main
       struct \(name)IntentsExtension: IntentsExtension {
         func handler(for intent: Intent) -> (any IntentHandler)? {
-          intent.name == "\(intentClass)" ? \(intent.name)Handler() : nil
+          intent.name == \(intentClass).className ? \(intent.name)Handler() : nil
         }
       }
 
       /// The orders placed, as the app group's document `orders.json` holds them.
-      struct Orders: DocumentContent {
+      struct \(name)Orders: DocumentContent {
         static let schemaVersion = 1
-        var orders: [[String: String]] = []
+        var orders: [[Swift.String: Swift.String]] = []
       }
 
-      struct \(intent.name)Handler: IntentHandler {
-        func resolve(_ parameter: String, of intent: Intent, in context: ExtensionContext) async throws
-          -> ResolutionResult
-        {
-          switch parameter {
-      \(resolveCases)
-          default:
-            return .notRequired
-          }
-        }
+      struct \(intent.name)Handler: \(intent.name)IntentHandling {
+      \(intent.parameters.map(resolveMethod).joined(separator: "\n\n"))
 
-        func handle(_ intent: Intent, in context: ExtensionContext) async throws -> IntentResponse {
-      \(reads)
-          let orders = try context.appGroup("\(group)").document("orders.json", as: Orders.self)
+        func handle(intent: \(intentClass), in context: ExtensionContext) async throws -> \(intent.name)IntentResponse {
+          guard \(bindings) else {
+            return \(intent.name)IntentResponse(code: .failure, reason: "a value is missing")
+          }
+          let orders = try context.appGroup("\(group)").document("orders.json", as: \(name)Orders.self)
           try await orders.update { $0.orders.append([\(record)]) }
-          return IntentResponse(code: .success, parameters: intent.parameters)
+          return \(intent.name)IntentResponse(code: .success, \(arguments))
         }
       }
 
@@ -277,37 +301,72 @@ package struct AppTemplate: Sendable {
   }
 
   var uiCode: String {
-    """
-    // The \(name) Intents UI extension: draws a card of \(intentClass) with the values it was given.
-    import ExtensionSDK
+    let rows = intent.parameters.map { parameter -> String in
+      let shown: String
+      switch parameter.kind {
+      case .string: shown = "$0"
+      case .enumeration: shown = "$0.rawValue"
+      case .integer, .decimal, .boolean: shown = "Swift.String($0)"
+      }
+      return "intent.\(parameter.name).map { SnippetNode.row(label: \"\(parameter.displayName)\", value: \(shown)) },"
+    }.joined(separator: "\n      ")
+    return """
+      // The \(name) Intents UI extension: draws the card of \(intentClass) with the values it was given, read through
+      // the typed \(intentClass) generated from the definition.
+      import ExtensionSDK
 
-    @main
-    struct \(name)Card: IntentViewController {
-      func configureView(for parameters: [String], of interaction: Interaction, in context: ViewContext) async throws
-        -> ConfiguredView
-      {
-        let intent = interaction.intent
-        let rows = [\(intent.parameters.map { "\"\($0.name)\"" }.joined(separator: ", "))].compactMap { name in
-          intent[name].map { SnippetNode.row(label: name, value: Self.shown($0)) }
+      @main
+      struct \(name)Card: IntentViewController {
+        func configureView(for parameters: [String], of interaction: Interaction, in context: ViewContext) async throws
+          -> ConfiguredView
+        {
+          let intent = \(intentClass)(interaction.intent)
+          let rows: [SnippetNode] = [
+            \(rows)
+          ].compactMap { $0 }
+          return ConfiguredView(
+            success: true, parameters: [\(intent.parameters.map { "\"\($0.name)\"" }.joined(separator: ", "))],
+            size: ViewSize(width: min(320, context.maximumSize.width), height: 88),
+            snippet: .stack([.text("\(name)")] + rows))
         }
-        return ConfiguredView(
-          success: true, parameters: intent.parameters.keys.sorted(),
-          size: ViewSize(width: min(320, context.maximumSize.width), height: 88),
-          snippet: .stack([.text("\(name)")] + rows))
       }
 
-      static func shown(_ value: ParameterValue) -> String {
-        switch value {
-        case .string(let text), .enumCase(let text): text
-        case .integer(let number): String(number)
-        case .decimal(let number): String(number)
-        case .boolean(let flag): flag ? "yes" : "no"
-        default: value.description
+      """
+  }
+
+  /// A Swift Testing test of the sample phrase through the real engine and the built extensions.
+  var testCode: String {
+    let dialog = samplePhraseDialog
+    return """
+      // \(name)'s Siri flows, through the real assistant engine and the extensions `swift test` built (IntentHostTesting):
+      // each test has a home of its own, a fresh device.
+      import Foundation
+      import IntentHostTesting
+      import Testing
+
+      /// The package's folder (this file is Tests/\(name)Tests/\(name)Tests.swift).
+      let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+      @Test func theSamplePhraseIsHandled() async throws {
+        try await withTestHost { host in
+          try await host.install(from: PackageBundles(package: package))
+          let result = try await host.say("\(samplePhrase)")
+          #expect(result.isSuccess, "\\(result.transcript)")
+          #expect(result.dialog == ["\(dialog)"], "\\(result.transcript)")
+          let orders = try await host.appGroup("\(group)").document("orders.json")
+          #expect(orders["orders"] != nil, "the extension recorded no order")
         }
       }
-    }
 
-    """
+      """
+  }
+
+  /// What the sample phrase answers: the success dialog with the sample values.
+  var samplePhraseDialog: String {
+    var text = intent.successTemplate
+    for (parameter, sample) in samples { text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample) }
+    return text
   }
 
   var appCode: String {

@@ -55,6 +55,11 @@ package struct NewIntent: Sendable, Equatable {
     self.successDialog = successDialog
   }
 
+  /// The success response's dialog template: `successDialog`, or "Done:" and each parameter.
+  package var successTemplate: String {
+    successDialog ?? "Done: " + parameters.map { "${\($0.name)}" }.joined(separator: " ") + "."
+  }
+
   /// The phrase with every value: `phrase`, or the title and each parameter.
   package var phraseTemplate: String {
     phrase ?? ([Parameter.words(name)] + parameters.map { "${\($0.name)}" }).joined(separator: " ")
@@ -137,7 +142,6 @@ package struct NewIntent: Sendable, Equatable {
       }
       entries.append(.dictionary(entry))
     }
-    let said = parameters.map { "${\($0.name)}" }.joined(separator: " ")
     var responseParameters: [PlistValue] = []
     for (index, parameter) in (parameters + [Parameter(name: "reason", kind: .string)]).enumerated() {
       var entry: [String: PlistValue] = [
@@ -178,7 +182,7 @@ package struct NewIntent: Sendable, Equatable {
       "INIntentResponse": .dictionary([
         "INIntentResponseCodes": .array([
           .dictionary([
-            "INIntentResponseCodeFormatString": .string(successDialog ?? "Done: \(said)."),
+            "INIntentResponseCodeFormatString": .string(successTemplate),
             "INIntentResponseCodeFormatStringID": .string("\(name)-ok"),
             "INIntentResponseCodeName": .string("success"),
             "INIntentResponseCodeSuccess": .boolean(true),
