@@ -47,4 +47,45 @@ struct ScaffoldTests {
     #expect(xml.contains("<key>a&lt;b</key>"))
     #expect(xml.contains("<string>x &amp; &lt;/string&gt;&lt;true/&gt;</string>"))
   }
+
+  /// `assistant new intent`: the intent and its enum join the definition, the extensions that support the
+  /// definition's intents list it, the vocabulary gets its phrase, and the package still validates clean. The same
+  /// name twice is refused; a folder with two definitions asks which.
+  @Test func anIntentIsAddedToAnExistingPackage() throws {
+    let directory = try TemporaryDirectory("intenthost-scaffold")
+    defer { directory.remove() }
+    let template = AppTemplate(name: "Coffee", intent: AppTemplate.defaultIntent(for: "Coffee"), sdkPath: "/sdk")
+    for (path, contents) in template.files {
+      let file = directory.url.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(contents.utf8).write(to: file)
+    }
+    let cancel = NewIntent(
+      name: "CancelOrder",
+      parameters: [try NewIntent.parameter("customer:string"), try NewIntent.parameter("why:enum(late,wrong)")])
+    let addition = try cancel.add(to: directory.url)
+    #expect(addition.definition.hasSuffix("Coffee/Base.lproj/Intents.intentdefinition"))
+    #expect(
+      addition.infoPlists.map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent } == [
+        "CoffeeIntents", "CoffeeUI",
+      ])
+    #expect(addition.phrase == "Cancel order Ada wrong with Coffee")
+    let definition = try IntentDefinition.load(contentsOf: URL(fileURLWithPath: addition.definition))
+    #expect(definition.intents.map(\.name) == ["OrderCoffee", "CancelOrder"])
+    #expect(definition.enums.map(\.name) == ["Size", "Why"])
+    let diagnostics = Validator().validate(path: directory.path)
+    #expect(diagnostics.filter { $0.severity != .note }.isEmpty, "\(diagnostics.map(\.shown))")
+
+    #expect(throws: HostError.self) { try cancel.add(to: directory.url) }
+    // Control: before the addition there was no warning to hide: the extensions did not list CancelOrderIntent.
+    let info = try String(contentsOf: directory.url.appendingPathComponent("CoffeeIntents/Info.plist"), encoding: .utf8)
+    #expect(info.contains("<string>CancelOrderIntent</string>"))
+
+    try Data(template.intent.definition.xmlDocument.utf8).write(
+      to: directory.url.appendingPathComponent("Coffee/Other.intentdefinition"))
+    let ambiguous = #expect(throws: HostError.self) {
+      try NewIntent(name: "Refund", parameters: []).add(to: directory.url)
+    }
+    #expect(ambiguous?.status == .usage)
+  }
 }

@@ -52,24 +52,7 @@ package struct AppTemplate: Sendable {
   var sdkIdentity: String { String(sdkPath.split(separator: "/").last ?? "intenthost") }
 
   /// The sample phrase: the intent's phrase with a sample value for each parameter, and the app's name.
-  package var samplePhrase: String {
-    var text = intent.phraseTemplate
-    for (parameter, sample) in samples { text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample) }
-    return "\(text) with \(name)"
-  }
-
-  /// A sample value of each parameter, as said.
-  var samples: [(NewIntent.Parameter, String)] {
-    intent.parameters.map { parameter in
-      switch parameter.kind {
-      case .integer: (parameter, "2")
-      case .decimal: (parameter, "1.5")
-      case .boolean: (parameter, "yes")
-      case .string: (parameter, "Ada")
-      case .enumeration(let cases): (parameter, cases.last ?? "unknown")
-      }
-    }
-  }
+  package var samplePhrase: String { intent.samplePhrase(app: name) }
 
   /// Every file: its path in the package and its contents.
   package var files: [(path: String, contents: String)] {
@@ -365,7 +348,9 @@ package struct AppTemplate: Sendable {
   /// What the sample phrase answers: the success dialog with the sample values.
   var samplePhraseDialog: String {
     var text = intent.successTemplate
-    for (parameter, sample) in samples { text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample) }
+    for (parameter, sample) in intent.samples {
+      text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample)
+    }
     return text
   }
 

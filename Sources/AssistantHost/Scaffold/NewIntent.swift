@@ -60,6 +60,26 @@ package struct NewIntent: Sendable, Equatable {
     successDialog ?? "Done: " + parameters.map { "${\($0.name)}" }.joined(separator: " ") + "."
   }
 
+  /// The phrase with a sample value for each parameter, said to `app`.
+  package func samplePhrase(app: String) -> String {
+    var text = phraseTemplate
+    for (parameter, sample) in samples { text = text.replacingOccurrences(of: "${\(parameter.name)}", with: sample) }
+    return "\(text) with \(app)"
+  }
+
+  /// A sample value of each parameter, as said.
+  var samples: [(Parameter, String)] {
+    parameters.map { parameter in
+      switch parameter.kind {
+      case .integer: (parameter, "2")
+      case .decimal: (parameter, "1.5")
+      case .boolean: (parameter, "yes")
+      case .string: (parameter, "Ada")
+      case .enumeration(let cases): (parameter, cases.last ?? "unknown")
+      }
+    }
+  }
+
   /// The phrase with every value: `phrase`, or the title and each parameter.
   package var phraseTemplate: String {
     phrase ?? ([Parameter.words(name)] + parameters.map { "${\($0.name)}" }).joined(separator: " ")
@@ -101,11 +121,24 @@ package struct NewIntent: Sendable, Equatable {
     }
   }
 
-  /// Whether `text` is an identifier a definition, Swift and Python all take: a letter, then letters and digits.
+  /// Whether `text` is an identifier a definition, Swift and Python all take: a letter, then letters and digits, and
+  /// no keyword of either language (the generated `intent.default` would not compile).
   package static func isIdentifier(_ text: String) -> Bool {
     guard let first = text.first, first.isASCII, first.isLetter, text.count <= 64 else { return false }
-    return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && !keywords.contains(text)
   }
+
+  /// Swift's and Python's keywords, and the names generated code gives members of its own.
+  static let keywords: Set<String> = [
+    "Any", "Self", "Type", "actor", "and", "any", "as", "associatedtype", "async", "await", "break", "case", "catch",
+    "class", "continue", "def", "default", "defer", "deinit", "del", "do", "elif", "else", "enum", "except",
+    "extension", "fallthrough", "false", "fileprivate", "finally", "for", "from", "func", "global", "guard",
+    "identifier",
+    "if", "import", "in", "init", "inout", "internal", "is", "lambda", "let", "nil", "none", "nonlocal", "not",
+    "open", "operator", "or", "package", "pass", "precedencegroup", "private", "protocol", "public", "raise",
+    "repeat", "rethrows", "return", "self", "some", "static", "struct", "subscript", "super", "switch", "throw",
+    "throws", "true", "try", "typealias", "untyped", "var", "where", "while", "with", "yield", "code",
+  ]
 
   /// The `INIntents` entry.
   package var definitionEntry: PlistValue {
