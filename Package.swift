@@ -30,15 +30,19 @@ let package = Package(
     .target(name: "IntentHostSystem", dependencies: ["CIntentHostSystem"], path: "Sources/IntentHostSystem"),
     // purpose: the one sanitizer that makes untrusted text safe for a terminal or a log line.
     .target(name: "UntrustedText", path: "Sources/UntrustedText"),
+    // purpose: "did you mean": the known names closest to a misspelt one, by edit distance.
+    .target(name: "NameSuggestions", path: "Sources/NameSuggestions"),
     // purpose: the wire protocol: intent model, resolution results, response codes and every JSON-RPC message.
     .target(name: "ExtensionProtocol", path: "Sources/ExtensionProtocol"),
     // purpose: Apple's App Intents metadata (Metadata.appintents) as a typed document, read from untrusted bytes, written canonically with its digest, checked by Apple's rules.
     .target(name: "AppIntentsMetadata", path: "Sources/AppIntentsMetadata"),
     // purpose: the Xcode manifest model: Info.plist, intent definitions, vocabularies, entitlements, strings, build settings, system intents, bundles.
-    .target(name: "BundleManifest", dependencies: ["AppIntentsMetadata"], path: "Sources/BundleManifest"),
+    .target(
+      name: "BundleManifest", dependencies: ["AppIntentsMetadata", "NameSuggestions"], path: "Sources/BundleManifest"),
     // purpose: understanding what a user says (matching utterances to apps' intents, reading spoken values) as pure functions over the manifests.
     .target(
-      name: "Understanding", dependencies: ["AppIntentsMetadata", "BundleManifest", "ExtensionProtocol"],
+      name: "Understanding",
+      dependencies: ["AppIntentsMetadata", "BundleManifest", "ExtensionProtocol", "NameSuggestions"],
       path: "Sources/Understanding"),
     // purpose: newline-delimited JSON-RPC 2.0 over a pair of file descriptors.
     .target(
@@ -64,7 +68,7 @@ let package = Package(
       name: "AssistantHost",
       dependencies: [
         "ExtensionProtocol", "ExtensionTransport", "BundleManifest", "AppIntentsMetadata", "ProcessSupervision",
-        "AppGroupStore", "UntrustedText", "CPasscode", "IntentHostSystem", "Understanding",
+        "AppGroupStore", "UntrustedText", "CPasscode", "IntentHostSystem", "NameSuggestions", "Understanding",
       ],
       path: "Sources/AssistantHost"),
     // purpose: the test harness for Siri flows: the real engine in a temporary home, stepped conversations, results to assert.
@@ -80,7 +84,7 @@ let package = Package(
       name: "assistant",
       dependencies: [
         "AppGroupStore", "AppIntentsMetadata", "AssistantHost", "BundleManifest", "ExtensionProtocol",
-        "IntentHostSystem", "ProcessSupervision", "Understanding", "UntrustedText",
+        "IntentHostSystem", "NameSuggestions", "ProcessSupervision", "Understanding", "UntrustedText",
       ], path: "Sources/assistant"),
     // purpose: typed Swift source (intent structs, handling protocols, responses, enums) from intent definitions (docs/INTENT-CODEGEN.md).
     .target(
@@ -199,7 +203,7 @@ let package = Package(
     .target(name: "ManifestFixtures", dependencies: ["BundleManifest"], path: "Tests/ManifestFixtures"),
     .testTarget(
       name: "UnderstandingTests",
-      dependencies: ["Understanding", "BundleManifest", "ExtensionProtocol", "ManifestFixtures"]
+      dependencies: ["Understanding", "BundleManifest", "ExtensionProtocol", "ManifestFixtures", "NameSuggestions"]
     ),
     // Every committed fuzz input and the real Xcode files through their fuzz targets, in-process.
     .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "AppIntentsMetadata", "TestSupport"]),
@@ -225,7 +229,8 @@ let package = Package(
     .testTarget(
       name: "CommandLineTests",
       dependencies: [
-        "assistant", "AppGroupStore", "AssistantHost", "ProcessSupervision", "TestSupport", "Understanding",
+        "assistant", "AppGroupStore", "AssistantHost", "NameSuggestions", "ProcessSupervision", "TestSupport",
+        "Understanding",
       ],
       exclude: ["Golden"]),
     // The test harness driving the example apps' real extensions, as an app author's tests would.

@@ -3,6 +3,7 @@ import BundleManifest
 import ExtensionProtocol
 import Foundation
 import IntentHostSystem
+import NameSuggestions
 import Understanding
 import UntrustedText
 

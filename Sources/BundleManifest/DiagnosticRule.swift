@@ -15,6 +15,8 @@ extension Diagnostic {
     case unknownFile = "unknown-file"
     /// The file parses, its root is a dictionary, each key has the type Apple uses.
     case plist
+    /// A key is not a likely misspelling of one the model reads (that key is then absent).
+    case keyMisspelt = "key-misspelt"
 
     // Build settings and the names in Info.plist and entitlements.
 
@@ -93,6 +95,8 @@ extension Diagnostic {
     case entitlementUnsupported = "entitlement-unsupported"
     /// An extension's app group is also the app's.
     case appGroupNotShared = "app-group-not-shared"
+    /// No app group of an app's entitlements is a likely misspelling of one another file of the app lists.
+    case appGroupMisspelt = "app-group-misspelt"
 
     // Vocabularies and phrases.
 
@@ -106,6 +110,8 @@ extension Diagnostic {
     case intentPhraseClaimedTwice = "intent-phrase-claimed-twice"
     /// A phrase said as written does not take a text value from its own words that it likely does not mean.
     case phraseReadsText = "phrase-reads-text"
+    /// No word of an example phrase is one edit from a value of its intent's parameters (a case or a synonym).
+    case intentPhraseMisspeltValue = "intent-phrase-misspelt-value"
     /// An example phrase has at most `UtteranceMatcher.maximumExampleWords` words.
     case intentPhraseTooLong = "intent-phrase-too-long"
     /// An app has at most `UtteranceMatcher.maximumExamples` example phrases.
@@ -133,6 +139,8 @@ extension Diagnostic {
     case combinationUnknownParameter = "combination-unknown-parameter"
     /// `${name}` in a prompt or response template names a parameter it can read.
     case templateUnknownName = "template-unknown-name"
+    /// A `${name}` in a prompt or response template is not one or two edits from a parameter it can read.
+    case templateMisspeltName = "template-misspelt-name"
     /// A custom intent has a response with `success` and `failure`.
     case responseCodes = "response-codes"
 

@@ -188,6 +188,7 @@ public struct InfoPlist: Sendable, Equatable {
       appExtensionPointIdentifier = expand(
         attributes, "EXExtensionPointIdentifier", try attributes.string("EXExtensionPointIdentifier"))
     }
+    diagnostics.addMisspeltKeys(of: plist)
     self.diagnostics = diagnostics
   }
 }
@@ -270,6 +271,7 @@ public struct Entitlements: Sendable, Equatable {
       }
       entitlements.teamIdentifier = value
     }
+    entitlements.diagnostics.addMisspeltKeys(of: plist)
     self = entitlements
   }
 }

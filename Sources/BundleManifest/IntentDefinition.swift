@@ -12,6 +12,8 @@ public struct IntentDefinition: Sendable, Equatable {
   public var types: [TypeSpec]
   /// Translations worded for one value (`PROMPTID-VALUEID` keys of a strings table), once localized.
   public var variants: [String: String] = [:]
+  /// What loading found that is not a parse error: keys that are likely misspellings (`key-misspelt`).
+  public var diagnostics: [Diagnostic] = []
 
   /// The intent whose class name (`INIntentName` + "Intent") or bare name matches, case-insensitively.
   public func intent(named name: String) -> IntentSpec? {
@@ -68,6 +70,11 @@ public struct IntentDefinition: Sendable, Equatable {
     namespace = try plist.string("INIntentDefinitionNamespace")
     toolsVersion = try plist.string("INIntentDefinitionToolsVersion")
     guard plist.has("INIntents") else {
+      if let typo = plist.misspelling(of: "INIntents") {
+        throw plist.error(
+          "INIntents", "is missing, and the file has \(typo), which IntentHost does not read",
+          fix: "rename \(typo) to INIntents")
+      }
       throw plist.error(
         "INIntents", "is missing: this is not an intent definition",
         fix: "add INIntents: an array with one dictionary per intent, each with INIntentName, INIntentParameters "
@@ -76,6 +83,7 @@ public struct IntentDefinition: Sendable, Equatable {
     intents = try plist.dictionaries("INIntents").map(IntentSpec.init)
     enums = try plist.dictionaries("INEnums").map(EnumSpec.init)
     types = try plist.dictionaries("INTypes").map(TypeSpec.init)
+    diagnostics.addMisspeltKeys(of: plist)
   }
 }
 
@@ -470,6 +478,8 @@ public struct Vocabulary: Sendable, Equatable {
   public var parameterVocabulary: [String: [String: [String]]]
   /// Every vocabulary item, with pronunciations and examples.
   public var items: [Item]
+  /// What loading found that is not a parse error: keys that are likely misspellings (`key-misspelt`).
+  public var diagnostics: [Diagnostic] = []
 
   public struct Item: Sendable, Equatable {
     /// "IntentClass.parameter" names the item applies to.
@@ -520,6 +530,7 @@ public struct Vocabulary: Sendable, Equatable {
     intentPhrases = phrases
     parameterVocabulary = vocabulary
     self.items = items
+    diagnostics.addMisspeltKeys(of: plist)
   }
 }
 

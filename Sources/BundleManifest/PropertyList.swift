@@ -1,4 +1,6 @@
 import Foundation
+import NameSuggestions
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -35,11 +37,19 @@ public struct PlistDictionary: @unchecked Sendable {
   public let values: [String: Any]
   public let file: String
   public let path: String
+  /// The keys the model asked this file for, shared by the root and every dictionary read from it.
+  let reads: KeyReads
 
   public init(values: [String: Any], file: String, path: String = "") {
+    self.init(values: values, file: file, path: path, reads: KeyReads())
+  }
+
+  init(values: [String: Any], file: String, path: String, reads: KeyReads) {
     self.values = values
     self.file = file
     self.path = path
+    self.reads = reads
+    reads.visit(path)
   }
 
   /// Reads a property list (XML, binary or old-style) whose root is a dictionary.
@@ -89,15 +99,59 @@ public struct PlistDictionary: @unchecked Sendable {
 
   func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+  /// The value of `key`, recorded as a key the model reads here (`misspeltKeys`).
+  private func lookUp(_ key: String) -> Any? {
+    reads.record(key, at: path)
+    return values[key]
+  }
+
+  /// A key of this dictionary, not one the model reads, that is likely a misspelling of `key` (`KeyReads.reach`).
+  func misspelling(of key: String) -> String? {
+    closestNames(to: key, among: values.keys.filter { $0 != key }, maximumEdits: KeyReads.reach(key)).first
+  }
+
+  /// The keys of the file that are likely misspellings of keys the model reads: in every dictionary the model read
+  /// (this one and those below it), each key the model did not ask for that is within `KeyReads.reach` of a key it
+  /// asked for there and did not find. Call it on the root, once the model has read the file.
+  public func misspeltKeys() -> [MisspeltKey] {
+    let asked = reads.asked
+    var found: [MisspeltKey] = []
+    func walk(_ values: [String: Any], at path: String) {
+      let join = { (key: String) in path.isEmpty ? key : "\(path).\(key)" }
+      if let known = asked[path] {
+        let absent = known.filter { values[$0] == nil }.sorted()
+        for key in values.keys.sorted() where !known.contains(key) {
+          // Xcode pairs a text's key with its localisation ID's (`…DisplayName`, `…DisplayNameID`): one of those is
+          // never a misspelling of the other.
+          let candidates = absent.filter { $0 + "ID" != key && key + "ID" != $0 }
+          if let meant = closestNames(to: key, among: candidates, maximumEdits: KeyReads.reach(key)).first {
+            found.append(MisspeltKey(keyPath: join(key), key: key, meant: meant, meantKeyPath: join(meant)))
+          }
+        }
+      }
+      for (key, value) in values {
+        if let dictionary = value as? [String: Any] {
+          walk(dictionary, at: join(key))
+        } else if let array = value as? [Any] {
+          for (index, element) in array.enumerated() {
+            if let dictionary = element as? [String: Any] { walk(dictionary, at: join("\(key)[\(index)]")) }
+          }
+        }
+      }
+    }
+    walk(values, at: path)
+    return found.sorted { $0.keyPath < $1.keyPath }
+  }
+
   func error(_ key: String, _ problem: String, fix: String? = nil) -> ManifestError {
     ManifestError(file: file, keyPath: keyPath(key), problem: problem, fix: fix)
   }
 
-  public func has(_ key: String) -> Bool { values[key] != nil }
+  public func has(_ key: String) -> Bool { lookUp(key) != nil }
 
   /// A string value; nil when absent.
   public func string(_ key: String) throws -> String? {
-    guard let value = values[key] else { return nil }
+    guard let value = lookUp(key) else { return nil }
     guard let string = value as? String else {
       throw error(key, "is \(withArticle(typeName(of: value))), expected a string")
     }
@@ -106,7 +160,13 @@ public struct PlistDictionary: @unchecked Sendable {
 
   /// A string value that must be present and non-empty.
   public func requiredString(_ key: String, fix: String? = nil) throws -> String {
-    guard let value = try string(key) else { throw error(key, "is missing", fix: fix) }
+    guard let value = try string(key) else {
+      if let typo = misspelling(of: key) {
+        throw error(
+          key, "is missing, and the file has \(typo), which IntentHost does not read", fix: "rename \(typo) to \(key)")
+      }
+      throw error(key, "is missing", fix: fix)
+    }
     if value.isEmpty { throw error(key, "is empty", fix: fix) }
     return value
   }
@@ -114,7 +174,7 @@ public struct PlistDictionary: @unchecked Sendable {
   /// A boolean, accepting `<true/>`, `<false/>`, integers 0/1 and the strings "YES"/"NO"/"true"/"false"
   /// (Xcode writes flags both ways). Absent means `defaultValue`.
   public func bool(_ key: String, default defaultValue: Bool = false) throws -> Bool {
-    guard let value = values[key] else { return defaultValue }
+    guard let value = lookUp(key) else { return defaultValue }
     if let bool = value as? Bool { return bool }
     if let number = value as? NSNumber { return number.intValue != 0 }
     if let string = value as? String {
@@ -129,7 +189,7 @@ public struct PlistDictionary: @unchecked Sendable {
 
   /// An integer; absent means nil.
   public func integer(_ key: String) throws -> Int? {
-    guard let value = values[key] else { return nil }
+    guard let value = lookUp(key) else { return nil }
     if isBoolean(value) { throw error(key, "is a boolean, expected an integer") }
     if let number = value as? NSNumber { return number.intValue }
     if let string = value as? String, let number = Int(string) { return number }
@@ -138,7 +198,7 @@ public struct PlistDictionary: @unchecked Sendable {
 
   /// An array of strings; absent means [].
   public func strings(_ key: String) throws -> [String] {
-    guard let value = values[key] else { return [] }
+    guard let value = lookUp(key) else { return [] }
     guard let array = value as? [Any] else {
       throw error(key, "is \(withArticle(typeName(of: value))), expected an array")
     }
@@ -152,16 +212,16 @@ public struct PlistDictionary: @unchecked Sendable {
 
   /// A nested dictionary; absent means nil.
   public func dictionary(_ key: String) throws -> PlistDictionary? {
-    guard let value = values[key] else { return nil }
+    guard let value = lookUp(key) else { return nil }
     guard let dictionary = value as? [String: Any] else {
       throw error(key, "is \(withArticle(typeName(of: value))), expected a dictionary")
     }
-    return PlistDictionary(values: dictionary, file: file, path: keyPath(key))
+    return PlistDictionary(values: dictionary, file: file, path: keyPath(key), reads: reads)
   }
 
   /// An array of dictionaries; absent means [].
   public func dictionaries(_ key: String) throws -> [PlistDictionary] {
-    guard let value = values[key] else { return [] }
+    guard let value = lookUp(key) else { return [] }
     guard let array = value as? [Any] else {
       throw error(key, "is \(withArticle(typeName(of: value))), expected an array")
     }
@@ -169,18 +229,48 @@ public struct PlistDictionary: @unchecked Sendable {
       guard let dictionary = element as? [String: Any] else {
         throw error("\(key)[\(index)]", "is \(withArticle(typeName(of: element))), expected a dictionary")
       }
-      return PlistDictionary(values: dictionary, file: file, path: keyPath("\(key)[\(index)]"))
+      return PlistDictionary(values: dictionary, file: file, path: keyPath("\(key)[\(index)]"), reads: reads)
     }
   }
 
   /// A value of any type as text (for polymorphic keys such as default values).
   public func scalarText(_ key: String) -> String? {
-    guard let value = values[key] else { return nil }
+    guard let value = lookUp(key) else { return nil }
     if isBoolean(value), let bool = value as? Bool { return bool ? "true" : "false" }
     if let string = value as? String { return string }
     if let number = value as? NSNumber { return number.stringValue }
     return nil
   }
+}
+
+/// A key of a manifest that is likely a misspelling of one the model reads (`PlistDictionary.misspeltKeys`).
+public struct MisspeltKey: Sendable, Equatable {
+  /// Where the misspelt key is, e.g. "NSExtension.NSExtensionAtributes".
+  public var keyPath: String
+  /// The key as written, e.g. "NSExtensionAtributes".
+  public var key: String
+  /// The key it likely means, e.g. "NSExtensionAttributes".
+  public var meant: String
+  /// Where the meant key would be, e.g. "NSExtension.NSExtensionAttributes".
+  public var meantKeyPath: String
+}
+
+/// The keys the model asked one property list for, by the key path of each dictionary it read: the keys "the model
+/// knows" there, taken from the parsers' own reads, so that the list cannot drift from them.
+final class KeyReads: Sendable {
+  private let table = Mutex<[String: Set<String>]>([:])
+
+  /// Notes that the model read the dictionary at `path` (even if it asked it for no key).
+  func visit(_ path: String) { table.withLock { _ = $0[path, default: []] } }
+
+  func record(_ key: String, at path: String) { table.withLock { _ = $0[path, default: []].insert(key) } }
+
+  /// The keys asked for, by the path of their dictionary.
+  var asked: [String: Set<String>] { table.withLock { $0 } }
+
+  /// How many edits a key may be from the one it means: none for a key of fewer than 6 characters, 1 up to 11, 2
+  /// from 12 (Apple's keys are long, and many differ from another in a word, not a letter).
+  static func reach(_ key: String) -> Int { key.count < 6 ? 0 : key.count < 12 ? 1 : 2 }
 }
 
 func typeName(of value: Any) -> String {

@@ -1,6 +1,7 @@
 // Parsing a command line against the command model: options anywhere, `--` ends them, `--name=value` and
 // `--name value`, "did you mean" for what is unknown, and every argument consumed or reported.
 import AssistantHost
+import NameSuggestions
 import Understanding
 
 /// What a command line asks for.

@@ -1,4 +1,5 @@
 import AssistantHost
+import NameSuggestions
 import ProcessSupervision
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import NameSuggestions
 import Testing
 
 @testable import Understanding

@@ -2,6 +2,7 @@ import AppIntentsMetadata
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import NameSuggestions
 import Understanding
 
 /// A donation or a suggested shortcut of an installed app: what `assistant shortcuts add --from ID` makes a shortcut

@@ -1,3 +1,4 @@
+import NameSuggestions
 import Understanding
 
 /// The phases of an extension's life that have a deadline.

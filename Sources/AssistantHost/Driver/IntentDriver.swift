@@ -430,7 +430,18 @@ package struct IntentDriver: Sendable {
         for: value,
         parameterType: (parameterSpec?.trueDisplayName, parameterSpec?.falseDisplayName, parameterSpec?.enumType))
     }
-    func rendered(_ template: String) -> String { renderTemplate(template, values: responseWords).text }
+    // A name the definition's response does not declare (`template-unknown-name`, `template-misspelt-name`) is
+    // said as written, never as nothing ("Your 1 ${sise} latte", not "Your 1  latte").
+    let declared = spec.flatMap { $0.isSystem ? nil : Set($0.response?.parameters.map(\.name) ?? []) }
+    func rendered(_ template: String) -> String {
+      renderTemplate(template) { name in
+        if let words = responseWords(name) { return words }
+        if let declared, !declared.contains(String(name.split(separator: ".").first ?? Substring(name))) {
+          return "${\(name)}"
+        }
+        return nil
+      }.text
+    }
     if let template = codeSpec?.template, !template.isEmpty {
       let dialog = rendered(template)
       return (dialog, codeSpec?.conciseTemplate.flatMap { $0.isEmpty ? nil : rendered($0) } ?? dialog, isSuccess)

@@ -97,12 +97,17 @@ extension IntentDriver {
   func fill(_ template: String, parameter: ParameterSpec, intent: Intent, interpreter: ValueInterpreter)
     -> String
   {
-    renderTemplate(template) { name in
+    // A name the definition does not declare (`template-unknown-name`, `template-misspelt-name`) is said as
+    // written, never as nothing.
+    let declared = interpreter.definition?.intent(named: interpreter.intentClass).map { Set($0.parameters.map(\.name)) }
+    return renderTemplate(template) { name in
       if name == "displayName" { return parameter.label }
       if name == "minimumValue" { return parameter.minimumValue.map { interpreter.words(for: .decimal($0)) } }
       if name == "maximumValue" { return parameter.maximumValue.map { interpreter.words(for: .decimal($0)) } }
       let head = String(name.split(separator: ".").first ?? Substring(name))
-      return intent[head].map { interpreter.words(for: $0, parameterType: types(parameter)) }
+      if let value = intent[head] { return interpreter.words(for: value, parameterType: types(parameter)) }
+      if let declared, !declared.contains(head), name != "count" { return "${\(name)}" }
+      return nil
     }.text
   }
 

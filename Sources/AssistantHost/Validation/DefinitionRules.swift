@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import NameSuggestions
 import Understanding
 
 extension Validator {
@@ -35,7 +36,7 @@ extension Validator {
 
   /// The rules within one intent definition.
   func definitionRules(_ definition: IntentDefinition) -> [Diagnostic] {
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = definition.diagnostics
     let file = definition.file
     let synthetic: Set<String> = ["count", "displayName", "minimumValue", "maximumValue"]
     var classNames = Set<String>()
@@ -95,11 +96,21 @@ extension Validator {
         for prompt in parameter.promptDialogs {
           for name in placeholders(prompt.text ?? "") where !parameterNames.contains(name) && !synthetic.contains(name)
           {
-            diagnostics.append(
-              Diagnostic(
-                .warning, .templateUnknownName, file: file, keyPath: "\(here) \(prompt.type) prompt",
-                "refers to ${\(name)}, which is not a parameter of \(intent.name)",
-                fix: "use one of \(intent.parameters.map { "${\($0.name)}" }.joined(separator: ", "))"))
+            let keyPath = "\(here) \(prompt.type) prompt"
+            let known = intent.parameters.map(\.name)
+            if let meant = Self.meantName(name, among: known) {
+              diagnostics.append(
+                Diagnostic(
+                  .error, .templateMisspeltName, file: file, keyPath: keyPath,
+                  "refers to ${\(name)}, which is not a parameter of \(intent.name)",
+                  fix: "did you mean ${\(meant)}? Write ${\(meant)} in the prompt"))
+            } else {
+              diagnostics.append(
+                Diagnostic(
+                  .warning, .templateUnknownName, file: file, keyPath: keyPath,
+                  "refers to ${\(name)}, which is not a parameter of \(intent.name)",
+                  fix: "use one of \(known.map { "${\($0)}" }.joined(separator: ", "))"))
+            }
           }
         }
       }
@@ -125,12 +136,23 @@ extension Validator {
         let responseNames = Set(response.parameters.map(\.name))
         for code in response.codes {
           for template in [code.template, code.conciseTemplate].compactMap({ $0 }) {
-            for name in placeholders(template) where !responseNames.contains(String(name.split(separator: ".")[0])) {
-              diagnostics.append(
-                Diagnostic(
-                  .warning, .templateUnknownName, file: file, keyPath: "\(at).INIntentResponse.\(code.name)",
-                  "refers to ${\(name)}, which is not a response parameter (templates use response parameters)",
-                  fix: "add a response parameter \(name.split(separator: ".")[0]) and set it in handle"))
+            for name in placeholders(template) where !responseNames.contains(Self.head(of: name)) {
+              let keyPath = "\(at).INIntentResponse.\(code.name)"
+              let head = Self.head(of: name)
+              if let meant = Self.meantName(head, among: response.parameters.map(\.name)) {
+                let corrected = meant + name.dropFirst(head.count)
+                diagnostics.append(
+                  Diagnostic(
+                    .error, .templateMisspeltName, file: file, keyPath: keyPath,
+                    "refers to ${\(name)}, which is not a response parameter (templates use response parameters)",
+                    fix: "did you mean ${\(corrected)}? Write ${\(corrected)} in the template"))
+              } else {
+                diagnostics.append(
+                  Diagnostic(
+                    .warning, .templateUnknownName, file: file, keyPath: keyPath,
+                    "refers to ${\(name)}, which is not a response parameter (templates use response parameters)",
+                    fix: "add a response parameter \(head) and set it in handle"))
+              }
             }
           }
         }
@@ -142,5 +164,14 @@ extension Validator {
       }
     }
     return diagnostics
+  }
+
+  /// The first name of a template placeholder: the parameter (`orderDetails` of `${orderDetails.total}`).
+  static func head(of name: String) -> String { String(name.split(separator: ".").first ?? Substring(name)) }
+
+  /// The name of `names` that `name`, a placeholder naming none of them, most likely means: one edit away for a
+  /// name of up to four letters, two for a longer one (`sise` means `size`); nil when none is that close.
+  static func meantName(_ name: String, among names: [String]) -> String? {
+    closestNames(to: name, among: names, maximumEdits: name.count <= 4 ? 1 : 2).first
   }
 }

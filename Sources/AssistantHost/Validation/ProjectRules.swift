@@ -49,12 +49,14 @@ extension Validator {
     diagnostics += siriUsageRules(project)
     var handledBy: [String: String] = [:]
     for className in project.app.appIntentsSupported { handledBy[className] = project.app.file }
+    let groups = appGroupSpellingRules(project)
+    diagnostics += groups.diagnostics
     for ext in project.extensions {
       diagnostics += fileRules(ext.info)
       // Names between files (AppBundle.load checks the same for a bundle, and refuses it).
       diagnostics += extensionIdentifierRules(ext, in: project)
       diagnostics += extensionTeamRules(ext, in: project)
-      diagnostics += appGroupRules(ext, in: project)
+      diagnostics += appGroupRules(ext, in: project, misspelt: groups.misspelt)
       diagnostics += handlerRules(ext, in: project, handledBy: &handledBy)
     }
     // Supported intents must be defined; UI extensions need a handler; phrases are expected.

@@ -1,5 +1,6 @@
 import BundleManifest
 import Foundation
+import NameSuggestions
 
 /// What to suggest when an utterance matches nothing: the phrases of the installed apps closest to what was said.
 ///

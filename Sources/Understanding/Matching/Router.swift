@@ -1,6 +1,7 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import NameSuggestions
 
 /// Finds installed apps and their intents by the names users use.
 package struct Router: Sendable {

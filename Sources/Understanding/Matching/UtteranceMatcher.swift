@@ -1,6 +1,7 @@
 import BundleManifest
 import ExtensionProtocol
 import Foundation
+import NameSuggestions
 import Synchronization
 
 /// A first phrase matcher: "Book room 12 for Ada with Rooms".

@@ -1,5 +1,6 @@
-// "Did you mean": the engine's and the command line's suggestions of a name for a misspelt one. Self-contained (it
-// imports Foundation only), so that every target that suggests names can use it.
+// "Did you mean": the suggestions of a name for a misspelt one, for the engine, the command line and the manifest
+// model (a misspelt key, template name, app group or phrase word). A leaf (it imports Foundation only), so that every
+// target that suggests names can use it.
 import Foundation
 
 /// ` (did you mean "NAME"?)` for the names closest to `word` (`closestNames` with its default reach), or "".
