@@ -60,13 +60,17 @@ struct SDKDocumentTests {
     #expect(PublicDeclarations.missing(all, from: tableless).map(\.description) == ["DonationLimits.donationsPerApp"])
   }
 
-  /// The page's handler test is Tests/AppIntentsTests/HandlerInProcessTests.swift between its markers.
-  @Test func theHandlerTestOnThePageIsTheTestedCode() throws {
+  /// The page's handler tests are the tested code between the markers of their files: the untyped handler's in
+  /// Tests/AppIntentsTests, the typed handler's (of types generated from a definition) in Tests/IntentCodegenTests.
+  @Test(arguments: [
+    ("Tests/AppIntentsTests/HandlerInProcessTests.swift", "handler test"),
+    ("Tests/IntentCodegenTests/TypedHandlerInProcessTests.swift", "typed handler test"),
+  ])
+  func theHandlerTestOnThePageIsTheTestedCode(file: String, marker: String) throws {
     let page = try Self.text("docs/SDK.md")
-    let lines = try Self.text("Tests/AppIntentsTests/HandlerInProcessTests.swift")
-      .split(separator: "\n", omittingEmptySubsequences: false)
-    let begin = try #require(lines.firstIndex(of: "// docs/SDK.md: begin handler test"))
-    let end = try #require(lines.firstIndex(of: "// docs/SDK.md: end handler test"))
+    let lines = try Self.text(file).split(separator: "\n", omittingEmptySubsequences: false)
+    let begin = try #require(lines.firstIndex(of: Substring("// docs/SDK.md: begin \(marker)")))
+    let end = try #require(lines.firstIndex(of: Substring("// docs/SDK.md: end \(marker)")))
     let tested = lines[(begin + 1)..<end].joined(separator: "\n")
     #expect(tested.contains("ExtensionContext("))
     #expect(page.contains("```swift\n" + tested + "\n```\n"))
