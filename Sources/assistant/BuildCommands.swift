@@ -155,10 +155,12 @@ struct NewApp: AssistantCommand {
         or enum(CASE,CASE...); default size:enum(small,medium,large), quantity:integer, customer:string), and its \
         vocabulary one example phrase, the sample phrase. Package.swift depends on the IntentHost SDK by path: \
         --sdk, else $INTENTHOST_SDK, else the clone this assistant was built in. Then `assistant build NAME \
-        --install` and the sample phrase answers. With --json: {"path", "files", "samplePhrase"}.
+        --install` and the sample phrase answers. With --language python, each executable is a python3 script in \
+        its bundle's folder beside the SDK's modules (intenthost.py, appgroup.py, copied from the clone's \
+        docs/examples/python), and there is nothing to compile. With --json: {"path", "files", "samplePhrase"}.
         """,
       arguments: [Self.name.argument, Self.path.argument],
-      options: [Self.intent, Self.parameter, Self.sdk],
+      options: [Self.intent, Self.parameter, Self.language, Self.sdk],
       examples: [
         "assistant new app Coffee",
         "assistant new app Tea --intent BrewTea --param 'kind:enum(green,black)' --param cups:integer",
@@ -174,12 +176,15 @@ struct NewApp: AssistantCommand {
     "--param", value: "NAME:TYPE",
     help: "A parameter of the intent (repeatable): integer, decimal, boolean, string or enum(CASE,CASE...).",
     repeatable: true)
+  static let language = Option.value(
+    "--language", value: "LANGUAGE", help: "swift (default) or python.", completion: .words(["swift", "python"]))
   static let sdk = Option.value(
     "--sdk", value: "PATH", help: "The IntentHost clone to depend on (default: the one this assistant was built in).",
     completion: .directory)
 
   var template: AppTemplate
   var folder: String
+  var python: Bool
 
   init(_ parsed: ParsedCommand) throws {
     let name = parsed[Self.name]
@@ -211,6 +216,15 @@ struct NewApp: AssistantCommand {
     template = AppTemplate(
       name: name, intent: intent, sdkPath: URL(fileURLWithPath: sdk).standardizedFileURL.path)
     folder = parsed[Self.path] ?? name
+    switch parsed.value(Self.language) ?? "swift" {
+    case "swift": python = false
+    case "python": python = true
+    case let other:
+      throw HostError(
+        .usage,
+        "--language \(other): give swift or python"
+          + CommandLineParser.suggestion(for: other, among: ["swift", "python"]))
+    }
   }
 
   /// `$INTENTHOST_SDK`, else the package this executable was built in (`.../.build/CONFIG/assistant`).
@@ -230,9 +244,27 @@ struct NewApp: AssistantCommand {
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
-    let (template, folder) = (template, folder)
+    let (template, folder, python) = (template, folder, python)
     let root = URL(fileURLWithPath: folder).standardizedFileURL
-    try await offloaded { () throws in try Self.write(template, into: root) }
+    let files = try await offloaded { () throws -> [(path: String, contents: String)] in
+      var files = template.files
+      var executables: Set<String> = []
+      if python {
+        var modules: [String: String] = [:]
+        for module in PythonAppTemplate.moduleNames {
+          let file = template.sdkPath + "/docs/examples/python/" + module
+          guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw HostError(
+              .noInput, "cannot read the Python SDK's \(file); give --sdk the folder of your IntentHost clone")
+          }
+          modules[module] = text
+        }
+        let flavour = PythonAppTemplate(base: template, modules: modules)
+        (files, executables) = (flavour.files, flavour.executables)
+      }
+      try Self.write(template.name, files, executables: executables, into: root)
+      return files
+    }
     if context.json {
       struct Report: Encodable {
         var path: String
@@ -240,9 +272,9 @@ struct NewApp: AssistantCommand {
         var samplePhrase: String
       }
       try await context.output(
-        json: Report(path: root.path, files: template.files.map(\.path), samplePhrase: template.samplePhrase))
+        json: Report(path: root.path, files: files.map(\.path), samplePhrase: template.samplePhrase))
     } else {
-      try await context.output("Wrote \(template.name) (\(template.files.count) files) in \(root.path). Next:")
+      try await context.output("Wrote \(template.name) (\(files.count) files) in \(root.path). Next:")
       try await context.output("  cd \(shellQuoted(folder)) && assistant build --install")
       try await context.output("  assistant \(shellQuoted(template.samplePhrase))")
     }
@@ -250,18 +282,21 @@ struct NewApp: AssistantCommand {
   }
 
   /// Writes every file, each new (`O_EXCL`): a folder that exists and is not empty is refused, nothing overwritten.
-  static func write(_ template: AppTemplate, into root: URL) throws {
+  static func write(
+    _ name: String, _ files: [(path: String, contents: String)], executables: Set<String>, into root: URL
+  ) throws {
     let fm = FileManager.default
     if let names = try? fm.contentsOfDirectory(atPath: root.path), !names.isEmpty {
       throw HostError(
-        .cannotCreate, "cannot write \(template.name) into \(root.path): the folder is not empty; give a new PATH")
+        .cannotCreate, "cannot write \(name) into \(root.path): the folder is not empty; give a new PATH")
     }
-    for (path, contents) in template.files {
+    for (path, contents) in files {
       let file = root.appendingPathComponent(path)
       do {
         try fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = try FileDescriptor.open(
-          file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o644)
+          file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+          mode: executables.contains(path) ? 0o755 : 0o644)
         defer { descriptor.close() }
         try descriptor.writeAll(Array(contents.utf8), timeoutMilliseconds: -1)
       } catch {

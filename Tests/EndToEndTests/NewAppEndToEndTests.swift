@@ -98,6 +98,37 @@ struct NewAppEndToEndTests {
     #expect(still.code == 0, "\(still)")
   }
 
+  /// The same app in Python: scripts beside the SDK's modules, nothing compiled; it builds, installs and answers, and
+  /// the app reads the order from the app group. Control: the script without its execute bit is refused by the build.
+  @Test func aNewPythonAppAnswersWithoutCompiling() async throws {
+    let scratch = try TemporaryDirectory("intenthost-new")
+    defer { scratch.remove() }
+    let home = scratch.file("home")
+    let package = scratch.file("Coffee")
+    let made = try await assistant(
+      ["new", "app", "Coffee", package.path, "--language", "python", "--sdk", PackagePaths.root.path], home: home)
+    #expect(made.code == 0, "\(made)")
+    #expect(!FileManager.default.fileExists(atPath: package.appendingPathComponent("Package.swift").path))
+    let script = package.appendingPathComponent("CoffeeIntents/CoffeeIntents")
+    #expect(FileManager.default.isExecutableFile(atPath: script.path))
+
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: script.path)
+    let refused = try await assistant(["build", package.path, "--install"], home: home)
+    #expect(refused.code == 65 && refused.stderr.contains("is not executable"), "\(refused)")
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+
+    let built = try await assistant(["build", package.path, "--install"], home: home)
+    #expect(built.code == 0 && !built.stderr.contains("building"), "\(built)")
+    let said = try await assistant(["Order 2 large for Ada with Coffee"], home: home)
+    #expect(said.code == 0 && said.stdout.contains("Your 2 large for Ada is ordered."), "\(said)")
+    #expect(said.stdout.contains("Size: large"), "\(said)")
+    let listed = try await assistant(["open", "Coffee", "--", "list"], home: home)
+    #expect(listed.stdout.contains("customer: Ada, quantity: 2, size: large"), "\(listed)")
+    let unknown = try await assistant(
+      ["new", "app", "Tea", scratch.file("Tea").path, "--language", "pyton"], home: home)
+    #expect(unknown.code == 64 && unknown.stderr.contains("python"), "\(unknown)")
+  }
+
   /// Names are validated, and nothing is overwritten: an existing, non-empty folder is refused (exit 73).
   @Test func badNamesAndUsedFoldersAreRefused() async throws {
     let scratch = try TemporaryDirectory("intenthost-new")
