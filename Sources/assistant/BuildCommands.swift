@@ -76,30 +76,20 @@ struct Build: AssistantCommand {
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
-    let (path, configuration, output, binaries) = (path, configurationName, output, binaries)
+    let (path, configuration, output, binaries, quiet) = (path, configurationName, output, binaries, quiet)
     let sources = try await offloaded { () throws in try BundleSources.find(in: URL(fileURLWithPath: path)) }
     let assembler = BundleAssembler(
       sources: sources, configuration: configuration, output: output.map { URL(fileURLWithPath: $0) },
       binaries: binaries.map { URL(fileURLWithPath: $0) })
-    if binaries == nil && !sources.products.isEmpty {
-      if !quiet {
-        await FileDescriptor.standardError.write(
-          "assistant: building " + Untrusted.shown((sources.package ?? sources.root).lastPathComponent) + "...\n")
-      }
-      let environment = ProcessInfo.processInfo.environment
-      try await offloaded { () throws in try assembler.buildProducts(environment: environment) }
+    let (bundles, installedURLs) = try await assembler.run(
+      environment: ProcessInfo.processInfo.environment, installingInto: installs ? context.home() : nil
+    ) {
+      guard !quiet else { return }
+      await FileDescriptor.standardError.write(
+        "assistant: building " + Untrusted.shown((sources.package ?? sources.root).lastPathComponent) + "...\n")
     }
-    let home = try installs ? context.home() : nil
-    let bundles = try await offloaded { () throws in try assembler.assemble(home: home) }
     let diagnostics = bundles.flatMap(\.diagnostics)
-    var installed: [String] = []
-    if installs && !diagnostics.hasErrors, let home {
-      try await home.prepare()
-      for bundle in bundles {
-        let (app, _) = try await home.install(from: bundle.url)
-        installed.append(app.url.path)
-      }
-    }
+    let installed = installedURLs.map(\.path)
     if context.json {
       try await context.output(
         json: Report(
@@ -191,21 +181,11 @@ struct NewApp: AssistantCommand {
     if let problem = AppTemplate.nameProblem(name) { throw HostError(.usage, problem) }
     var intent = AppTemplate.defaultIntent(for: name)
     if let intentName = parsed.value(Self.intent) {
-      var bare = intentName
-      if bare.hasSuffix("Intent") && bare.count > "Intent".count { bare.removeLast("Intent".count) }
-      guard NewIntent.isIdentifier(bare), bare.first!.isUppercase else {
-        throw HostError(
-          .usage, "--intent \(intentName): give an UpperCamelCase name of letters and digits, e.g. OrderCoffee")
-      }
-      intent.name = bare
+      intent.name = try NewIntent.intentName(intentName, as: "--intent \(intentName)")
       (intent.phrase, intent.successDialog) = (nil, nil)  // the default's words are for OrderNAME alone
     }
-    let parameters = try parsed.values(Self.parameter).map(NewIntent.parameter)
+    let parameters = try NewIntent.parameters(parsed.values(Self.parameter))
     if !parameters.isEmpty {
-      var seen = Set<String>()
-      for parameter in parameters where !seen.insert(parameter.name).inserted {
-        throw HostError(.usage, "--param \(parameter.name) is given twice; give each parameter once")
-      }
       intent.parameters = parameters
       (intent.phrase, intent.successDialog) = (nil, nil)
     }
@@ -376,17 +356,13 @@ struct Dev: AssistantCommand {
     do {
       let sources = try await offloaded { () throws in try BundleSources.find(in: root) }
       let assembler = BundleAssembler(sources: sources, configuration: configurationName, output: nil, binaries: nil)
-      let environment = ProcessInfo.processInfo.environment
-      try await offloaded { () throws in try assembler.buildProducts(environment: environment) }
-      let bundles = try await offloaded { () throws in try assembler.assemble(home: home) }
+      let (bundles, _) = try await assembler.run(
+        environment: ProcessInfo.processInfo.environment, installingInto: home)
       let diagnostics = bundles.flatMap(\.diagnostics)
       for diagnostic in diagnostics where diagnostic.severity != .note {
         await FileDescriptor.standardError.write(diagnostic.shown + "\n")
       }
-      guard !diagnostics.hasErrors else { return false }
-      try await home.prepare()
-      for bundle in bundles { try await home.install(from: bundle.url) }
-      return true
+      return !diagnostics.hasErrors
     } catch {
       let message = (error as? HostError)?.message ?? "\(error)"
       await FileDescriptor.standardError.write("assistant dev: \(message)\n")
@@ -440,17 +416,10 @@ struct NewIntentCommand: AssistantCommand {
   var path: String
 
   init(_ parsed: ParsedCommand) throws {
-    var name = parsed[Self.name]
-    if name.hasSuffix("Intent") && name.count > "Intent".count { name.removeLast("Intent".count) }
-    guard NewIntent.isIdentifier(name), name.first!.isUppercase else {
-      throw HostError(.usage, "\(name): give an UpperCamelCase intent name of letters and digits, e.g. CancelOrder")
-    }
-    let parameters = try parsed.values(NewApp.parameter).map(NewIntent.parameter)
-    var seen = Set<String>()
-    for parameter in parameters where !seen.insert(parameter.name).inserted {
-      throw HostError(.usage, "--param \(parameter.name) is given twice; give each parameter once")
-    }
-    intent = NewIntent(name: name, parameters: parameters)
+    let name = parsed[Self.name]
+    intent = NewIntent(
+      name: try NewIntent.intentName(name, as: name),
+      parameters: try NewIntent.parameters(parsed.values(NewApp.parameter)))
     path = parsed[Self.path] ?? "."
   }
 

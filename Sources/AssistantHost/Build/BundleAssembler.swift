@@ -31,6 +31,8 @@ package struct BundleAssembler: Sendable {
   package var output: URL
   /// Where the built products are: `<package>/.build/<configuration>` unless given (`--binaries`).
   package var binaries: URL
+  /// Whether `buildProducts` runs `swift build` (no `--binaries` given).
+  package var builds: Bool
 
   /// The seconds an App Intents executable may take to write its metadata.
   static let metadataSeconds = 60
@@ -41,6 +43,27 @@ package struct BundleAssembler: Sendable {
     let base = (sources.package ?? sources.root).appendingPathComponent(".build")
     self.output = output ?? base.appendingPathComponent("bundles")
     self.binaries = binaries ?? base.appendingPathComponent(configuration.rawValue)
+    builds = binaries == nil
+  }
+
+  /// `assistant build`'s and `assistant dev`'s use case: builds the products (unless they were given), assembles
+  /// and validates every bundle, and installs them into `home` when given and no bundle has an error.
+  /// - Parameter building: called before `swift build` runs (for a progress line).
+  /// - Returns: the bundles assembled, and where each was installed (none when a bundle has an error).
+  /// - Throws: what `buildProducts`, `assemble` and `AssistantHome.install` throw.
+  package func run(
+    environment: [String: String], installingInto home: AssistantHome?, building: @Sendable () async -> Void = {}
+  ) async throws -> (bundles: [Assembled], installed: [URL]) {
+    if builds && !sources.products.isEmpty {
+      await building()
+      try await offloaded { () throws in try buildProducts(environment: environment) }
+    }
+    let bundles = try await offloaded { () throws in try assemble(home: home) }
+    guard let home, !bundles.flatMap(\.diagnostics).hasErrors else { return (bundles, []) }
+    try await home.prepare()
+    var installed: [URL] = []
+    for bundle in bundles { installed.append(try await home.install(from: bundle.url).app.url) }
+    return (bundles, installed)
   }
 
   /// Where `swift build`'s output goes: shown only when it fails.

@@ -20,6 +20,18 @@ package struct NewIntent: Sendable, Equatable {
       self.kind = kind
     }
 
+    /// Its type's keys in a definition, each key `prefix` + `Type` (`INIntentParameterType`) or `EnumType`: an enum
+    /// is stored as an Integer, as Xcode writes it.
+    func typeKeys(prefix: String) -> [String: PlistValue] {
+      switch kind {
+      case .integer: [prefix + "Type": .string("Integer")]
+      case .decimal: [prefix + "Type": .string("Decimal")]
+      case .boolean: [prefix + "Type": .string("Boolean")]
+      case .string: [prefix + "Type": .string("String")]
+      case .enumeration: [prefix + "Type": .string("Integer"), prefix + "EnumType": .string(enumName)]
+      }
+    }
+
     /// The enum's name: the parameter's, capitalized.
     package var enumName: String { name.prefix(1).uppercased() + name.dropFirst() }
     /// "Drink", "Quantity", "Customer name".
@@ -83,6 +95,29 @@ package struct NewIntent: Sendable, Equatable {
   /// The phrase with every value: `phrase`, or the title and each parameter.
   package var phraseTemplate: String {
     phrase ?? ([Parameter.words(name)] + parameters.map { "${\($0.name)}" }).joined(separator: " ")
+  }
+
+  /// An intent's name as given (`CancelOrder` or `CancelOrderIntent`), without `Intent`.
+  /// - Parameter subject: how the message names what was given (`--intent X`).
+  /// - Throws: `HostError(.usage)` for a name that is not UpperCamelCase letters and digits.
+  package static func intentName(_ text: String, as subject: String) throws -> String {
+    var name = text
+    if name.hasSuffix("Intent") && name.count > "Intent".count { name.removeLast("Intent".count) }
+    guard isIdentifier(name), name.first!.isUppercase else {
+      throw HostError(.usage, "\(subject): give an UpperCamelCase intent name of letters and digits, e.g. CancelOrder")
+    }
+    return name
+  }
+
+  /// The parameters of `--param` values, each once.
+  /// - Throws: `HostError(.usage)` for a malformed one or one given twice.
+  package static func parameters(_ texts: [String]) throws -> [Parameter] {
+    let parameters = try texts.map(parameter)
+    var seen = Set<String>()
+    for parameter in parameters where !seen.insert(parameter.name).inserted {
+      throw HostError(.usage, "--param \(parameter.name) is given twice; give each parameter once")
+    }
+    return parameters
   }
 
   /// Reads `NAME:TYPE` (`drink:enum(espresso,latte)`, `quantity:integer`, `note:string`, `price:decimal`,
@@ -164,15 +199,7 @@ package struct NewIntent: Sendable, Equatable {
         "INIntentParameterSupportsResolution": .boolean(true),
         "INIntentParameterTag": .integer(index + 2),
       ]
-      switch parameter.kind {
-      case .integer: entry["INIntentParameterType"] = .string("Integer")
-      case .decimal: entry["INIntentParameterType"] = .string("Decimal")
-      case .boolean: entry["INIntentParameterType"] = .string("Boolean")
-      case .string: entry["INIntentParameterType"] = .string("String")
-      case .enumeration:
-        entry["INIntentParameterType"] = .string("Integer")
-        entry["INIntentParameterEnumType"] = .string(parameter.enumName)
-      }
+      entry.merge(parameter.typeKeys(prefix: "INIntentParameter")) { $1 }
       entries.append(.dictionary(entry))
     }
     var responseParameters: [PlistValue] = []
@@ -184,15 +211,7 @@ package struct NewIntent: Sendable, Equatable {
         "INIntentResponseParameterName": .string(parameter.name),
         "INIntentResponseParameterTag": .integer(index + 1),
       ]
-      switch parameter.kind {
-      case .integer: entry["INIntentResponseParameterType"] = .string("Integer")
-      case .decimal: entry["INIntentResponseParameterType"] = .string("Decimal")
-      case .boolean: entry["INIntentResponseParameterType"] = .string("Boolean")
-      case .string: entry["INIntentResponseParameterType"] = .string("String")
-      case .enumeration:
-        entry["INIntentResponseParameterType"] = .string("Integer")
-        entry["INIntentResponseParameterEnumType"] = .string(parameter.enumName)
-      }
+      entry.merge(parameter.typeKeys(prefix: "INIntentResponseParameter")) { $1 }
       responseParameters.append(.dictionary(entry))
     }
     let title = Parameter.words(name)
