@@ -42,6 +42,8 @@ package struct Assistant: Sendable {
     package var standardOutputIsJSON = false
     /// How sessions are started; nil: sandboxed child processes (tests serve them in-process).
     var launcher: (any SessionLauncher)? = nil
+    /// Faults to inject into the run's extension processes (the testing library's fault plans); none by default.
+    package var faults = FaultPlan()
 
     package init(home: AssistantHome, conversation: any CheckedConversation) {
       self.home = home
@@ -357,6 +359,7 @@ package struct Assistant: Sendable {
     driver.sandbox = configuration.sandbox
     driver.device = try configuration.device.state(home: configuration.home)
     driver.warm = configuration.warm
+    driver.faults = configuration.faults.faults.isEmpty ? nil : FaultInjector(configuration.faults)
     // The containers and groups of the run's launches: the user hears of those that are full once it ends.
     let storageWatch = StorageWatch()
     driver.storageWatch = storageWatch

@@ -73,15 +73,23 @@ public struct AssembledBundles: BundleSource {
 public struct PackageBundles: BundleSource {
   /// The package's folder (its bundles' folders below it).
   public var package: URL
-  /// Where the built products are: the package's `.build/debug` unless given.
+  /// Where the built products are: unless given, the folder of the running test product (`swift test` builds the
+  /// package's executables beside it, whatever its `--scratch-path` or `-c`), else the package's `.build/debug`.
   public var binaries: URL
 
   /// - Parameters:
   ///   - package: the package's folder.
-  ///   - binaries: the built products' folder; nil for `<package>/.build/debug`.
+  ///   - binaries: the built products' folder; nil for the running test product's folder (`NAMEPackageTests.xctest`
+  ///     in `.build/debug` for a plain `swift test`), else `<package>/.build/debug`.
   public init(package: URL, binaries: URL? = nil) {
     self.package = package
-    self.binaries = binaries ?? package.appendingPathComponent(".build/debug")
+    self.binaries = binaries ?? Self.testProductsFolder ?? package.appendingPathComponent(".build/debug")
+  }
+
+  /// The folder of the running executable when it is a SwiftPM test product (its name ends in `.xctest`).
+  static var testProductsFolder: URL? {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return executable.pathExtension == "xctest" ? executable.deletingLastPathComponent() : nil
   }
 
   /// Assembles the bundles (validated as `assistant build` validates them) into a new temporary folder.

@@ -18,11 +18,14 @@ extension TestHost {
   ///     ends the run with `valueNeeded` (75); an answer no question used ends it with `usage` (64) after the intent.
   ///   - passcode: the device's passcode, typed when the engine asks for it (an intent restricted while locked);
   ///     nil: nobody can type it, and such an intent is refused (77).
+  ///   - faults: faults to inject into the run's extensions (`FaultPlan`: a crash, a hang, a late answer at a step).
   /// - Returns: what the run came to; an error that ended it is in `status` and `errorMessage`, not thrown.
   /// - Throws: `CancellationError` when the task is cancelled (after the run's processes are stopped);
   ///   `TestHostError` when the host is shut down.
-  public func say(_ utterance: String, answers: [String] = [], passcode: String? = nil) async throws -> SiriResult {
-    try await perform(.say(utterance), TestConversation(.scripted(answers: answers, passcode: passcode)))
+  public func say(
+    _ utterance: String, answers: [String] = [], passcode: String? = nil, faults: FaultPlan = []
+  ) async throws -> SiriResult {
+    try await perform(.say(utterance), TestConversation(.scripted(answers: answers, passcode: passcode)), faults)
   }
 
   /// Runs the intent `intent` of the installed app `app` directly, like a Shortcuts action (`assistant run APP
@@ -40,14 +43,17 @@ extension TestHost {
   ///     Integer).
   ///   - answers: the answers to the questions, in order, as for `say`.
   ///   - passcode: the device's passcode, as for `say`.
+  ///   - faults: faults to inject into the run's extensions, as for `say`.
   /// - Returns: what the run came to.
   /// - Throws: `CancellationError`; `TestHostError` when the host is shut down.
   public func run(
-    app: String, intent: String, parameters: [String: String] = [:], answers: [String] = [], passcode: String? = nil
+    app: String, intent: String, parameters: [String: String] = [:], answers: [String] = [], passcode: String? = nil,
+    faults: FaultPlan = []
   ) async throws -> SiriResult {
     let values = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     return try await perform(
-      .run(app: app, intent: intent, values: values), TestConversation(.scripted(answers: answers, passcode: passcode)))
+      .run(app: app, intent: intent, values: values), TestConversation(.scripted(answers: answers, passcode: passcode)),
+      faults)
   }
 
   /// Says `utterance` and lets `body` step through the conversation: the engine stops at each question until the
@@ -62,10 +68,11 @@ extension TestHost {
   /// }
   /// #expect(result.dialog == ["Room 14 is now booked by Ada."])
   /// ```
+  /// - Parameter faults: faults to inject into the run's extensions, as for `say`.
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws; `CancellationError`; `TestHostError` when the host is shut down.
   public func conversation<Value>(
-    _ utterance: String, _ body: (SiriConversation) async throws -> Value
+    _ utterance: String, faults: FaultPlan = [], _ body: (SiriConversation) async throws -> Value
   ) async throws -> Value {
     try checkOpen()
     let conversation = TestConversation(.stepped)
@@ -73,7 +80,7 @@ extension TestHost {
     return try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         defer { conversation.finish() }
-        siri.end(with: try await self.perform(.say(utterance), conversation))
+        siri.end(with: try await self.perform(.say(utterance), conversation, faults))
       }
       let value: Value
       do {
@@ -111,8 +118,11 @@ extension TestHost {
   }
 
   /// Runs `request` in the engine, in this host's home, talking through `conversation`: the configuration of a
-  /// plain `assistant` run (the sandbox on, the default deadlines), on this host's device and locale, recorded.
-  func perform(_ request: Request, _ conversation: TestConversation) async throws -> SiriResult {
+  /// plain `assistant` run (the sandbox on, the default deadlines), on this host's device and locale, recorded, with
+  /// `faults` injected.
+  func perform(_ request: Request, _ conversation: TestConversation, _ faults: FaultPlan = []) async throws
+    -> SiriResult
+  {
     try checkOpen()
     let recorder = TranscriptRecorder()
     recorder.record(.invocation(.init(command: request.command, locale: locale, voice: nil)))
@@ -120,6 +130,7 @@ extension TestHost {
     configuration.locale = locale
     configuration.device = .state(device)
     configuration.recorder = recorder
+    faults.apply(to: &configuration)
     let assistant = Assistant(configuration)
     var answer: Assistant.Answer? = nil
     var failure: HostError? = nil

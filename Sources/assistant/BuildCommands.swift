@@ -135,7 +135,7 @@ struct NewApp: AssistantCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "app",
-      abstract: "Write a Swift package with an app, its Intents extension and its Intents UI extension.",
+      abstract: "Write a Swift package with an app and its Intents and Intents UI extensions (or App Intents).",
       discussion: """
         The package (in PATH, default ./NAME, which must not exist or be empty) has the app NAME, the Intents \
         extension NAMEIntents and the Intents UI extension NAMEUI, each a folder with its manifests (Info.plist, \
@@ -147,12 +147,17 @@ struct NewApp: AssistantCommand {
         --sdk, else $INTENTHOST_SDK, else the clone this assistant was built in. Then `assistant build NAME \
         --install` and the sample phrase answers. With --language python, each executable is a python3 script in \
         its bundle's folder beside the SDK's modules (intenthost.py, appgroup.py, copied from the clone's \
-        docs/examples/python), and there is nothing to compile. With --json: {"path", "files", "samplePhrase"}.
+        docs/examples/python), and there is nothing to compile. With --app-intents, the app and an App Intents \
+        extension NAMEAppIntents written against the SDK's AppIntents library: the intent is an AppIntent struct \
+        with a @Parameter for each parameter and an AppEnum for each enum, and an App Shortcut phrase says the \
+        first enum in its slot ("Order large with Coffee"); what the phrase does not say is asked. `assistant \
+        build` writes its Metadata.appintents. With --json: {"path", "files", "samplePhrase", "sampleAnswers"}.
         """,
       arguments: [Self.name.argument, Self.path.argument],
-      options: [Self.intent, Self.parameter, Self.language, Self.sdk],
+      options: [Self.intent, Self.parameter, Self.language, Self.appIntents, Self.sdk],
       examples: [
         "assistant new app Coffee",
+        "assistant new app Coffee --app-intents",
         "assistant new app Tea --intent BrewTea --param 'kind:enum(green,black)' --param cups:integer",
       ])
   }
@@ -168,6 +173,8 @@ struct NewApp: AssistantCommand {
     repeatable: true)
   static let language = Option.value(
     "--language", value: "LANGUAGE", help: "swift (default) or python.", completion: .words(["swift", "python"]))
+  static let appIntents = Option.flag(
+    "--app-intents", help: "An App Intents extension in Swift (AppIntent, AppEnum, App Shortcuts), not SiriKit's.")
   static let sdk = Option.value(
     "--sdk", value: "PATH", help: "The IntentHost clone to depend on (default: the one this assistant was built in).",
     completion: .directory)
@@ -175,6 +182,7 @@ struct NewApp: AssistantCommand {
   var template: AppTemplate
   var folder: String
   var python: Bool
+  var appIntents: Bool
 
   init(_ parsed: ParsedCommand) throws {
     let name = parsed[Self.name]
@@ -205,6 +213,13 @@ struct NewApp: AssistantCommand {
         "--language \(other): give swift or python"
           + CommandLineParser.suggestion(for: other, among: ["swift", "python"]))
     }
+    appIntents = parsed.flag(Self.appIntents)
+    if appIntents && python {
+      throw HostError(
+        .usage,
+        "--app-intents writes Swift: leave out --language python (docs/examples/python-appintents is an App Intents "
+          + "app in Python)")
+    }
   }
 
   /// `$INTENTHOST_SDK`, else the package this executable was built in (`.../.build/CONFIG/assistant`).
@@ -224,10 +239,13 @@ struct NewApp: AssistantCommand {
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
-    let (template, folder, python) = (template, folder, python)
+    let (template, folder, python, appIntents) = (template, folder, python, appIntents)
     let root = URL(fileURLWithPath: folder).standardizedFileURL
+    let flavour = AppIntentsAppTemplate(base: template)
+    let (samplePhrase, sampleAnswers) =
+      appIntents ? (flavour.samplePhrase, flavour.sampleAnswers) : (template.samplePhrase, [])
     let files = try await offloaded { () throws -> [(path: String, contents: String)] in
-      var files = template.files
+      var files = appIntents ? flavour.files : template.files
       var executables: Set<String> = []
       if python {
         var modules: [String: String] = [:]
@@ -250,13 +268,17 @@ struct NewApp: AssistantCommand {
         var path: String
         var files: [String]
         var samplePhrase: String
+        /// What the sample phrase asks, answered in order (an App Shortcut phrase says at most one value).
+        var sampleAnswers: [String]
       }
       try await context.output(
-        json: Report(path: root.path, files: files.map(\.path), samplePhrase: template.samplePhrase))
+        json: Report(
+          path: root.path, files: files.map(\.path), samplePhrase: samplePhrase, sampleAnswers: sampleAnswers))
     } else {
       try await context.output("Wrote \(template.name) (\(files.count) files) in \(root.path). Next:")
       try await context.output("  cd \(shellQuoted(folder)) && assistant build --install")
-      try await context.output("  assistant \(shellQuoted(template.samplePhrase))")
+      let answers = sampleAnswers.map { "--answer \(shellQuoted($0)) " }.joined()
+      try await context.output("  assistant \(answers)\(shellQuoted(samplePhrase))")
     }
     return ExitStatus.success.rawValue
   }

@@ -615,6 +615,7 @@ final class InProcessPeer: SessionPeer {
   func lastStderrLine() async -> String? { nil }
   func describeKill(_ signal: Int32) -> String { "was killed by \(signalName(signal))" }
   func appendToLog(_ line: String) { state.withLock { $0.transcript.append("log: \(line)") } }
+  func signalGroup(_ signal: Int32) {}
 }
 
 /// A user who answers from a script, and remembers what was said and asked.

@@ -88,4 +88,65 @@ struct ScaffoldTests {
     }
     #expect(ambiguous?.status == .usage)
   }
+
+  /// `new app --app-intents`: the phrase says the first enum in its slot and the app's name; what it does not say is
+  /// asked, in the parameters' order; the extension's Info.plist is an App Intents extension's.
+  @Test func anAppIntentsAppSaysItsEnumAndAsksTheRest() throws {
+    let template = AppIntentsAppTemplate(
+      base: AppTemplate(name: "Coffee", intent: AppTemplate.defaultIntent(for: "Coffee"), sdkPath: "/sdk/intenthost"))
+    #expect(template.samplePhrase == "Order large with Coffee")
+    #expect(template.sampleAnswers == ["2", "Ada"])
+    #expect(template.shortcutPhrase == #"Order \(\.$size) with \(.applicationName)"#)
+    #expect(template.base.samplePhraseDialog == "Your 2 large for Ada is ordered.")
+    let code = template.extensionCode
+    #expect(code.contains("enum Size: String, CaseIterable, AppEnum {\n  case small, medium, large"))
+    #expect(
+      code.contains("var quantity: Int") && code.contains("var customer: String") && code.contains("var size: Size"))
+    #expect(code.contains(#"dialog: "Your \(String(quantity)) \(size.rawValue) for \(customer) is ordered.""#))
+    #expect(template.packageManifest.contains(#".product(name: "AppIntents", package: "intenthost")"#))
+    #expect(
+      !template.files.contains { $0.path.hasSuffix(".intentdefinition") || $0.path.hasSuffix("Vocabulary.plist") })
+
+    let directory = try TemporaryDirectory("intenthost-scaffold")
+    defer { directory.remove() }
+    let file = directory.file("Info.plist")
+    try Data(template.extensionInfo.xmlDocument.utf8).write(to: file)
+    let info = try InfoPlist.load(contentsOf: file)
+    #expect(info.appExtensionPointIdentifier == AppIntentsExtensionBundle.extensionPoint)
+    #expect(info.bundleIdentifier == "com.example.coffee.CoffeeAppIntents" && info.executable == "CoffeeAppIntents")
+  }
+
+  /// Without an enum the phrase has no slot and every value is asked; each kind has its Swift type.
+  @Test func anAppIntentWithoutAnEnumSaysItsTitle() throws {
+    let intent = NewIntent(
+      name: "BrewTea",
+      parameters: [
+        try NewIntent.parameter("cups:integer"), try NewIntent.parameter("strength:decimal"),
+        try NewIntent.parameter("iced:boolean"),
+      ])
+    let template = AppIntentsAppTemplate(base: AppTemplate(name: "Tea", intent: intent, sdkPath: "/sdk"))
+    #expect(template.shortcutPhrase == #"Brew Tea with \(.applicationName)"#)
+    #expect(template.samplePhrase == "Brew Tea with Tea")
+    #expect(template.sampleAnswers == ["2", "1.5", "yes"])
+    #expect(
+      template.extensionCode.contains("var strength: Double") && template.extensionCode.contains("var iced: Bool"))
+  }
+
+  /// `new intent` in an App Intents package names where its intents are declared instead.
+  @Test func newIntentInAnAppIntentsPackageSaysWhereIntentsAre() throws {
+    let directory = try TemporaryDirectory("intenthost-scaffold")
+    defer { directory.remove() }
+    let template = AppIntentsAppTemplate(
+      base: AppTemplate(name: "Coffee", intent: AppTemplate.defaultIntent(for: "Coffee"), sdkPath: "/sdk"))
+    for (path, contents) in template.files {
+      let file = directory.url.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(contents.utf8).write(to: file)
+    }
+    let refused = #expect(throws: HostError.self) {
+      try NewIntent(name: "Refund", parameters: []).add(to: directory.url)
+    }
+    #expect(refused?.status == .noInput)
+    #expect(refused?.message.contains("add an AppIntent struct") == true, "\(String(describing: refused))")
+  }
 }

@@ -281,4 +281,5 @@ final class RawPeer: SessionPeer {
   func lastStderrLine() async -> String? { nil }
   func describeKill(_ signal: Int32) -> String { "was killed by \(signalName(signal))" }
   func appendToLog(_ line: String) {}
+  func signalGroup(_ signal: Int32) {}
 }

@@ -16,6 +16,23 @@ struct NewAppEndToEndTests {
       environment: environment, timeout: timeout)
   }
 
+  /// `swift test` in a new package, in a build folder the suite's packages share: each new package builds the SDK's
+  /// engine for its test target, and sharing it builds the engine once (the packages are all named Coffee). The
+  /// test's `PackageBundles` takes the executables from beside the test product, in that folder.
+  func swiftTest(_ package: URL) async throws -> CommandResult {
+    let swift = try #require(
+      ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/swift" }.first {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    var environment = ProcessInfo.processInfo.environment
+    environment["ASSISTANT_HOME"] = nil
+    environment["ASSISTANT_APP_GROUPS"] = nil
+    let shared = PackagePaths.root.appendingPathComponent(".build/new-app-tests")
+    return try await runCommand(
+      swift, ["test", "--package-path", package.path, "--scratch-path", shared.path], environment: environment,
+      timeout: .seconds(1200))
+  }
+
   @Test func aNewAppBuildsInstallsAndAnswersItsSamplePhrase() async throws {
     let scratch = try TemporaryDirectory("intenthost-new")
     defer { scratch.remove() }
@@ -52,15 +69,7 @@ struct NewAppEndToEndTests {
     #expect(asked.stdout.contains("Your 3 small for Grace is ordered."), "\(asked)")
 
     // The package's own test (IntentHostTesting, through the real engine and the built extensions) passes.
-    let swift = try #require(
-      ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/swift" }.first {
-        FileManager.default.isExecutableFile(atPath: $0)
-      })
-    var environment = ProcessInfo.processInfo.environment
-    environment["ASSISTANT_HOME"] = nil
-    environment["ASSISTANT_APP_GROUPS"] = nil
-    let tested = try await runCommand(
-      swift, ["test", "--package-path", package.path], environment: environment, timeout: .seconds(1200))
+    let tested = try await swiftTest(package)
     #expect(tested.code == 0, "\(tested)")
     #expect((tested.stdout + tested.stderr).contains("theSamplePhraseIsHandled() passed"), "\(tested)")
 
@@ -96,6 +105,45 @@ struct NewAppEndToEndTests {
     #expect(failed.stderr.contains("the build of Coffee failed") && failed.stderr.contains("error:"), "\(failed)")
     let still = try await assistant(["Order 2 large for Ada with Coffee"], home: home)
     #expect(still.code == 0, "\(still)")
+  }
+
+  /// The App Intents flavour: an AppIntent in Swift, whose Metadata.appintents `assistant build` writes from the
+  /// code; its App Shortcut phrase says the enum and the rest is asked; the app reads the order from the app group.
+  @Test func aNewAppIntentsAppPerformsItsShortcutPhrase() async throws {
+    let scratch = try TemporaryDirectory("intenthost-new")
+    defer { scratch.remove() }
+    let home = scratch.file("home")
+    let package = scratch.file("Coffee")
+    let made = try await assistant(
+      ["new", "app", "Coffee", package.path, "--app-intents", "--sdk", PackagePaths.root.path, "--json"], home: home)
+    #expect(made.code == 0, "\(made)")
+    #expect(made.stdout.contains(#""sampleAnswers":["2","Ada"],"samplePhrase":"Order large with Coffee""#), "\(made)")
+    #expect(!FileManager.default.fileExists(atPath: package.appendingPathComponent("CoffeeIntents").path))
+
+    let built = try await assistant(["build", package.path, "--install"], home: home, timeout: .seconds(900))
+    #expect(built.code == 0, "\(built)")
+    let metadata = home.appendingPathComponent(
+      "Applications/Coffee.app/Extensions/CoffeeAppIntents.appex/Metadata.appintents/extract.actionsdata")
+    #expect(FileManager.default.fileExists(atPath: metadata.path), "\(built)")
+
+    let phrases = try await assistant(["phrases", "Coffee"], home: home)
+    #expect(phrases.stdout.contains(#""Order ${size} with Coffee"  OrderCoffeeIntent"#), "\(phrases)")
+    let said = try await assistant(["--answer", "2", "--answer", "Ada", "Order large with Coffee"], home: home)
+    #expect(said.code == 0, "\(said)")
+    #expect(said.stderr.contains("How many? 2") && said.stderr.contains("Which customer? Ada"), "\(said)")
+    #expect(said.stdout.contains("Your 2 large for Ada is ordered.") && said.stdout.contains("Size: large"), "\(said)")
+    let listed = try await assistant(["open", "Coffee", "--", "list"], home: home)
+    #expect(listed.stdout.contains("customer: Ada, quantity: 2, size: large"), "\(listed)")
+    // The package's own test passes: the phrase and the answers through the real engine.
+    let tested = try await swiftTest(package)
+    #expect(tested.code == 0, "\(tested)")
+    #expect((tested.stdout + tested.stderr).contains("theShortcutPhraseIsPerformed() passed"), "\(tested)")
+    // Control: a phrase the shortcut does not say is not taken for it.
+    let other = try await assistant(["--answer", "2", "--answer", "Ada", "Order huge with Coffee"], home: home)
+    #expect(other.code != 0 && !other.stdout.contains("is ordered"), "\(other)")
+    let refused = try await assistant(
+      ["new", "app", "Tea", scratch.file("Tea").path, "--app-intents", "--language", "python"], home: home)
+    #expect(refused.code == 64 && refused.stderr.contains("--app-intents writes Swift"), "\(refused)")
   }
 
   /// The same app in Python: scripts beside the SDK's modules, nothing compiled; it builds, installs and answers, and

@@ -42,7 +42,7 @@ extension IntentDriver {
   func handOver(_ intent: Intent, to app: AppBundle, spec: IntentSpec?) async throws -> IntentResponse {
     let session = try await ExtensionSession.start(
       SessionTarget(app: app), home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher,
-      storageWatch: storageWatch)
+      storageWatch: storageWatch, faults: faults)
     do {
       let response = try await session.request(
         HandleIntentRequest(intent: intent), phase: .handle, what: "handle of \(intent.name) in the app (handleInApp)",

@@ -123,6 +123,9 @@ package struct IntentDriver: Sendable {
   /// How sessions are started: sandboxed child processes (tests serve them in-process).
   var launcher: any SessionLauncher = ProcessLauncher()
 
+  /// The faults a test injects into the run's sessions (`FaultPlan`); nil for none.
+  package var faults: FaultInjector? = nil
+
   /// Where each session started adds its container and app groups, to be checked when the run ends
   /// (`StorageWatch.report()`, which `Assistant.run` calls).
   package var storageWatch: StorageWatch? = nil
@@ -182,12 +185,15 @@ package struct IntentDriver: Sendable {
 
   /// A kept session of `target`, or a new one; a failure to start is returned, not thrown.
   func startSession(_ target: SessionTarget) async -> Result<ExtensionSession, HostError> {
-    if let kept = await warm?.take(target.bundleIdentifier) { return .success(kept) }
+    if let kept = await warm?.take(target.bundleIdentifier) {
+      kept.use(faults)
+      return .success(kept)
+    }
     do {
       return .success(
         try await ExtensionSession.start(
           target, home: home, locale: locale, deadlines: deadlines, sandbox: sandbox, launcher: launcher,
-          storageWatch: storageWatch))
+          storageWatch: storageWatch, faults: faults))
     } catch let error as HostError {
       return .failure(error)
     } catch is CancellationError {

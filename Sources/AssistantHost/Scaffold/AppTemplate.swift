@@ -74,21 +74,20 @@ package struct AppTemplate: Sendable {
     ]
   }
 
-  var packageManifest: String {
+  /// The start of a package manifest of every flavour: what the package is, how it depends on the SDK (`sdk`), and
+  /// the static Swift runtime of its executables (`staticSwiftRuntime`).
+  func manifestPreamble(_ summary: String) -> String {
     """
     // swift-tools-version: 6.2
     import PackageDescription
 
-    // \(name): an app, its Intents extension and its Intents UI extension for IntentHost (`assistant build --install`).
+    // \(name): \(summary) for IntentHost (`assistant build --install`).
     //
     // The SDK is a path dependency on your IntentHost clone; its package identity is the clone's folder name
     // ("\(sdkIdentity)"), which `.product(..., package:)` names. From a git URL instead, the identity is the URL's last
     // path component without ".git":
     //   .package(url: "https://example.com/you/intenthost.git", branch: "main")  ->  package: "intenthost"
     let sdk: Target.Dependency = .product(name: "ExtensionSDK", package: "\(sdkIdentity)")
-    // Typed Swift (\(intentClass), \(intent.name)IntentHandling, \(intent.name)IntentResponse) generated from
-    // \(name)/Base.lproj/Intents.intentdefinition at each build, as Xcode's intent class generation does.
-    let typedIntents: [Target.PluginUsage] = [.plugin(name: "IntentDefinitionPlugin", package: "\(sdkIdentity)")]
 
     // Extensions link the Swift runtime statically: they start faster and need only the C libraries in their sandbox.
     let staticSwiftRuntime: [LinkerSetting] = [
@@ -96,29 +95,39 @@ package struct AppTemplate: Sendable {
         ["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld"], .when(platforms: [.linux]))
     ]
 
-    let package = Package(
-      name: "\(name)",
-      platforms: [.macOS(.v15)],
-      dependencies: [.package(path: "\(sdkPath)")],
-      targets: [
-        // The app, launched by `assistant open \(name) -- ARGS`.
-        .executableTarget(name: "\(lower)", dependencies: [sdk], path: "\(name)/Code", linkerSettings: staticSwiftRuntime),
-        // The Intents extension: resolves, confirms and handles \(intentClass).
-        .executableTarget(
-          name: "\(name)Intents", dependencies: [sdk], path: "\(name)Intents/Code", linkerSettings: staticSwiftRuntime,
-          plugins: typedIntents),
-        // The Intents UI extension: draws the card of \(intentClass).
-        .executableTarget(
-          name: "\(name)UI", dependencies: [sdk], path: "\(name)UI/Code", linkerSettings: staticSwiftRuntime,
-          plugins: typedIntents),
-        // Siri flows of the app, through the real assistant engine and the built extensions (IntentHostTesting).
-        .testTarget(
-          name: "\(name)Tests", dependencies: [.product(name: "IntentHostTesting", package: "\(sdkIdentity)")],
-          path: "Tests/\(name)Tests"),
-      ]
-    )
 
     """
+  }
+
+  var packageManifest: String {
+    manifestPreamble("an app, its Intents extension and its Intents UI extension") + """
+      // Typed Swift (\(intentClass), \(intent.name)IntentHandling, \(intent.name)IntentResponse) generated from
+      // \(name)/Base.lproj/Intents.intentdefinition at each build, as Xcode's intent class generation does.
+      let typedIntents: [Target.PluginUsage] = [.plugin(name: "IntentDefinitionPlugin", package: "\(sdkIdentity)")]
+
+      let package = Package(
+        name: "\(name)",
+        platforms: [.macOS(.v15)],
+        dependencies: [.package(path: "\(sdkPath)")],
+        targets: [
+          // The app, launched by `assistant open \(name) -- ARGS`.
+          .executableTarget(name: "\(lower)", dependencies: [sdk], path: "\(name)/Code", linkerSettings: staticSwiftRuntime),
+          // The Intents extension: resolves, confirms and handles \(intentClass).
+          .executableTarget(
+            name: "\(name)Intents", dependencies: [sdk], path: "\(name)Intents/Code", linkerSettings: staticSwiftRuntime,
+            plugins: typedIntents),
+          // The Intents UI extension: draws the card of \(intentClass).
+          .executableTarget(
+            name: "\(name)UI", dependencies: [sdk], path: "\(name)UI/Code", linkerSettings: staticSwiftRuntime,
+            plugins: typedIntents),
+          // Siri flows of the app, through the real assistant engine and the built extensions (IntentHostTesting).
+          .testTarget(
+            name: "\(name)Tests", dependencies: [.product(name: "IntentHostTesting", package: "\(sdkIdentity)")],
+            path: "Tests/\(name)Tests"),
+        ]
+      )
+
+      """
   }
 
   var readme: String {

@@ -107,7 +107,8 @@ extension NewIntent {
     guard let first = found.first else {
       throw HostError(
         .noInput,
-        "\(path.path) holds no .intentdefinition; give the definition's path (`assistant new app` writes one)")
+        "\(path.path) holds no .intentdefinition; give the definition's path (`assistant new app` writes one). An App "
+          + "Intents package declares its intents in Swift: add an AppIntent struct to its extension's `intents`")
     }
     guard found.count == 1 else {
       throw HostError(

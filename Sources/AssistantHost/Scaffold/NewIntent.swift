@@ -191,7 +191,7 @@ package struct NewIntent: Sendable, Equatable {
           ]),
           .dictionary([
             "INIntentParameterPromptDialogCustom": .boolean(true),
-            "INIntentParameterPromptDialogFormatString": .string(prompt(for: parameter)),
+            "INIntentParameterPromptDialogFormatString": .string(Self.prompt(for: parameter)),
             "INIntentParameterPromptDialogFormatStringID": .string("\(name)-q\(index)"),
             "INIntentParameterPromptDialogType": .string("Primary"),
           ]),
@@ -292,7 +292,8 @@ package struct NewIntent: Sendable, Equatable {
     ])
   }
 
-  private func prompt(for parameter: Parameter) -> String {
+  /// What the assistant asks for a parameter's value ("How many?", "Which size?").
+  static func prompt(for parameter: Parameter) -> String {
     switch parameter.kind {
     case .integer, .decimal: "How many?"
     case .boolean: "\(parameter.displayName)?"

@@ -25,6 +25,11 @@ final class ExtensionSession: Sendable {
   let inbound: InboundRequests
   /// What it answered `initialize`.
   private let handshakeResult = Mutex<InitializeResult?>(nil)
+  /// The fault plan of the run it serves (a test's; `use(_:)`), applied before each request (`withFaults`).
+  let faults = Mutex<FaultInjector?>(nil)
+
+  /// Serves a run with this fault plan (nil: none), from its next request on; a kept session takes each run's.
+  func use(_ injector: FaultInjector?) { faults.withLock { $0 = injector } }
 
   /// The digest of the App Intents metadata its code registers, as it answered `initialize`; nil when it sent none.
   var appIntentsMetadataDigest: String? { handshakeResult.withLock { $0?.appIntentsMetadataDigest } }
@@ -58,12 +63,14 @@ final class ExtensionSession: Sendable {
   ///   sandboxed); whatever was started is gone when this throws.
   static func start(
     _ target: SessionTarget, home: AssistantHome, locale: String, deadlines: Deadlines, sandbox: SandboxPolicy,
-    launcher: any SessionLauncher = ProcessLauncher(), storageWatch: StorageWatch? = nil
+    launcher: any SessionLauncher = ProcessLauncher(), storageWatch: StorageWatch? = nil,
+    faults: FaultInjector? = nil
   ) async throws -> ExtensionSession {
     let launched = try await launcher.launch(target, home: home, locale: locale, sandbox: sandbox)
     storageWatch?.add(launched.storage)
     let session = ExtensionSession(
       target: target, peer: launched.peer, connection: launched.connection, deadlines: deadlines, home: home)
+    session.use(faults)
     do {
       let result = try await session.request(
         InitializeRequest(
@@ -120,11 +127,16 @@ final class ExtensionSession: Sendable {
   ) async throws -> Result<R.Response, HostErrorAnswer> {
     do {
       guard authenticator != nil || questions != nil else {
-        return .success(try await connection.send(request, timeout: deadlines[phase]))
+        return .success(
+          try await withFaults(phase: phase, what: what) {
+            try await connection.send(request, timeout: deadlines[phase])
+          })
       }
       return .success(
         try await servingQuestions(authenticator: authenticator, questions: questions, during: what) {
-          try await self.connection.send(request, timeout: self.deadlines[phase])
+          try await self.withFaults(phase: phase, what: what) {
+            try await self.connection.send(request, timeout: self.deadlines[phase])
+          }
         })
     } catch ConnectionError.cancelled {
       await abort()

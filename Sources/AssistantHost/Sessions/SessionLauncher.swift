@@ -17,6 +17,8 @@ protocol SessionPeer: Sendable {
   func waitForExit(timeout: Duration) async -> Termination?
   /// Kills it at once and waits until it is gone.
   @discardableResult func kill() async -> Termination
+  /// Sends `signal` to its process group (a fault plan's SIGSTOP and SIGCONT); nothing once it is gone.
+  func signalGroup(_ signal: Int32)
   /// The timed teardown (wait, SIGTERM, SIGKILL); it is gone when this returns.
   @discardableResult func tearDown(grace: Duration, termGrace: Duration) async -> Termination
   /// The most telling line it wrote to stderr.
