@@ -68,6 +68,9 @@ public struct Document<Content: DocumentContent>: Sendable {
   /// For tests only: write the whole document in place (truncate, then write it in two halves), as a naive writer
   /// does, to show that the crash test catches torn files.
   @_spi(Testing) public var writesInPlace = false
+  /// Reuses the kept state without looking for a newer record (the guard of `unchangedState` off), to show that the
+  /// check catches another writer's commit.
+  @_spi(Testing) public var trustsKeptState = false
 
   /// The directory trusted by path: opened as it is named, refused only when its last component is a symbolic link.
   let root: String
@@ -199,6 +202,7 @@ public struct Document<Content: DocumentContent>: Sendable {
       checkpointBytes = bytes
     }
     if let journal {
+      if let unchanged = unchangedState(journal: journal) { return unchanged }
       try loadJournal(try readWhole(journal, file: journalPath), into: &state)
     } else if let bytes = try readFile(journalName, in: folder) {
       try loadJournal(bytes, into: &state)
@@ -207,7 +211,37 @@ public struct Document<Content: DocumentContent>: Sendable {
     if state.content == nil, let checkpointBytes {
       state.content = try decode(checkpointBytes[...], file: path, isJournal: false).0
     }
+    if let journal { keep(state, journal: journal) }
     return state
+  }
+
+  /// The state the last load or commit through these files left, when nothing was committed since: the checkpoint is
+  /// the same file (inode, size, times), the journal is the same file, and no record follows the state's own (the
+  /// header at its end is not the next sequence's). One `pread` of a record header instead of reading the journal
+  /// and decoding its newest record; any doubt (a torn record there, an unreadable header) loads in full.
+  private func unchangedState(journal: FileDescriptor) -> State? {
+    guard let kept = files.loaded, let state = kept.state as? State, kept.checkpoint == files.checkpoint?.key,
+      kept.journal == files.identities[journal.rawValue]
+    else { return nil }
+    var header = [UInt8](repeating: 0, count: Journal.headerSize)
+    let count = header.withUnsafeMutableBytes {
+      pread(journal.rawValue, $0.baseAddress!, $0.count, off_t(state.journalKept))
+    }
+    guard count >= 0 else { return nil }
+    if trustsKeptState { return state }
+    // Another writer's commit starts at the end of the state it loaded, which is this state's end: a record header
+    // of a later sequence. Zeros, the end of the file, the middle of an old record (the journal is reused from offset
+    // 0 after a checkpoint) or a torn header all end the chain here, so the state is this one.
+    if count == Journal.headerSize, let sequence = Journal.sequence(inHeader: header), sequence > state.sequence {
+      return nil
+    }
+    return state
+  }
+
+  /// Remembers `state` as what the checkpoint and `journal` hold now (`unchangedState`).
+  private func keep(_ state: State, journal: FileDescriptor) {
+    guard let identity = files.identities[journal.rawValue] else { return files.loaded = nil }
+    files.loaded = DocumentFiles.Loaded(checkpoint: files.checkpoint?.key, journal: identity, state: state)
   }
 
   /// The checkpoint alone.
@@ -464,6 +498,7 @@ public struct Document<Content: DocumentContent>: Sendable {
     throws(StoreError)
   {
     let sequence = state.sequence + 1
+    files.loaded = nil
     if writesInPlace { return try writeInPlace(content, sequence: sequence, in: folder) }
     let record = Journal.encode(try encode(content, sequence: sequence, pretty: false), sequence: sequence)
     let end = state.journalKept + record.count
@@ -475,6 +510,16 @@ public struct Document<Content: DocumentContent>: Sendable {
       try append(
         record, at: state.journalKept, growingTo: end > state.journalSize ? capacity : nil, state: state,
         in: folder, journal: journal)
+      // The record is durable: the next update through these files starts from it without reading it back.
+      if let journal {
+        var next = state
+        next.content = content
+        next.sequence = sequence
+        next.journalSize = end > state.journalSize ? capacity : state.journalSize
+        next.journalKept = end
+        next.journalRecords += 1
+        keep(next, journal: journal)
+      }
     }
   }
 
@@ -778,6 +823,17 @@ final class DocumentFiles: @unchecked Sendable {
   var lock: FileDescriptor?
   var journal: FileDescriptor?
   var checkpoint: Checkpoint?
+  /// The state the last load or commit left (`Document.unchangedState`), with what it was read from.
+  var loaded: Loaded?
+
+  struct Loaded {
+    /// The checkpoint's key then; nil when there was none.
+    var checkpoint: FileKey?
+    /// The journal's device and inode.
+    var journal: [UInt64]
+    /// A `Document<Content>.State` (this class is not generic).
+    var state: Any
+  }
 
   struct FileKey: Equatable {
     var device: UInt64
@@ -837,6 +893,7 @@ final class DocumentFiles: @unchecked Sendable {
     lock = nil
     journal = nil
     checkpoint = nil
+    loaded = nil
     identities = [:]
     names = [:]
   }

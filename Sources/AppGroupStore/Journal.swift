@@ -54,6 +54,12 @@ enum Journal {
     }
   }
 
+  /// The sequence a record header says (`IHJ1 LLLLLLLL CCCCCCCC SSSSSSSSSSSSSSSS `), or nil when `header` is not one.
+  static func sequence(inHeader header: [UInt8]) -> UInt64? {
+    guard header.count >= headerSize, header.starts(with: magic) else { return nil }
+    return header.withUnsafeBufferPointer { hex($0, 23, 16) }
+  }
+
   private static func hex(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> UInt64? {
     var value: UInt64 = 0
     for index in start..<start + count {

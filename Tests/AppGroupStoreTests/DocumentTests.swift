@@ -1,4 +1,4 @@
-import AppGroupStore
+@_spi(Testing) import AppGroupStore
 import Foundation
 import TestSupport
 import Testing
@@ -19,6 +19,34 @@ struct DocumentTests {
     #expect(try await document.read().count == 0)
     for _ in 0..<3 { try await document.update { $0.count += 1 } }
     #expect(try await document.read().count == 3)
+  }
+
+  /// Two writers with files of their own (as two processes have) take turns: each update starts from the other's
+  /// commit, across checkpoints, though each keeps its last state to skip reading the journal. Control: trusting the
+  /// kept state without looking for a newer record loses the other writer's updates.
+  @Test(arguments: [true, false])
+  func aKeptStateNeverHidesAnotherWritersCommit(checking: Bool) async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    var first = Document<Counter>(path: dir.file("counter.json").path)
+    var second = Document<Counter>(path: dir.file("counter.json").path)
+    first.compactionRecords = 5
+    second.compactionRecords = 5
+    first.trustsKeptState = !checking
+    second.trustsKeptState = !checking
+    for _ in 0..<20 {
+      try await first.update { $0.count += 1 }
+      try await second.update { $0.count += 1 }
+    }
+    let count = try await Document<Counter>(path: dir.file("counter.json").path).read().count
+    if checking {
+      #expect(count == 40)
+    } else {
+      #expect(count < 40, "the control lost nothing: the kept state was not used")
+    }
+    // The same writer alone keeps its state and loses nothing either.
+    for _ in 0..<10 { try await first.update { $0.count += 1 } }
+    #expect(try await second.read().count == count + 10)
   }
 
   @Test func corruptDocumentIsNamedAndLeftAlone() async throws {

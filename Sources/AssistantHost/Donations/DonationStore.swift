@@ -3,6 +3,7 @@ import BundleManifest
 import ExtensionProtocol
 import Foundation
 import IntentHostSystem
+import Synchronization
 
 /// One kept donation.
 package struct StoredDonation: Codable, Sendable, Equatable {
@@ -249,7 +250,7 @@ package struct DonationStore: Sendable {
     try makeFolder(file.deletingLastPathComponent())
     let now = clock.now
     return try usingStateDocument(file.path, "cannot keep a donation of \(app)") {
-      try Document<DonationsRecord>(path: file.path).update { record in
+      try Self.donations(file.path).update { record in
         record.add(
           request.interaction, identifier: request.identifier, groupIdentifier: request.groupIdentifier, at: now)
       }
@@ -265,7 +266,7 @@ package struct DonationStore: Sendable {
     let now = clock.now
     let intent = Intent(name: request.appIntent.identifier, identifier: "", parameters: request.appIntent.parameters)
     return try usingStateDocument(file.path, "cannot keep a donation of \(app)") {
-      try Document<DonationsRecord>(path: file.path).update { record in
+      try Self.donations(file.path).update { record in
         record.add(
           DonatedInteraction(intent: intent), identifier: request.identifier,
           groupIdentifier: request.groupIdentifier, at: now, isAppIntent: true)
@@ -294,6 +295,22 @@ package struct DonationStore: Sendable {
       try Document<VocabularyRecord>(path: file.path).update { $0.set(strings, of: type) }
     }
   }
+
+  /// The donations document at `path`, one value per path for the process: its files stay open and its last state
+  /// is kept between donations (`Document` reads the journal again only when another process committed), so a
+  /// long-lived assistant (`shell`, the testing library, `intenthost-bench warm`) does not decode every donation kept
+  /// on each new one.
+  private static func donations(_ path: String) -> Document<DonationsRecord> {
+    openDonations.withLock { documents in
+      if let document = documents[path] { return document }
+      let document = Document<DonationsRecord>(path: path)
+      if documents.count >= 64 { documents.removeAll() }
+      documents[path] = document
+      return document
+    }
+  }
+
+  private static let openDonations = Mutex<[String: Document<DonationsRecord>]>([:])
 
   private func makeFolder(_ folder: URL) throws {
     try home.prepare()

@@ -56,7 +56,7 @@ package struct AssistantHome: Sendable {
   /// app groups' root), as `mkdir -p` does, mode 0777 less the umask: what every command that writes needs first.
   /// The library's writers call it themselves (`install`, every launch, `appGroupContainer`); a command line calls
   /// it early to report an uncreatable home before doing anything else. Cheap when the folders exist (one
-  /// `mkdir` each).
+  /// `stat` each).
   /// - Throws: `HostError(.cannotCreate)` naming the folder that cannot be made, why (a regular file in the way, no
   ///   permission, a read-only file system) and the fix.
   package func prepare() throws {
@@ -70,8 +70,11 @@ package struct AssistantHome: Sendable {
     try await offloaded { () throws in try prepare() }
   }
 
-  /// `mkdir -p path`, reporting the first component that cannot be made (or is not a folder).
+  /// `mkdir -p path`, reporting the first component that cannot be made (or is not a folder). A folder that is
+  /// there already costs one `stat`.
   private static func makeFolder(_ path: String, partOf what: String) throws {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
     var current = ""
     for component in path.split(separator: "/") {
       current += "/" + component
