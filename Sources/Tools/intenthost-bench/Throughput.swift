@@ -17,19 +17,12 @@ func throughputBench(
   let each = max(2, (count / clients + 1) / 2 * 2)
   var all: [Client] = []
   for index in 0..<clients {
-    var configuration = Assistant.Configuration(home: home, conversation: Silent())
-    let warm = WarmExtensions()
-    configuration.warm = warm
-    configuration.device = .unchecked
-    let assistant = Assistant(configuration)
+    let (assistant, warm) = warmAssistant(home: home)
     // The invocations repeat after 2 × rooms; each is resolved once, before the clock starts.
     var invocations: [IntentInvocation] = []
     for i in 0..<min(each, 2 * rooms) {
-      let filled = values.map {
-        $0.replacingOccurrences(of: "{n}", with: String(1 + index + clients * ((i / 2) % rooms)))
-          .replacingOccurrences(of: "{cancel}", with: i % 2 == 1 ? "true" : "false")
-      }
-      invocations.append(try await offloaded { try assistant.invocation(app: app, intent: intent, values: filled) })
+      let given = filled(values, room: 1 + index + clients * ((i / 2) % rooms), cancel: i % 2 == 1)
+      invocations.append(try await offloaded { try assistant.invocation(app: app, intent: intent, values: given) })
     }
     all.append(Client(assistant: assistant, warm: warm, invocations: invocations))
   }

@@ -30,25 +30,35 @@ struct Silent: CheckedConversation {
   }
 }
 
-/// The warm row: one intent after another over the same kept-alive extensions.
-func warmBench(home: AssistantHome, count: Int, app: String, intent: String, values: [String]) async throws {
+/// An assistant that keeps its extensions running in `warm` between intents and checks no lock rule (the benchmark's
+/// device), saying nothing.
+func warmAssistant(home: AssistantHome) -> (Assistant, WarmExtensions) {
   var configuration = Assistant.Configuration(home: home, conversation: Silent())
   let warm = WarmExtensions()
   configuration.warm = warm
   configuration.device = .unchecked
-  let assistant = Assistant(configuration)
+  return (Assistant(configuration), warm)
+}
+
+/// `values` with `{n}` as `room` and `{cancel}` as `cancel`.
+func filled(_ values: [String], room: Int, cancel: Bool) -> [String] {
+  values.map {
+    $0.replacingOccurrences(of: "{n}", with: String(room)).replacingOccurrences(of: "{cancel}", with: String(cancel))
+  }
+}
+
+/// The warm row: one intent after another over the same kept-alive extensions.
+func warmBench(home: AssistantHome, count: Int, app: String, intent: String, values: [String]) async throws {
+  let (assistant, warm) = warmAssistant(home: home)
   var samples: [Double] = []
   var afterFirst = ""
   let clock = ContinuousClock()
   do {
     for i in -20..<count {
       let k = i + 20
-      let filled = values.map {
-        $0.replacingOccurrences(of: "{n}", with: String(1 + k % 300))
-          .replacingOccurrences(of: "{cancel}", with: (k / 300) % 2 == 1 ? "true" : "false")
-      }
+      let given = filled(values, room: 1 + k % 300, cancel: (k / 300) % 2 == 1)
       // Resolved before the clock starts: the installed apps are read, and the values typed, outside the timing.
-      let invocation = try assistant.invocation(app: app, intent: intent, values: filled)
+      let invocation = try assistant.invocation(app: app, intent: intent, values: given)
       let start = clock.now
       let outcome = try await assistant.run(invocation)
       let elapsed = clock.now - start
