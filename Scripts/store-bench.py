@@ -3,10 +3,11 @@
 processes, IntentHost's store (the store-stress helper) against SQLite (WAL, synchronous=FULL, BEGIN IMMEDIATE) at
 the same durability: every commit is synced before it is acknowledged. Also counts lost updates.
 
-Each row is the median of three alternating rounds of each.
+Each row is the median of three alternating rounds of each. With BENCH_RESULTS set, each row is also appended to
+that file as a JSON line (`store: N processes`, `store_per_second`, `sqlite_per_second`) for the goal table.
 
 usage: store-bench.py STORE_STRESS WORKDIR [TOTAL]   (TOTAL increments per round, default 3000)"""
-import os, sqlite3, statistics, subprocess, sys, time
+import json, os, sqlite3, statistics, subprocess, sys, time
 from multiprocessing import Process
 
 
@@ -58,6 +59,11 @@ def main():
         store_rate, sqlite_rate = statistics.median(store_rates), statistics.median(sqlite_rates)
         lost = f"{lost_store}/{lost_sqlite}" + (" (a writer failed)" if failed else "")
         print(f"{'':<22} {processes:>9} {store_rate:>11.0f} {sqlite_rate:>9.0f} {store_rate / sqlite_rate:>6.2f} {lost:>9}")
+        if os.environ.get("BENCH_RESULTS"):
+            with open(os.environ["BENCH_RESULTS"], "a") as out:
+                out.write(json.dumps({"name": f"store: {processes} processes", "store_per_second": store_rate,
+                                      "sqlite_per_second": sqlite_rate, "lost_store": lost_store,
+                                      "lost_sqlite": lost_sqlite, "failed": failed}) + "\n")
     print("(median of 3 alternating rounds; lost: increments missing from the final counts, IntentHost/SQLite)")
 
 

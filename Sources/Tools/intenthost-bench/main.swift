@@ -1,16 +1,24 @@
 // intenthost-bench: the measurements of Scripts/bench that need the engine in-process.
 //
 //   intenthost-bench warm HOME COUNT APP INTENT [NAME=VALUE...]
+//   intenthost-bench throughput HOME COUNT CLIENTS APP INTENT [NAME=VALUE...]
 //   intenthost-bench spawn HOME COUNT APP EXTENSION
 //
-// Runs the intent COUNT times over one kept-alive extension (after 20 warm-up runs) and prints one table row with
-// the median and p99 per intent in ms, then the extension's resident memory at rest. In values, `{n}` becomes
-// 1 + i mod 300 and `{cancel}` is false on even passes over the 300 and true on odd ones, so a BookRoom loop books
-// and cancels in turn and every run succeeds.
+// warm: runs the intent COUNT times over kept-alive extensions (after 20 warm-up runs) and prints one table row with
+// the median and p99 per intent in ms, then the extension's resident memory, and the memory of this process (the
+// host) and of each extension, private and shared (/proc/PID/smaps_rollup). In values, `{n}` becomes 1 + i mod 300
+// and `{cancel}` is false on even passes over the 300 and true on odd ones, so a BookRoom loop books and cancels in
+// turn and every run succeeds.
+//
+// throughput: for each count of clients in CLIENTS (comma-separated, e.g. 1,2,8), that many concurrent warm clients
+// run COUNT intents between them (`throughputBench`); prints the intents per second.
+//
+// spawn: the sandboxed launch of an extension against a plain spawn of it (`spawnBench`).
+//
+// Every row is also appended to the file `BENCH_RESULTS` names, a JSON object a line, when it is set.
 import AssistantHost
 import Foundation
 import IntentHostSystem
-import ProcessSupervision
 import Understanding
 import UntrustedText
 
@@ -22,103 +30,35 @@ struct Silent: CheckedConversation {
   }
 }
 
-func row(_ name: String, _ samples: [Double]) {
-  let sorted = samples.sorted()
-  let median = sorted[sorted.count / 2]
-  let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-  print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: " %9.3f %9.3f", median, p99))
+/// An assistant that keeps its extensions running in `warm` between intents and checks no lock rule (the benchmark's
+/// device), saying nothing.
+func warmAssistant(home: AssistantHome) -> (Assistant, WarmExtensions) {
+  var configuration = Assistant.Configuration(home: home, conversation: Silent())
+  let warm = WarmExtensions()
+  configuration.warm = warm
+  configuration.device = .unchecked
+  return (Assistant(configuration), warm)
 }
 
-/// A field of /proc/PID/status in KiB, e.g. "VmRSS".
-func statusKiB(_ pid: Int32, _ field: String) -> Int? {
-  guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-  for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+/// `values` with `{n}` as `room` and `{cancel}` as `cancel`.
+func filled(_ values: [String], room: Int, cancel: Bool) -> [String] {
+  values.map {
+    $0.replacingOccurrences(of: "{n}", with: String(room)).replacingOccurrences(of: "{cancel}", with: String(cancel))
   }
-  return nil
 }
 
-func memoryLine(_ pid: Int32) -> String {
-  func mib(_ field: String) -> String { statusKiB(pid, field).map { String(format: "%.1f", Double($0) / 1024) } ?? "?" }
-  return "\(mib("VmRSS")) MiB (anonymous \(mib("RssAnon")), file-backed \(mib("RssFile")))"
-}
-
-/// Launches of one extension until it exits at stdin's end (the SDK exits when the host hangs up): plain, with
-/// the sandbox (Landlock, seccomp, limits, and the uid drop as root), and with the sandbox and a memory cgroup,
-/// interleaved so a slow patch of the machine hits all alike.
-func spawnBench(home: AssistantHome, count: Int, app name: String, extension extensionName: String) async throws {
-  let app = try Router(apps: try home.installedApps()).app(named: name)
-  var plain = SandboxPolicy()
-  plain.enabled = false
-  var noCgroup = try home.launchSpecification(of: app, extensionNamed: extensionName, policy: SandboxPolicy())
-  noCgroup.memoryLimit = nil
-  let variants: [(String, LaunchSpecification)] = [
-    ("launch: plain spawn", try home.launchSpecification(of: app, extensionNamed: extensionName, policy: plain)),
-    ("launch: sandboxed (no cgroup)", noCgroup),
-    (
-      "launch: sandboxed + memory cgroup",
-      try home.launchSpecification(of: app, extensionNamed: extensionName, policy: SandboxPolicy())
-    ),
-  ]
-  var samples = Array(repeating: [Double](), count: variants.count)
+/// The warm row: one intent after another over the same kept-alive extensions.
+func warmBench(home: AssistantHome, count: Int, app: String, intent: String, values: [String]) async throws {
+  let (assistant, warm) = warmAssistant(home: home)
+  var samples: [Double] = []
+  var afterFirst = ""
   let clock = ContinuousClock()
-  for round in 0..<count + 10 {
-    for (index, variant) in variants.enumerated() {
-      let start = clock.now
-      // The spawn is timed inline, on purpose: nothing else runs in this process, so it starves no one.
-      let process = try SupervisedProcess(variant.1)
-      process.standardInput?.close()
-      _ = await process.waitForExit()
-      let elapsed = clock.now - start
-      process.standardOutput?.close()
-      if round >= 10 {
-        samples[index].append(elapsed.inMilliseconds)
-      }
-    }
-  }
-  for (index, variant) in variants.enumerated() { row(variant.0, samples[index]) }
-  // At rest: started, sandboxed, waiting for the handshake.
-  let idle = try SupervisedProcess(variants[2].1)
-  try await Task.sleep(for: .milliseconds(200))
-  print("extension RSS at rest (started, before the handshake): \(memoryLine(idle.pid))")
-  idle.standardInput?.close()
-  _ = await idle.waitForExit()
-  idle.standardOutput?.close()
-}
-
-func main() async -> Int32 {
-  let arguments = Array(CommandLine.arguments.dropFirst())
-  if arguments.first == "spawn", arguments.count == 5, let count = Int(arguments[2]) {
-    do {
-      try await spawnBench(
-        home: try AssistantHome(root: arguments[1]), count: count, app: arguments[3], extension: arguments[4])
-      return 0
-    } catch {
-      FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown("\(error)"))\n".utf8))
-      return 70
-    }
-  }
-  guard arguments.count >= 4, arguments[0] == "warm", let count = Int(arguments[2]), count > 0 else {
-    FileHandle.standardError.write(Data("usage: intenthost-bench warm HOME COUNT APP INTENT [NAME=VALUE...]\n".utf8))
-    return 64
-  }
   do {
-    var configuration = Assistant.Configuration(home: try AssistantHome(root: arguments[1]), conversation: Silent())
-    let warm = WarmExtensions()
-    configuration.warm = warm
-    configuration.device = .unchecked
-    let assistant = Assistant(configuration)
-    var samples: [Double] = []
-    var afterFirst = ""
-    let clock = ContinuousClock()
     for i in -20..<count {
       let k = i + 20
-      let values = arguments.dropFirst(5).map {
-        $0.replacingOccurrences(of: "{n}", with: String(1 + k % 300))
-          .replacingOccurrences(of: "{cancel}", with: (k / 300) % 2 == 1 ? "true" : "false")
-      }
+      let given = filled(values, room: 1 + k % 300, cancel: (k / 300) % 2 == 1)
       // Resolved before the clock starts: the installed apps are read, and the values typed, outside the timing.
-      let invocation = try assistant.invocation(app: arguments[3], intent: arguments[4], values: values)
+      let invocation = try assistant.invocation(app: app, intent: intent, values: given)
       let start = clock.now
       let outcome = try await assistant.run(invocation)
       let elapsed = clock.now - start
@@ -128,13 +68,63 @@ func main() async -> Int32 {
         samples.append(elapsed.inMilliseconds)
       }
     }
-    row("warm: one intent, kept-alive extension", samples)
-    if let pid = warm.processIDs.first {
-      print("idle extension RSS after 1 intent: \(afterFirst)")
-      print("idle extension RSS after \(count + 20) intents: \(memoryLine(pid))")
-    }
+  } catch {
     await warm.shutdownAll()
-    return 0
+    throw error
+  }
+  await row("warm: one intent, kept-alive extension", samples)
+  if let pid = warm.processIDs.first {
+    print("idle extension RSS after 1 intent: \(afterFirst)")
+    print("idle extension RSS after \(count + 20) intents: \(memoryLine(pid))")
+  }
+  // The host is this process: the engine in-process, its extensions kept, after all the intents.
+  if let host = await ProcessMemory.of(getpid()) { await host.report(as: "host") }
+  var extensions: [ProcessMemory] = []
+  for pid in warm.processIDs {
+    if let memory = await ProcessMemory.of(pid) { extensions.append(memory) }
+  }
+  for memory in extensions.sorted(by: { $0.name < $1.name }) { await memory.report(as: "extension") }
+  await warm.shutdownAll()
+}
+
+func main() async -> Int32 {
+  let arguments = Array(CommandLine.arguments.dropFirst())
+  do {
+    switch arguments.first {
+    case "spawn" where arguments.count == 5:
+      guard let count = Int(arguments[2]), count > 0 else { break }
+      try await spawnBench(
+        home: try AssistantHome(root: arguments[1]), count: count, app: arguments[3], extension: arguments[4])
+      return 0
+    case "warm" where arguments.count >= 5:
+      guard let count = Int(arguments[2]), count > 0 else { break }
+      try await warmBench(
+        home: try AssistantHome(root: arguments[1]), count: count, app: arguments[3], intent: arguments[4],
+        values: Array(arguments.dropFirst(5)))
+      return 0
+    case "throughput" where arguments.count >= 6:
+      let clients = arguments[3].split(separator: ",").compactMap { Int($0) }
+      guard let count = Int(arguments[2]), count > 0, !clients.isEmpty, clients.allSatisfy({ (1...300).contains($0) })
+      else { break }
+      let home = try AssistantHome(root: arguments[1])
+      for each in clients {
+        try await throughputBench(
+          home: home, count: count, clients: each, app: arguments[4], intent: arguments[5],
+          values: Array(arguments.dropFirst(6)))
+      }
+      return 0
+    default:
+      break
+    }
+    FileHandle.standardError.write(
+      Data(
+        """
+        usage: intenthost-bench warm HOME COUNT APP INTENT [NAME=VALUE...]
+               intenthost-bench throughput HOME COUNT CLIENTS APP INTENT [NAME=VALUE...]
+               intenthost-bench spawn HOME COUNT APP EXTENSION
+
+        """.utf8))
+    return 64
   } catch let error as HostError {
     FileHandle.standardError.write(Data("intenthost-bench: \(Untrusted.shown(error.message))\n".utf8))
     return error.status.rawValue
