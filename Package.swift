@@ -97,7 +97,8 @@ let package = Package(
     .plugin(
       name: "IntentDefinitionPlugin", capability: .buildTool(), dependencies: ["intenthost-intentgen"],
       path: "Plugins/IntentDefinitionPlugin"),
-    // purpose: the in-process measurements of Scripts/bench (warm intents over a kept-alive extension).
+    // purpose: the in-process measurements of Scripts/bench: warm intents over kept-alive extensions, throughput with
+    // concurrent warm clients, host and extension memory, and the sandboxed launch against a plain spawn.
     .executableTarget(
       name: "intenthost-bench", dependencies: ["AssistantHost", "Understanding", "UntrustedText"],
       path: "Sources/Tools/intenthost-bench"),
