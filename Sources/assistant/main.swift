@@ -14,6 +14,35 @@ func wantsJSON(_ arguments: [String]) -> Bool {
   arguments.prefix { $0 != "--" }.contains("--json")
 }
 
+/// What `--version` prints (`--json`: `{"version": ...}`), with its newline.
+func versionText(json: Bool) throws -> String {
+  struct Version: Encodable { var version: String }
+  return json ? try jsonText(Version(version: hostVersion)) + "\n" : "assistant (IntentHost) \(hostVersion)\n"
+}
+
+/// `--version` answered before anything starts (no thread, no task): the command line's cheapest call costs what a
+/// static hello costs. Nil when the command line is anything else, or stdout cannot take the text at once (the
+/// command model then answers as usual); the exit status otherwise.
+func versionAtOnce(_ arguments: [String]) -> Int32? {
+  guard arguments.contains("--version"),
+    case .version? = try? CommandLineParser(root: RootCommand.self).parse(arguments),
+    let text = try? versionText(json: wantsJSON(arguments))
+  else { return nil }
+  let bytes = Array(text.utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+    if written > 0 {
+      offset += written
+    } else if errno == EPIPE {
+      return 128 + SIGPIPE  // the reader is gone, as the command model ends then
+    } else if errno != EINTR {
+      return offset == 0 ? nil : ExitStatus.ioError.rawValue
+    }
+  }
+  return 0
+}
+
 /// Runs the command line. Everything it starts is stopped and reaped before it returns, on every path; Ctrl-C
 /// cancels it (see the end of this file).
 func main() async -> Int32 {
@@ -28,13 +57,7 @@ func main() async -> Int32 {
     }
     switch try parser.parse(arguments) {
     case .version:
-      if json {
-        struct Version: Encodable { var version: String }
-        try await FileDescriptor.standardOutput.writeAll(
-          Array((try jsonText(Version(version: hostVersion)) + "\n").utf8))
-      } else {
-        try await FileDescriptor.standardOutput.writeAll(Array("assistant (IntentHost) \(hostVersion)\n".utf8))
-      }
+      try await FileDescriptor.standardOutput.writeAll(Array(try versionText(json: json).utf8))
       return 0
     case .help(let path):
       let command = CommandLineParser.command(at: path, under: RootCommand.self)!
@@ -142,6 +165,7 @@ final class CancellableRun<Value: Sendable>: Sendable {
 // every child at once instead.
 FileDescriptor.ensureStandardDescriptorsOpen()
 ignoreBrokenPipeSignal()
+if let status = versionAtOnce(Array(CommandLine.arguments.dropFirst())) { exit(status) }
 let run = CancellableRun<Int32>()
 ProcessRegistry.shared.installInterruptHandler(
   forcedMessage: "\nassistant: interrupted; every extension was killed\n", onInterrupt: { _ in run.cancel() })

@@ -52,6 +52,10 @@ struct CommandLineEndToEndTests {
     Probe(["run", "Rooms", "BookRom"], 69, .stderr, "did you mean \"BookRoom\""),
     Probe(["--jsn", "list"], 64, .stderr, "did you mean \"--json\""),
     Probe(["--version", "--json"], 0, .stdout, "\"version\""),
+    // Answered before anything starts, the same wherever the option is.
+    Probe(["--version"], 0, .stdout, "assistant (IntentHost) "),
+    Probe(["list", "--version"], 0, .stdout, "assistant (IntentHost) "),
+    Probe(["--json", "list", "--version"], 0, .stdout, "{\"version\":\""),
     Probe(["install", "/nonexistent/Rooms.app"], 66, .stderr, "does not exist"),
     Probe(["open", "Rooms", "book", "33", "--by", "Ada"], 64, .stderr, "after `--`"),
     Probe(["run", "Rooms", "BookRoom", "roomNumber=35", "roomNumber=36"], 64, .stderr, "roomNumber= is given twice"),
