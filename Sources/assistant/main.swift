@@ -24,10 +24,13 @@ func versionText(json: Bool) throws -> String {
 /// static hello costs. Nil when the command line is anything else, or stdout cannot take the text at once (the
 /// command model then answers as usual); the exit status otherwise.
 func versionAtOnce(_ arguments: [String]) -> Int32? {
-  guard arguments.contains("--version"),
-    case .version? = try? CommandLineParser(root: RootCommand.self).parse(arguments),
-    let text = try? versionText(json: wantsJSON(arguments))
-  else { return nil }
+  guard arguments.contains("--version") else { return nil }
+  // `--version` alone (or with `--json`) needs no command model; anywhere else the parser says what it means.
+  let alone = arguments.allSatisfy { $0 == "--version" || $0 == "--json" }
+  if !alone {
+    guard case .version? = try? CommandLineParser(root: RootCommand.self).parse(arguments) else { return nil }
+  }
+  guard let text = try? versionText(json: wantsJSON(arguments)) else { return nil }
   let bytes = Array(text.utf8)
   var offset = 0
   while offset < bytes.count {
