@@ -313,6 +313,8 @@ package struct DonationStore: Sendable {
   private static let openDonations = Mutex<[String: Document<DonationsRecord>]>([:])
 
   private func makeFolder(_ folder: URL) throws {
+    // The home is made only when the folder cannot be (the usual case, every donation after the first, is one mkdir).
+    if mkdir(folder.path, 0o700) == 0 || errno == EEXIST { return }
     try home.prepare()
     if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
       throw HostError(

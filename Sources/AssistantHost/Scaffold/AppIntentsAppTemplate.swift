@@ -263,29 +263,9 @@ package struct AppIntentsAppTemplate: Sendable {
   /// A Swift Testing test of the App Shortcut phrase, with the answers to what it asks.
   var testCode: String {
     let answers = sampleAnswers.map { "\"\($0)\"" }.joined(separator: ", ")
-    return """
-      // \(name)'s Siri flows, through the real assistant engine and the extension `swift test` built (IntentHostTesting):
-      // each test has a home of its own, a fresh device.
-      import Foundation
-      import IntentHostTesting
-      import Testing
-
-      /// The package's folder (this file is Tests/\(name)Tests/\(name)Tests.swift).
-      let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-      @Test func theShortcutPhraseIsPerformed() async throws {
-        try await withTestHost { host in
-          try await host.install(from: PackageBundles(package: package))
-          let result = try await host.say("\(samplePhrase)", answers: [\(answers)])
-          #expect(result.isSuccess, "\\(result.transcript)")
-          #expect(result.dialog.last == "\(base.samplePhraseDialog)", "\\(result.transcript)")
-          let orders = try await host.appGroup("\(base.group)").document("orders.json")
-          #expect(orders["orders"] != nil, "the extension recorded no order")
-        }
-      }
-
-      """
+    return base.testFile(
+      built: "extension", test: "theShortcutPhraseIsPerformed", say: "\"\(samplePhrase)\", answers: [\(answers)]",
+      dialogExpectation: "result.dialog.last == \"\(base.samplePhraseDialog)\"")
   }
 
   /// A word for a POSIX shell: as it is when it is safe, else in single quotes.

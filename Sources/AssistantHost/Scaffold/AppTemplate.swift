@@ -328,30 +328,38 @@ package struct AppTemplate: Sendable {
 
   /// A Swift Testing test of the sample phrase through the real engine and the built extensions.
   var testCode: String {
-    let dialog = samplePhraseDialog
-    return """
-      // \(name)'s Siri flows, through the real assistant engine and the extensions `swift test` built (IntentHostTesting):
-      // each test has a home of its own, a fresh device.
-      import Foundation
-      import IntentHostTesting
-      import Testing
+    testFile(
+      built: "extensions", test: "theSamplePhraseIsHandled", say: "\"\(samplePhrase)\"",
+      dialogExpectation: "result.dialog == [\"\(samplePhraseDialog)\"]")
+  }
 
-      /// The package's folder (this file is Tests/\(name)Tests/\(name)Tests.swift).
-      let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+  /// The package's test file of every flavour: it installs the package's bundles from what `swift test` built, says
+  /// `say` (the arguments of `host.say`) through the real engine, and expects success, `dialogExpectation` and an
+  /// order in the app group.
+  func testFile(built: String, test: String, say: String, dialogExpectation: String) -> String {
+    """
+    // \(name)'s Siri flows, through the real assistant engine and the \(built) `swift test` built (IntentHostTesting):
+    // each test has a home of its own, a fresh device.
+    import Foundation
+    import IntentHostTesting
+    import Testing
 
-      @Test func theSamplePhraseIsHandled() async throws {
-        try await withTestHost { host in
-          try await host.install(from: PackageBundles(package: package))
-          let result = try await host.say("\(samplePhrase)")
-          #expect(result.isSuccess, "\\(result.transcript)")
-          #expect(result.dialog == ["\(dialog)"], "\\(result.transcript)")
-          let orders = try await host.appGroup("\(group)").document("orders.json")
-          #expect(orders["orders"] != nil, "the extension recorded no order")
-        }
+    /// The package's folder (this file is Tests/\(name)Tests/\(name)Tests.swift).
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+
+    @Test func \(test)() async throws {
+      try await withTestHost { host in
+        try await host.install(from: PackageBundles(package: package))
+        let result = try await host.say(\(say))
+        #expect(result.isSuccess, "\\(result.transcript)")
+        #expect(\(dialogExpectation), "\\(result.transcript)")
+        let orders = try await host.appGroup("\(group)").document("orders.json")
+        #expect(orders["orders"] != nil, "the extension recorded no order")
       }
+    }
 
-      """
+    """
   }
 
   /// What the sample phrase answers: the success dialog with the sample values.
