@@ -33,6 +33,10 @@ package struct Assistant: Sendable {
     package var device = Device.ofThisProcess
     /// Where extensions are kept running between intents (`shell`); nil starts and stops them for each intent.
     package var warm: WarmExtensions? = nil
+    /// The home's server (`assistant serve`), which lends its running extensions to the run; nil starts them here.
+    /// Set it only for a run confined by the default policy (the server launches with it); a recorded run
+    /// (`recorder`) starts its own, so that its transcript has every message.
+    package var server: ServerClient? = nil
     /// Where the run is recorded (`--record`, `replay`): the conversation, the messages and the intent's answer.
     package var recorder: TranscriptRecorder? = nil
     /// Whether stdout carries one JSON document (`--json`): then an app's own output goes to stderr, and the dialog
@@ -359,6 +363,7 @@ package struct Assistant: Sendable {
     driver.sandbox = configuration.sandbox
     driver.device = try configuration.device.state(home: configuration.home)
     driver.warm = configuration.warm
+    if configuration.recorder == nil { driver.server = configuration.server }
     driver.faults = configuration.faults.faults.isEmpty ? nil : FaultInjector(configuration.faults)
     // The containers and groups of the run's launches: the user hears of those that are full once it ends.
     let storageWatch = StorageWatch()

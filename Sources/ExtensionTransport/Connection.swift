@@ -89,6 +89,9 @@ public final class Connection: Sendable {
     /// order), what the peer sends as the reader takes it (on the reader thread). It must not block (a transcript
     /// appends to memory under a lock).
     public var tap: (@Sendable (TapDirection, [UInt8]) -> Void)?
+    /// The id of the first request sent (default 1): a connection that takes over a peer another connection talked
+    /// to (a session lent by `assistant serve`) goes on from that one's `nextRequestNumber`.
+    public var firstRequestNumber = 1
 
     /// - Parameters:
     ///   - maximumMessageSize: the largest message accepted, in bytes (default 4 MiB).
@@ -171,6 +174,9 @@ public final class Connection: Sendable {
   /// Why the connection ended, or nil while it is open.
   public var failure: ConnectionError? { core.failure }
 
+  /// The id the next request will get.
+  public var nextRequestNumber: Int { core.nextRequestNumber }
+
   /// Sends a request and waits for its result, without blocking: the request is queued for the writer thread.
   ///
   /// When the deadline passes or the calling task is cancelled, the request is abandoned (the peer is sent
@@ -224,7 +230,7 @@ public final class Connection: Sendable {
   }
 
   /// Ends everything at once without blocking: drops the output queue, fails pending requests with `.closed`,
-  /// finishes `messages`, and makes both threads stop (the writer at once, the reader within 50 ms) and close their
+  /// finishes `messages`, and makes both threads stop at once (the reader within 50 ms where no eventfd could be made) and close their
   /// descriptors. Later calls do nothing. `waitUntilFinished()` says when it is done.
   public func close() {
     core.close()

@@ -89,6 +89,9 @@ final class ConnectionCore: Sendable {
   private let output: FileDescriptor
   /// Everything the caller, the reader thread and the writer thread share; the writer sleeps on its condition.
   private let state: ConditionLock<State>
+  /// Made readable by `close()`, so that the reader, waiting for the peer, stops at once (a lent session's reader
+  /// must be gone before the extension is handed back: `assistant serve`). Closed with the core.
+  private let wake: FileDescriptor?
   private let inboundContinuation: AsyncStream<InboundMessage>.Continuation
 
   init(
@@ -98,9 +101,19 @@ final class ConnectionCore: Sendable {
     self.input = input
     self.output = output
     self.options = options
-    self.state = ConditionLock(State(abandoned: AbandonedRequests(limit: options.abandonedRequestLimit)))
+    var initial = State(abandoned: AbandonedRequests(limit: options.abandonedRequestLimit))
+    initial.nextID = options.firstRequestNumber
+    self.state = ConditionLock(initial)
     self.inboundContinuation = inbound
+    wake = try? FileDescriptor.wakeEvent()  // without one, the reader notices `close()` within 50 ms
   }
+
+  deinit {
+    wake?.close()
+  }
+
+  /// See `Connection.nextRequestNumber`.
+  var nextRequestNumber: Int { state.withLock { $0.nextID } }
 
   /// See `Connection.start(onMessage:)`.
   func start(onMessage: (@Sendable (InboundMessage?) -> Void)? = nil) {
@@ -217,6 +230,7 @@ final class ConnectionCore: Sendable {
 
   /// See `Connection.close()`.
   func close() {
+    defer { signalWake() }
     let (pending, descriptorsAreOurs) = state.withLockAndSignal { state -> ([Pending], Bool) in
       state.closed = true
       let pending = Self.end(&state, with: .closed, stoppingOutput: true)
@@ -493,7 +507,7 @@ final class ConnectionCore: Sendable {
         let untilDeadline = expireOverdue()
         var wait = 50
         if let untilDeadline { wait = max(1, min(50, Int(untilDeadline.wholeMilliseconds) + 1)) }
-        guard try input.waitReadable(timeoutMilliseconds: Int32(wait)) else { continue }
+        guard try waitReadable(timeoutMilliseconds: Int32(wait)) else { continue }
         let count = try input.read(into: &buffer)
         if count == 0 {
           fail(.closed, stoppingOutput: false)  // the peer may still read what we write
@@ -509,6 +523,29 @@ final class ConnectionCore: Sendable {
         return
       }
     }
+  }
+
+  /// Waits until the input is readable (or hung up), `close()` signalled the wake, or the timeout passed.
+  /// - Returns: whether the input is readable.
+  private func waitReadable(timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
+    guard let wake else { return try input.waitReadable(timeoutMilliseconds: timeoutMilliseconds) }
+    var entries = [
+      pollfd(fd: input.rawValue, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      let r = poll(&entries, 2, timeoutMilliseconds)
+      if r >= 0 { return entries[0].revents != 0 }
+      let error = SystemError.current("poll")
+      if error.code != EINTR { throw error }
+    }
+  }
+
+  /// Wakes the reader (`close()`).
+  private func signalWake() {
+    guard let wake else { return }
+    var one: UInt64 = 1
+    _ = Glibc.write(wake.rawValue, &one, 8)
   }
 
   /// Returns false when the event ended the connection.

@@ -43,6 +43,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
   }
 
+  /// A close-on-exec, non-blocking event counter (`eventfd`): written to wake a thread that polls it.
+  public static func wakeEvent() throws(SystemError) -> FileDescriptor {
+    let fd = ih_eventfd()
+    if fd < 0 { throw SystemError(code: -fd, operation: "eventfd") }
+    return FileDescriptor(rawValue: fd)
+  }
+
   /// Reads up to `count` bytes into `buffer`; 0 means end of file. Retries EINTR.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     while true {

@@ -40,12 +40,12 @@ struct RootCommand: AssistantCommand {
         typo of it; to say such a word, put the utterance after `--`.
         """,
       arguments: [UtteranceArgument.words.argument],
-      options: conversationOptions + [localeOption] + confinementOptions,
+      options: conversationOptions + [localeOption] + confinementOptions + [noServerOption],
       subcommands: [
         Ask.self, Run.self, List.self, Phrases.self, Open.self, Validate.self, New.self, Build.self, Dev.self,
         Install.self,
         Uninstall.self,
-        ShowSandboxProfile.self, Replay.self, Shell.self,
+        ShowSandboxProfile.self, Replay.self, Shell.self, Serve.self,
         Defaults.self, Passcode.self, Lock.self, Unlock.self, Status.self, Explain.self, Help.self, Completions.self,
         Manual.self, Strings.self, Shortcuts.self, Vocabulary.self, Storage.self,
       ],
@@ -76,7 +76,7 @@ struct Ask: AssistantCommand {
         exits 75.
         """,
       arguments: [UtteranceArgument.words.argument],
-      options: conversationOptions + [localeOption] + confinementOptions,
+      options: conversationOptions + [localeOption] + confinementOptions + [noServerOption],
       examples: ["assistant ask Book room 12 for Ada with Rooms"])
   }
 
@@ -89,6 +89,7 @@ struct Ask: AssistantCommand {
       throw HostError(.usage, problem + "; say it in fewer words")
     }
     launch = try LaunchOptions(parsed)
+    launch.usesServer = !parsed.flag(noServerOption)
   }
 
   func run(in context: CommandContext) async throws -> Int32 {
@@ -163,7 +164,7 @@ struct Run: AssistantCommand {
         given are resolved and asked for as in a conversation.
         """,
       arguments: [Self.app.argument, Self.intent.argument, Self.values.argument],
-      options: conversationOptions + [localeOption] + confinementOptions,
+      options: conversationOptions + [localeOption] + confinementOptions + [noServerOption],
       examples: [
         "assistant run Rooms BookRoom roomNumber=12 bookedBy=Ada",
         "assistant run Rooms BookRoom roomNumber=13 bookedBy=Ada --json",
@@ -185,6 +186,7 @@ struct Run: AssistantCommand {
     intent = parsed[Self.intent]
     values = parsed[Self.values]
     launch = try LaunchOptions(parsed)
+    launch.usesServer = !parsed.flag(noServerOption)
   }
 
   func run(in context: CommandContext) async throws -> Int32 {

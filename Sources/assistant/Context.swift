@@ -125,6 +125,11 @@ struct LaunchOptions: Sendable {
   var voice = false
   /// `--record FILE`: where the run's transcript goes.
   var record: String? = nil
+  /// Whether the call takes its extensions from the home's server when one runs (`ask` and `run` without
+  /// `--no-server`); only when the launches are confined by the default policy, as the server's are.
+  var usesServer = false
+  /// Whether an option changed the confinement (`--no-sandbox`, the limits, `--simulate`).
+  var confinementChanged = false
 
   /// The defaults (`assistant replay` sets what the transcript says).
   init() {}
@@ -142,6 +147,7 @@ struct LaunchOptions: Sendable {
       }
       self.locale = locale
     }
+    confinementChanged = ([noSandboxOption, simulateOption] + confinementOptions).contains { parsed.flag($0) }
     if parsed.flag(noSandboxOption) { sandbox.enabled = false }
     sandbox.simulatedKernel = try parsed.simulatedKernel()
     if let text = parsed.value(cpuLimitOption) {
@@ -196,6 +202,9 @@ struct LaunchOptions: Sendable {
     configuration.sandbox = sandbox
     configuration.warm = warm
     configuration.recorder = recorder
+    if usesServer && !confinementChanged && recorder == nil {
+      configuration.server = ServerClient(home: configuration.home)
+    }
     configuration.standardOutputIsJSON = context.json
     return Assistant(configuration)
   }

@@ -132,6 +132,16 @@ package struct IntentDriver: Sendable {
 
   /// Records every message to and from each extension (`--record`); the conversation is recorded by wrapping it in a
   /// `RecordingConversation`. Only sessions started as processes are tapped.
+  /// The home's server (`assistant serve`), which lends running extensions; nil: every session is started here.
+  package var server: ServerClient? {
+    get { (launcher as? ProcessLauncher)?.server }
+    set {
+      guard var process = launcher as? ProcessLauncher else { return }
+      process.server = newValue
+      launcher = process
+    }
+  }
+
   package var recorder: TranscriptRecorder? {
     get { (launcher as? ProcessLauncher)?.recorder }
     set {
@@ -355,7 +365,13 @@ package struct IntentDriver: Sendable {
   /// The end of an intent for its extension: kept warm, or shut down (nil: nothing to do).
   func finish(_ session: ExtensionSession?) async {
     guard let session else { return }
-    if let warm { await warm.give(session) } else { await session.shutdown() }
+    if let warm {
+      await warm.give(session)
+    } else if let lent = session.peer as? ServedPeer {
+      await session.finishLent(lent)
+    } else {
+      await session.shutdown()
+    }
   }
 
   /// How an app is brought to the foreground (`continueInApp`); nil: `AppLauncher` on the user's terminal. Tests

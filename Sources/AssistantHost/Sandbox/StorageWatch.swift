@@ -5,9 +5,9 @@ import ProcessSupervision
 import Synchronization
 
 /// What to check of one launch's folders once it has run (`confine` makes it).
-struct StorageCheck: Sendable {
+struct StorageCheck: Sendable, Codable {
   /// One folder: "container" or "app group group.x", and its path.
-  struct Folder: Sendable, Hashable {
+  struct Folder: Sendable, Hashable, Codable {
     var what: String
     var path: String
   }

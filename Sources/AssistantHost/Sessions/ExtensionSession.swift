@@ -71,6 +71,11 @@ final class ExtensionSession: Sendable {
     let session = ExtensionSession(
       target: target, peer: launched.peer, connection: launched.connection, deadlines: deadlines, home: home)
     session.use(faults)
+    if let handshake = launched.handshake {
+      // Lent by the server, after a run that did the handshake (and checked its version).
+      session.handshakeResult.withLock { $0 = handshake }
+      return session
+    }
     do {
       let result = try await session.request(
         InitializeRequest(
@@ -338,6 +343,20 @@ final class ExtensionSession: Sendable {
       connection.closeOutput()
       await peer.tearDown(grace: deadlines.shutdown, termGrace: .milliseconds(500))
       connection.close()
+    }
+  }
+
+  /// The end of a run for a session lent by `assistant serve`: given back when healthy (this connection's reader and
+  /// writer stopped first, so that nothing of the next run's is read here), shut down otherwise.
+  func finishLent(_ peer: ServedPeer) async {
+    guard isHealthy, let handshake = handshakeResult.withLock({ $0 }) else {
+      await shutdown()
+      return
+    }
+    await withUncancelledTask { [connection] in
+      connection.close()
+      await connection.waitUntilFinished()
+      await peer.giveBack(handshake: handshake, nextRequestNumber: connection.nextRequestNumber)
     }
   }
 

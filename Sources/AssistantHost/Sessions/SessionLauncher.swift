@@ -46,6 +46,9 @@ struct LaunchedSession: Sendable {
   var appGroups: [AppGroupLocation]
   /// What to check of its container and groups once it has run; nil for none (no sandbox, a test's peer).
   var storage: StorageCheck? = nil
+  /// What it answered `initialize` to an earlier run, when it is lent by `assistant serve` and was used before: the
+  /// handshake is not done again.
+  var handshake: InitializeResult? = nil
 }
 
 /// Starts what a run talks to: extensions, and apps launched to handle an intent.
@@ -60,10 +63,16 @@ protocol SessionLauncher: Sendable {
 struct ProcessLauncher: SessionLauncher {
   /// Where each connection's lines are recorded (`--record`), if anywhere.
   var recorder: TranscriptRecorder? = nil
+  /// The home's server (`assistant serve`), which lends running extensions; nil: every session is started here.
+  var server: ServerClient? = nil
 
   func launch(_ target: SessionTarget, home: AssistantHome, locale: String, sandbox: SandboxPolicy) async throws
     -> LaunchedSession
   {
+    // Extensions only: an app launched to handle an intent is the run's own.
+    if let server, target.kind != .app, let lent = try await server.lend(target, locale: locale, recorder: recorder) {
+      return lent
+    }
     // Preparing the container and the identity (file locks, syncs) and the spawn (which waits for the child's
     // exec, and its cgroup join) block: they run off the cooperative pool.
     let (process, launch) = try await offloaded { () throws -> (SupervisedProcess, PreparedLaunch) in

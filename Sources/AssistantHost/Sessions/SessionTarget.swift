@@ -13,6 +13,8 @@ struct SessionTarget: Sendable {
   var bundleIdentifier: String
   var executable: String
   var bundlePath: String
+  /// The containing app's bundle (`<home>/Applications/NAME.app` once installed).
+  var appPath: String
   var entitlements: Entitlements
   /// What it is: an Intents or Intents UI extension, or the containing app.
   var kind: SessionKind
@@ -67,6 +69,7 @@ struct SessionTarget: Sendable {
     extensionPoint: String
   ) {
     appIdentifier = app.info.bundleIdentifier
+    appPath = app.url.path
     appDefinitions = app.allDefinitions
     appIntentsMetadata = app.allAppIntentsMetadata
     self.name = name

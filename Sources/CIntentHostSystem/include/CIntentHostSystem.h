@@ -174,4 +174,36 @@ int ih_syncfs(int fd);
 /// The major and minor of a `dev_t` (glibc's `major` and `minor` macros). Returns 0.
 int ih_device_numbers(unsigned long long device, unsigned int *major, unsigned int *minor);
 
+
+/// `eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)`: a counter a thread polls to be woken. Returns the descriptor, or a
+/// negative errno value.
+int ih_eventfd(void);
+
+/// The most descriptors one message of `ih_send_with_descriptors` carries.
+#define IH_MAXIMUM_PASSED_DESCRIPTORS 4
+
+/// A close-on-exec Unix stream socket bound to NAME in the folder open as `dirfd` (mode 0600), listening.
+/// Returns the descriptor, or a negative errno value.
+int ih_unix_listen(int dirfd, const char *name, int backlog);
+
+/// A close-on-exec, non-blocking Unix stream socket connected to NAME in the folder open as `dirfd`.
+/// Returns the descriptor, or a negative errno value (ENOENT: no socket; ECONNREFUSED: nobody listens; EAGAIN: the
+/// listener's backlog is full).
+int ih_unix_connect(int dirfd, const char *name);
+
+/// `accept4(SOCK_CLOEXEC)`, retrying EINTR. Returns the descriptor, or a negative errno value.
+int ih_accept(int fd);
+
+/// The pid and uid of the peer of a Unix socket (`SO_PEERCRED`). Returns 0 or an errno value.
+int ih_peer_credentials(int fd, int *pid, unsigned *uid);
+
+/// `sendmsg` of `bytes` with `number` descriptors (at most IH_MAXIMUM_PASSED_DESCRIPTORS) as SCM_RIGHTS, no SIGPIPE.
+/// Returns the bytes sent, or a negative errno value.
+long ih_send_with_descriptors(int fd, const void *bytes, size_t count, const int *descriptors, int number);
+
+/// `recvmsg` into `bytes`, taking up to `*number` passed descriptors (close-on-exec) into `descriptors` and closing
+/// any beyond; `*number` is set to how many were taken. Returns the bytes read (0: end of stream), or a negative
+/// errno value.
+long ih_receive_with_descriptors(int fd, void *bytes, size_t count, int *descriptors, int *number);
+
 #endif

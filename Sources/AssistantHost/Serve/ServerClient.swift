@@ -1,0 +1,290 @@
+// A CLI call's side of `assistant serve`: borrowing a running extension from the home's server, and the peer that
+// stands for the lent process.
+import ExtensionProtocol
+import ExtensionTransport
+import Foundation
+import IntentHostSystem
+import ProcessSupervision
+import Synchronization
+
+/// The way from one CLI call to its home's server. A call with one takes each extension it needs from the server
+/// (running already, or started there) instead of starting it, talks to it directly over the pipes the server
+/// passes, and gives it back healthy at the end of its run.
+///
+/// Without a server (no socket) the call starts its own extensions, as always. A server that is gone (a stale
+/// socket), of another build, or that does not answer within `timeout` is passed over the same way, and the call
+/// says so once on stderr; it never waits longer than `timeout` for it.
+package final class ServerClient: Sendable {
+  package let home: AssistantHome
+  /// How long the server may take to answer a lend (it starts the extension within it, when none is kept).
+  package let timeout: Duration
+  private let saidFallback = Mutex(false)
+  private let report: @Sendable (String) async -> Void
+
+  package init(
+    home: AssistantHome, timeout: Duration = .seconds(2),
+    report: @escaping @Sendable (String) async -> Void = { await writeHostMessage($0) }
+  ) {
+    self.home = home
+    self.timeout = timeout
+    self.report = report
+  }
+
+  /// What the exchange of first frames came to.
+  private enum Exchange {
+    case answered(ServeReply, [FileDescriptor], FileDescriptor)
+    /// No socket: no server, nothing to say.
+    case none
+    /// A server that cannot be used, and why (said once).
+    case unusable(String)
+  }
+
+  /// Borrows `target`'s extension for `locale`.
+  /// - Returns: the lent session's parts (the handshake done when a run before did it); nil when the server cannot
+  ///   be used (the run then starts its own).
+  /// - Throws: `HostError` the server's launch ended with (a refusal, a fault), as the call's own launch would.
+  func lend(_ target: SessionTarget, locale: String, recorder: TranscriptRecorder?) async throws -> LaunchedSession? {
+    let request = ServeRequest(
+      version: hostVersion,
+      lend: LendRequest(
+        appFolder: URL(fileURLWithPath: target.appPath).lastPathComponent, bundleIdentifier: target.bundleIdentifier,
+        locale: locale))
+    switch await exchange(request) {
+    case .none: return nil
+    case .unusable(let why):
+      await fallBack(why)
+      return nil
+    case .answered(let reply, let descriptors, let socket):
+      if let refused = reply.refused {
+        descriptors.forEach { $0.close() }
+        socket.close()
+        throw HostError(ExitStatus(rawValue: refused.status) ?? .extensionFault, refused.message)
+      }
+      guard let lent = reply.lent, descriptors.count == 2, let control = try? socket.duplicate() else {
+        descriptors.forEach { $0.close() }
+        socket.close()
+        await fallBack(reply.otherVersion.map { "it is another build (\($0))" } ?? "its answer made no sense")
+        return nil
+      }
+      let peer = ServedPeer(
+        pid: lent.pid, control: Connection(input: socket, output: control, options: .init(peerName: "the server")),
+        logPath: home.logFile(for: target.bundleIdentifier).path)
+      var options = Connection.Options(
+        unsolicitedBudget: unsolicitedBudget, peerName: target.name,
+        log: { [peer] line in peer.appendToLog("note: \(line)") })
+      options.tap = recorder?.tap(peer: target.name)
+      options.firstRequestNumber = lent.nextRequestNumber
+      let connection = Connection(input: descriptors[1], output: descriptors[0], options: options)
+      return LaunchedSession(
+        connection: connection, peer: peer, containerPath: lent.containerPath, appGroups: lent.appGroups,
+        storage: lent.storage, handshake: lent.handshake)
+    }
+  }
+
+  /// What the home's server keeps; nil when none runs.
+  /// - Throws: `HostError(.noMatch)` for a server that cannot be used (stale, another build, not answering).
+  package func status() async throws -> ServerStatus? {
+    switch await exchange(ServeRequest(version: hostVersion, status: true)) {
+    case .none: return nil
+    case .unusable(let why): throw HostError(.noMatch, "the server of \(home.root.path) cannot be used: \(why)")
+    case .answered(let reply, let descriptors, let socket):
+      descriptors.forEach { $0.close() }
+      socket.close()
+      guard let status = reply.status else {
+        throw HostError(
+          .noMatch,
+          "the server of \(home.root.path) "
+            + (reply.otherVersion.map { "is another build (\($0)); stop it with that build" } ?? "did not say"))
+      }
+      return status
+    }
+  }
+
+  /// Asks the home's server to stop, and waits until it is gone (its lock released).
+  /// - Returns: the stopped server's pid; nil when none ran.
+  /// - Throws: `HostError(.noMatch)` for a server that cannot be asked, `.valueNeeded`… never: it gives up after
+  ///   `timeout` with `.ioError`.
+  package func stop() async throws -> Int32? {
+    guard let status = try await status() else { return nil }
+    switch await exchange(ServeRequest(version: hostVersion, stop: true)) {
+    case .none: return status.pid
+    case .unusable(let why): throw HostError(.noMatch, "the server of \(home.root.path) cannot be used: \(why)")
+    case .answered(_, let descriptors, let socket):
+      descriptors.forEach { $0.close() }
+      socket.close()
+    }
+    // It removes its socket and releases its lock last: wait for the lock.
+    let lockPath = home.root.appendingPathComponent(ServeFiles.lock).path
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      let free = await offloaded { () -> Bool in
+        guard let fd = try? FileDescriptor.open(lockPath, O_RDWR | O_NOFOLLOW | O_CLOEXEC) else { return true }
+        defer { fd.close() }
+        return (try? tryLockFile(fd, exclusive: true)) ?? false
+      }
+      if free { return status.pid }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HostError(.ioError, "the server of \(home.root.path) (pid \(status.pid)) did not stop within 30 s")
+  }
+
+  /// Connects, sends `request` and reads the first frame back, off the cooperative pool, within `timeout`.
+  private func exchange(_ request: ServeRequest) async -> Exchange {
+    let root = home.root.path
+    let milliseconds = Int32(clamping: timeout.wholeMilliseconds)
+    guard let payload = try? JSONEncoder().encode(request) else { return .unusable("cannot encode the request") }
+    return await offloaded { () -> Exchange in
+      guard let folder = try? DirectoryDescriptor.openTrusted(root) else { return .none }
+      defer { folder.close() }
+      let socket: FileDescriptor
+      do {
+        socket = try UnixSocket.connect(in: folder, name: ServeFiles.socket)
+      } catch let error as SystemError {
+        switch error.code {
+        case ENOENT: return .none
+        case ECONNREFUSED: return .unusable(Self.removeStaleSocket(in: folder))
+        case EAGAIN: return .unusable("it is not accepting connections (its backlog is full)")
+        default: return .unusable("cannot connect to \(root)/\(ServeFiles.socket): \(error)")
+        }
+      } catch {
+        return .unusable("cannot connect to \(root)/\(ServeFiles.socket): \(error)")
+      }
+      do {
+        try UnixSocket.sendFrame(Array(payload), on: socket, timeoutMilliseconds: milliseconds)
+        let frame = try UnixSocket.receiveFrame(from: socket, limit: 1 << 20, timeoutMilliseconds: milliseconds)
+        guard let reply = try? JSONDecoder().decode(ServeReply.self, from: Data(frame.payload)) else {
+          frame.descriptors.forEach { $0.close() }
+          socket.close()
+          return .unusable("its answer is not a server's")
+        }
+        return .answered(reply, frame.descriptors, socket)
+      } catch let error as SystemError {
+        socket.close()
+        if error.code == ETIMEDOUT {
+          return .unusable(
+            "it did not answer within \(WarmExtensions.seconds(.milliseconds(Int64(milliseconds)))) (is it stopped "
+              + "or hung? end it, or run with --no-server)")
+        }
+        return .unusable("the connection failed: \(error)")
+      } catch {
+        socket.close()
+        return .unusable("the connection failed: \(error)")
+      }
+    }
+  }
+
+  /// A socket nobody listens on: when no server holds the lock, it is left from one that died; it is removed (under
+  /// the lock, so that a server starting now is not robbed of its own).
+  private static func removeStaleSocket(in folder: DirectoryDescriptor) -> String {
+    let fd = openat(folder.descriptor.rawValue, ServeFiles.lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return "nothing listens on \(folder.path)/\(ServeFiles.socket)" }
+    let lock = FileDescriptor(rawValue: fd)
+    defer { lock.close() }
+    guard (try? tryLockFile(lock, exclusive: true)) == true else {
+      return "it is starting or stopping (nothing listens on its socket yet)"
+    }
+    _ = unlinkat(folder.descriptor.rawValue, ServeFiles.socket, 0)
+    return "it had stopped without removing its socket \(folder.path)/\(ServeFiles.socket) (removed now)"
+  }
+
+  /// Says once per call why the server is passed over.
+  private func fallBack(_ why: String) async {
+    let first = saidFallback.withLock { said in
+      defer { said = true }
+      return !said
+    }
+    if first { await report("not using the server of \(home.root.path): \(why); running without it") }
+  }
+}
+
+/// The lent process, as a session sees it: every question about it (kill, wait, tear down, its last stderr line)
+/// goes to the server, its parent, over the lend's own connection; its end comes from the server as it happens.
+final class ServedPeer: SessionPeer {
+  let pid: Int32
+  private let control: Connection
+  private let ending = Mutex<LentEnding?>(nil)
+  private let logPath: String
+
+  init(pid: Int32, control: Connection, logPath: String) {
+    self.pid = pid
+    self.control = control
+    self.logPath = logPath
+    control.start { [weak self] message in
+      guard let message, message.method == LendEndedNotification.method,
+        let ended = try? message.params(LendEndedNotification.self)
+      else { return }
+      self?.ending.withLock { $0 = ended.ending }
+    }
+  }
+
+  var termination: Termination? {
+    if let ended = ending.withLock({ $0 }) { return ended.termination }
+    // The server is gone, and its children with it.
+    return control.failure == nil ? nil : .signalled(SIGKILL)
+  }
+
+  /// Asks the server, and keeps the answer; a server that is gone counts as the process killed with it.
+  private func ask<R: RequestMessage>(_ request: R, timeout: Duration) async -> R.Response? {
+    await withUncancelledTask { [control] in try? await control.send(request, timeout: timeout) }
+  }
+
+  private func record(_ answer: LentEnding?) -> Termination {
+    if let answer { ending.withLock { $0 = answer } }
+    return termination ?? .signalled(SIGKILL)
+  }
+
+  func waitForExit(timeout: Duration) async -> Termination? {
+    if let termination { return termination }
+    let milliseconds = Int(timeout.wholeMilliseconds)
+    guard let answer = await ask(LendWaitRequest(milliseconds: milliseconds), timeout: timeout + .seconds(5)) else {
+      return termination
+    }
+    if let answer { ending.withLock { $0 = answer } }
+    return termination
+  }
+
+  @discardableResult func kill() async -> Termination {
+    if let termination {
+      control.close()
+      return termination
+    }
+    let answer = await ask(LendKillRequest(), timeout: .seconds(10))
+    control.close()
+    return record(answer)
+  }
+
+  func signalGroup(_ signal: Int32) {
+    try? control.notify(LendSignalNotification(signal: signal))
+  }
+
+  @discardableResult func tearDown(grace: Duration, termGrace: Duration) async -> Termination {
+    let answer = await ask(
+      LendTearDownRequest(
+        graceMilliseconds: Int(grace.wholeMilliseconds), termGraceMilliseconds: Int(termGrace.wholeMilliseconds)),
+      timeout: grace + termGrace + .seconds(10))
+    control.close()
+    return record(answer)
+  }
+
+  func lastStderrLine() async -> String? {
+    await ask(LendLastStderrLineRequest(), timeout: .seconds(2)) ?? nil
+  }
+
+  func describeKill(_ signal: Int32) -> String {
+    ending.withLock { $0?.killDescription } ?? "crashed with \(signalName(signal))"
+  }
+
+  var wasKilledForMemory: Bool { ending.withLock { $0?.killedForMemory } ?? false }
+
+  func appendToLog(_ line: String) {
+    if (try? control.notify(LendLogNotification(line: line))) == nil {
+      ExtensionLog.appendHostLine(line, toLogAt: logPath)
+    }
+  }
+
+  /// Gives the process back to the server, healthy, for the next run; the lend ends.
+  func giveBack(handshake: InitializeResult, nextRequestNumber: Int) async {
+    _ = await ask(LendReturnRequest(handshake: handshake, nextRequestNumber: nextRequestNumber), timeout: .seconds(5))
+    control.close()
+  }
+}
