@@ -261,6 +261,8 @@ package final class ExtensionServer: Sendable {
     guard let peer = try? UnixSocket.peerCredentials(of: socket), peer.uid == getuid() else {
       let who = (try? UnixSocket.peerCredentials(of: socket)).map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown"
       await report("refused a connection from \(who): only uid \(getuid()) may use this server")
+      _ = try? socket.setNonBlocking(true)
+      await send(ServeReply(unusable: "it serves uid \(getuid()) only"), on: socket)
       return
     }
     guard (try? socket.setNonBlocking(true)) != nil,
@@ -298,6 +300,12 @@ package final class ExtensionServer: Sendable {
   /// Lends the extension asked for: a kept one, or one started now. Returns whether the socket now belongs to the
   /// lend (its control connection).
   private func lend(_ request: LendRequest, on socket: FileDescriptor, to borrower: Int32) async -> Bool {
+    guard request.appGroups == home.appGroupsRoot.path else {
+      await send(
+        ServeReply(unusable: "its app groups are \(home.appGroupsRoot.path), this call's \(request.appGroups)"),
+        on: socket)
+      return false
+    }
     let key = Key(appFolder: request.appFolder, bundleIdentifier: request.bundleIdentifier, locale: request.locale)
     var (id, stale) = takeKept(key)
     for entry in stale { await shutDown(entry, because: "its bundle was installed again") }

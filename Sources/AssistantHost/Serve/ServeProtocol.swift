@@ -31,6 +31,8 @@ struct LendRequest: Codable, Sendable {
   /// The extension's bundle identifier.
   var bundleIdentifier: String
   var locale: String
+  /// Where the call's app groups are (`ASSISTANT_APP_GROUPS`): a server whose are elsewhere cannot lend to it.
+  var appGroups: String
 }
 
 /// The first frame the server sends back.
@@ -40,6 +42,8 @@ struct ServeReply: Codable, Sendable {
   var refused: Refusal?
   /// Another build: the client runs without it.
   var otherVersion: String?
+  /// Why the server cannot serve this caller (another user, another app groups folder): the call runs without it.
+  var unusable: String?
   var status: ServerStatus?
   var stopping: Bool?
 

@@ -48,7 +48,7 @@ package final class ServerClient: Sendable {
       version: hostVersion,
       lend: LendRequest(
         appFolder: URL(fileURLWithPath: target.appPath).lastPathComponent, bundleIdentifier: target.bundleIdentifier,
-        locale: locale))
+        locale: locale, appGroups: home.appGroupsRoot.path))
     switch await exchange(request) {
     case .none: return nil
     case .unusable(let why):
@@ -156,6 +156,11 @@ package final class ServerClient: Sendable {
           frame.descriptors.forEach { $0.close() }
           socket.close()
           return .unusable("its answer is not a server's")
+        }
+        if let unusable = reply.unusable {
+          frame.descriptors.forEach { $0.close() }
+          socket.close()
+          return .unusable(unusable)
         }
         return .answered(reply, frame.descriptors, socket)
       } catch let error as SystemError {
