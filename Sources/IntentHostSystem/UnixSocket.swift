@@ -10,6 +10,11 @@ public enum UnixSocket {
   public struct PeerCredentials: Sendable, Equatable {
     public var pid: Int32
     public var uid: UInt32
+
+    public init(pid: Int32, uid: UInt32) {
+      self.pid = pid
+      self.uid = uid
+    }
   }
 
   /// Binds `name` in `folder` (mode 0600) and listens.
