@@ -17,12 +17,17 @@ let exitStatusTable: [(status: String, meaning: String)] = [
       + "clashes)"
   ),
   ("66", "a path given does not exist (or, for replay, is not a regular file; for build, an executable not built)"),
-  ("69", "no installed app, intent, group, key or shortcut matches, a name several apps share, an inactive shortcut"),
+  (
+    "69",
+    "no installed app, intent, group, key or shortcut matches, a name several apps share, an inactive shortcut; "
+      + "serve --status with no server running"
+  ),
   ("70", "extension fault: it crashed, exited, missed a deadline or broke the protocol"),
   (
     "73",
     "the host's home or one of its folders cannot be created; a --record or replay --update FILE cannot be "
-      + "written (checked before the run); new app into a folder that is not empty"
+      + "written (checked before the run); new app into a folder that is not empty; serve when a server already "
+      + "serves the home"
   ),
   ("74", "the host's own I/O error (its state, its output)"),
   ("75", "a value, choice or passcode is needed but cannot be asked (no terminal, --answer or --passcode-stdin)"),
