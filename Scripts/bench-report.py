@@ -18,6 +18,8 @@ GOALS = [
      "the Python MCP SDK's warm call (peer)"),
     ("cold BookRoom", "cold: assistant run, spawned as its floor", "floor: cold, host + 2 extensions plain", 3.0,
      "assistant --version, RoomsIntents and RoomsUI spawned in turn"),
+    ("cold BookRoom, assistant serve running", "cold: assistant run, assistant serve running",
+     "floor: cold, host + 2 extensions plain", 3.0, "as cold BookRoom; the call borrows the running extensions"),
     ("assistant --version", "spawn: assistant --version", "floor: static Swift hello", 1.5, "a static Swift hello"),
     ("assistant list", "spawn: assistant list", "floor: static Swift hello", 1.5, "a static Swift hello"),
 ]

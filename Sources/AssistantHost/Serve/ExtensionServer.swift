@@ -118,12 +118,21 @@ package final class ExtensionServer: Sendable {
         + (configuration.exitAfter.map { "; the server ends after \(WarmExtensions.seconds($0)) with none kept" } ?? "")
     )
     await ready(getpid(), socketPath)
+    let stopped = Flag()
     await withTaskGroup(of: Void.self) { group in
-      group.addTask { await self.accept(on: listener, until: stopListening) }
+      group.addTask { await self.accept(on: listener, until: stopListening, stopped: stopped) }
       await self.keepTime()
+      stopped.set()
       if let stopListening {
         var one: UInt64 = 1
         _ = Glibc.write(stopListening.rawValue, &one, 8)
+      }
+      // From now on a call finds no socket and starts its own extensions.
+      _ = unlinkat(folder.descriptor.rawValue, ServeFiles.socket, 0)
+      if !Task.isCancelled {
+        // Asked to stop, or nothing kept: the calls holding an extension finish their runs first, 10 s at most.
+        group.addTask { try? await Task.sleep(for: .seconds(10)) }
+        await group.next()
       }
       group.cancelAll()
     }
@@ -165,10 +174,11 @@ package final class ExtensionServer: Sendable {
     return lock
   }
 
-  /// Accepts connections until the task is cancelled (and `stop` is signalled), each served by a task of its own.
-  private func accept(on listener: FileDescriptor, until stop: FileDescriptor?) async {
+  /// Accepts connections until the task is cancelled or `stopped` is set (and `stop` is signalled), each served by
+  /// a task of its own; it returns once the connections have ended.
+  private func accept(on listener: FileDescriptor, until stop: FileDescriptor?, stopped: Flag) async {
     await withTaskGroup(of: Void.self) { connections in
-      while !Task.isCancelled {
+      while !Task.isCancelled && !stopped.isSet {
         let accepted = await offloaded { () -> FileDescriptor? in
           var entries = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)]
           if let stop { entries.append(pollfd(fd: stop.rawValue, events: Int16(POLLIN), revents: 0)) }
@@ -282,6 +292,7 @@ package final class ExtensionServer: Sendable {
       await send(ServeReply(stopping: true), on: socket)
       changed { $0.stopRequested = true }
     } else if let lend = request.lend {
+      guard await send(ServeReply(working: true), on: socket) else { return }
       handedToLend = await self.lend(lend, on: socket, to: peer.pid)
     }
   }
@@ -399,7 +410,7 @@ package final class ExtensionServer: Sendable {
     }
     let connection = Connection(
       input: socket, output: output, options: Connection.Options(maximumMessageSize: 1 << 20, peerName: "a call"))
-    let returned = ReturnFlag()
+    let returned = Flag()
     let (messages, continuation) = AsyncStream.makeStream(of: InboundMessage?.self)
     connection.start { message in continuation.yield(message) }
     await withTaskGroup(of: Void.self) { group in
@@ -426,7 +437,7 @@ package final class ExtensionServer: Sendable {
   }
 
   private func handle(
-    _ message: InboundMessage, id: Int, entry: Entry, connection: Connection, returned: ReturnFlag
+    _ message: InboundMessage, id: Int, entry: Entry, connection: Connection, returned: Flag
   ) async {
     let process = entry.process
     func reply<R: Codable & Sendable>(_ result: R) {
@@ -600,8 +611,9 @@ package final class ExtensionServer: Sendable {
   }
 }
 
-/// Whether a lent extension was given back (then its end is no longer the call's news).
-private final class ReturnFlag: Sendable {
+/// A flag set once: a lent extension given back (its end is then no longer the call's news), the server no longer
+/// accepting.
+private final class Flag: Sendable {
   private let value = Atomic(false)
   var isSet: Bool { value.load(ordering: .acquiring) }
   func set() { value.store(true, ordering: .releasing) }

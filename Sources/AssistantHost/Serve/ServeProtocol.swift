@@ -37,6 +37,9 @@ struct LendRequest: Codable, Sendable {
 
 /// The first frame the server sends back.
 struct ServeReply: Codable, Sendable {
+  /// Sent at once when a lend is taken, before the extension is found or started: the server is alive, and the call
+  /// may wait longer for the lend itself (a start under load).
+  var working: Bool?
   var lent: LentExtension?
   /// Why it lends nothing: what a launch of its own would have said (a refusal, a fault), as the run should end.
   var refused: Refusal?

@@ -21,12 +21,16 @@ package final class ServerClient: Sendable {
   private let saidFallback = Mutex(false)
   private let report: @Sendable (String) async -> Void
 
+  /// How long a lend may take once the server said it is working on it (it may start the extension, under load).
+  package let lendTimeout: Duration
+
   package init(
-    home: AssistantHome, timeout: Duration = .seconds(2),
+    home: AssistantHome, timeout: Duration = .seconds(2), lendTimeout: Duration = .seconds(30),
     report: @escaping @Sendable (String) async -> Void = { await writeHostMessage($0) }
   ) {
     self.home = home
     self.timeout = timeout
+    self.lendTimeout = lendTimeout
     self.report = report
   }
 
@@ -132,6 +136,7 @@ package final class ServerClient: Sendable {
   private func exchange(_ request: ServeRequest) async -> Exchange {
     let root = home.root.path
     let milliseconds = Int32(clamping: timeout.wholeMilliseconds)
+    let lendMilliseconds = Int32(clamping: lendTimeout.wholeMilliseconds)
     guard let payload = try? JSONEncoder().encode(request) else { return .unusable("cannot encode the request") }
     return await offloaded { () -> Exchange in
       guard let folder = try? DirectoryDescriptor.openTrusted(root) else { return .none }
@@ -149,9 +154,17 @@ package final class ServerClient: Sendable {
       } catch {
         return .unusable("cannot connect to \(root)/\(ServeFiles.socket): \(error)")
       }
+      var waited = milliseconds
       do {
         try UnixSocket.sendFrame(Array(payload), on: socket, timeoutMilliseconds: milliseconds)
-        let frame = try UnixSocket.receiveFrame(from: socket, limit: 1 << 20, timeoutMilliseconds: milliseconds)
+        var frame = try UnixSocket.receiveFrame(from: socket, limit: 1 << 20, timeoutMilliseconds: milliseconds)
+        if frame.descriptors.isEmpty,
+          (try? JSONDecoder().decode(ServeReply.self, from: Data(frame.payload)))?.working == true
+        {
+          // Alive and at work on the lend: its answer may take a start of the extension.
+          waited = lendMilliseconds
+          frame = try UnixSocket.receiveFrame(from: socket, limit: 1 << 20, timeoutMilliseconds: lendMilliseconds)
+        }
         guard let reply = try? JSONDecoder().decode(ServeReply.self, from: Data(frame.payload)) else {
           frame.descriptors.forEach { $0.close() }
           socket.close()
@@ -167,7 +180,7 @@ package final class ServerClient: Sendable {
         socket.close()
         if error.code == ETIMEDOUT {
           return .unusable(
-            "it did not answer within \(WarmExtensions.seconds(.milliseconds(Int64(milliseconds)))) (is it stopped "
+            "it did not answer within \(WarmExtensions.seconds(.milliseconds(Int64(waited)))) (is it stopped "
               + "or hung? end it, or run with --no-server)")
         }
         return .unusable("the connection failed: \(error)")
