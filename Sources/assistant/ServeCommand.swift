@@ -89,7 +89,8 @@ struct Serve: AssistantCommand {
     var configuration = ServerConfiguration()
     configuration.idle = try Shell.idleTime(parsed.value(Shell.idleOption))
     if let text = parsed.value(Self.exitAfterOption) {
-      configuration.exitAfter = text == "0" ? nil : try Self.seconds(text, option: "--exit-after")
+      let never = text.allSatisfy { "0.".contains($0) } && Double(text) == 0
+      configuration.exitAfter = never ? nil : try Self.seconds(text, option: "--exit-after")
     }
     if let text = parsed.value(Self.maximumOption) {
       guard let count = Int(text), (1...64).contains(count) else {
@@ -152,9 +153,11 @@ struct Serve: AssistantCommand {
 
   /// `--status` for a person: the server, then one line per extension.
   static func text(_ status: ServerStatus) -> String {
+    let inUse = status.extensions.filter(\.lent).count
     var lines = [
-      "server of \(status.home): pid \(status.pid), \(status.extensions.count) of at most \(status.maximumExtensions) "
-        + "extensions kept, shut down after \(status.idleSeconds) s idle"
+      "server of \(status.home): pid \(status.pid), \(status.extensions.count - inUse) extension"
+        + "\(status.extensions.count - inUse == 1 ? "" : "s") kept idle (at most \(status.maximumExtensions)), \(inUse) "
+        + "in use; shut down after \(status.idleSeconds) s idle"
     ]
     for kept in status.extensions {
       let memory = kept.privateBytes.map { String(format: ", %.1f MiB private", Double($0) / 1_048_576) } ?? ""

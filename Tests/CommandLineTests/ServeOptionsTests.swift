@@ -4,6 +4,15 @@ import Testing
 @testable import assistant
 
 /// `assistant serve`'s options and which calls use a server, in-process.
+extension ServerConfiguration {
+  /// The defaults, but running until stopped.
+  static var never: ServerConfiguration {
+    var configuration = ServerConfiguration()
+    configuration.exitAfter = nil
+    return configuration
+  }
+}
+
 @Suite(.tags(.unit)) struct ServeOptionsTests {
   let parser = CommandLineParser(root: RootCommand.self)
 
@@ -24,6 +33,9 @@ import Testing
     #expect(
       try serve(["--idle", "1.5", "--exit-after", "0", "--max-extensions", "2", "--memory-budget", "64"]).action
         == .serve(expected))
+    for never in ["0", "00", "0.0", ".0"] {
+      #expect(try serve(["--exit-after", never]).action == .serve(ServerConfiguration.never), "\(never)")
+    }
     #expect(try serve(["--status"]).action == .status)
     #expect(try serve(["--stop", "--json"]).action == .stop)
   }
@@ -35,6 +47,7 @@ import Testing
     (["--max-extensions", "65"], "from 1 to 64"),
     (["--memory-budget", "-1"], "--memory-budget needs a number of MiB"),
     (["--exit-after", "-3"], "--exit-after needs a number of seconds"),
+    (["--exit-after", "."], "--exit-after needs a number of seconds"),
     (["--idle", "0"], "--idle needs a number of seconds above 0"),
   ])
   func aBadSettingIsAUsageError(arguments: [String], message: String) throws {

@@ -85,6 +85,12 @@ struct ServeEndToEndTests {
     return try JSONDecoder().decode(ServedStatus.self, from: Data(result.stdout.utf8))
   }
 
+  /// The version the host checks a server's against (`assistant --version`).
+  static func version(_ host: HostFixture) async throws -> String {
+    let result = try await host.assistant(["--version"])
+    return String(result.stdout.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   static func intentsStarts(_ host: HostFixture) -> Int {
     ShellEndToEndTests.starts(host, intents, name: "RoomsIntents")
   }
@@ -133,6 +139,42 @@ struct ServeEndToEndTests {
     ShellEndToEndTests().expectAllStopped(host, stop)
     let none = try await host.assistant(["serve", "--status"])
     #expect(none.code == 69 && none.stderr.contains("no server runs for"), "\(none)")
+  }
+
+  /// What a launch checks before it runs is checked before a kept extension is lent: the storage budget of its
+  /// folders (the same refusal, 77), and that its app group is still the folder it was confined to.
+  @Test func aKeptExtensionIsLentOnlyAsALaunchWouldRun() async throws {
+    let host = try HostFixture()
+    defer { host.directory.remove() }
+    try await host.installRooms()
+    let server = try await ServerUnderTest.start(home: host.home, groups: host.groups)
+    #expect(try await host.assistant(["Book room 12 for Ada with Rooms"]).code == 0)
+    let group = host.groups + "/group.com.example.rooms"
+
+    // The group made again (emptied by a user): the kept process is not lent; a new one is confined to the new one.
+    try FileManager.default.removeItem(atPath: group)
+    let again = try await host.assistant(["Book room 12 for Ada with Rooms"])
+    #expect(again.code == 0 && again.stdout == ShellEndToEndTests.booked12, "\(again)")
+    #expect(server.stderr.contains("its container or an app group was made again"), "\(server.stderr)")
+    #expect(Self.intentsStarts(host) == 2)
+
+    // Over the budget: refused as a launch is, with and without the server.
+    #expect(try await host.assistant(["storage", "set", "1,50"]).code == 0)
+    let junk = group + "/Library/junk"
+    try FileManager.default.createDirectory(atPath: junk, withIntermediateDirectories: true)
+    for index in 0..<60 { _ = FileManager.default.createFile(atPath: "\(junk)/\(index)", contents: Data()) }
+    let own = try await host.assistant(["--no-server", "Cancel room 12 for Ada with Rooms"])
+    let served = try await host.assistant(["Cancel room 12 for Ada with Rooms"])
+    #expect(own.code == 77 && own.stderr.contains("over its storage budget"), "\(own)")
+    #expect(served.code == 77 && served.stderr == own.stderr, "\(served)\n\(own)")
+    // Control: under the budget again, the kept extension serves.
+    try FileManager.default.removeItem(atPath: junk)
+    let cancel = try await host.assistant(["Cancel room 12 for Ada with Rooms"])
+    #expect(cancel.code == 0 && cancel.stdout == ShellEndToEndTests.cancelled12, "\(cancel)")
+    #expect(Self.intentsStarts(host) == 2)  // the refused calls started nothing; the kept one served
+
+    #expect(try await host.assistant(["serve", "--stop"]).code == 0)
+    #expect(try await server.finish() == .exited(0))
   }
 
   @Test func aKilledServerIsPassedOverOnceAndItsSocketRemoved() async throws {
@@ -214,9 +256,28 @@ struct ServeEndToEndTests {
     }
     let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
     let server = try await ServerUnderTest.start(home: host.home, groups: host.groups, prefix: nobody)
-    // Root may open any socket, whatever its mode: the server refuses it by the kernel's record of its uid.
+    // A call of root's talks to no listener but its own user's (the kernel's record of who listens).
     let root = try await host.assistant(["serve", "--status"])
-    #expect(root.code == 69 && root.stderr.contains("it serves uid 65534 only"), "\(root)")
+    #expect(
+      root.code == 69 && root.stderr.contains("its socket is served by uid 65534, not by this user (uid 0)"),
+      "\(root)")
+    // Root may open any socket, whatever its mode: the server refuses it by the kernel's record of its uid.
+    let raw = try await runCommand(
+      "/usr/bin/python3",
+      [
+        "-c",
+        """
+        import json, socket, struct, sys
+        s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+        body = json.dumps({"version": sys.argv[2], "status": True}).encode()
+        s.sendall(struct.pack(">I", len(body)) + body)
+        size = struct.unpack(">I", s.recv(4, socket.MSG_WAITALL))[0]
+        print(s.recv(size, socket.MSG_WAITALL).decode())
+        """,
+        host.home + "/serve.sock", try await Self.version(host),
+      ])
+    #expect(raw.code == 0 && raw.stdout.contains("it serves uid 65534 only"), "\(raw)")
+    #expect(!raw.stdout.contains("\"status\""), "\(raw)")
     #expect(server.stderr.contains("refused a connection from uid 0"), "\(server.stderr)")
     // Control: its own user is served.
     var environment = ProcessInfo.processInfo.environment

@@ -47,8 +47,10 @@ package final class ExtensionServer: Sendable {
     var appGroups: [AppGroupLocation]
     var executable: String
     var version: ExecutableVersion?
-    /// The launch's storage check, for the run it is first lent to.
+    /// The launch's storage check: its folders, checked before each lend, and told to each run.
     var storage: StorageCheck?
+    /// The container and app-group folders it was confined to, as they were: one made again is not its any more.
+    var folders: [String: FolderIdentity?]
     var handshake: InitializeResult?
     var nextRequestNumber = 1
     var idleSince = ContinuousClock.now
@@ -71,9 +73,15 @@ package final class ExtensionServer: Sendable {
     var waiter: CheckedContinuation<Void, Never>?
     var changes = 0
     var stopRequested = false
+    /// Set once the server has decided to end: lends are refused (the call starts its own extensions).
+    var stopping = false
   }
 
   private let state = Mutex(State())
+  /// The connections being served now.
+  private let open = Atomic(0)
+  /// The most connections served at once (each lent extension holds one).
+  static let maximumConnections = 64
 
   package init(
     home: AssistantHome, configuration: ServerConfiguration,
@@ -123,6 +131,7 @@ package final class ExtensionServer: Sendable {
       group.addTask { await self.accept(on: listener, until: stopListening, stopped: stopped) }
       await self.keepTime()
       stopped.set()
+      state.withLock { $0.stopping = true }
       if let stopListening {
         var one: UInt64 = 1
         _ = Glibc.write(stopListening.rawValue, &one, 8)
@@ -156,7 +165,9 @@ package final class ExtensionServer: Sendable {
     let lock = FileDescriptor(rawValue: fd)
     do {
       guard try tryLockFile(lock, exclusive: true) else {
-        let owner = (try? lock.readAll(limit: 32)).flatMap { Int32(String(decoding: $0, as: UTF8.self)) }
+        let owner = (try? lock.readAll(limit: 32)).flatMap {
+          Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         lock.close()
         throw HostError(
           .cannotCreate,
@@ -177,7 +188,8 @@ package final class ExtensionServer: Sendable {
   /// Accepts connections until the task is cancelled or `stopped` is set (and `stop` is signalled), each served by
   /// a task of its own; it returns once the connections have ended.
   private func accept(on listener: FileDescriptor, until stop: FileDescriptor?, stopped: Flag) async {
-    await withTaskGroup(of: Void.self) { connections in
+    // Discarding: a connection's task is gone once it ends (a server up for days serves millions).
+    await withDiscardingTaskGroup { connections in
       while !Task.isCancelled && !stopped.isSet {
         let accepted = await offloaded { () -> FileDescriptor? in
           var entries = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)]
@@ -188,7 +200,17 @@ package final class ExtensionServer: Sendable {
           return try? UnixSocket.accept(listener)
         }
         guard let accepted else { continue }
-        connections.addTask { await self.serve(accepted) }
+        // At most `maximumConnections` at once (each lend holds one): past it, closed at once; the call starts its
+        // own extensions.
+        guard open.add(1, ordering: .relaxed).newValue <= Self.maximumConnections else {
+          open.subtract(1, ordering: .relaxed)
+          accepted.close()
+          continue
+        }
+        connections.addTask {
+          await self.serve(accepted)
+          self.open.subtract(1, ordering: .relaxed)
+        }
       }
     }
   }
@@ -267,21 +289,21 @@ package final class ExtensionServer: Sendable {
   private func serve(_ socket: FileDescriptor) async {
     var handedToLend = false
     defer { if !handedToLend { socket.close() } }
+    // The request is read first (64 KiB and 2 s at most), so that even a refused caller reads why.
+    guard (try? socket.setNonBlocking(true)) != nil,
+      let frame = try? await offloaded({ () throws(SystemError) in
+        try UnixSocket.receiveFrame(from: socket, limit: 64 << 10, timeoutMilliseconds: 2000)
+      })
+    else { return }
+    for passed in frame.descriptors { passed.close() }  // a request carries none
     // Only the server's own user: the kernel recorded who connected.
     guard let peer = try? UnixSocket.peerCredentials(of: socket), peer.uid == getuid() else {
       let who = (try? UnixSocket.peerCredentials(of: socket)).map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown"
       await report("refused a connection from \(who): only uid \(getuid()) may use this server")
-      _ = try? socket.setNonBlocking(true)
       await send(ServeReply(unusable: "it serves uid \(getuid()) only"), on: socket)
       return
     }
-    guard (try? socket.setNonBlocking(true)) != nil,
-      let frame = try? await offloaded({ () throws(SystemError) in
-        try UnixSocket.receiveFrame(from: socket, limit: 64 << 10, timeoutMilliseconds: 2000)
-      }),
-      let request = try? JSONDecoder().decode(ServeRequest.self, from: Data(frame.payload))
-    else { return }
-    for passed in frame.descriptors { passed.close() }  // a request carries none
+    guard let request = try? JSONDecoder().decode(ServeRequest.self, from: Data(frame.payload)) else { return }
     guard request.version == hostVersion else {
       await send(ServeReply(otherVersion: hostVersion), on: socket)
       return
@@ -292,6 +314,10 @@ package final class ExtensionServer: Sendable {
       await send(ServeReply(stopping: true), on: socket)
       changed { $0.stopRequested = true }
     } else if let lend = request.lend {
+      if state.withLock({ $0.stopping }) {
+        await send(ServeReply(unusable: "it is stopping"), on: socket)
+        return
+      }
       guard await send(ServeReply(working: true), on: socket) else { return }
       handedToLend = await self.lend(lend, on: socket, to: peer.pid)
     }
@@ -311,6 +337,12 @@ package final class ExtensionServer: Sendable {
   /// Lends the extension asked for: a kept one, or one started now. Returns whether the socket now belongs to the
   /// lend (its control connection).
   private func lend(_ request: LendRequest, on socket: FileDescriptor, to borrower: Int32) async -> Bool {
+    guard (1...64).contains(request.locale.count),
+      request.locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) })
+    else {
+      await send(ServeReply(refused: .init(status: ExitStatus.usage.rawValue, message: "not a locale")), on: socket)
+      return false
+    }
     guard request.appGroups == home.appGroupsRoot.path else {
       await send(
         ServeReply(unusable: "its app groups are \(home.appGroupsRoot.path), this call's \(request.appGroups)"),
@@ -318,8 +350,14 @@ package final class ExtensionServer: Sendable {
       return false
     }
     let key = Key(appFolder: request.appFolder, bundleIdentifier: request.bundleIdentifier, locale: request.locale)
-    var (id, stale) = takeKept(key)
-    for entry in stale { await shutDown(entry, because: "its bundle was installed again") }
+    var (id, stale) = await takeKept(key)
+    for (entry, reason) in stale { await shutDown(entry, because: reason) }
+    if let kept = id, let entry = state.withLock({ $0.entries[kept] }), let refusal = await overBudget(entry) {
+      giveBack(kept, handshake: entry.handshake, nextRequestNumber: entry.nextRequestNumber, counting: false)
+      entry.process.appendHostLine("fault: \(refusal)")
+      await send(ServeReply(refused: .init(status: ExitStatus.refused.rawValue, message: refusal)), on: socket)
+      return false
+    }
     if id == nil {
       do {
         id = try await start(key)
@@ -334,7 +372,7 @@ package final class ExtensionServer: Sendable {
     let lent = LentExtension(
       pid: entry.process.pid, containerPath: entry.containerPath, appGroups: entry.appGroups,
       handshake: entry.handshake, nextRequestNumber: entry.nextRequestNumber, started: entry.runs == 0,
-      storage: entry.runs == 0 ? entry.storage : nil)
+      storage: entry.storage)
     guard await send(ServeReply(lent: lent), descriptors: [entry.input, entry.output], on: socket) else {
       // The call left before it got it: the process is as it was.
       giveBack(id, handshake: entry.handshake, nextRequestNumber: entry.nextRequestNumber)
@@ -345,21 +383,52 @@ package final class ExtensionServer: Sendable {
   }
 
   /// Takes a kept, healthy, up-to-date extension for `key` (marking it lent), and removes those that are stale.
-  private func takeKept(_ key: Key) -> (Int?, [Entry]) {
+  private func takeKept(_ key: Key) async -> (Int?, [(Entry, String)]) {
+    let candidates = state.withLock { state in state.entries.filter { $0.value.key == key && !$0.value.lent } }
+    // Checked off the lock and the pool (a stat of the executable and of each folder): what changed under a kept
+    // process makes it stale, as a launch now would differ.
+    let verdicts = await offloaded { () -> [Int: String?] in
+      candidates.mapValues { entry -> String? in
+        if entry.process.termination != nil { return "it had ended" }
+        if ExecutableVersion(path: entry.executable) != entry.version { return "its bundle was installed again" }
+        if entry.folders.contains(where: { FolderIdentity(path: $0.key) != $0.value }) {
+          return "its container or an app group was made again"
+        }
+        return nil
+      }
+    }
     var taken: Int?
-    var stale: [Entry] = []
+    var stale: [(Entry, String)] = []
     changed { state in
-      for (id, entry) in state.entries where entry.key == key && !entry.lent {
-        if taken == nil, entry.process.termination == nil, ExecutableVersion(path: entry.executable) == entry.version {
+      for (id, verdict) in verdicts.sorted(by: { $0.key < $1.key }) {
+        guard let entry = state.entries[id], !entry.lent else { continue }
+        if let verdict {
+          stale.append((entry, verdict))
+          state.entries[id] = nil
+        } else if taken == nil {
           taken = id
           state.entries[id]?.lent = true
-        } else {
-          stale.append(entry)
-          state.entries[id] = nil
         }
       }
     }
     return (taken, stale)
+  }
+
+  /// The check a launch makes of its container and app groups before it runs (`--storage-limit` aside: such calls
+  /// start their own): a kept process is not lent while one of them is over the home's budget.
+  /// - Returns: the refusal a launch would give; nil when within the budget, or volumes enforce it.
+  private func overBudget(_ entry: Entry) async -> String? {
+    let home = self.home
+    return await offloaded { () -> String? in
+      guard let storage = entry.storage, let settings = try? home.storageSettings(),
+        settings.enforcement == .checked
+      else { return nil }
+      for folder in storage.folders {
+        let usage = StorageUsage.measure(folder.what, path: folder.path, budget: settings.effectiveBudget)
+        if usage.isOver { return usage.refusal("\(entry.name) (\(entry.key.bundleIdentifier))") }
+      }
+      return nil
+    }
   }
 
   /// Starts the extension `key` names, as a run would; it is lent when this returns.
@@ -390,7 +459,10 @@ package final class ExtensionServer: Sendable {
     let entry = Entry(
       key: key, name: target.name, process: process, input: process.standardInput!, output: process.standardOutput!,
       containerPath: launch.container.path, appGroups: launch.appGroups, executable: target.executable,
-      version: ExecutableVersion(path: target.executable), storage: launch.storage)
+      version: ExecutableVersion(path: target.executable), storage: launch.storage,
+      folders: Dictionary(
+        ([launch.container.path] + launch.appGroups.map(\.path)).map { ($0, FolderIdentity(path: $0)) },
+        uniquingKeysWith: { first, _ in first }))
     var id = 0
     changed { state in
       id = state.nextEntry
@@ -427,7 +499,10 @@ package final class ExtensionServer: Sendable {
         if returned.isSet { break }
       }
       if !returned.isSet {
-        await kill(id, because: "the call that held it went away before giving it back")
+        await kill(
+          id,
+          because: Task.isCancelled
+            ? "the server stopped while a call held it" : "the call that held it went away before giving it back")
       }
       group.cancelAll()
     }
@@ -468,10 +543,13 @@ package final class ExtensionServer: Sendable {
     case LendReturnRequest.method:
       guard let request = try? message.params(LendReturnRequest.self), process.termination == nil else {
         if case .request(let requestID) = message.kind {
-          try? connection.reply(to: requestID, error: ResponseError(.invalidRequest, "not returned: it has ended"))
+          let why = process.termination == nil ? "its params are not a return's" : "it has ended"
+          try? connection.reply(to: requestID, error: ResponseError(.invalidRequest, "not returned: \(why)"))
         }
         return
       }
+      // Whatever the call did to it (a fault plan's SIGSTOP), it runs when kept.
+      process.signalGroup(SIGCONT)
       returned.set()
       giveBack(id, handshake: request.handshake, nextRequestNumber: request.nextRequestNumber)
       reply(LendReturnRequest.Response())
@@ -483,13 +561,13 @@ package final class ExtensionServer: Sendable {
     }
   }
 
-  private func giveBack(_ id: Int, handshake: InitializeResult?, nextRequestNumber: Int) {
+  private func giveBack(_ id: Int, handshake: InitializeResult?, nextRequestNumber: Int, counting: Bool = true) {
     changed { state in
       state.entries[id]?.lent = false
       state.entries[id]?.idleSince = .now
       state.entries[id]?.handshake = handshake
       state.entries[id]?.nextRequestNumber = nextRequestNumber
-      state.entries[id]?.runs += 1
+      if counting { state.entries[id]?.runs += 1 }
     }
   }
 
@@ -634,6 +712,19 @@ struct ExecutableVersion: Sendable, Equatable {
     inode = UInt64(info.st_ino)
     size = Int64(info.st_size)
     modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+  }
+}
+
+/// Which folder a path names now (device and inode).
+struct FolderIdentity: Sendable, Equatable {
+  var device: UInt64
+  var inode: UInt64
+
+  init?(path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
   }
 }
 

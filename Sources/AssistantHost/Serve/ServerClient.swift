@@ -64,7 +64,9 @@ package final class ServerClient: Sendable {
         socket.close()
         throw HostError(ExitStatus(rawValue: refused.status) ?? .extensionFault, refused.message)
       }
-      guard let lent = reply.lent, descriptors.count == 2, let control = try? socket.duplicate() else {
+      guard let lent = reply.lent, descriptors.count == 2, paths(of: lent, for: target),
+        let control = try? socket.duplicate()
+      else {
         descriptors.forEach { $0.close() }
         socket.close()
         await fallBack(reply.otherVersion.map { "it is another build (\($0))" } ?? "its answer made no sense")
@@ -85,11 +87,31 @@ package final class ServerClient: Sendable {
     }
   }
 
+  /// Whether the paths of a lend are the ones this call's own launch would use: its container, its app groups in
+  /// this home's groups folder, its log. (The server is this user's; still, no path of its answer is taken on trust.)
+  private func paths(of lent: LentExtension, for target: SessionTarget) -> Bool {
+    let groups = home.appGroupsRoot.path + "/"
+    let folders = Set([lent.containerPath] + lent.appGroups.map(\.path))
+    return lent.containerPath == home.containers.appendingPathComponent(target.bundleIdentifier).path
+      && lent.appGroups.allSatisfy { $0.path.hasPrefix(groups) && !$0.path.contains("/../") }
+      && (lent.storage.map { storage in
+        storage.logPath.map { $0 == home.logFile(for: target.bundleIdentifier).path } ?? true
+          && storage.folders.allSatisfy { folders.contains($0.path) }
+      } ?? true)
+  }
+
   /// What the home's server keeps; nil when none runs.
   /// - Throws: `HostError(.noMatch)` for a server that cannot be used (stale, another build, not answering).
   package func status() async throws -> ServerStatus? {
     switch await exchange(ServeRequest(version: hostVersion, status: true)) {
-    case .none: return nil
+    case .none:
+      if let pid = await lockHolder() {
+        throw HostError(
+          .noMatch,
+          "the server of \(home.root.path) (pid \(pid), from \(ServeFiles.lock)) runs but its socket "
+            + "\(ServeFiles.socket) is gone, so no call can use it; end it with kill \(pid)")
+      }
+      return nil
     case .unusable(let why): throw HostError(.noMatch, "the server of \(home.root.path) cannot be used: \(why)")
     case .answered(let reply, let descriptors, let socket):
       descriptors.forEach { $0.close() }
@@ -132,6 +154,19 @@ package final class ServerClient: Sendable {
     throw HostError(.ioError, "the server of \(home.root.path) (pid \(status.pid)) did not stop within 30 s")
   }
 
+  /// The pid written in `serve.lock` while a server holds it; nil when no server holds it.
+  private func lockHolder() async -> Int32? {
+    let path = home.root.appendingPathComponent(ServeFiles.lock).path
+    return await offloaded { () -> Int32? in
+      guard let fd = try? FileDescriptor.open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC) else { return nil }
+      defer { fd.close() }
+      guard (try? tryLockFile(fd, exclusive: true)) == false, let bytes = try? fd.readAll(limit: 32) else {
+        return nil
+      }
+      return Int32(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+  }
+
   /// Connects, sends `request` and reads the first frame back, off the cooperative pool, within `timeout`.
   private func exchange(_ request: ServeRequest) async -> Exchange {
     let root = home.root.path
@@ -155,6 +190,13 @@ package final class ServerClient: Sendable {
         return .unusable("cannot connect to \(root)/\(ServeFiles.socket): \(error)")
       }
       var waited = milliseconds
+      // Only a server of this user: whoever else listens on the socket (a home another user can write to) is
+      // never talked to.
+      guard let server = try? UnixSocket.peerCredentials(of: socket), server.uid == getuid() else {
+        let who = (try? UnixSocket.peerCredentials(of: socket)).map { "uid \($0.uid)" } ?? "an unknown user"
+        socket.close()
+        return .unusable("its socket is served by \(who), not by this user (uid \(getuid()))")
+      }
       do {
         try UnixSocket.sendFrame(Array(payload), on: socket, timeoutMilliseconds: milliseconds)
         var frame = try UnixSocket.receiveFrame(from: socket, limit: 1 << 20, timeoutMilliseconds: milliseconds)
@@ -201,7 +243,10 @@ package final class ServerClient: Sendable {
     guard (try? tryLockFile(lock, exclusive: true)) == true else {
       return "it is starting or stopping (nothing listens on its socket yet)"
     }
-    _ = unlinkat(folder.descriptor.rawValue, ServeFiles.socket, 0)
+    guard unlinkat(folder.descriptor.rawValue, ServeFiles.socket, 0) == 0 else {
+      return "nothing listens on \(folder.path)/\(ServeFiles.socket), and it cannot be removed: "
+        + "\(SystemError.current("unlink"))"
+    }
     return "it had stopped without removing its socket \(folder.path)/\(ServeFiles.socket) (removed now)"
   }
 
@@ -289,7 +334,9 @@ final class ServedPeer: SessionPeer {
   }
 
   func describeKill(_ signal: Int32) -> String {
-    ending.withLock { $0?.killDescription } ?? "crashed with \(signalName(signal))"
+    if let described = ending.withLock({ $0?.killDescription }) { return described }
+    if control.failure != nil { return "was killed with its server (assistant serve went away)" }
+    return "crashed with \(signalName(signal))"
   }
 
   var wasKilledForMemory: Bool { ending.withLock { $0?.killedForMemory } ?? false }
