@@ -465,6 +465,32 @@ public final class SupervisedProcess: Sendable {
     if marks { try? log.writeAll(Array(ExtensionLog.hostLine("stderr beyond \(limit) bytes not logged").utf8)) }
   }
 
+  /// Starts a new allowance of log lines (`logLimit`, `hostLogLimit`) for the next run a kept process serves
+  /// (`assistant serve` lends one process to many calls; each gets what a launch of its own would).
+  public func renewLogAllowance() {
+    state.withLock { state in
+      state.loggedStderrBytes = 0
+      state.loggedHostBytes = 0
+    }
+  }
+
+  /// The CPU time it has used (user and system, all its threads), from `/proc/PID/stat`; nil once it is gone.
+  /// Blocks briefly (a read of /proc): call it off the cooperative pool.
+  public func cpuTimeUsed() -> Duration? {
+    guard let fd = try? FileDescriptor.open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC) else { return nil }
+    defer { fd.close() }
+    guard let bytes = try? fd.readAll(limit: 4096), let close = bytes.lastIndex(of: UInt8(ascii: ")")) else {
+      return nil
+    }
+    // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+    let fields = bytes[(close + 2)...].split(separator: UInt8(ascii: " "))
+    guard fields.count > 12, let user = Int(String(decoding: fields[11], as: UTF8.self)),
+      let system = Int(String(decoding: fields[12], as: UTF8.self))
+    else { return nil }
+    let ticks = max(1, sysconf(Int32(_SC_CLK_TCK)))
+    return .milliseconds((user + system) * 1000 / ticks)
+  }
+
   /// Adds a line of the host's (a fault, a warning, a note) to the child's log: `--- host: ` and `line`, sanitized
   /// to one line. At most `hostLogLimit` bytes of them per launch.
   public func appendHostLine(_ line: String) {

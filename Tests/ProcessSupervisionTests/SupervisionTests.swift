@@ -14,6 +14,31 @@ struct SupervisionTests {
     }
   }
 
+  /// The CPU time a kept process has used (`assistant serve` retires one past half of its limit), and a new log
+  /// allowance for each run it serves.
+  @Test func cpuTimeIsReadAndTheLogAllowanceRenews() async throws {
+    let directory = try TemporaryDirectory("intenthost-cpu")
+    defer { directory.remove() }
+    let log = directory.file("busy.log").path
+    var specification = LaunchSpecification(
+      name: "busy", executable: "/bin/sh",
+      arguments: ["-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; sleep 30"], environment: [:])
+    specification.logPath = log
+    specification.hostLogLimit = 200
+    let launch = specification
+    let busy = try await offloaded { try SupervisedProcess(launch) }
+    #expect(try await eventually(timeout: .seconds(30)) { (busy.cpuTimeUsed() ?? .zero) >= .milliseconds(100) })
+    for index in 0..<10 { busy.appendHostLine("first run \(index) \(String(repeating: "x", count: 30))") }
+    busy.renewLogAllowance()
+    busy.appendHostLine("second run")
+    await busy.kill()
+    #expect(busy.cpuTimeUsed() == nil)  // gone
+    let text = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(text.contains("--- host: second run"), "\(text)")
+    // Control: the first run's lines stopped at its allowance.
+    #expect(!text.contains("first run 9"), "\(text)")
+  }
+
   @Test func terminationIsTyped() async throws {
     let exits = try await start("exit 3")
     #expect(await exits.waitForExit() == .exited(3))

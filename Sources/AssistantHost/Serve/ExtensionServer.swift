@@ -47,6 +47,8 @@ package final class ExtensionServer: Sendable {
     var appGroups: [AppGroupLocation]
     var executable: String
     var version: ExecutableVersion?
+    /// Its CPU time limit (`RLIMIT_CPU`), which counts across runs; nil without one.
+    var cpuLimit: Duration?
     /// The launch's storage check: its folders, checked before each lend, and told to each run.
     var storage: StorageCheck?
     /// The container and app-group folders it was confined to, as they were: one made again is not its any more.
@@ -78,6 +80,9 @@ package final class ExtensionServer: Sendable {
   }
 
   private let state = Mutex(State())
+  /// The home's folder, as the server opened it.
+  private let homeFolder = Mutex<FolderIdentity?>(nil)
+  private var homeIdentity: FolderIdentity? { homeFolder.withLock { $0 } }
   /// The connections being served now.
   private let open = Atomic(0)
   /// The most connections served at once (each lent extension holds one).
@@ -102,6 +107,7 @@ package final class ExtensionServer: Sendable {
     try await home.prepare()
     let folder = try openHome()
     defer { folder.close() }
+    homeFolder.withLock { $0 = FolderIdentity(folder) }
     let lock = try takeLock(in: folder)
     defer {
       _ = unlinkat(folder.descriptor.rawValue, ServeFiles.socket, 0)
@@ -204,7 +210,12 @@ package final class ExtensionServer: Sendable {
         // own extensions.
         guard open.add(1, ordering: .relaxed).newValue <= Self.maximumConnections else {
           open.subtract(1, ordering: .relaxed)
-          accepted.close()
+          connections.addTask {
+            _ = try? accepted.setNonBlocking(true)
+            await self.send(
+              ServeReply(unusable: "it is serving \(Self.maximumConnections) calls already"), on: accepted)
+            accepted.close()
+          }
           continue
         }
         connections.addTask {
@@ -304,6 +315,11 @@ package final class ExtensionServer: Sendable {
       return
     }
     guard let request = try? JSONDecoder().decode(ServeRequest.self, from: Data(frame.payload)) else { return }
+    guard request.home == nil || request.home == homeIdentity else {
+      // Its socket reached through a link from another home: that home's calls are not this server's.
+      await send(ServeReply(unusable: "it serves another home, \(home.root.path)"), on: socket)
+      return
+    }
     guard request.version == hostVersion else {
       await send(ServeReply(otherVersion: hostVersion), on: socket)
       return
@@ -369,6 +385,7 @@ package final class ExtensionServer: Sendable {
       }
     }
     guard let id, let entry = state.withLock({ $0.entries[id] }) else { return false }
+    entry.process.renewLogAllowance()
     let lent = LentExtension(
       pid: entry.process.pid, containerPath: entry.containerPath, appGroups: entry.appGroups,
       handshake: entry.handshake, nextRequestNumber: entry.nextRequestNumber, started: entry.runs == 0,
@@ -393,6 +410,11 @@ package final class ExtensionServer: Sendable {
         if ExecutableVersion(path: entry.executable) != entry.version { return "its bundle was installed again" }
         if entry.folders.contains(where: { FolderIdentity(path: $0.key) != $0.value }) {
           return "its container or an app group was made again"
+        }
+        // Its CPU time (RLIMIT_CPU) counts across the runs it serves: past half of it, a new process gets the
+        // whole allowance a launch would.
+        if let limit = entry.cpuLimit, let used = entry.process.cpuTimeUsed(), used * 2 > limit {
+          return "it has used \(used.inSeconds) s of its \(limit.inSeconds) s of CPU time"
         }
         return nil
       }
@@ -459,7 +481,9 @@ package final class ExtensionServer: Sendable {
     let entry = Entry(
       key: key, name: target.name, process: process, input: process.standardInput!, output: process.standardOutput!,
       containerPath: launch.container.path, appGroups: launch.appGroups, executable: target.executable,
-      version: ExecutableVersion(path: target.executable), storage: launch.storage,
+      version: ExecutableVersion(path: target.executable),
+      cpuLimit: launch.specification.sandbox.flatMap { $0.cpuSeconds > 0 ? .seconds($0.cpuSeconds) : nil },
+      storage: launch.storage,
       folders: Dictionary(
         ([launch.container.path] + launch.appGroups.map(\.path)).map { ($0, FolderIdentity(path: $0)) },
         uniquingKeysWith: { first, _ in first }))
@@ -590,36 +614,34 @@ package final class ExtensionServer: Sendable {
     let entries = state.withLock { $0.entries }
     var memory: [Int: Int] = [:]
     for (id, entry) in entries { memory[id] = await offloaded { privateMemory(of: entry.process.pid) } ?? 0 }
-    var total = memory.values.reduce(0, +)
-    var count = entries.count
     let idleFirst = entries.filter { !$0.value.lent }.sorted { $0.value.idleSince < $1.value.idleSince }
     for id in idleFirst.map(\.key) {
-      let reason: String
-      if count > configuration.maximumExtensions {
-        reason = "more than \(configuration.maximumExtensions) kept"
-      } else if total > configuration.memoryBudget {
-        reason =
-          "the kept extensions use \(total >> 20) MiB of private memory, over the budget of "
-          + "\(configuration.memoryBudget >> 20) MiB"
-      } else {
-        break
+      // Decided on the live state: two returns enforcing at once must not both evict for one excess.
+      let removed = state.withLock { state -> (Entry, String)? in
+        guard let entry = state.entries[id], !entry.lent else { return nil }
+        let total = state.entries.keys.reduce(0) { $0 + (memory[$1] ?? 0) }
+        let reason: String
+        if state.entries.count > configuration.maximumExtensions {
+          reason = "more than \(configuration.maximumExtensions) kept"
+        } else if total > configuration.memoryBudget {
+          reason =
+            "the kept extensions use \(total >> 20) MiB of private memory, over the budget of "
+            + "\(configuration.memoryBudget >> 20) MiB"
+        } else {
+          return nil
+        }
+        state.entries[id] = nil
+        return (entry, reason)
       }
-      guard
-        let removed = state.withLock({ state -> Entry? in
-          guard state.entries[id]?.lent == false else { return nil }
-          return state.entries.removeValue(forKey: id)
-        })
-      else { continue }
+      guard let (entry, reason) = removed else { continue }
       changed()
-      count -= 1
-      total -= memory[id] ?? 0
-      await shutDown(removed, because: reason)
+      await shutDown(entry, because: reason)
     }
   }
 
   /// The orderly end of a kept extension: `shutdown`, `exit`, then the timed teardown.
   private func shutDown(_ entry: Entry, because reason: String) async {
-    entry.process.appendHostLine("--- host: \(reason): shut down by assistant serve")
+    entry.process.appendHostLine("\(reason): shut down by assistant serve")
     var options = Connection.Options(peerName: entry.name)
     options.firstRequestNumber = entry.nextRequestNumber
     let connection = Connection(input: entry.output, output: entry.input, options: options)
@@ -644,7 +666,7 @@ package final class ExtensionServer: Sendable {
       entry.output.close()
       return
     }
-    entry.process.appendHostLine("--- host: killed by assistant serve: \(reason)")
+    entry.process.appendHostLine("killed by assistant serve: \(reason)")
     await entry.process.kill()
     entry.input.close()
     entry.output.close()
@@ -659,7 +681,7 @@ package final class ExtensionServer: Sendable {
     }
     for entry in entries {
       if entry.lent {
-        entry.process.appendHostLine("--- host: killed by assistant serve: the server stopped")
+        entry.process.appendHostLine("killed by assistant serve: the server stopped")
         await entry.process.kill()
         entry.input.close()
         entry.output.close()
@@ -716,13 +738,21 @@ struct ExecutableVersion: Sendable, Equatable {
 }
 
 /// Which folder a path names now (device and inode).
-struct FolderIdentity: Sendable, Equatable {
+struct FolderIdentity: Sendable, Equatable, Codable {
   var device: UInt64
   var inode: UInt64
 
   init?(path: String) {
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+
+  /// The folder open as `folder`.
+  init?(_ folder: DirectoryDescriptor) {
+    var info = stat()
+    guard fstat(folder.descriptor.rawValue, &info) == 0 else { return nil }
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
   }

@@ -17,6 +17,8 @@ enum ServeFiles {
 struct ServeRequest: Codable, Sendable {
   /// The host's version: a server of another build refuses, and the client runs without it.
   var version: String
+  /// The home the client means, as it opened it: a server of another home (reached through a link) refuses.
+  var home: FolderIdentity?
   var lend: LendRequest?
   /// Asks what the server keeps (`assistant serve --status`).
   var status: Bool?

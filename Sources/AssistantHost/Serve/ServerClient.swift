@@ -90,10 +90,12 @@ package final class ServerClient: Sendable {
   /// Whether the paths of a lend are the ones this call's own launch would use: its container, its app groups in
   /// this home's groups folder, its log. (The server is this user's; still, no path of its answer is taken on trust.)
   private func paths(of lent: LentExtension, for target: SessionTarget) -> Bool {
-    let groups = home.appGroupsRoot.path + "/"
+    let entitled = Set(target.entitlements.applicationGroups)
     let folders = Set([lent.containerPath] + lent.appGroups.map(\.path))
     return lent.containerPath == home.containers.appendingPathComponent(target.bundleIdentifier).path
-      && lent.appGroups.allSatisfy { $0.path.hasPrefix(groups) && !$0.path.contains("/../") }
+      && lent.appGroups.allSatisfy {
+        entitled.contains($0.identifier) && (try? home.appGroupLocation($0.identifier).path) == $0.path
+      }
       && (lent.storage.map { storage in
         storage.logPath.map { $0 == home.logFile(for: target.bundleIdentifier).path } ?? true
           && storage.folders.allSatisfy { folders.contains($0.path) }
@@ -172,10 +174,12 @@ package final class ServerClient: Sendable {
     let root = home.root.path
     let milliseconds = Int32(clamping: timeout.wholeMilliseconds)
     let lendMilliseconds = Int32(clamping: lendTimeout.wholeMilliseconds)
-    guard let payload = try? JSONEncoder().encode(request) else { return .unusable("cannot encode the request") }
     return await offloaded { () -> Exchange in
       guard let folder = try? DirectoryDescriptor.openTrusted(root) else { return .none }
       defer { folder.close() }
+      var request = request
+      request.home = FolderIdentity(folder)
+      guard let payload = try? JSONEncoder().encode(request) else { return .unusable("cannot encode the request") }
       let socket: FileDescriptor
       do {
         socket = try UnixSocket.connect(in: folder, name: ServeFiles.socket)
@@ -198,7 +202,20 @@ package final class ServerClient: Sendable {
         return .unusable("its socket is served by \(who), not by this user (uid \(getuid()))")
       }
       do {
-        try UnixSocket.sendFrame(Array(payload), on: socket, timeoutMilliseconds: milliseconds)
+        do {
+          try UnixSocket.sendFrame(Array(payload), on: socket, timeoutMilliseconds: milliseconds)
+        } catch let error as SystemError where error.code == EPIPE || error.code == ECONNRESET {
+          // Closed before it read the request: its reason may be waiting (a server at its connection limit).
+          if let frame = try? UnixSocket.receiveFrame(from: socket, limit: 64 << 10, timeoutMilliseconds: 200),
+            let reply = try? JSONDecoder().decode(ServeReply.self, from: Data(frame.payload)),
+            let unusable = reply.unusable
+          {
+            frame.descriptors.forEach { $0.close() }
+            socket.close()
+            return .unusable(unusable)
+          }
+          throw error
+        }
         var frame = try UnixSocket.receiveFrame(from: socket, limit: 1 << 20, timeoutMilliseconds: milliseconds)
         if frame.descriptors.isEmpty,
           (try? JSONDecoder().decode(ServeReply.self, from: Data(frame.payload)))?.working == true
