@@ -335,7 +335,7 @@ package final class ExtensionServer: Sendable {
         return
       }
       guard await send(ServeReply(working: true), on: socket) else { return }
-      handedToLend = await self.lend(lend, on: socket, to: peer.pid)
+      handedToLend = await self.lend(lend, on: socket)
     }
   }
 
@@ -352,7 +352,7 @@ package final class ExtensionServer: Sendable {
 
   /// Lends the extension asked for: a kept one, or one started now. Returns whether the socket now belongs to the
   /// lend (its control connection).
-  private func lend(_ request: LendRequest, on socket: FileDescriptor, to borrower: Int32) async -> Bool {
+  private func lend(_ request: LendRequest, on socket: FileDescriptor) async -> Bool {
     guard (1...64).contains(request.locale.count),
       request.locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-@.".contains($0)) })
     else {
@@ -388,7 +388,7 @@ package final class ExtensionServer: Sendable {
     entry.process.renewLogAllowance()
     let lent = LentExtension(
       pid: entry.process.pid, containerPath: entry.containerPath, appGroups: entry.appGroups,
-      handshake: entry.handshake, nextRequestNumber: entry.nextRequestNumber, started: entry.runs == 0,
+      handshake: entry.handshake, nextRequestNumber: entry.nextRequestNumber,
       storage: entry.storage)
     guard await send(ServeReply(lent: lent), descriptors: [entry.input, entry.output], on: socket) else {
       // The call left before it got it: the process is as it was.

@@ -67,9 +67,7 @@ struct LentExtension: Codable, Sendable {
   var handshake: InitializeResult?
   /// The id its next request gets (requests go on from those of the runs before).
   var nextRequestNumber: Int
-  /// Whether the server just started it: the storage check is then this run's.
-  var started: Bool
-  /// The launch's storage check, for a process just started.
+  /// The launch's storage check: what the run tells its user of a full folder when it ends.
   var storage: StorageCheck?
 }
 
