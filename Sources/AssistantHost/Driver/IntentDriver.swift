@@ -132,23 +132,27 @@ package struct IntentDriver: Sendable {
 
   /// Records every message to and from each extension (`--record`); the conversation is recorded by wrapping it in a
   /// `RecordingConversation`. Only sessions started as processes are tapped.
-  /// The home's server (`assistant serve`), which lends running extensions; nil: every session is started here.
-  package var server: ServerClient? {
-    get { (launcher as? ProcessLauncher)?.server }
-    set {
-      guard var process = launcher as? ProcessLauncher else { return }
-      process.server = newValue
-      launcher = process
-    }
+  package var recorder: TranscriptRecorder? {
+    get { processLauncher(\.recorder) }
+    set { setProcessLauncher(\.recorder, to: newValue) }
   }
 
-  package var recorder: TranscriptRecorder? {
-    get { (launcher as? ProcessLauncher)?.recorder }
-    set {
-      guard var process = launcher as? ProcessLauncher else { return }
-      process.recorder = newValue
-      launcher = process
-    }
+  /// The home's server (`assistant serve`), which lends running extensions; nil: every session is started here.
+  package var server: ServerClient? {
+    get { processLauncher(\.server) }
+    set { setProcessLauncher(\.server, to: newValue) }
+  }
+
+  /// A setting of the process launcher; nil when sessions are started otherwise (a test's in-process peers).
+  private func processLauncher<T>(_ setting: KeyPath<ProcessLauncher, T?>) -> T? {
+    (launcher as? ProcessLauncher)?[keyPath: setting]
+  }
+
+  /// Changes a setting of the process launcher; nothing when sessions are started otherwise.
+  private mutating func setProcessLauncher<T>(_ setting: WritableKeyPath<ProcessLauncher, T?>, to value: T?) {
+    guard var process = launcher as? ProcessLauncher else { return }
+    process[keyPath: setting] = value
+    launcher = process
   }
 
   /// Runs the invocation to its end.
